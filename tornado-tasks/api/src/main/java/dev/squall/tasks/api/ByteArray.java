@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code byte} for kernels.
+ *
+ * <pre>{@code
+ * ByteArray a = ByteArray.fromArray(new byte[] {1, 2, 3});
+ * a.set(0, (byte) 7);
+ * byte first = a.get(0);
+ * }</pre>
+ */
+public final class ByteArray extends KernelArray {
+    private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
+
+    /** A zero-filled array of {@code length} elements. */
+    public ByteArray(long length) {
+        super(length, 1);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static ByteArray fromArray(byte... values) {
+        ByteArray a = new ByteArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public byte get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public byte get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, byte v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, byte v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(byte v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public byte[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 1;
+    }
+
+    @Override
+    public String elementType() {
+        return "byte";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code double} for kernels.
+ *
+ * <pre>{@code
+ * DoubleArray a = DoubleArray.fromArray(new double[] {1, 2, 3});
+ * a.set(0, (double) 7);
+ * double first = a.get(0);
+ * }</pre>
+ */
+public final class DoubleArray extends KernelArray {
+    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE;
+
+    /** A zero-filled array of {@code length} elements. */
+    public DoubleArray(long length) {
+        super(length, 8);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static DoubleArray fromArray(double... values) {
+        DoubleArray a = new DoubleArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public double get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public double get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, double v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, double v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(double v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public double[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_DOUBLE);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 8;
+    }
+
+    @Override
+    public String elementType() {
+        return "double";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}

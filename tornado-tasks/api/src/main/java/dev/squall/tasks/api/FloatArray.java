@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code float} for kernels.
+ *
+ * <pre>{@code
+ * FloatArray a = FloatArray.fromArray(new float[] {1, 2, 3});
+ * a.set(0, (float) 7);
+ * float first = a.get(0);
+ * }</pre>
+ */
+public final class FloatArray extends KernelArray {
+    private static final ValueLayout.OfFloat LAYOUT = ValueLayout.JAVA_FLOAT;
+
+    /** A zero-filled array of {@code length} elements. */
+    public FloatArray(long length) {
+        super(length, 4);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static FloatArray fromArray(float... values) {
+        FloatArray a = new FloatArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public float get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public float get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, float v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, float v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(float v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public float[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_FLOAT);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 4;
+    }
+
+    @Override
+    public String elementType() {
+        return "float";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code int} for kernels.
+ *
+ * <pre>{@code
+ * IntArray a = IntArray.fromArray(new int[] {1, 2, 3});
+ * a.set(0, (int) 7);
+ * int first = a.get(0);
+ * }</pre>
+ */
+public final class IntArray extends KernelArray {
+    private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT;
+
+    /** A zero-filled array of {@code length} elements. */
+    public IntArray(long length) {
+        super(length, 4);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static IntArray fromArray(int... values) {
+        IntArray a = new IntArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public int get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public int get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, int v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, int v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(int v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public int[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_INT);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 4;
+    }
+
+    @Override
+    public String elementType() {
+        return "int";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}

@@ -1,0 +1,262 @@
+package dev.squall.tasks.api;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The SPMD view of a launch, as in TornadoVM: a kernel that takes a {@code KernelContext}
+ * runs once per work-item and reads its ids from the fields below. Methods are intrinsics:
+ * the translator turns them into OpenCL and CUDA built-ins; their bodies here are what the
+ * JVM backend runs.
+ *
+ * <pre>{@code
+ * @Kernel
+ * static void blockSums(KernelContext ctx, DoubleArray x, DoubleArray sums) {
+ *     double[] part = ctx.allocateDoubleLocalArray(256);
+ *     part[ctx.localIdx] = x.get(ctx.globalIdx);
+ *     ctx.localBarrier();
+ *     for (int s = ctx.localGroupSizeX / 2; s > 0; s >>= 1) {
+ *         if (ctx.localIdx < s) part[ctx.localIdx] += part[ctx.localIdx + s];
+ *         ctx.localBarrier();
+ *     }
+ *     if (ctx.localIdx == 0) sums.set(ctx.groupIdx, part[0]);
+ * }
+ * }</pre>
+ *
+ * Sub-group operations ({@link #shuffleDown}, {@link #subgroupReduceAdd}, ...) act on the
+ * {@link #subgroupSize()} consecutive work-items (by linear local id) that a device runs in
+ * lock-step: a CUDA warp, an OpenCL sub-group, or an emulated group of up to 32 on devices
+ * without them. Every work-item of the work-group must reach each such call.
+ */
+public class KernelContext {
+    public int globalIdx, globalIdy, globalIdz;
+    public int localIdx, localIdy, localIdz;
+    public int groupIdx, groupIdy, groupIdz;
+    public int globalGroupSizeX = 1, globalGroupSizeY = 1, globalGroupSizeZ = 1;
+    public int localGroupSizeX = 1, localGroupSizeY = 1, localGroupSizeZ = 1;
+
+    protected KernelContext() {
+    }
+
+    // ---- synchronisation and local memory (the JVM backend overrides these) ----
+
+    /** Waits until every work-item of the work-group has arrived; orders local and global memory. */
+    public void localBarrier() {
+        throw new UnsupportedOperationException("localBarrier needs a running work-group");
+    }
+
+    /** Like {@link #localBarrier()}, within the work-group; kept for TornadoVM compatibility. */
+    public void globalBarrier() {
+        localBarrier();
+    }
+
+    /** Local (work-group shared) memory of a constant number of elements; every work-item of a group gets the same array. */
+    public int[] allocateIntLocalArray(int size) {
+        return (int[]) localArray(int.class, size);
+    }
+
+    public long[] allocateLongLocalArray(int size) {
+        return (long[]) localArray(long.class, size);
+    }
+
+    public float[] allocateFloatLocalArray(int size) {
+        return (float[]) localArray(float.class, size);
+    }
+
+    public double[] allocateDoubleLocalArray(int size) {
+        return (double[]) localArray(double.class, size);
+    }
+
+    /** The JVM backend returns the group's shared array for this allocation site. */
+    protected Object localArray(Class<?> elementType, int size) {
+        throw new UnsupportedOperationException("local memory needs a running work-group");
+    }
+
+    // ---- sub-groups (warps) ----
+
+    /** Work-items per sub-group (32 on NVIDIA GPUs). */
+    public int subgroupSize() {
+        return Math.min(32, localGroupSizeX * localGroupSizeY * localGroupSizeZ);
+    }
+
+    /** This work-item's lane within its sub-group. */
+    public int subgroupLocalId() {
+        return localLinearId() % subgroupSize();
+    }
+
+    /** Linear id within the work-group: x + y * sizeX + z * sizeX * sizeY. */
+    public int localLinearId() {
+        return localIdx + localGroupSizeX * (localIdy + localGroupSizeY * localIdz);
+    }
+
+    /** The JVM backend publishes {@code bits} from this work-item and returns the bits that lane {@code srcLane} of the same sub-group published. */
+    protected long exchange(long bits, int srcLane) {
+        throw new UnsupportedOperationException("sub-group operations need a running work-group");
+    }
+
+    private long shuffleBitsDown(long bits, int delta) {
+        int lane = subgroupLocalId();
+        int src = lane + delta;
+        return exchange(bits, src < subgroupSize() ? src : lane);
+    }
+
+    /** The value held by lane {@code lane + delta}, or this lane's own value past the end. */
+    public int shuffleDown(int v, int delta) {
+        return (int) shuffleBitsDown(v, delta);
+    }
+
+    public long shuffleDown(long v, int delta) {
+        return shuffleBitsDown(v, delta);
+    }
+
+    public float shuffleDown(float v, int delta) {
+        return Float.intBitsToFloat((int) shuffleBitsDown(Float.floatToRawIntBits(v), delta));
+    }
+
+    public double shuffleDown(double v, int delta) {
+        return Double.longBitsToDouble(shuffleBitsDown(Double.doubleToRawLongBits(v), delta));
+    }
+
+    /** The value held by lane {@code lane ^ mask} ({@code mask} below the sub-group size). */
+    public int shuffleXor(int v, int mask) {
+        return (int) exchange(v, subgroupLocalId() ^ mask);
+    }
+
+    public long shuffleXor(long v, int mask) {
+        return exchange(v, subgroupLocalId() ^ mask);
+    }
+
+    public float shuffleXor(float v, int mask) {
+        return Float.intBitsToFloat((int) exchange(Float.floatToRawIntBits(v), subgroupLocalId() ^ mask));
+    }
+
+    public double shuffleXor(double v, int mask) {
+        return Double.longBitsToDouble(exchange(Double.doubleToRawLongBits(v), subgroupLocalId() ^ mask));
+    }
+
+    /** Sum over the sub-group, returned to every lane. */
+    public int subgroupReduceAdd(int v) {
+        for (int m = subgroupSize() / 2; m > 0; m >>= 1) v += shuffleXor(v, m);
+        return v;
+    }
+
+    public long subgroupReduceAdd(long v) {
+        for (int m = subgroupSize() / 2; m > 0; m >>= 1) v += shuffleXor(v, m);
+        return v;
+    }
+
+    public float subgroupReduceAdd(float v) {
+        for (int m = subgroupSize() / 2; m > 0; m >>= 1) v += shuffleXor(v, m);
+        return v;
+    }
+
+    public double subgroupReduceAdd(double v) {
+        for (int m = subgroupSize() / 2; m > 0; m >>= 1) v += shuffleXor(v, m);
+        return v;
+    }
+
+    // ---- atomics on global arrays: each returns the old value ----
+
+    private static final VarHandle G_INT = ValueLayout.JAVA_INT.arrayElementVarHandle();
+    private static final VarHandle G_LONG = ValueLayout.JAVA_LONG.arrayElementVarHandle();
+    private static final VarHandle L_INT = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle L_LONG = MethodHandles.arrayElementVarHandle(long[].class);
+
+    public int atomicAdd(IntArray a, int index, int v) {
+        a.checkIndex(index);
+        return (int) G_INT.getAndAdd(a.segment, 0L, (long) index, v);
+    }
+
+    public long atomicAdd(LongArray a, int index, long v) {
+        a.checkIndex(index);
+        return (long) G_LONG.getAndAdd(a.segment, 0L, (long) index, v);
+    }
+
+    public float atomicAdd(FloatArray a, int index, float v) {
+        a.checkIndex(index);
+        while (true) {
+            int old = (int) G_INT.getVolatile(a.segment, 0L, (long) index);
+            int upd = Float.floatToRawIntBits(Float.intBitsToFloat(old) + v);
+            if ((boolean) G_INT.compareAndSet(a.segment, 0L, (long) index, old, upd)) return Float.intBitsToFloat(old);
+        }
+    }
+
+    public double atomicAdd(DoubleArray a, int index, double v) {
+        a.checkIndex(index);
+        while (true) {
+            long old = (long) G_LONG.getVolatile(a.segment, 0L, (long) index);
+            long upd = Double.doubleToRawLongBits(Double.longBitsToDouble(old) + v);
+            if ((boolean) G_LONG.compareAndSet(a.segment, 0L, (long) index, old, upd)) return Double.longBitsToDouble(old);
+        }
+    }
+
+    public int atomicMax(IntArray a, int index, int v) {
+        a.checkIndex(index);
+        while (true) {
+            int old = (int) G_INT.getVolatile(a.segment, 0L, (long) index);
+            if (old >= v || (boolean) G_INT.compareAndSet(a.segment, 0L, (long) index, old, v)) return old;
+        }
+    }
+
+    public int atomicMin(IntArray a, int index, int v) {
+        a.checkIndex(index);
+        while (true) {
+            int old = (int) G_INT.getVolatile(a.segment, 0L, (long) index);
+            if (old <= v || (boolean) G_INT.compareAndSet(a.segment, 0L, (long) index, old, v)) return old;
+        }
+    }
+
+    public long atomicMax(LongArray a, int index, long v) {
+        a.checkIndex(index);
+        while (true) {
+            long old = (long) G_LONG.getVolatile(a.segment, 0L, (long) index);
+            if (old >= v || (boolean) G_LONG.compareAndSet(a.segment, 0L, (long) index, old, v)) return old;
+        }
+    }
+
+    public long atomicMin(LongArray a, int index, long v) {
+        a.checkIndex(index);
+        while (true) {
+            long old = (long) G_LONG.getVolatile(a.segment, 0L, (long) index);
+            if (old <= v || (boolean) G_LONG.compareAndSet(a.segment, 0L, (long) index, old, v)) return old;
+        }
+    }
+
+    /** Stores {@code update} if the element equals {@code expected}; returns the element's old value. */
+    public int atomicCompareAndSwap(IntArray a, int index, int expected, int update) {
+        a.checkIndex(index);
+        return (int) G_INT.compareAndExchange(a.segment, 0L, (long) index, expected, update);
+    }
+
+    public long atomicCompareAndSwap(LongArray a, int index, long expected, long update) {
+        a.checkIndex(index);
+        return (long) G_LONG.compareAndExchange(a.segment, 0L, (long) index, expected, update);
+    }
+
+    // ---- atomics on local arrays ----
+
+    public int atomicAdd(int[] local, int index, int v) {
+        return (int) L_INT.getAndAdd(local, index, v);
+    }
+
+    public long atomicAdd(long[] local, int index, long v) {
+        return (long) L_LONG.getAndAdd(local, index, v);
+    }
+
+    public float atomicAdd(float[] local, int index, float v) {
+        synchronized (local) {
+            float old = local[index];
+            local[index] = old + v;
+            return old;
+        }
+    }
+
+    public double atomicAdd(double[] local, int index, double v) {
+        synchronized (local) {
+            double old = local[index];
+            local[index] = old + v;
+            return old;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code long} for kernels.
+ *
+ * <pre>{@code
+ * LongArray a = LongArray.fromArray(new long[] {1, 2, 3});
+ * a.set(0, (long) 7);
+ * long first = a.get(0);
+ * }</pre>
+ */
+public final class LongArray extends KernelArray {
+    private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG;
+
+    /** A zero-filled array of {@code length} elements. */
+    public LongArray(long length) {
+        super(length, 8);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static LongArray fromArray(long... values) {
+        LongArray a = new LongArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public long get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public long get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, long v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, long v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(long v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public long[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_LONG);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 8;
+    }
+
+    @Override
+    public String elementType() {
+        return "long";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}

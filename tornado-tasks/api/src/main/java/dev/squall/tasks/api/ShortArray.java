@@ -1,0 +1,74 @@
+package dev.squall.tasks.api;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Off-heap array of {@code short} for kernels.
+ *
+ * <pre>{@code
+ * ShortArray a = ShortArray.fromArray(new short[] {1, 2, 3});
+ * a.set(0, (short) 7);
+ * short first = a.get(0);
+ * }</pre>
+ */
+public final class ShortArray extends KernelArray {
+    private static final ValueLayout.OfShort LAYOUT = ValueLayout.JAVA_SHORT;
+
+    /** A zero-filled array of {@code length} elements. */
+    public ShortArray(long length) {
+        super(length, 2);
+    }
+
+    /** A new array holding a copy of {@code values}. */
+    public static ShortArray fromArray(short... values) {
+        ShortArray a = new ShortArray(values.length);
+        for (int i = 0; i < values.length; i++) a.set(i, values[i]);
+        return a;
+    }
+
+    public short get(int i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public short get(long i) {
+        checkIndex(i);
+        return segment.getAtIndex(LAYOUT, i);
+    }
+
+    public void set(int i, short v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    public void set(long i, short v) {
+        checkIndex(i);
+        segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** Sets every element to {@code v}. */
+    public void init(short v) {
+        for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
+    }
+
+    /** A heap copy of the elements. */
+    public short[] toHeapArray() {
+        return segment().toArray(ValueLayout.JAVA_SHORT);
+    }
+
+    @Override
+    public int elementBytes() {
+        return 2;
+    }
+
+    @Override
+    public String elementType() {
+        return "short";
+    }
+
+    @Override
+    public String toString() {
+        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+    }
+}
