@@ -36,7 +36,8 @@ public class KernelContext {
     public int globalGroupSizeX = 1, globalGroupSizeY = 1, globalGroupSizeZ = 1;
     public int localGroupSizeX = 1, localGroupSizeY = 1, localGroupSizeZ = 1;
 
-    protected KernelContext() {
+    /** A placeholder to pass as a task argument; the runtime gives each work-item its own. */
+    public KernelContext() {
     }
 
     // ---- synchronisation and local memory (the JVM backend overrides these) ----

@@ -1,0 +1,65 @@
+package dev.squall.bench.cli;
+
+import dev.squall.tasks.api.spi.GeneratedKernels;
+import dev.squall.tasks.api.spi.KernelInfo;
+import dev.squall.tasks.runtime.KernelRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** {@code squall kernels}: the kernels built into this Squall, and their generated OpenCL C / CUDA C. */
+@Command(name = "kernels", mixinStandardHelpOptions = true,
+        description = {"List the kernels compiled into Squall, or print the code generated for one.", "",
+                "Examples:", "  squall kernels", "  squall kernels --print triad64 --backend cuda",
+                "  squall kernels --print StreamKernels::copy32 --backend opencl"})
+public final class KernelsCommand implements Runnable {
+    @Option(names = "--print", paramLabel = "NAME", description = "kernel to print: method, Class::method or fully.qualified.Class::method")
+    String print;
+
+    @Option(names = "--backend", paramLabel = "opencl|cuda", defaultValue = "opencl", description = "which generated code to print (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Override
+    public void run() {
+        ClassLoader cl = KernelsCommand.class.getClassLoader();
+        List<String[]> all = new ArrayList<>(); // owner, kernel
+        for (String owner : KernelRegistry.ownerClasses(cl)) {
+            for (KernelInfo k : generated(owner, cl).kernels()) all.add(new String[] {owner, k.name()});
+        }
+        if (print == null) {
+            for (String owner : KernelRegistry.ownerClasses(cl)) {
+                System.out.println(owner);
+                for (KernelInfo k : generated(owner, cl).kernels()) {
+                    String params = k.parameters().stream().map(p -> p.kind() == KernelInfo.Kind.ARRAY ? p.type() + "[] " + p.name()
+                            : p.type() + " " + p.name()).collect(Collectors.joining(", "));
+                    System.out.printf("  %-24s %s%s(%s)%n", k.name(), k.style() == KernelInfo.Style.LOOP ? "loop " + k.parallelDims() + "D" : "spmd",
+                            k.collective() ? ", collective" : "", params);
+                }
+            }
+            System.out.println(all.size() + " kernels; print one with: squall kernels --print NAME --backend opencl|cuda");
+            return;
+        }
+        if (!backend.equals("opencl") && !backend.equals("cuda")) throw new IllegalArgumentException("--backend must be opencl or cuda, got " + backend);
+        String method = print.contains("::") ? print.substring(print.indexOf("::") + 2) : print;
+        String cls = print.contains("::") ? print.substring(0, print.indexOf("::")) : null;
+        List<String[]> hits = all.stream().filter(k -> k[1].equals(method)
+                && (cls == null || k[0].equals(cls) || k[0].endsWith("." + cls) || k[0].endsWith("$" + cls))).toList();
+        if (hits.isEmpty()) throw new IllegalArgumentException("no kernel " + print + "; list them with: squall kernels");
+        if (hits.size() > 1) throw new IllegalArgumentException("kernel name " + print + " is ambiguous: "
+                + hits.stream().map(h -> h[0] + "::" + h[1]).toList() + "; qualify it as Class::method");
+        String owner = hits.get(0)[0];
+        System.out.println("// " + backend + " program of " + owner + " (kernel " + method + ")");
+        System.out.print(KernelRegistry.source(owner, backend, cl));
+    }
+
+    private static GeneratedKernels generated(String owner, ClassLoader cl) {
+        try {
+            return KernelRegistry.generated(Class.forName(owner, false, cl));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("kernel index names " + owner + " but the class is missing", e);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.squall.tasks.runtime;
+
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.spi.DeviceBuffer;
+import dev.squall.tasks.runtime.spi.DeviceInfo;
+import dev.squall.tasks.runtime.spi.DeviceProgram;
+import dev.squall.tasks.runtime.spi.NativeDevice;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A device kernels can run on: {@code jvm}, {@code opencl:P:D} or {@code cuda:N}. Obtained from
+ * {@link Devices}. A native device keeps each array's device copy between executions and between
+ * graphs, so data stays resident until the array is unreachable or {@link #free} is called.
+ *
+ * <pre>{@code
+ * Device gpu = Devices.get("cuda:0");
+ * System.out.println(gpu.info().name() + ", " + gpu.info().computeUnits() + " SMs");
+ * }</pre>
+ */
+public final class Device {
+    private final DeviceInfo info;
+    private final NativeDevice nativeDevice; // null for the JVM
+    private final Map<Identity, DeviceBuffer> buffers = new HashMap<>();
+    private final ReferenceQueue<KernelArray> collected = new ReferenceQueue<>();
+    private final Map<String, DeviceProgram> programs = new HashMap<>();
+    private boolean lastProgramFromCache;
+
+    Device(DeviceInfo info, NativeDevice nativeDevice) {
+        this.info = info;
+        this.nativeDevice = nativeDevice;
+    }
+
+    public DeviceInfo info() {
+        return info;
+    }
+
+    public String id() {
+        return info.id();
+    }
+
+    public boolean isJvm() {
+        return nativeDevice == null;
+    }
+
+    /** The backend's device, or null for the JVM. */
+    NativeDevice nativeDevice() {
+        return nativeDevice;
+    }
+
+    /** The device copy of {@code array}, allocated on first use; {@code created[0]} tells whether it is new. */
+    synchronized DeviceBuffer buffer(KernelArray array, boolean[] created) {
+        expunge();
+        Identity key = new Identity(array, null);
+        DeviceBuffer b = buffers.get(key);
+        created[0] = b == null;
+        if (b == null) {
+            b = nativeDevice.allocate(Math.max(array.byteSize(), array.elementBytes()));
+            buffers.put(new Identity(array, collected), b);
+        }
+        return b;
+    }
+
+    /** True if the array has a copy on this device. */
+    public synchronized boolean holds(KernelArray array) {
+        return buffers.containsKey(new Identity(array, null));
+    }
+
+    /** Frees the device copies of these arrays (the host copies are untouched). */
+    public synchronized void free(KernelArray... arrays) {
+        for (KernelArray a : arrays) {
+            DeviceBuffer b = buffers.remove(new Identity(a, null));
+            if (b != null) b.release();
+        }
+    }
+
+    /** Built programs by owner class, so each is built once per device and process. */
+    synchronized DeviceProgram program(Class<?> owner, String backendName) {
+        DeviceProgram p = programs.computeIfAbsent(owner.getName(),
+                n -> nativeDevice.build(n, KernelRegistry.source(owner, backendName)));
+        lastProgramFromCache = p.fromCache();
+        return p;
+    }
+
+    /**
+     * Forgets the programs built in this process, so the next plan loads them again through the
+     * on-disk build cache, as a new process would. For benchmarks of first-launch cost.
+     */
+    public synchronized void forgetPrograms() {
+        programs.clear();
+    }
+
+    /** Whether the most recently obtained program came from the on-disk build cache. */
+    public synchronized boolean lastProgramFromCache() {
+        return lastProgramFromCache;
+    }
+
+    private void expunge() {
+        java.lang.ref.Reference<? extends KernelArray> r;
+        while ((r = collected.poll()) != null) {
+            DeviceBuffer b = buffers.remove((Identity) r);
+            if (b != null) b.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return info.id() + " (" + info.name() + ")";
+    }
+
+    /** Weak identity key: an array's device copy goes when the array does. */
+    private static final class Identity extends WeakReference<KernelArray> {
+        private final int hash;
+
+        Identity(KernelArray a, ReferenceQueue<KernelArray> q) {
+            super(a, q);
+            hash = System.identityHashCode(a);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) return true;
+            return o instanceof Identity other && other.hash == hash && other.get() != null && other.get() == get();
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package dev.squall.tasks.runtime.conformance;
+
+import dev.squall.tasks.api.*;
+
+/**
+ * Kernels that together use every feature of the kernel language. {@link ConformanceTest} runs
+ * each on every device present and compares with {@link ConformanceReference} (plain Java,
+ * written independently of these kernels) and with the JVM run.
+ */
+public final class ConformanceKernels {
+    static final int TILE = 64;
+    static final int K = 5;
+
+    private ConformanceKernels() {
+    }
+
+    @DeviceFunction
+    static double poly(double x) {
+        return 1.0 + x * (0.5 + x * (0.25 - x * 0.125));
+    }
+
+    @DeviceFunction
+    static int collatzSteps(long v) {
+        int steps = 0;
+        while (v != 1 && steps < 500) {
+            v = (v & 1) == 0 ? v >> 1 : 3 * v + 1;
+            steps++;
+        }
+        return steps;
+    }
+
+    /** 1D loop, double, device function, read-only hint. */
+    @Kernel
+    public static void polyMap(@ReadOnly DoubleArray x, @NoAlias DoubleArray y, int n) {
+        for (@Parallel int i = 0; i < n; i++) y.set(i, poly(x.get(i)));
+    }
+
+    /** 1D loop with a step, float arithmetic, KernelMath float functions. */
+    @Kernel
+    public static void floatMath(FloatArray x, FloatArray y, int n) {
+        for (@Parallel int i = 0; i < n; i += 1) {
+            float v = x.get(i);
+            y.set(i, KernelMath.sqrt(v) + KernelMath.exp(-v) * KernelMath.cos(v) - KernelMath.log(1f + v) / (2f + KernelMath.sin(v))
+                    + KernelMath.pow(v, 1.5f) + KernelMath.fma(v, v, 0.5f) + KernelMath.rsqrt(v + 1f));
+        }
+    }
+
+    /** Every Math function on doubles, written to 24 outputs per element. */
+    @Kernel
+    public static void doubleMath(DoubleArray x, DoubleArray out, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            double v = x.get(i);           // in (-1, 1)
+            double a = Math.abs(v) + 0.5;  // positive
+            int o = i * 24;
+            out.set(o, Math.sqrt(a));
+            out.set(o + 1, Math.cbrt(v));
+            out.set(o + 2, Math.exp(v));
+            out.set(o + 3, Math.expm1(v));
+            out.set(o + 4, Math.log(a));
+            out.set(o + 5, Math.log1p(a));
+            out.set(o + 6, Math.log10(a));
+            out.set(o + 7, Math.sin(v) + Math.cos(v) + Math.tan(v));
+            out.set(o + 8, Math.asin(v) + Math.acos(v) + Math.atan(v));
+            out.set(o + 9, Math.atan2(v, a));
+            out.set(o + 10, Math.sinh(v) + Math.cosh(v) + Math.tanh(v));
+            out.set(o + 11, Math.pow(a, v));
+            out.set(o + 12, Math.hypot(v, a));
+            out.set(o + 13, Math.floor(v * 10) + Math.ceil(v * 10) + Math.rint(v * 10));
+            out.set(o + 14, (double) Math.round(v * 10));
+            out.set(o + 15, Math.signum(v) + Math.copySign(a, v));
+            out.set(o + 16, Math.fma(v, a, v));
+            out.set(o + 17, Math.min(v, a) + Math.max(v, -a));
+            out.set(o + 18, Math.abs(v) + Math.PI + Math.E);
+            out.set(o + 19, v % 0.3);
+            out.set(o + 20, Double.longBitsToDouble(Double.doubleToRawLongBits(v) ^ (1L << 63)));
+            out.set(o + 21, Math.min(i, 7) + Math.max((long) i, 3L) + Math.abs(-i) + Math.abs(-3L));
+            out.set(o + 22, (double) Math.round((float) v * 10f));
+            out.set(o + 23, Double.MAX_VALUE > v ? Math.min(Double.POSITIVE_INFINITY, 1.0) : 0.0);
+        }
+    }
+
+    /** Integer and long bit operations, shifts with Java's masking, >>>, integer division and remainder. */
+    @Kernel
+    public static void bits(IntArray a, LongArray b, LongArray out, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            int x = a.get(i);
+            long y = b.get(i);
+            int s = i % 70;
+            long r = Integer.bitCount(x) + 3L * Long.bitCount(y)
+                    + 7L * Integer.numberOfTrailingZeros(x) + 11L * Long.numberOfTrailingZeros(y)
+                    + 13L * Integer.numberOfLeadingZeros(x) + 17L * Long.numberOfLeadingZeros(y);
+            r ^= (long) Integer.lowestOneBit(x) ^ Long.highestOneBit(y) ^ (long) Integer.rotateLeft(x, s) ^ Long.rotateRight(y, s);
+            r += (x << s) + (x >> s) + (x >>> s) + (y << s) + (y >> s) + (y >>> s);
+            r += x / (s + 1) + x % (s - 35 == 0 ? 1 : s - 35) + y / 7 + y % -13;
+            r += (long) Float.floatToRawIntBits((float) x) + Float.intBitsToFloat(x & 0x3fffffff) > 1f ? 1 : 0;
+            r += (short) x + (byte) y + (int) y;
+            r += Integer.MAX_VALUE + Integer.MIN_VALUE + (Long.MIN_VALUE >>> 60);
+            out.set(i, r);
+        }
+    }
+
+    /** 2D loop: C = A * B for small dense row-major matrices; sequential inner loop. */
+    @Kernel
+    public static void matmul(DoubleArray a, DoubleArray b, DoubleArray c, int m, int n, int k) {
+        for (@Parallel int i = 0; i < m; i++) {
+            for (@Parallel int j = 0; j < n; j++) {
+                double s = 0;
+                for (int p = 0; p < k; p++) s += a.get(i * k + p) * b.get(p * n + j);
+                c.set(i * n + j, s);
+            }
+        }
+    }
+
+    /** 3D loop with <= bounds and long arithmetic. */
+    @Kernel
+    public static void grid3(LongArray out, int nx, int ny, int nz) {
+        for (@Parallel int z = 0; z <= nz - 1; z++) {
+            for (@Parallel int y = 0; y < ny; y++) {
+                for (@Parallel int x = 0; x < nx; x++) {
+                    long id = ((long) z * ny + y) * nx + x;
+                    out.set(id, id * 1_000_003L + x - 2L * y + 3L * z);
+                }
+            }
+        }
+    }
+
+    /** Branches, switch, while, do-while, break, continue, ternaries, private arrays, boolean and byte/short. */
+    @Kernel
+    public static void control(IntArray in, IntArray out, ByteArray flags, ShortArray shorts, boolean negate, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            int v = in.get(i);
+            int[] hist = new int[K];
+            double[] w = new double[] {0.5, 1.5, 2.5};
+            int acc = 0;
+            switch (v & 3) {
+                case 0:
+                    acc = 10;
+                    break;
+                case 1:
+                    acc = 20;
+                    break;
+                default:
+                    acc = -5;
+            }
+            int j = 0;
+            while (j < 40) {
+                j++;
+                if (j % 3 == 0) continue;
+                if (j > (v & 31)) break;
+                hist[j % K] += j;
+            }
+            int d = 0;
+            do {
+                d += 2;
+            } while (d < (v & 7));
+            for (int q = 0; q < K; q++) acc += hist[q] * (q + 1);
+            acc += (int) (w[v & 1] * 4) + d + collatzSteps(v & 255 | 1);
+            boolean big = v > 1000 && !(v > 5000) || v < -1000;
+            acc = big ? acc * 2 : acc;
+            if (negate) acc = -acc;
+            flags.set(i, (byte) (big ? 1 : 0));
+            shorts.set(i, (short) (acc & 0x7fff));
+            out.set(i, acc);
+        }
+    }
+
+    /** 64-bit indices: a loop whose index is long. */
+    @Kernel
+    public static void longIndex(FloatArray x, FloatArray y, long n, long offset) {
+        for (@Parallel long i = 0; i < n; i++) y.set(i, x.get(i) * 2f + (float) ((i + offset) % 1000));
+    }
+
+    /** Local memory, barriers, group ids: one partial sum per work-group (tree reduction). */
+    @Kernel
+    public static void blockSum(KernelContext ctx, DoubleArray x, DoubleArray sums, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(256);
+        int gid = ctx.globalIdx;
+        int lid = ctx.localIdx;
+        part[lid] = gid < n ? x.get(gid) : 0.0;
+        ctx.localBarrier();
+        for (int s = ctx.localGroupSizeX / 2; s > 0; s >>= 1) {
+            if (lid < s) part[lid] += part[lid + s];
+            ctx.localBarrier();
+        }
+        if (lid == 0) sums.set(ctx.groupIdx, part[0]);
+    }
+
+    /** Every atomic on global memory: int/long/float/double add, int/long min/max, CAS. */
+    @Kernel
+    public static void atomics(KernelContext ctx, IntArray keys, IntArray ihist, LongArray lhist, FloatArray fsum, DoubleArray dsum,
+                               IntArray imax, LongArray lmin, IntArray counter, IntArray order, int n) {
+        int i = ctx.globalIdx;
+        if (i >= n) return;
+        int k = keys.get(i);
+        int bin = k & 15;
+        ctx.atomicAdd(ihist, bin, 1);
+        ctx.atomicAdd(lhist, bin, (long) k);
+        ctx.atomicAdd(fsum, bin, 0.5f);
+        ctx.atomicAdd(dsum, bin, (double) k * 0.25);
+        ctx.atomicMax(imax, bin, k);
+        ctx.atomicMin(lmin, bin, (long) k * 3L);
+        ctx.atomicMin(imax, 16 + bin, k);
+        ctx.atomicMax(lmin, 16 + bin, (long) k * 3L);
+        int old = ctx.atomicCompareAndSwap(order, bin, -1, i);
+        if (old != -1) ctx.atomicCompareAndSwap(order, 16 + bin, -1, i);
+        ctx.atomicAdd(counter, 0, 1);
+    }
+
+    /** Atomics on local memory: a per-group histogram merged into global memory. */
+    @Kernel
+    public static void localHistogram(KernelContext ctx, IntArray keys, IntArray hist, DoubleArray weights, int n) {
+        int[] h = ctx.allocateIntLocalArray(16);
+        double[] w = ctx.allocateDoubleLocalArray(16);
+        int lid = ctx.localIdx;
+        if (lid < 16) {
+            h[lid] = 0;
+            w[lid] = 0.0;
+        }
+        ctx.localBarrier();
+        int i = ctx.globalIdx;
+        if (i < n) {
+            ctx.atomicAdd(h, keys.get(i) & 15, 1);
+            ctx.atomicAdd(w, keys.get(i) & 15, 0.5);
+        }
+        ctx.localBarrier();
+        if (lid < 16) {
+            ctx.atomicAdd(hist, lid, h[lid]);
+            ctx.atomicAdd(weights, lid, w[lid]);
+        }
+    }
+
+    /** Sub-group shuffles and reductions: per-sub-group sums three ways. */
+    @Kernel
+    public static void subgroups(KernelContext ctx, FloatArray x, DoubleArray y, IntArray z, DoubleArray out, IntArray sizes) {
+        int i = ctx.globalIdx;
+        float v = x.get(i);
+        double dv = y.get(i);
+        int iv = z.get(i);
+        float s = v;
+        for (int off = ctx.subgroupSize() / 2; off > 0; off >>= 1) s += ctx.shuffleDown(s, off);
+        double d = ctx.subgroupReduceAdd(dv);
+        int t = ctx.subgroupReduceAdd(iv);
+        double xr = ctx.shuffleXor(dv, 1);
+        if (ctx.subgroupLocalId() == 0) {
+            int sg = i / ctx.subgroupSize();
+            out.set(sg * 3, s);
+            out.set(sg * 3 + 1, d);
+            out.set(sg * 3 + 2, t);
+        }
+        y.set(i, xr);
+        sizes.set(0, ctx.subgroupSize());
+    }
+
+    /** 2D SPMD grid: ids and sizes in two dimensions. */
+    @Kernel
+    public static void ids2d(KernelContext ctx, IntArray out, int width) {
+        int x = ctx.globalIdx, y = ctx.globalIdy;
+        int v = x + 1000 * y + 7 * ctx.groupIdx + 11 * ctx.groupIdy + 13 * ctx.localIdy + 17 * ctx.localGroupSizeY
+                + 19 * ctx.globalGroupSizeY + ctx.globalGroupSizeX;
+        out.set(y * width + x, v);
+    }
+
+    /** Fast transcendental variants, explicit opt-in. */
+    @Kernel
+    public static void fastMath(FloatArray x, FloatArray y, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            float v = x.get(i);
+            y.set(i, KernelMath.fastExp(-v) + KernelMath.fastLog(v + 1f) + KernelMath.fastSin(v) + KernelMath.fastCos(v)
+                    + KernelMath.fastSqrt(v) + KernelMath.fastRsqrt(v + 1f) + KernelMath.fastDivide(v, 3f));
+        }
+    }
+}

@@ -1,0 +1,363 @@
+package dev.squall.tasks.runtime.conformance;
+
+import dev.squall.tasks.api.*;
+import dev.squall.tasks.runtime.*;
+import dev.squall.tasks.runtime.testing.Compare;
+import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Runs every conformance kernel on every device present and compares the result with the plain
+ * Java reference and with the JVM backend's result. Inputs are random with fixed seeds, sizes
+ * are not multiples of any work-group size, and outputs are poisoned before each run.
+ */
+class ConformanceTest {
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    /** Runs one task on {@code device} and on the JVM; returns both outputs as produced by {@code read}. */
+    private static <T> List<T> onDeviceAndJvm(Device device, Function<Device, T> run) {
+        return List.of(run.apply(device), run.apply(Devices.jvm()));
+    }
+
+    private static ExecutionPlan plan(Device d, TaskGraph g) {
+        return new ExecutionPlan(g.snapshot()).withDevice(d);
+    }
+
+    private static DoubleArray doubles(double[] v) {
+        return DoubleArray.fromArray(v);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void loop1dDoubleWithDeviceFunction(Device device) {
+        int n = 1037;
+        double[] x = new SplittableRandom(1).doubles(n, -2, 2).toArray();
+        List<double[]> r = onDeviceAndJvm(device, d -> {
+            DoubleArray in = doubles(x), out = new DoubleArray(n);
+            out.init(Double.NaN);
+            try (ExecutionPlan p = plan(d, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, in, out)
+                    .task("t", ConformanceKernels::polyMap, in, out, n).transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+                p.execute();
+            }
+            return out.toHeapArray();
+        });
+        Compare.close("polyMap on " + device.id(), ConformanceReference.polyMap(x), r.get(0), 1e-14);
+        Compare.close("polyMap " + device.id() + " vs jvm", r.get(1), r.get(0), 1e-14);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void floatFunctions(Device device) {
+        int n = 777;
+        float[] x = new float[n];
+        SplittableRandom rnd = new SplittableRandom(2);
+        for (int i = 0; i < n; i++) x[i] = (float) rnd.nextDouble(0.01, 4);
+        List<float[]> r = onDeviceAndJvm(device, d -> {
+            FloatArray in = FloatArray.fromArray(x), out = new FloatArray(n);
+            out.init(Float.NaN);
+            try (ExecutionPlan p = plan(d, new TaskGraph("g").task("t", ConformanceKernels::floatMath, in, out, n)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+                p.execute();
+            }
+            return out.toHeapArray();
+        });
+        Compare.close("floatMath on " + device.id(), ConformanceReference.floatMath(x), r.get(0), 2e-5);
+        Compare.close("floatMath " + device.id() + " vs jvm", r.get(1), r.get(0), 2e-5);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void everyMathFunctionInDouble(Device device) {
+        int n = 301;
+        double[] x = new SplittableRandom(3).doubles(n, -0.99, 0.99).toArray();
+        List<double[]> r = onDeviceAndJvm(device, d -> {
+            DoubleArray in = doubles(x), out = new DoubleArray(n * 24L);
+            out.init(Double.NaN);
+            try (ExecutionPlan p = plan(d, new TaskGraph("g").task("t", ConformanceKernels::doubleMath, in, out, n)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+                p.execute();
+            }
+            return out.toHeapArray();
+        });
+        Compare.close("doubleMath on " + device.id(), ConformanceReference.doubleMath(x), r.get(0), 1e-13);
+        Compare.close("doubleMath " + device.id() + " vs jvm", r.get(1), r.get(0), 1e-13);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void integerBitsShiftsAndDivision(Device device) {
+        int n = 1111;
+        SplittableRandom rnd = new SplittableRandom(4);
+        int[] a = new int[n];
+        long[] b = new long[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i % 17 == 0 ? 0 : rnd.nextInt();
+            b[i] = i % 19 == 0 ? 0 : i % 23 == 0 ? Long.MIN_VALUE : rnd.nextLong();
+        }
+        List<long[]> r = onDeviceAndJvm(device, d -> {
+            IntArray ia = IntArray.fromArray(a);
+            LongArray lb = LongArray.fromArray(b), out = new LongArray(n);
+            out.init(0xdeadbeefL);
+            try (ExecutionPlan p = plan(d, new TaskGraph("g").task("t", ConformanceKernels::bits, ia, lb, out, n)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+                p.execute();
+            }
+            return out.toHeapArray();
+        });
+        Compare.exact("bits on " + device.id(), ConformanceReference.bits(a, b), r.get(0));
+        Compare.exact("bits " + device.id() + " vs jvm", r.get(1), r.get(0));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void loop2dMatmul(Device device) {
+        int m = 37, n = 29, k = 41;
+        SplittableRandom rnd = new SplittableRandom(5);
+        double[] a = rnd.doubles((long) m * k, -1, 1).toArray(), b = rnd.doubles((long) k * n, -1, 1).toArray();
+        DoubleArray da = doubles(a), db = doubles(b), dc = new DoubleArray((long) m * n);
+        dc.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.FIRST_EXECUTION, da, db)
+                .task("t", ConformanceKernels::matmul, da, db, dc, m, n, k).transferToHost(DataTransferMode.EVERY_EXECUTION, dc))) {
+            p.execute();
+        }
+        Compare.close("matmul on " + device.id(), ConformanceReference.matmul(a, b, m, n, k), dc.toHeapArray(), 1e-13);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void loop3dWithInclusiveBound(Device device) {
+        int nx = 19, ny = 7, nz = 5;
+        LongArray out = new LongArray((long) nx * ny * nz);
+        out.init(-1);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::grid3, out, nx, ny, nz)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.execute();
+        }
+        Compare.exact("grid3 on " + device.id(), ConformanceReference.grid3(nx, ny, nz), out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void controlFlowPrivateArraysAndSmallTypes(Device device) {
+        int n = 999;
+        SplittableRandom rnd = new SplittableRandom(6);
+        int[] in = new int[n];
+        for (int i = 0; i < n; i++) in[i] = rnd.nextInt(-6000, 6000);
+        for (boolean negate : new boolean[] {false, true}) {
+            IntArray a = IntArray.fromArray(in), out = new IntArray(n);
+            ByteArray flags = new ByteArray(n);
+            ShortArray shorts = new ShortArray(n);
+            out.init(Integer.MIN_VALUE);
+            flags.init((byte) 7);
+            shorts.init((short) -1);
+            try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::control, a, out, flags, shorts, negate, n)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, out, flags, shorts))) {
+                p.execute();
+            }
+            int[][] ref = ConformanceReference.control(in, negate);
+            int[] f = new int[n], s = new int[n];
+            for (int i = 0; i < n; i++) {
+                f[i] = flags.get(i);
+                s[i] = shorts.get(i);
+            }
+            Compare.exact("control out on " + device.id(), ref[0], out.toHeapArray());
+            Compare.exact("control flags on " + device.id(), ref[1], f);
+            Compare.exact("control shorts on " + device.id(), ref[2], s);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void longLoopIndex(Device device) {
+        int n = 2049;
+        float[] x = new float[n];
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int i = 0; i < n; i++) x[i] = (float) rnd.nextDouble();
+        long offset = 5_000_000_000L;
+        FloatArray in = FloatArray.fromArray(x), out = new FloatArray(n);
+        out.init(Float.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::longIndex, in, out, (long) n, offset)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.execute();
+        }
+        Compare.close("longIndex on " + device.id(), ConformanceReference.longIndex(x, offset), out.toHeapArray(), 1e-6);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void localMemoryAndBarriers(Device device) {
+        int n = 256 * 9 + 100, groups = 10;
+        double[] x = new SplittableRandom(8).doubles(n, 0, 1).toArray();
+        DoubleArray in = doubles(x), sums = new DoubleArray(groups);
+        sums.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::blockSum, new KernelContext(), in, sums, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, sums))) {
+            p.withGrid("t", WorkerGrid.of(256L * groups).withLocal(256)).execute();
+        }
+        Compare.close("blockSum on " + device.id(), ConformanceReference.blockSums(x, 256), sums.toHeapArray(), 1e-13);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void everyGlobalAtomic(Device device) {
+        int n = 3000;
+        SplittableRandom rnd = new SplittableRandom(9);
+        int[] keys = new int[n];
+        for (int i = 0; i < n; i++) keys[i] = rnd.nextInt(-500, 500);
+        IntArray k = IntArray.fromArray(keys), ih = new IntArray(16), imax = new IntArray(32), counter = new IntArray(1), order = new IntArray(32);
+        LongArray lh = new LongArray(16), lmin = new LongArray(32);
+        FloatArray fs = new FloatArray(16);
+        DoubleArray ds = new DoubleArray(16);
+        for (int b = 0; b < 16; b++) {
+            imax.set(b, Integer.MIN_VALUE);
+            imax.set(16 + b, Integer.MAX_VALUE);
+            lmin.set(b, Long.MAX_VALUE);
+            lmin.set(16 + b, Long.MIN_VALUE);
+        }
+        order.init(-1);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, k, ih, lh, fs, ds, imax, lmin, counter, order)
+                .task("t", ConformanceKernels::atomics, new KernelContext(), k, ih, lh, fs, ds, imax, lmin, counter, order, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, ih, lh, fs, ds, imax, lmin, counter, order))) {
+            p.withGrid("t", WorkerGrid.of(3072).withLocal(128)).execute();
+        }
+        int[] eh = new int[16], emax = new int[32];
+        long[] elh = new long[16], elmin = new long[32];
+        double[] efs = new double[16], eds = new double[16];
+        for (int b = 0; b < 16; b++) {
+            emax[b] = Integer.MIN_VALUE;
+            emax[16 + b] = Integer.MAX_VALUE;
+            elmin[b] = Long.MAX_VALUE;
+            elmin[16 + b] = Long.MIN_VALUE;
+        }
+        for (int key : keys) {
+            int b = key & 15;
+            eh[b]++;
+            elh[b] += key;
+            efs[b] += 0.5;
+            eds[b] += key * 0.25;
+            emax[b] = Math.max(emax[b], key);
+            emax[16 + b] = Math.min(emax[16 + b], key);
+            elmin[b] = Math.min(elmin[b], key * 3L);
+            elmin[16 + b] = Math.max(elmin[16 + b], key * 3L);
+        }
+        Compare.exact("atomic int add", eh, ih.toHeapArray());
+        Compare.exact("atomic long add", elh, lh.toHeapArray());
+        Compare.close("atomic float add", efs, toDouble(fs.toHeapArray()), 0);
+        Compare.close("atomic double add", eds, ds.toHeapArray(), 0);
+        Compare.exact("atomic int max/min", emax, imax.toHeapArray());
+        Compare.exact("atomic long min/max", elmin, lmin.toHeapArray());
+        assertEquals(n, counter.get(0), "atomic counter");
+        for (int b = 0; b < 16; b++) {
+            int first = order.get(b), second = order.get(16 + b);
+            assertTrue(first >= 0 && first < n && (keys[first] & 15) == b, "CAS winner of bin " + b + " is " + first);
+            if (eh[b] > 1) {
+                assertTrue(second >= 0 && second < n && second != first && (keys[second] & 15) == b, "second CAS of bin " + b + " is " + second);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void localAtomics(Device device) {
+        int n = 1000;
+        SplittableRandom rnd = new SplittableRandom(10);
+        int[] keys = new int[n];
+        for (int i = 0; i < n; i++) keys[i] = rnd.nextInt(0, 1 << 20);
+        IntArray k = IntArray.fromArray(keys), hist = new IntArray(16);
+        DoubleArray w = new DoubleArray(16);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.FIRST_EXECUTION, k, hist, w)
+                .task("t", ConformanceKernels::localHistogram, new KernelContext(), k, hist, w, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, hist, w))) {
+            p.withGrid("t", WorkerGrid.of(1024).withLocal(64)).execute();
+        }
+        int[] eh = new int[16];
+        double[] ew = new double[16];
+        for (int key : keys) {
+            eh[key & 15]++;
+            ew[key & 15] += 0.5;
+        }
+        Compare.exact("local histogram", eh, hist.toHeapArray());
+        Compare.close("local weights", ew, w.toHeapArray(), 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void subgroupShufflesAndReductions(Device device) {
+        int n = 64 * 5;
+        SplittableRandom rnd = new SplittableRandom(11);
+        float[] x = new float[n];
+        double[] y = rnd.doubles(n, -1, 1).toArray();
+        int[] z = new int[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) rnd.nextDouble(-1, 1);
+            z[i] = rnd.nextInt(-1000, 1000);
+        }
+        FloatArray fx = FloatArray.fromArray(x);
+        DoubleArray dy = doubles(y), out = new DoubleArray(n / 32 * 3);
+        IntArray iz = IntArray.fromArray(z), sizes = new IntArray(1);
+        out.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::subgroups, new KernelContext(), fx, dy, iz, out, sizes)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, dy, out, sizes))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        assertEquals(32, sizes.get(0), "sub-group size with 64-wide groups");
+        double[] exp = new double[n / 32 * 3];
+        for (int i = 0; i < n; i++) {
+            exp[i / 32 * 3] += x[i];
+            exp[i / 32 * 3 + 1] += y[i];
+            exp[i / 32 * 3 + 2] += z[i];
+        }
+        Compare.close("sub-group sums on " + device.id(), exp, out.toHeapArray(), 1e-5);
+        double[] swapped = new double[n];
+        for (int i = 0; i < n; i++) swapped[i] = y[i ^ 1];
+        Compare.close("shuffleXor on " + device.id(), swapped, dy.toHeapArray(), 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void spmd2dIds(Device device) {
+        int w = 48, h = 20;
+        IntArray out = new IntArray((long) w * h);
+        out.init(-1);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::ids2d, new KernelContext(), out, w)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of(w, h).withLocal(16, 4)).execute();
+        }
+        int[] exp = new int[w * h];
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) exp[y * w + x] = x + 1000 * y + 7 * (x / 16) + 11 * (y / 4) + 13 * (y % 4) + 17 * 4 + 19 * h + w;
+        Compare.exact("ids2d on " + device.id(), exp, out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void fastMathIsCloseToPrecise(Device device) {
+        int n = 500;
+        float[] x = new float[n];
+        SplittableRandom rnd = new SplittableRandom(12);
+        for (int i = 0; i < n; i++) x[i] = (float) rnd.nextDouble(0, 3);
+        FloatArray in = FloatArray.fromArray(x), out = new FloatArray(n);
+        out.init(Float.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::fastMath, in, out, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.execute();
+        }
+        Compare.close("fastMath on " + device.id(), ConformanceReference.fastMath(x), out.toHeapArray(), 2e-3);
+    }
+
+    private static double[] toDouble(float[] f) {
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
+    }
+}
