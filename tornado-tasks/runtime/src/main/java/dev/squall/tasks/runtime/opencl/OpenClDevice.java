@@ -26,7 +26,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * One OpenCL device with its own context and in-order, profiling-enabled command queue (created on
- * first use). Native scratch memory lives in a shared arena so any thread may call (one at a time).
+ * first use). Native scratch memory lives in an automatic arena so any thread may call (one at a time).
  */
 final class OpenClDevice implements NativeDevice {
     /** Build options: the language version only, nothing that changes semantics. */
@@ -41,8 +41,11 @@ final class OpenClDevice implements NativeDevice {
     private final String platformVersion;
     private final long maxAllocBytes;
 
-    /** Device-lifetime native memory: scratch reused by calls (never concurrent), freed by close(). */
-    private final Arena arena = Arena.ofShared();
+    /**
+     * Device-lifetime native scratch, reused by calls (never concurrent). An automatic arena: any
+     * thread may use it, and devices that are discovered but never closed leak nothing.
+     */
+    private final Arena arena = Arena.ofAuto();
     final MemorySegment err;         // cl_int errcode_ret
     final MemorySegment deviceList;  // cl_device_id[1]
     private final MemorySegment eventOut;   // cl_event*
@@ -466,7 +469,6 @@ final class OpenClDevice implements NativeDevice {
             queue = MemorySegment.NULL;
             context = MemorySegment.NULL;
             closed = true;
-            arena.close();
         }
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);

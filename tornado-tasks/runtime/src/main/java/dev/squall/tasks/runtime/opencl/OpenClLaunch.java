@@ -20,7 +20,7 @@ final class OpenClLaunch implements BoundLaunch {
     private final MemorySegment handle;
     private final MemorySegment queue;
     private final OpenClBuffer[] buffers; // null where the argument is a scalar
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena = Arena.ofAuto(); // any thread may launch; freed with this object
     private final MemorySegment globalSizes;
     private final MemorySegment localSizes;
     private boolean released;
@@ -79,7 +79,6 @@ final class OpenClLaunch implements BoundLaunch {
             if (released) return;
             released = true;
             device.launchReleased(this);
-            arena.close();
             OpenClErrors.check(device.api.releaseKernel(handle), "clReleaseKernel", device.id);
         }
     }

@@ -382,6 +382,56 @@ class OpenClDeviceTest {
     }
 
     @Test
+    void repeatedLaunchesDoNotAllocateOnTheJavaHeap() {
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+        int n = 256;
+        DeviceBuffer a = dev.allocate(4L * n);
+        BoundLaunch l = dev.build("VAdd", VADD).kernel("vadd").bind(new KernelArg[] {
+                new KernelArg.Buffer(a), new KernelArg.Buffer(a), new KernelArg.Buffer(a), new KernelArg.I32(n)});
+        long[] global = {n}, local = {WG};
+        for (int i = 0; i < 2000; i++) l.launch(global, local);
+        dev.synchronize();
+        long tid = Thread.currentThread().threadId();
+        long before = mx.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 2000; i++) l.launch(global, local);
+        long bytes = mx.getThreadAllocatedBytes(tid) - before;
+        dev.synchronize();
+        assertTrue(bytes < 1024, "2000 launches allocated " + bytes + " bytes");
+        l.release();
+        a.release();
+    }
+
+    @Test
+    void anyThreadMayCall() throws Exception {
+        DeviceKernel k = dev.build("VAdd", VADD).kernel("vadd");
+        int n = 96;
+        DeviceBuffer a = dev.allocate(4L * n), c = dev.allocate(4L * n);
+        float[] x = new float[n];
+        Arrays.fill(x, 3f);
+        dev.copyToDevice(MemorySegment.ofArray(x), a, 0, 4L * n);
+        BoundLaunch l = k.bind(new KernelArg[] {new KernelArg.Buffer(a), new KernelArg.Buffer(a), new KernelArg.Buffer(c),
+                new KernelArg.I32(n)});
+        float[] out = new float[n];
+        Thread t = new Thread(() -> {
+            l.launch(new long[] {n}, new long[] {32});
+            DeviceEvent e = dev.record();
+            dev.synchronize();
+            e.release();
+            dev.copyToHost(c, 0, MemorySegment.ofArray(out), 4L * n);
+        });
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        t.setUncaughtExceptionHandler((th, ex) -> failure.set(ex));
+        t.start();
+        t.join();
+        assertNull(failure.get());
+        assertEquals(6f, out[n - 1]);
+        l.release();
+        a.release();
+        c.release();
+    }
+
+    @Test
     void closedDeviceRejectsWork(@TempDir Path tmp) {
         NativeDevice d = OpenClTestSupport.device(new BuildCache(tmp));
         DeviceBuffer b = d.allocate(16);
