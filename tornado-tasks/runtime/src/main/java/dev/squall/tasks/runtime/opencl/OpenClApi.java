@@ -82,6 +82,7 @@ final class OpenClApi {
 
     private record Lib(String name, SymbolLookup lookup) {}
 
+    @SuppressWarnings("restricted") // native access is this backend's purpose; run with --enable-native-access
     private static Lib lookupLibrary() throws BackendUnavailableException {
         for (String name : new String[] {"libOpenCL.so.1", "libOpenCL.so"}) {
             try {
@@ -139,6 +140,7 @@ final class OpenClApi {
         clFinish = h(l, "clFinish", JAVA_INT, ADDRESS);
     }
 
+    @SuppressWarnings("restricted")
     private static Optional<MethodHandle> opt(SymbolLookup l, String name, MemoryLayout ret, MemoryLayout... args) {
         return l.find(name).map(addr -> LINKER.downcallHandle(addr, FunctionDescriptor.of(ret, args)));
     }

@@ -180,7 +180,7 @@ class OpenClDeviceTest {
         Random r = new Random(3);
         int[] in = r.ints(n, -1000, 1000).toArray();
         DeviceBuffer din = dev.allocate(4L * n), dout = dev.allocate(4L * groups);
-        try (Arena arena = Arena.ofConfined()) {
+        try {
             dev.copyToDevice(MemorySegment.ofArray(in), din, 0, 4L * n);
             int[] poison = new int[groups];
             Arrays.fill(poison, -1);
