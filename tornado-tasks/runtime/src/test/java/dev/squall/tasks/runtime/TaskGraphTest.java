@@ -69,7 +69,7 @@ class TaskGraphTest {
             a.set(5, 1000);
             p.execute();
         }
-        assertEquals(1002, a.get(5));
+        assertEquals(1001, a.get(5), "the host's new value went to the device and was incremented once");
         assertEquals(0 - 7 + 2, a.get(0));
     }
 

@@ -183,7 +183,9 @@ public final class JvmKernelRunner {
 
     private static DeviceException failed(KernelInfo k, RuntimeException e) {
         Throwable cause = e;
-        while (cause.getCause() != null && (cause instanceof CompletionException || cause instanceof ExecutionException)) cause = cause.getCause();
+        // ForkJoinTask.join rethrows a copy of a worker's exception (same class, no message) with the original as cause
+        while (cause.getCause() != null && (cause instanceof CompletionException || cause instanceof ExecutionException
+                || cause.getClass() == cause.getCause().getClass())) cause = cause.getCause();
         if (cause instanceof DeviceException de) return de;
         return new DeviceException(DeviceException.Kind.DRIVER_ERROR, "kernel " + k.name() + " failed on jvm: " + cause, cause);
     }

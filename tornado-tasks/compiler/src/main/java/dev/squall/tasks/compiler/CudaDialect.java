@@ -1,0 +1,226 @@
+package dev.squall.tasks.compiler;
+
+import javax.lang.model.type.TypeKind;
+
+/**
+ * CUDA C++ for NVRTC: kernels are {@code extern "C" __global__} so the runtime finds them by
+ * their Java names; sub-group operations are warp shuffles over the lanes of the warp the block
+ * fills (all 32, or the first blockDim lanes of a block smaller than a warp).
+ */
+final class CudaDialect extends CDialect {
+    CudaDialect() {
+        commonHelpers();
+        helper("sq_ntz_i", "$Fint sq_ntz_i(int x) { return x == 0 ? 32 : __ffs(x) - 1; }");
+        helper("sq_ntz_l", "$Fint sq_ntz_l(long long x) { return x == 0 ? 64 : __ffsll(x) - 1; }");
+        helper("sq_hob_i", "$Fint sq_hob_i(int x) { return x == 0 ? 0 : (int) (0x80000000u >> __clz(x)); }");
+        helper("sq_hob_l", "$Flong long sq_hob_l(long long x) { return x == 0 ? 0 : (long long) (0x8000000000000000ULL >> __clzll(x)); }");
+        helper("sq_lid", "$Fint sq_lid() { return (int) (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)); }");
+        helper("sq_sgsize", "$Fint sq_sgsize() { int n = (int) (blockDim.x * blockDim.y * blockDim.z); return n < 32 ? n : 32; }");
+        helper("sq_sglane", "$Fint sq_sglane() { return sq_lid() & 31; }", "sq_lid");
+        helper("sq_sgmask", "$Funsigned sq_sgmask() { int n = sq_sgsize(); return n == 32 ? 0xffffffffu : ((1u << n) - 1u); }", "sq_sgsize");
+        helper("sq_shfl", """
+                template <typename T> $FT sq_shfl_down(T v, int d) {
+                    int lane = sq_sglane(), s = lane + d;
+                    return __shfl_sync(sq_sgmask(), v, s < sq_sgsize() ? s : lane);
+                }
+                template <typename T> $FT sq_shfl_xor(T v, int m) { return __shfl_sync(sq_sgmask(), v, sq_sglane() ^ m); }
+                template <typename T> $FT sq_sg_add(T v) {
+                    for (int m = sq_sgsize() >> 1; m > 0; m >>= 1) v += sq_shfl_xor(v, m);
+                    return v;
+                }""", "sq_sglane", "sq_sgmask", "sq_sgsize");
+    }
+
+    @Override
+    String backend() {
+        return "cuda";
+    }
+
+    @Override
+    String preamble() {
+        return "";
+    }
+
+    @Override
+    String kernelPrefix() {
+        return "extern \"C\" __global__ void";
+    }
+
+    @Override
+    String functionPrefix() {
+        return "__device__";
+    }
+
+    @Override
+    String arrayParam(String elemC, boolean readOnly, boolean restrict, String name) {
+        return (readOnly ? "const " : "") + elemC + "* " + (restrict ? "__restrict__ " : "") + name;
+    }
+
+    @Override
+    String pointerType(String elemC) {
+        return elemC + "*";
+    }
+
+    @Override
+    String localArray(String elemC, String name, long size) {
+        return "__shared__ " + elemC + " " + name + "[" + size + "];";
+    }
+
+    @Override
+    String longType() {
+        return "long long";
+    }
+
+    @Override
+    String byteType() {
+        return "signed char";
+    }
+
+    @Override
+    String unsignedOf(TypeKind k) {
+        return k == TypeKind.LONG ? "unsigned long long" : "unsigned int";
+    }
+
+    @Override
+    String longSuffix() {
+        return "LL";
+    }
+
+    private static final String[] XYZ = {"x", "y", "z"};
+
+    @Override
+    String globalId(int d) {
+        return "((int) (blockIdx." + XYZ[d] + " * blockDim." + XYZ[d] + " + threadIdx." + XYZ[d] + "))";
+    }
+
+    @Override
+    String localId(int d) {
+        return "((int) threadIdx." + XYZ[d] + ")";
+    }
+
+    @Override
+    String groupId(int d) {
+        return "((int) blockIdx." + XYZ[d] + ")";
+    }
+
+    @Override
+    String globalSize(int d) {
+        return "((int) (gridDim." + XYZ[d] + " * blockDim." + XYZ[d] + "))";
+    }
+
+    @Override
+    String localSize(int d) {
+        return "((int) blockDim." + XYZ[d] + ")";
+    }
+
+    @Override
+    String loopGlobalId(int d) {
+        return "((long long) blockIdx." + XYZ[d] + " * blockDim." + XYZ[d] + " + threadIdx." + XYZ[d] + ")";
+    }
+
+    @Override
+    String loopGlobalSize(int d) {
+        return "((long long) gridDim." + XYZ[d] + " * blockDim." + XYZ[d] + ")";
+    }
+
+    @Override
+    String barrier() {
+        return "__syncthreads()";
+    }
+
+    @Override
+    String floatFn(String base) {
+        return base + "f";
+    }
+
+    @Override
+    String fast(String name) {
+        return switch (name) {
+            case "fastExp" -> "__expf";
+            case "fastLog" -> "__logf";
+            case "fastSin" -> "__sinf";
+            case "fastCos" -> "__cosf";
+            case "fastSqrt" -> "__fsqrt_rn";
+            case "fastRsqrt" -> "rsqrtf";
+            case "fastDivide" -> "__fdividef";
+            default -> null;
+        };
+    }
+
+    @Override
+    String infinity(TypeKind k, boolean negative) {
+        if (k == TypeKind.FLOAT) return "__int_as_float(" + (negative ? "(int) 0xff800000u" : "0x7f800000") + ")";
+        return "__longlong_as_double(" + (negative ? "(long long) 0xfff0000000000000ULL" : "0x7ff0000000000000LL") + ")";
+    }
+
+    @Override
+    String nan(TypeKind k) {
+        return k == TypeKind.FLOAT ? "__int_as_float(0x7fc00000)" : "__longlong_as_double(0x7ff8000000000000LL)";
+    }
+
+    @Override
+    String floatToIntBits(String x) {
+        return "__float_as_int((float) (" + x + "))";
+    }
+
+    @Override
+    String intBitsToFloat(String x) {
+        return "__int_as_float((int) (" + x + "))";
+    }
+
+    @Override
+    String doubleToLongBits(String x) {
+        return "__double_as_longlong((double) (" + x + "))";
+    }
+
+    @Override
+    String longBitsToDouble(String x) {
+        return "__longlong_as_double((long long) (" + x + "))";
+    }
+
+    @Override
+    String bitCount(TypeKind k, String x) {
+        return k == TypeKind.LONG ? "__popcll((unsigned long long) (" + x + "))" : "__popc((unsigned int) (" + x + "))";
+    }
+
+    @Override
+    String leadingZeros(TypeKind k, String x) {
+        return k == TypeKind.LONG ? "__clzll((long long) (" + x + "))" : "__clz((int) (" + x + "))";
+    }
+
+    @Override
+    String atomicAdd(TypeKind k, String space, String ptr, String v) {
+        if (k == TypeKind.LONG) {
+            return "((long long) atomicAdd((unsigned long long*) (" + ptr + "), (unsigned long long) (" + v + ")))";
+        }
+        return "atomicAdd(" + ptr + ", " + v + ")";
+    }
+
+    @Override
+    String atomicMinMax(boolean max, TypeKind k, String space, String ptr, String v) {
+        return (max ? "atomicMax(" : "atomicMin(") + ptr + ", " + v + ")";
+    }
+
+    @Override
+    String atomicCas(TypeKind k, String space, String ptr, String expected, String update) {
+        if (k == TypeKind.LONG) {
+            return "((long long) atomicCAS((unsigned long long*) (" + ptr + "), (unsigned long long) (" + expected
+                    + "), (unsigned long long) (" + update + ")))";
+        }
+        return "atomicCAS(" + ptr + ", " + expected + ", " + update + ")";
+    }
+
+    @Override
+    String shuffle(boolean xor, TypeKind k, String v, String arg) {
+        return (xor ? "sq_shfl_xor(" : "sq_shfl_down(") + v + ", " + arg + ")";
+    }
+
+    @Override
+    String subgroupAdd(TypeKind k, String v) {
+        return "sq_sg_add(" + v + ")";
+    }
+
+    @Override
+    boolean needsExchangeBuffer() {
+        return false;
+    }
+}

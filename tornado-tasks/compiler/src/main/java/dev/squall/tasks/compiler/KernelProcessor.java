@@ -1,0 +1,382 @@
+package dev.squall.tasks.compiler;
+
+import com.sun.source.tree.*;
+import com.sun.source.util.*;
+
+import javax.annotation.processing.*;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.*;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.tools.Diagnostic;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.*;
+
+/**
+ * Squall's kernel compiler, run by javac as an annotation processor. For every class declaring
+ * {@code @Kernel} methods it writes, following LANGUAGE.md:
+ * <ul>
+ *   <li>{@code <Owner>_SquallKernels} (Java, during the processing rounds): kernel metadata and
+ *       the JVM launcher of loop-parallel kernels;</li>
+ *   <li>{@code META-INF/squall/kernels/<owner>.cl} and {@code .cu}: OpenCL C and CUDA C, written
+ *       once javac has attributed the class (types are needed), from a {@link TaskListener};</li>
+ *   <li>{@code META-INF/squall/kernels.idx}: the owners compiled in this module.</li>
+ * </ul>
+ * Code outside the kernel language is reported as a javac error at the offending tree.
+ *
+ * <p>Maven: put {@code squall-compiler} on the compile class path ({@code provided}) with
+ * {@code <proc>full</proc>}; javac finds this processor through {@code META-INF/services}.
+ */
+@SupportedAnnotationTypes({"dev.squall.tasks.api.Kernel", "dev.squall.tasks.api.DeviceFunction"})
+public final class KernelProcessor extends AbstractProcessor {
+    private static final String API = CTranslator.API;
+
+    private Trees trees;
+    private boolean listening;
+    /** Owners waiting for javac's analysis, by binary name. */
+    private final Map<String, Owner> pending = new LinkedHashMap<>();
+    private final Set<String> allOwners = new TreeSet<>();
+
+    private record Owner(TypeElement type, String binaryName, List<ExecutableElement> kernels, List<ExecutableElement> deviceFunctions,
+                         FileObject cl, FileObject cu) {
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() {
+        return SourceVersion.latestSupported();
+    }
+
+    @Override
+    public synchronized void init(ProcessingEnvironment env) {
+        super.init(env);
+        try {
+            trees = Trees.instance(env);
+            JavacTask.instance(env).addTaskListener(new TaskListener() {
+                @Override
+                public void finished(TaskEvent e) {
+                    if (e.getKind() == TaskEvent.Kind.ANALYZE && e.getTypeElement() != null) analyzed(e);
+                }
+            });
+            listening = true;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            env.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler needs javac (the JDK compiler) to translate kernels: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+        if (!listening) return false;
+        TypeElement kernelAnn = processingEnv.getElementUtils().getTypeElement(API + "Kernel");
+        TypeElement devAnn = processingEnv.getElementUtils().getTypeElement(API + "DeviceFunction");
+        Map<TypeElement, List<ExecutableElement>> kernels = new LinkedHashMap<>();
+        if (kernelAnn != null) {
+            for (Element e : round.getElementsAnnotatedWith(kernelAnn)) {
+                if (e instanceof ExecutableElement m && m.getEnclosingElement() instanceof TypeElement t) {
+                    kernels.computeIfAbsent(t, k -> new ArrayList<>()).add(m);
+                }
+            }
+        }
+        if (devAnn != null) {
+            for (Element e : round.getElementsAnnotatedWith(devAnn)) {
+                if (e instanceof ExecutableElement m) checkDeviceFunction(m);
+            }
+        }
+        for (var e : kernels.entrySet()) {
+            TypeElement type = e.getKey();
+            List<ExecutableElement> ks = new ArrayList<>(e.getValue());
+            ks.sort(Comparator.comparingInt(k -> type.getEnclosedElements().indexOf(k)));
+            if (!checkOwner(type, ks)) continue;
+            List<ExecutableElement> devFns = new ArrayList<>();
+            for (Element m : type.getEnclosedElements()) {
+                if (m instanceof ExecutableElement ex && CTranslator.hasAnnotation(ex, "DeviceFunction")) devFns.add(ex);
+            }
+            String binary = processingEnv.getElementUtils().getBinaryName(type).toString();
+            try {
+                writeLauncher(type, binary, ks, devFns);
+                FileObject cl = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cl", type);
+                FileObject cu = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cu", type);
+                pending.put(binary, new Owner(type, binary, ks, devFns, cl, cu));
+                allOwners.add(binary);
+            } catch (IOException ex) {
+                processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler: cannot write the generated files of " + binary + ": " + ex, type);
+            }
+        }
+        if (round.processingOver() && !allOwners.isEmpty()) {
+            try (Writer w = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels.idx").openWriter()) {
+                for (String o : allOwners) w.write(o + "\n");
+            } catch (IOException ex) {
+                processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler: cannot write META-INF/squall/kernels.idx: " + ex);
+            }
+        }
+        return false;
+    }
+
+    // ---- element checks (no types of expressions needed) ----
+
+    private void error(String msg, Element e) {
+        processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, msg, e);
+    }
+
+    private boolean checkOwner(TypeElement type, List<ExecutableElement> ks) {
+        boolean ok = true;
+        if (type.getNestingKind() == NestingKind.LOCAL || type.getNestingKind() == NestingKind.ANONYMOUS) {
+            error("kernels are declared in top-level or member classes, not in local or anonymous classes", type);
+            return false;
+        }
+        for (Element t = type; t instanceof TypeElement te; t = te.getEnclosingElement()) {
+            if (te.getModifiers().contains(Modifier.PRIVATE)) {
+                error("class " + te.getSimpleName() + " holds kernels and must not be private: the generated launcher in the same package calls them", type);
+                return false;
+            }
+        }
+        Set<String> names = new HashSet<>();
+        for (ExecutableElement k : ks) {
+            String n = k.getSimpleName().toString();
+            if (!names.add(n)) {
+                error("kernel " + n + " is declared twice: kernel names are unique within a class (no overloads), since devices find them by name", k);
+                ok = false;
+            }
+            if (!k.getModifiers().contains(Modifier.STATIC)) {
+                error("a @Kernel method must be static: kernels have no object to run on", k);
+                ok = false;
+            }
+            if (k.getModifiers().contains(Modifier.PRIVATE)) {
+                error("a @Kernel method must not be private: the generated launcher calls it", k);
+                ok = false;
+            }
+            if (k.getReturnType().getKind() != TypeKind.VOID) {
+                error("a @Kernel method returns void: write results into an array parameter", k);
+                ok = false;
+            }
+            if (!k.getTypeParameters().isEmpty()) {
+                error("a @Kernel method cannot be generic: write one kernel per element type", k);
+                ok = false;
+            }
+            if (CTranslator.hasAnnotation(k, "DeviceFunction")) {
+                error("a method is either a @Kernel or a @DeviceFunction, not both", k);
+                ok = false;
+            }
+            List<? extends VariableElement> ps = k.getParameters();
+            for (int i = 0; i < ps.size(); i++) {
+                VariableElement p = ps.get(i);
+                TypeMirror t = p.asType();
+                if (CTranslator.isContext(t)) {
+                    if (i != 0) {
+                        error("KernelContext must be the first parameter of an SPMD kernel", p);
+                        ok = false;
+                    }
+                } else if (!paramTypeOk(t)) {
+                    error("kernel parameter " + p.getSimpleName() + " has type " + t + "; kernels take primitives (not char), KernelContext and "
+                            + "Squall arrays (IntArray, LongArray, FloatArray, DoubleArray, ShortArray, ByteArray)"
+                            + (t.getKind() == TypeKind.ARRAY ? ": wrap Java arrays with DoubleArray.fromArray(...) etc." : ""), p);
+                    ok = false;
+                }
+            }
+        }
+        return ok;
+    }
+
+    private static boolean paramTypeOk(TypeMirror t) {
+        return (t.getKind().isPrimitive() && t.getKind() != TypeKind.CHAR) || CTranslator.arrayElement(t) != null;
+    }
+
+    private void checkDeviceFunction(ExecutableElement m) {
+        if (!m.getModifiers().contains(Modifier.STATIC)) error("a @DeviceFunction must be static", m);
+        if (m.getModifiers().contains(Modifier.PRIVATE)) error("a @DeviceFunction must not be private: the generated launcher calls it", m);
+        TypeMirror r = m.getReturnType();
+        if (!(r.getKind() == TypeKind.VOID || (r.getKind().isPrimitive() && r.getKind() != TypeKind.CHAR))) {
+            error("a @DeviceFunction returns a primitive or void, not " + r, m);
+        }
+        for (VariableElement p : m.getParameters()) {
+            if (!CTranslator.isContext(p.asType()) && !paramTypeOk(p.asType())) {
+                error("device function parameter " + p.getSimpleName() + " has type " + p.asType() + "; device functions take primitives, "
+                        + "KernelContext and Squall arrays (not Java arrays)", p);
+            }
+        }
+    }
+
+    // ---- C translation, once the owner's class is attributed ----
+
+    private void analyzed(TaskEvent e) {
+        String top = outermost(e.getTypeElement()).getQualifiedName().toString();
+        for (Iterator<Owner> it = pending.values().iterator(); it.hasNext(); ) {
+            Owner o = it.next();
+            if (!outermost(o.type).getQualifiedName().contentEquals(top)) continue;
+            it.remove();
+            translate(o, e.getCompilationUnit());
+        }
+    }
+
+    private static TypeElement outermost(TypeElement t) {
+        while (t.getEnclosingElement() instanceof TypeElement outer) t = outer;
+        return t;
+    }
+
+    private void translate(Owner o, CompilationUnitTree cu) {
+        // symbols from the processing rounds are stale once javac analyses: look the class up again
+        TypeElement type = processingEnv.getElementUtils().getTypeElement(o.type.getQualifiedName());
+        if (type == null) return;
+        List<ExecutableElement> kernels = new ArrayList<>(), devFns = new ArrayList<>();
+        Set<String> kernelNames = new HashSet<>();
+        for (ExecutableElement k : o.kernels) kernelNames.add(k.getSimpleName().toString());
+        for (Element e : type.getEnclosedElements()) {
+            if (!(e instanceof ExecutableElement m)) continue;
+            if (CTranslator.hasAnnotation(m, "Kernel") && kernelNames.contains(m.getSimpleName().toString())) kernels.add(m);
+            if (CTranslator.hasAnnotation(m, "DeviceFunction")) devFns.add(m);
+        }
+        CTranslator ocl = new CTranslator(trees, cu, type, new OpenClDialect());
+        String cl = ocl.translate(kernels, devFns);
+        if (!ocl.errors().isEmpty()) {
+            for (KernelLanguageException ex : ocl.errors()) trees.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.tree, cu);
+            return;
+        }
+        CTranslator cuda = new CTranslator(trees, cu, type, new CudaDialect());
+        String cuSrc = cuda.translate(kernels, devFns);
+        if (!cuda.errors().isEmpty()) {
+            for (KernelLanguageException ex : cuda.errors()) trees.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.tree, cu);
+            return;
+        }
+        write(o.cl, cl);
+        write(o.cu, cuSrc);
+    }
+
+    private static void write(FileObject f, String text) {
+        try (Writer w = f.openWriter()) {
+            w.write(text);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("squall-compiler: cannot write " + f.toUri(), ex);
+        }
+    }
+
+    // ---- the JVM launcher ----
+
+    private void writeLauncher(TypeElement type, String binary, List<ExecutableElement> ks, List<ExecutableElement> devFns) throws IOException {
+        String pkg = processingEnv.getElementUtils().getPackageOf(type).getQualifiedName().toString();
+        String simple = binary.substring(binary.lastIndexOf('.') + 1).replace('$', '_') + "_SquallKernels";
+        TreePath path = trees.getPath(type);
+        StringBuilder src = new StringBuilder();
+        if (!pkg.isEmpty()) src.append("package ").append(pkg).append(";\n\n");
+        for (ImportTree i : path.getCompilationUnit().getImports()) src.append(i.toString().strip()).append('\n');
+        String info = "dev.squall.tasks.api.spi.KernelInfo";
+        src.append("\n/** Generated by squall-compiler from {@link ").append(type.getQualifiedName())
+                .append("}: kernel metadata and the JVM launcher. Do not edit. */\n");
+        src.append("@SuppressWarnings(\"all\")\n");
+        src.append("public final class ").append(simple).append(" implements dev.squall.tasks.api.spi.GeneratedKernels {\n");
+        src.append("    private static final java.util.List<").append(info).append("> KERNELS = java.util.List.of(");
+        StringBuilder trips = new StringBuilder(), ranges = new StringBuilder(), methods = new StringBuilder();
+        for (int i = 0; i < ks.size(); i++) {
+            ExecutableElement k = ks.get(i);
+            MethodTree mt = trees.getTree(k);
+            String name = k.getSimpleName().toString();
+            boolean spmd = !k.getParameters().isEmpty() && CTranslator.isContext(k.getParameters().get(0).asType());
+            LoopNest nest = null;
+            if (!spmd) {
+                try {
+                    nest = LoopNest.of(mt);
+                } catch (KernelLanguageException ignored) {
+                    // reported with its line by the typed pass
+                }
+            }
+            List<String> params = new ArrayList<>();
+            for (VariableElement p : k.getParameters()) {
+                TypeMirror t = p.asType();
+                String kind = CTranslator.isContext(t) ? "CONTEXT" : CTranslator.arrayElement(t) != null ? "ARRAY" : "SCALAR";
+                String ty = CTranslator.isContext(t) ? "KernelContext" : kind.equals("ARRAY") ? CTranslator.arrayElement(t) : t.toString();
+                params.add("new " + info + ".Param(\"" + p.getSimpleName() + "\", " + info + ".Kind." + kind + ", \"" + ty + "\", "
+                        + CTranslator.hasAnnotation(p, "ReadOnly") + ")");
+            }
+            src.append(i == 0 ? "\n" : ",\n").append("            new ").append(info).append("(\"").append(name).append("\", ").append(info)
+                    .append(".Style.").append(spmd ? "SPMD" : "LOOP").append(", ").append(nest == null ? 0 : nest.loops.size()).append(", ")
+                    .append(spmd && KernelFacts.collective(mt, type, trees)).append(",\n                    java.util.List.of(")
+                    .append(String.join(",\n                            ", params)).append("), ").append(KernelFacts.localMemoryBytes(mt, type)).append("L)");
+            if (spmd) continue;
+            trips.append("            case \"").append(name).append("\": return sq$trips_").append(name).append("(sq$args);\n");
+            ranges.append("            case \"").append(name).append("\": sq$range_").append(name).append("(sq$args, sq$from, sq$to); return;\n");
+            methods.append(launcherMethods(k, mt, nest, type));
+        }
+        src.append("\n    );\n\n");
+        src.append("    @Override\n    public String ownerClass() {\n        return \"").append(binary).append("\";\n    }\n\n");
+        src.append("    @Override\n    public java.util.List<").append(info).append("> kernels() {\n        return KERNELS;\n    }\n\n");
+        src.append("    @Override\n    public long[] tripCounts(String sq$kernel, Object[] sq$args) {\n        switch (sq$kernel) {\n").append(trips)
+                .append("            default: throw new IllegalArgumentException(\"not a loop-parallel kernel of ").append(type.getSimpleName())
+                .append(": \" + sq$kernel);\n        }\n    }\n\n");
+        src.append("    @Override\n    public void runRange(String sq$kernel, Object[] sq$args, long sq$from, long sq$to) {\n        switch (sq$kernel) {\n")
+                .append(ranges).append("            default: throw new IllegalArgumentException(\"not a loop-parallel kernel of ").append(type.getSimpleName())
+                .append(": \" + sq$kernel);\n        }\n    }\n\n");
+        src.append(methods);
+        src.append("""
+                    static long sq$trip(long start, long end, long step, boolean inclusive) {
+                        if (step <= 0) throw new IllegalArgumentException("the step of a @Parallel loop must be positive, got " + step);
+                        if (inclusive) return end >= start ? (end - start) / step + 1 : 0;
+                        return end > start ? (end - start + step - 1) / step : 0;
+                    }
+                }
+                """);
+        try (Writer w = processingEnv.getFiler().createSourceFile((pkg.isEmpty() ? "" : pkg + ".") + simple, type).openWriter()) {
+            w.write(src.toString());
+        }
+    }
+
+    private String launcherMethods(ExecutableElement k, MethodTree mt, LoopNest nest, TypeElement owner) {
+        String name = k.getSimpleName().toString();
+        StringBuilder unpack = new StringBuilder();
+        List<String> pnames = new ArrayList<>();
+        List<? extends VariableElement> ps = k.getParameters();
+        for (int i = 0; i < ps.size(); i++) {
+            VariableElement p = ps.get(i);
+            TypeMirror t = p.asType();
+            String box = switch (t.getKind()) {
+                case INT -> "Integer";
+                case LONG -> "Long";
+                case FLOAT -> "Float";
+                case DOUBLE -> "Double";
+                case SHORT -> "Short";
+                case BYTE -> "Byte";
+                case BOOLEAN -> "Boolean";
+                default -> null;
+            };
+            String jt = box != null ? t.toString() : processingEnv.getTypeUtils().erasure(t).toString();
+            unpack.append("        ").append(jt).append(' ').append(p.getSimpleName()).append(" = (").append(box != null ? box : jt)
+                    .append(") sq$args[").append(i).append("];\n");
+            pnames.add(p.getSimpleName().toString());
+        }
+        StringBuilder out = new StringBuilder();
+        if (nest == null) {
+            String fail = "        throw new IllegalStateException(\"kernel " + name + " did not compile: see the javac errors\");\n    }\n\n";
+            out.append("    private static long[] sq$trips_").append(name).append("(Object[] sq$args) {\n").append(fail);
+            out.append("    private static void sq$range_").append(name).append("(Object[] sq$args, long sq$from, long sq$to) {\n").append(fail);
+            return out.toString();
+        }
+        JavaBodyPrinter jp = new JavaBodyPrinter(owner, pnames);
+        out.append("    private static long[] sq$trips_").append(name).append("(Object[] sq$args) {\n").append(unpack).append("        return new long[] {");
+        for (int d = 0; d < nest.loops.size(); d++) {
+            LoopNest.Loop l = nest.loops.get(d);
+            out.append(d == 0 ? "" : ", ").append("sq$trip(").append(jp.top(l.init())).append(", ").append(jp.top(l.bound())).append(", ")
+                    .append(l.step() == null ? "1" : jp.top(l.step())).append(", ").append(l.inclusive()).append(")");
+        }
+        out.append("};\n    }\n\n");
+        JavaBodyPrinter body = new JavaBodyPrinter(owner, pnames);
+        LoopNest.Loop outer = nest.loops.get(0);
+        body.replace(outer.tree(), (sb, ind) -> {
+            String ty = outer.isLong() ? "long" : "int";
+            sb.append(ind).append("for (long sq$t = sq$from; sq$t < sq$to; sq$t++) {\n");
+            body.declare(outer.name());
+            sb.append(ind).append("    ").append(ty).append(' ').append(outer.name()).append(" = (").append(ty).append(") (")
+                    .append(body.top(outer.init())).append(" + sq$t");
+            if (outer.step() != null) sb.append(" * (").append(body.top(outer.step())).append(")");
+            sb.append(");\n");
+            StatementTree st = outer.tree().getStatement();
+            if (st instanceof BlockTree b) body.statements(b.getStatements(), sb, ind + "    ");
+            else body.stmt(st, sb, ind + "    ");
+            sb.append(ind).append("}\n");
+        });
+        out.append("    private static void sq$range_").append(name).append("(Object[] sq$args, long sq$from, long sq$to) {\n").append(unpack);
+        body.statements(mt.getBody().getStatements(), out, "        ");
+        out.append("    }\n\n");
+        return out.toString();
+    }
+}

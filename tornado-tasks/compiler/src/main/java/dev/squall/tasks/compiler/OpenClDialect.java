@@ -1,0 +1,264 @@
+package dev.squall.tasks.compiler;
+
+import javax.lang.model.type.TypeKind;
+
+/**
+ * OpenCL C 1.2. Sub-group operations exchange values through a local buffer (every device has
+ * one; OpenCL 1.2 has no portable shuffle), which needs work-groups of at most 1024 items, at
+ * most 32 or a multiple of 32. 64-bit atomics use the cl_khr_int64 extensions; float and double
+ * atomic adds are compare-and-swap loops.
+ */
+final class OpenClDialect extends CDialect {
+    OpenClDialect() {
+        commonHelpers();
+        helper("sq_ntz_i", "int sq_ntz_i(int x) { return x == 0 ? 32 : 31 - clz(x & -x); }");
+        helper("sq_ntz_l", "int sq_ntz_l(long x) { return x == 0 ? 64 : (int) (63 - clz(x & -x)); }");
+        helper("sq_hob_i", "int sq_hob_i(int x) { return x == 0 ? 0 : (int) (0x80000000u >> clz(x)); }");
+        helper("sq_hob_l", "long sq_hob_l(long x) { return x == 0 ? 0 : (long) (0x8000000000000000UL >> clz(x)); }");
+        for (String sp : new String[] {"global", "local"}) {
+            helper("sq_atomic_add_f_" + sp, """
+                    float sq_atomic_add_f_SP(volatile __SP float* p, float v) {
+                        int old = as_int(*p), seen;
+                        do {
+                            seen = old;
+                            old = atomic_cmpxchg((volatile __SP int*) p, seen, as_int(as_float(seen) + v));
+                        } while (old != seen);
+                        return as_float(old);
+                    }""".replace("SP", sp));
+            helper("sq_atomic_add_d_" + sp, """
+                    double sq_atomic_add_d_SP(volatile __SP double* p, double v) {
+                        long old = as_long(*p), seen;
+                        do {
+                            seen = old;
+                            old = atom_cmpxchg((volatile __SP long*) p, seen, as_long(as_double(seen) + v));
+                        } while (old != seen);
+                        return as_double(old);
+                    }""".replace("SP", sp));
+        }
+        helper("sq_lid", "int sq_lid(void) { return (int) (get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))); }");
+        helper("sq_sgsize", "int sq_sgsize(void) { int n = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)); return n < 32 ? n : 32; }");
+        helper("sq_sglane", "int sq_sglane(void) { return sq_lid() % sq_sgsize(); }", "sq_lid", "sq_sgsize");
+        // every item of the work-group publishes, then reads lane src of its own sub-group
+        helper("sq_xchg", """
+                long sq_xchg(__local long* xc, long bits, int src) {
+                    int me = sq_lid();
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    xc[me] = bits;
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    return xc[me - me % sq_sgsize() + src];
+                }""", "sq_lid", "sq_sgsize");
+        // {letter, type, value to long bits, "(" opener of the way back, closer}
+        String[][] kinds = {{"i", "int", "(long) v", "(int) (", ")"}, {"l", "long", "v", "(", ")"},
+                {"f", "float", "(long) as_int(v)", "as_float((int) ", ")"}, {"d", "double", "as_long(v)", "as_double(", ")"}};
+        for (String[] k : kinds) {
+            String back = k[3] + "sq_xchg(xc, " + k[2] + ", SRC)" + k[4];
+            helper("sq_shfl_down_" + k[0], k[1] + " sq_shfl_down_" + k[0] + "(__local long* xc, " + k[1] + " v, int d) {\n"
+                    + "    int lane = sq_sglane(), s = lane + d;\n"
+                    + "    return " + back.replace("SRC", "s < sq_sgsize() ? s : lane") + ";\n}", "sq_xchg", "sq_sglane");
+            helper("sq_shfl_xor_" + k[0], k[1] + " sq_shfl_xor_" + k[0] + "(__local long* xc, " + k[1] + " v, int m) {\n"
+                    + "    return " + back.replace("SRC", "sq_sglane() ^ m") + ";\n}", "sq_xchg", "sq_sglane");
+            helper("sq_sg_add_" + k[0], k[1] + " sq_sg_add_" + k[0] + "(__local long* xc, " + k[1] + " v) {\n"
+                    + "    for (int m = sq_sgsize() / 2; m > 0; m >>= 1) v += sq_shfl_xor_" + k[0] + "(xc, v, m);\n"
+                    + "    return v;\n}", "sq_shfl_xor_" + k[0]);
+        }
+    }
+
+    @Override
+    String backend() {
+        return "opencl";
+    }
+
+    @Override
+    String preamble() {
+        return """
+                #ifdef cl_khr_fp64
+                #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+                #endif
+                #ifdef cl_khr_int64_base_atomics
+                #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+                #endif
+                #ifdef cl_khr_int64_extended_atomics
+                #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+                #endif
+                """;
+    }
+
+    @Override
+    String kernelPrefix() {
+        return "__kernel void";
+    }
+
+    @Override
+    String functionPrefix() {
+        return "";
+    }
+
+    @Override
+    String arrayParam(String elemC, boolean readOnly, boolean restrict, String name) {
+        return "__global " + (readOnly ? "const " : "") + elemC + "* " + (restrict ? "restrict " : "") + name;
+    }
+
+    @Override
+    String pointerType(String elemC) {
+        return "__global " + elemC + "*";
+    }
+
+    @Override
+    String localArray(String elemC, String name, long size) {
+        return "__local " + elemC + " " + name + "[" + size + "];";
+    }
+
+    @Override
+    String longType() {
+        return "long";
+    }
+
+    @Override
+    String byteType() {
+        return "char";
+    }
+
+    @Override
+    String unsignedOf(TypeKind k) {
+        return k == TypeKind.LONG ? "ulong" : "uint";
+    }
+
+    @Override
+    String longSuffix() {
+        return "L";
+    }
+
+    @Override
+    String globalId(int d) {
+        return "((int) get_global_id(" + d + "))";
+    }
+
+    @Override
+    String localId(int d) {
+        return "((int) get_local_id(" + d + "))";
+    }
+
+    @Override
+    String groupId(int d) {
+        return "((int) get_group_id(" + d + "))";
+    }
+
+    @Override
+    String globalSize(int d) {
+        return "((int) get_global_size(" + d + "))";
+    }
+
+    @Override
+    String localSize(int d) {
+        return "((int) get_local_size(" + d + "))";
+    }
+
+    @Override
+    String loopGlobalId(int d) {
+        return "((long) get_global_id(" + d + "))";
+    }
+
+    @Override
+    String loopGlobalSize(int d) {
+        return "((long) get_global_size(" + d + "))";
+    }
+
+    @Override
+    String barrier() {
+        return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
+    }
+
+    @Override
+    String floatFn(String base) {
+        return base;
+    }
+
+    @Override
+    String fast(String name) {
+        return switch (name) {
+            case "fastExp" -> "native_exp";
+            case "fastLog" -> "native_log";
+            case "fastSin" -> "native_sin";
+            case "fastCos" -> "native_cos";
+            case "fastSqrt" -> "native_sqrt";
+            case "fastRsqrt" -> "native_rsqrt";
+            case "fastDivide" -> "native_divide";
+            default -> null;
+        };
+    }
+
+    @Override
+    String infinity(TypeKind k, boolean negative) {
+        return "(" + (negative ? "-" : "") + (k == TypeKind.FLOAT ? "INFINITY" : "(double) INFINITY") + ")";
+    }
+
+    @Override
+    String nan(TypeKind k) {
+        return k == TypeKind.FLOAT ? "NAN" : "((double) NAN)";
+    }
+
+    @Override
+    String floatToIntBits(String x) {
+        return "as_int((float) (" + x + "))";
+    }
+
+    @Override
+    String intBitsToFloat(String x) {
+        return "as_float((int) (" + x + "))";
+    }
+
+    @Override
+    String doubleToLongBits(String x) {
+        return "as_long((double) (" + x + "))";
+    }
+
+    @Override
+    String longBitsToDouble(String x) {
+        return "as_double((long) (" + x + "))";
+    }
+
+    @Override
+    String bitCount(TypeKind k, String x) {
+        return "((int) popcount((" + type(k) + ") (" + x + ")))";
+    }
+
+    @Override
+    String leadingZeros(TypeKind k, String x) {
+        return "((int) clz((" + type(k) + ") (" + x + ")))";
+    }
+
+    @Override
+    String atomicAdd(TypeKind k, String space, String ptr, String v) {
+        return switch (k) {
+            case INT -> "atomic_add(" + ptr + ", " + v + ")";
+            case LONG -> "atom_add(" + ptr + ", " + v + ")";
+            case FLOAT -> "sq_atomic_add_f_" + space + "(" + ptr + ", " + v + ")";
+            default -> "sq_atomic_add_d_" + space + "(" + ptr + ", " + v + ")";
+        };
+    }
+
+    @Override
+    String atomicMinMax(boolean max, TypeKind k, String space, String ptr, String v) {
+        return (k == TypeKind.INT ? "atomic_" : "atom_") + (max ? "max" : "min") + "(" + ptr + ", " + v + ")";
+    }
+
+    @Override
+    String atomicCas(TypeKind k, String space, String ptr, String expected, String update) {
+        return (k == TypeKind.INT ? "atomic_cmpxchg(" : "atom_cmpxchg(") + ptr + ", " + expected + ", " + update + ")";
+    }
+
+    @Override
+    String shuffle(boolean xor, TypeKind k, String v, String arg) {
+        return "sq_shfl_" + (xor ? "xor_" : "down_") + letter(k) + "(sq_xchg_buf, " + v + ", " + arg + ")";
+    }
+
+    @Override
+    String subgroupAdd(TypeKind k, String v) {
+        return "sq_sg_add_" + letter(k) + "(sq_xchg_buf, " + v + ")";
+    }
+
+    @Override
+    boolean needsExchangeBuffer() {
+        return true;
+    }
+}
