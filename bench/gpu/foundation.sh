@@ -2,7 +2,8 @@
 # The foundation issue's GPU run, on the H100 host, from the bundle (no JDK there):
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   device run, carry dist/:    bash bench/gpu/foundation.sh
-# Writes under $OUT: devices.txt, gpu-check.txt (conformance + backend tests on CUDA and NVIDIA OpenCL),
+# Writes under $OUT (at most 8 files): devices.txt, gpu-check.txt (conformance + backend tests on CUDA and NVIDIA OpenCL),
+# gpu-check-reports.tgz (JUnit XML),
 # stream-*.json and stream.txt (squall bench stream), torch-stream.txt (PyTorch peer), summary.txt.
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
@@ -16,8 +17,10 @@ export SQUALL_CACHE=/tmp/squall-cache
   echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
   "$B/bin/squall" devices
 } 2>&1 | tee "$OUT/devices.txt"
-"$B/bin/gpu-check" > "$OUT/gpu-check-console.txt" 2>&1
+"$B/bin/gpu-check" > /tmp/gpu-check-console.txt 2>&1
 echo "gpu-check exit: $?" | tee -a "$OUT/summary.txt"
+# the device tool returns at most 8 files: pack the JUnit XML reports into one
+tar czf "$OUT/gpu-check-reports.tgz" -C "$OUT" gpu-check-reports /tmp/gpu-check-console.txt 2>/dev/null && rm -rf "$OUT/gpu-check-reports"
 tail -25 "$OUT/gpu-check.txt" 2>/dev/null | tee -a "$OUT/summary.txt"
 ocl=$("$B/bin/squall" devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(",".join(x["id"] for x in d if x.get("available") and x["backend"]!="jvm"))')
 echo "bench devices: $ocl,jvm" | tee -a "$OUT/summary.txt"

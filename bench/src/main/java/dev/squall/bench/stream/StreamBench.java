@@ -73,7 +73,10 @@ public final class StreamBench {
                     .task("t", StreamKernels.class, kernel, args);
             double[] ms = new double[repeats];
             try (ExecutionPlan plan = new ExecutionPlan(one.snapshot()).withDevice(device).withProfiler(true)) {
-                plan.execute(); // build, upload, warm
+                plan.execute(); // build, upload
+                // warm for at least 200 ms (or 500 runs) so an idle GPU has left its low clocks before timing
+                long warmEnd = System.nanoTime() + 200_000_000L;
+                for (int w = 0; w < 500 && System.nanoTime() < warmEnd; w++) plan.execute();
                 for (int r = 0; r < repeats; r++) ms[r] = plan.execute().profile().kernelMillis();
                 plan.execute().transferToHost(a, b, c);
             }
