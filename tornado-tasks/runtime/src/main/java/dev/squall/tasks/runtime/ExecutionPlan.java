@@ -25,6 +25,11 @@ import java.util.*;
  */
 public final class ExecutionPlan implements AutoCloseable {
     private static final long[] LOCAL_2D = {16, 16}, LOCAL_3D = {8, 8, 4};
+    /**
+     * Most work-items along x for a loop-parallel kernel; the grid-stride loop covers the rest.
+     * {@code -Dsquall.loopGlobalCap=N} lowers it (a persistent grid: each work-item strides over several iterations).
+     */
+    private static final long LOOP_GLOBAL_CAP = Math.max(1, Long.getLong("squall.loopGlobalCap", 1L << 30));
 
     private final List<ImmutableTaskGraph> graphs;
     private final Map<String, WorkerGrid> grids = new HashMap<>();
@@ -200,7 +205,7 @@ public final class ExecutionPlan implements AutoCloseable {
             global = new long[trips.length];
             for (int d = 0; d < trips.length; d++) {
                 if (trips[d] <= 0) return new LaunchAction(t.name(), null, null, null, null); // nothing to do
-                long cap = d == 0 ? (1L << 30) : 65535L * local[d];
+                long cap = d == 0 ? LOOP_GLOBAL_CAP : 65535L * local[d];
                 global[d] = roundUp(Math.min(trips[d], cap), local[d]);
             }
         }
