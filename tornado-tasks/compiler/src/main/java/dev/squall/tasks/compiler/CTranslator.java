@@ -16,7 +16,7 @@ import java.util.*;
  */
 final class CTranslator {
     static final String API = "dev.squall.tasks.api.";
-    private static final Set<String> RESERVED = new HashSet<>(Arrays.asList((
+    static final Set<String> RESERVED = new HashSet<>(Arrays.asList((
             "auto bool break case char const continue default do double else enum extern float for goto if inline int long "
             + "register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while "
             + "kernel __kernel global __global local __local constant __constant private __private read_only write_only "
@@ -28,6 +28,20 @@ final class CTranslator {
             + "native_exp native_log native_sin native_cos native_sqrt native_rsqrt native_divide rsqrt popcount clz barrier "
             + "as_int as_float as_long as_double atomic_add atom_add atomic_min atomic_max atom_min atom_max atomic_cmpxchg "
             + "atom_cmpxchg get_global_id get_local_id get_group_id get_global_size get_local_size").split(" ")));
+
+    /** Names C, OpenCL or CUDA give a meaning (keywords, built-ins, vector types, macros by convention, our helpers). */
+    static boolean reservedInC(String n) {
+        return RESERVED.contains(n) || n.startsWith("sq_") || n.contains("__")
+                || n.matches("(char|uchar|short|ushort|int|uint|long|ulong|float|double|half|bool)(2|3|4|8|16)")
+                || n.matches("[A-Z][A-Z0-9_]+"); // upper-case names are macros in C (INT_MAX, M_PI, CLK_...)
+    }
+
+    /** Thrown where javac has already reported an error: the typed pass stays quiet. */
+    static final class AlreadyReported extends RuntimeException {
+        AlreadyReported() {
+            super(null, null, false, false);
+        }
+    }
 
     private final Trees trees;
     private final CompilationUnitTree cu;
@@ -44,8 +58,15 @@ final class CTranslator {
         this.d = dialect;
     }
 
+    private boolean quiet;
+
     List<KernelLanguageException> errors() {
         return errors;
+    }
+
+    /** Whether javac reported errors in these functions itself (no program is written then). */
+    boolean failedQuietly() {
+        return quiet;
     }
 
     /** The whole program; check {@link #errors()} before using it. */
@@ -60,6 +81,8 @@ final class CTranslator {
                 bodies.append(fn.emit()).append('\n');
             } catch (KernelLanguageException ex) {
                 errors.add(ex);
+            } catch (AlreadyReported ex) {
+                quiet = true;
             }
         }
         for (ExecutableElement k : kernels) {
@@ -67,6 +90,8 @@ final class CTranslator {
                 bodies.append(new Fn(trees.getTree(k), k, true).emit()).append('\n');
             } catch (KernelLanguageException ex) {
                 errors.add(ex);
+            } catch (AlreadyReported ex) {
+                quiet = true;
             }
         }
         StringBuilder out = new StringBuilder();
@@ -207,9 +232,7 @@ final class CTranslator {
 
         String unique(String base) {
             String n = base;
-            if (RESERVED.contains(n) || n.startsWith("sq_") || n.startsWith("__") || n.matches("(char|uchar|short|ushort|int|uint|long|ulong|float|double|half|bool)(2|3|4|8|16)")) {
-                n = n + "_";
-            }
+            if (reservedInC(n)) n = n + "_v";
             String c = n;
             for (int i = 1; used.contains(c); i++) c = n + "_" + i;
             used.add(c);
@@ -253,6 +276,10 @@ final class CTranslator {
                 for (int i = 0; i < ss.size(); i++) {
                     if (i == nest.outerIndex) {
                         for (LoopNest.Loop l : nest.loops) {
+                            if (l.step() != null) {
+                                Long c = constantValue(pathOf(bodyPath, l.step()));
+                                if (c != null && c <= 0) throw new KernelLanguageException(l.step(), "the step of a @Parallel loop must be positive, got " + c);
+                            }
                             helpers.add(l.inclusive() ? "sq_trip_le" : "sq_trip_lt");
                             body.append("    const ").append(d.longType()).append(" sq_trip").append(l.dim()).append(" = sq_trip_")
                                     .append(l.inclusive() ? "le" : "lt").append("((").append(d.longType()).append(") (")
@@ -279,6 +306,10 @@ final class CTranslator {
                 @Override
                 public Void visitIdentifier(IdentifierTree id, Void v) {
                     Element el = trees.getElement(getCurrentPath());
+                    if (el instanceof VariableElement fv && fv.getKind() == ElementKind.FIELD) {
+                        field(id, fv); // constants pass; other fields get their own message
+                        return null;
+                    }
                     boolean ok = el != null && (el.getKind() == ElementKind.PARAMETER
                             || (el instanceof VariableElement ve && ve.getConstantValue() != null)
                             || el.getKind().isClass() || el.getKind() == ElementKind.METHOD);
@@ -596,6 +627,8 @@ final class CTranslator {
 
         String expr(TreePath p) {
             ExpressionTree e = (ExpressionTree) p.getLeaf();
+            TypeMirror et = trees.getTypeMirror(p);
+            if (et != null && et.getKind() == TypeKind.ERROR) throw new AlreadyReported();
             return switch (e) {
                 case ParenthesizedTree pt -> expr(new TreePath(p, pt.getExpression()));
                 case LiteralTree l -> literal(l);
@@ -940,7 +973,8 @@ final class CTranslator {
                 }
             }
             if (name.startsWith("allocate")) {
-                throw new KernelLanguageException(mi, "local memory is allocated as the initializer of a declaration: double[] t = ctx." + name + "(K)");
+                String elem = name.replace("allocate", "").replace("LocalArray", "").toLowerCase(Locale.ROOT);
+                throw new KernelLanguageException(mi, "local memory is allocated as the initializer of a declaration: " + elem + "[] t = ctx." + name + "(K)");
             }
             if (name.startsWith("atomic")) return atomic(mi, name, m, args);
             throw new KernelLanguageException(mi, "KernelContext." + name + " is not a kernel intrinsic");
@@ -1031,6 +1065,10 @@ final class CTranslator {
         }
 
         private String bitsCall(MethodInvocationTree mi, String name, TypeKind k, List<TreePath> args) {
+            if (!Set.of("bitCount", "numberOfLeadingZeros", "numberOfTrailingZeros", "lowestOneBit", "highestOneBit", "rotateLeft", "rotateRight").contains(name)) {
+                throw new KernelLanguageException(mi, (k == TypeKind.LONG ? "Long." : "Integer.") + name + " is not in the kernel language; "
+                        + "supported: bitCount numberOfTrailingZeros numberOfLeadingZeros lowestOneBit highestOneBit rotateLeft rotateRight");
+            }
             String l = CDialect.letter(k);
             String x = args.isEmpty() ? "" : "(" + d.type(k) + ") " + expr(args.get(0));
             switch (name) {
@@ -1060,6 +1098,10 @@ final class CTranslator {
         }
 
         private String floatBitsCall(MethodInvocationTree mi, String name, List<TreePath> args) {
+            if (!Set.of("floatToRawIntBits", "floatToIntBits", "intBitsToFloat", "doubleToRawLongBits", "doubleToLongBits", "longBitsToDouble").contains(name)) {
+                throw new KernelLanguageException(mi, "Float/Double." + name + " is not in the kernel language; supported: "
+                        + "floatToRawIntBits intBitsToFloat doubleToRawLongBits longBitsToDouble");
+            }
             String x = args.isEmpty() ? "" : expr(args.get(0));
             return switch (name) {
                 case "floatToRawIntBits", "floatToIntBits" -> d.floatToIntBits(x);
@@ -1075,7 +1117,15 @@ final class CTranslator {
             List<String> a = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
                 TypeMirror pt = m.getParameters().get(i).asType();
-                if (isContext(pt)) continue;
+                if (isContext(pt)) {
+                    Element ce = trees.getElement(args.get(i));
+                    if (kernel && !spmd) throw new KernelLanguageException(mi, "device function " + m.getSimpleName() + " takes a KernelContext, "
+                            + "which is for SPMD kernels; a loop-parallel kernel passes its loop indices instead");
+                    if (!(ce instanceof VariableElement cv) || cv.getKind() != ElementKind.PARAMETER || !isContext(cv.asType())) {
+                        throw new KernelLanguageException(args.get(i).getLeaf(), "pass this function's own KernelContext parameter here");
+                    }
+                    continue;
+                }
                 String elem = arrayElement(pt);
                 if (elem != null) {
                     Element arr = trees.getElement(args.get(i));
@@ -1083,6 +1133,10 @@ final class CTranslator {
                         throw new KernelLanguageException(args.get(i).getLeaf(), "pass kernel arrays to device functions by their parameter name");
                     }
                     String n = names.get(arr);
+                    if (readOnly.contains(arr) && writes(m, i, new HashSet<>())) {
+                        throw new KernelLanguageException(args.get(i).getLeaf(), n + " is @ReadOnly but device function " + m.getSimpleName()
+                                + " writes its parameter " + m.getParameters().get(i).getSimpleName() + "; remove @ReadOnly or do not write it");
+                    }
                     a.add(readOnly.contains(arr) ? "(" + d.pointerType(cElem(elem)) + ") " + n : n);
                     a.add(n + "__len");
                 } else {
@@ -1091,6 +1145,36 @@ final class CTranslator {
             }
             return "sq_fn_" + m.getSimpleName() + "(" + String.join(", ", a) + ")";
         }
+    }
+
+    /** Whether device function f writes its array parameter number index: set(), an atomic, or a callee that writes it. */
+    private boolean writes(ExecutableElement f, int index, Set<String> seen) {
+        if (!seen.add(f.getSimpleName() + "#" + index)) return false;
+        MethodTree t = deviceFunctions.get(f);
+        if (t == null) return true;
+        VariableElement param = f.getParameters().get(index);
+        boolean[] found = {false};
+        new com.sun.source.util.TreePathScanner<Void, Void>() {
+            boolean isParam(ExpressionTree e) {
+                return LoopNest.strip(e) instanceof IdentifierTree && param.equals(trees.getElement(new TreePath(getCurrentPath(), e)));
+            }
+
+            @Override
+            public Void visitMethodInvocation(MethodInvocationTree mi, Void v) {
+                Element el = trees.getElement(new TreePath(getCurrentPath(), mi.getMethodSelect()));
+                if (mi.getMethodSelect() instanceof MemberSelectTree ms && el != null && ms.getIdentifier().contentEquals("set")
+                        && isParam(ms.getExpression())) found[0] = true;
+                if (el instanceof ExecutableElement callee) {
+                    for (int i = 0; i < mi.getArguments().size(); i++) {
+                        if (!isParam(mi.getArguments().get(i))) continue;
+                        if (callee.getSimpleName().toString().startsWith("atomic") && i == 0) found[0] = true;
+                        if (deviceFunctions.containsKey(callee) && writes(callee, i, seen)) found[0] = true;
+                    }
+                }
+                return super.visitMethodInvocation(mi, v);
+            }
+        }.scan(trees.getPath(f), null);
+        return found[0];
     }
 
     private static TreePath pathOf(TreePath parent, Tree child) {

@@ -132,7 +132,7 @@ final class JavaBodyPrinter {
             case ContinueTree c -> out.append(ind).append("continue").append(c.getLabel() != null ? " " + c.getLabel() : "").append(";\n");
             case ReturnTree r -> out.append(ind).append("return").append(r.getExpression() != null ? " " + top(r.getExpression()) : "").append(";\n");
             case EmptyStatementTree e -> out.append(ind).append(";\n");
-            default -> out.append(ind).append(s).append("\n"); // outside the language: the typed pass reports it
+            default -> throw new Unsupported(); // outside the language: the typed pass reports it
         }
     }
 
@@ -209,8 +209,15 @@ final class JavaBodyPrinter {
                 }
                 yield sb.toString();
             }
-            default -> e.toString();
+            default -> throw new Unsupported();
         };
+    }
+
+    /** A construct the launcher cannot print; the kernel gets a stub and the typed pass reports the error at its line. */
+    static final class Unsupported extends RuntimeException {
+        Unsupported() {
+            super(null, null, false, false);
+        }
     }
 
     private String identifier(String n) {
@@ -247,9 +254,9 @@ final class JavaBodyPrinter {
                     : (d < 0 || (d == 0 && 1 / d < 0) ? "(" + d + ")" : d.toString());
             case Short s -> "((short) " + s + ")";
             case Byte b -> "((byte) " + b + ")";
-            case Character c -> String.format("'\\u%04x'", (int) c);
+            case Character c -> "((char) " + (int) c + ")"; // a unicode escape would be read before lexing
             case Boolean b -> b.toString();
-            case String s -> '"' + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
+            case String s -> throw new Unsupported(); // no strings in kernels
             case null -> "null";
             default -> v.toString();
         };

@@ -91,9 +91,19 @@ public final class KernelProcessor extends AbstractProcessor {
             ks.sort(Comparator.comparingInt(k -> type.getEnclosedElements().indexOf(k)));
             if (!checkOwner(type, ks)) continue;
             List<ExecutableElement> devFns = new ArrayList<>();
+            Set<String> devNames = new HashSet<>();
+            boolean devOk = true;
             for (Element m : type.getEnclosedElements()) {
-                if (m instanceof ExecutableElement ex && CTranslator.hasAnnotation(ex, "DeviceFunction")) devFns.add(ex);
+                if (m instanceof ExecutableElement ex && CTranslator.hasAnnotation(ex, "DeviceFunction")) {
+                    devFns.add(ex);
+                    if (!devNames.add(ex.getSimpleName().toString())) {
+                        error("device function " + ex.getSimpleName() + " is declared twice: C has no overloading, so device function "
+                                + "names are unique within a class", ex);
+                        devOk = false;
+                    }
+                }
             }
+            if (!devOk) continue;
             String binary = processingEnv.getElementUtils().getBinaryName(type).toString();
             try {
                 writeLauncher(type, binary, ks, devFns);
@@ -138,6 +148,11 @@ public final class KernelProcessor extends AbstractProcessor {
             String n = k.getSimpleName().toString();
             if (!names.add(n)) {
                 error("kernel " + n + " is declared twice: kernel names are unique within a class (no overloads), since devices find them by name", k);
+                ok = false;
+            }
+            if (CTranslator.reservedInC(n)) {
+                error("kernel name " + n + " means something in OpenCL C or CUDA C (a keyword, built-in or macro), and devices find kernels "
+                        + "by name; rename the method", k);
                 ok = false;
             }
             if (!k.getModifiers().contains(Modifier.STATIC)) {
@@ -201,7 +216,10 @@ public final class KernelProcessor extends AbstractProcessor {
 
     // ---- C translation, once the owner's class is attributed ----
 
+    private final Set<CompilationUnitTree> scanned = Collections.newSetFromMap(new IdentityHashMap<>());
+
     private void analyzed(TaskEvent e) {
+        if (e.getCompilationUnit() != null && scanned.add(e.getCompilationUnit())) rejectKernelsInLocalClasses(e.getCompilationUnit());
         String top = outermost(e.getTypeElement()).getQualifiedName().toString();
         for (Iterator<Owner> it = pending.values().iterator(); it.hasNext(); ) {
             Owner o = it.next();
@@ -209,6 +227,36 @@ public final class KernelProcessor extends AbstractProcessor {
             it.remove();
             translate(o, e.getCompilationUnit());
         }
+    }
+
+    /** javac gives processors no elements of local and anonymous classes; find their kernels in the tree. */
+    private void rejectKernelsInLocalClasses(CompilationUnitTree cu) {
+        new TreePathScanner<Void, Boolean>() {
+            @Override
+            public Void visitClass(ClassTree c, Boolean local) {
+                return super.visitClass(c, local || !(getCurrentPath().getParentPath().getLeaf() instanceof ClassTree
+                        || getCurrentPath().getParentPath().getLeaf() instanceof CompilationUnitTree));
+            }
+
+            @Override
+            public Void visitNewClass(NewClassTree n, Boolean local) {
+                return super.visitNewClass(n, true);
+            }
+
+            @Override
+            public Void visitMethod(MethodTree m, Boolean local) {
+                if (local) {
+                    for (AnnotationTree a : m.getModifiers().getAnnotations()) {
+                        String n = a.getAnnotationType().toString();
+                        if (n.equals("Kernel") || n.endsWith(".Kernel")) {
+                            trees.printMessage(Diagnostic.Kind.ERROR, "kernels are declared in top-level or member classes, not in local or "
+                                    + "anonymous classes: move " + m.getName() + " to a static member class", m, cu);
+                        }
+                    }
+                }
+                return super.visitMethod(m, local);
+            }
+        }.scan(cu, false);
     }
 
     private static TypeElement outermost(TypeElement t) {
@@ -230,7 +278,7 @@ public final class KernelProcessor extends AbstractProcessor {
         }
         CTranslator ocl = new CTranslator(trees, cu, type, new OpenClDialect());
         String cl = ocl.translate(kernels, devFns);
-        if (!ocl.errors().isEmpty()) {
+        if (!ocl.errors().isEmpty() || ocl.failedQuietly()) {
             for (KernelLanguageException ex : ocl.errors()) trees.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.tree, cu);
             return;
         }
@@ -344,13 +392,24 @@ public final class KernelProcessor extends AbstractProcessor {
                     .append(") sq$args[").append(i).append("];\n");
             pnames.add(p.getSimpleName().toString());
         }
+        if (nest != null) {
+            try {
+                return launcherBody(name, unpack.toString(), pnames, mt, nest, owner);
+            } catch (JavaBodyPrinter.Unsupported e) {
+                // outside the kernel language: the typed pass reports it at its line
+            }
+        }
         StringBuilder out = new StringBuilder();
-        if (nest == null) {
+        {
             String fail = "        throw new IllegalStateException(\"kernel " + name + " did not compile: see the javac errors\");\n    }\n\n";
             out.append("    private static long[] sq$trips_").append(name).append("(Object[] sq$args) {\n").append(fail);
             out.append("    private static void sq$range_").append(name).append("(Object[] sq$args, long sq$from, long sq$to) {\n").append(fail);
             return out.toString();
         }
+    }
+
+    private String launcherBody(String name, String unpack, List<String> pnames, MethodTree mt, LoopNest nest, TypeElement owner) {
+        StringBuilder out = new StringBuilder();
         JavaBodyPrinter jp = new JavaBodyPrinter(owner, pnames);
         out.append("    private static long[] sq$trips_").append(name).append("(Object[] sq$args) {\n").append(unpack).append("        return new long[] {");
         for (int d = 0; d < nest.loops.size(); d++) {

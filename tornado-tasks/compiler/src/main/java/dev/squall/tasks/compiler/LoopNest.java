@@ -55,7 +55,12 @@ final class LoopNest {
             @Override
             public Void visitForLoop(ForLoopTree f, Void p) {
                 for (StatementTree s : f.getInitializer()) {
-                    if (s instanceof VariableTree v && isParallel(v)) out.add(f);
+                    if (s instanceof VariableTree v && isParallel(v)) {
+                        if (f.getInitializer().size() != 1) {
+                            throw new KernelLanguageException(f, "a @Parallel loop declares exactly one variable; index other values from it");
+                        }
+                        out.add(f);
+                    }
                 }
                 return super.visitForLoop(f, p);
             }
