@@ -832,6 +832,18 @@ class KernelRejectionTest {
         assertTrue(found, () -> name + ": expected an error at line " + line + " containing \"" + phrase + "\"\n" + r.report());
     }
 
+    /**
+     * Where squall-api was loaded from: {@code java.class.path} holds only the launcher's jar when the tests run
+     * under the JUnit console launcher (as gpu-check does), so javac is pointed at the API's own location.
+     */
+    private static String apiClassPath() {
+        try {
+            return Path.of(DoubleArray.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static long markedLine(String source) {
         String[] lines = source.split("\n", -1);
         long found = -1;
@@ -958,7 +970,7 @@ class KernelRejectionTest {
                 return source;
             }
         };
-        List<String> options = List.of("-proc:full", "-classpath", System.getProperty("java.class.path"),
+        List<String> options = List.of("-proc:full", "-classpath", apiClassPath(),
                 "-d", out.toString(), "-s", out.toString());
         try (StandardJavaFileManager fm = javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
             JavaCompiler.CompilationTask task = javac.getTask(null, fm, diags, options, null, List.of(file));
