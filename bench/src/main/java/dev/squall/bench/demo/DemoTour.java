@@ -39,12 +39,15 @@ public final class DemoTour {
                 .transferToDevice(DataTransferMode.EVERY_EXECUTION, x, y)
                 .task("saxpy", DemoKernels::saxpy, x, y, 2.5f, n)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, y).snapshot()).withDevice(device).withProfiler(true)) {
-            Profile p = plan.execute().profile();
+            Profile first = plan.execute().profile();
             double err = 0;
             for (int i = 0; i < n; i++) err = Math.max(err, Math.abs(y.get(i) - ey[i]));
             ok &= err <= 1e-6;
-            out.printf("  saxpy        n=%-9d fp32  kernel %8.3f ms  (compile %.0f ms, copies %.2f ms)  max error %.1e %s%n",
-                    n, p.kernelMillis(), p.compileMillis(), p.toDeviceMillis() + p.toHostMillis(), err, err <= 1e-6 ? "ok" : "WRONG");
+            // the first run pays for JIT (JVM) and module loading; time warm runs too (y keeps accumulating, unchecked)
+            double warm = Double.POSITIVE_INFINITY;
+            for (int r = 0; r < 5; r++) warm = Math.min(warm, plan.execute().profile().kernelMillis());
+            out.printf("  saxpy        n=%-9d fp32  kernel %8.3f ms  (first run %.3f ms, compile %.0f ms, copies %.2f ms)  max error %.1e %s%n",
+                    n, warm, first.kernelMillis(), first.compileMillis(), first.toDeviceMillis() + first.toHostMillis(), err, err <= 1e-6 ? "ok" : "WRONG");
         }
 
         DoubleArray v = new DoubleArray(n);
@@ -63,6 +66,10 @@ public final class DemoTour {
             plan.withGrid("sumSquares", WorkerGrid.of((long) groups * local).withLocal(local));
             plan.execute();
             Profile p = plan.execute().profile();
+            for (int r = 0; r < 3; r++) {
+                Profile q = plan.execute().profile();
+                if (q.kernelMillis() < p.kernelMillis()) p = q;
+            }
             double got = 0;
             for (int g = 0; g < groups; g++) got += partial.get(g);
             double rel = Math.abs(got - expected) / expected;
