@@ -4,14 +4,16 @@ import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
+import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
 
 /**
  * A blocked Cholesky factorisation bound to a device, ready to run (repeatedly, for benchmarks).
- * Each {@link #execute()} uploads {@code A} from the host and factors it on the device; the
- * host copy of {@code A} is not changed until {@link #factor()} copies the factor back into it.
+ * Each {@link #execute()} uploads {@code A} from the host, copies its lower triangle into a
+ * device work array (an n^2 copy, included in the time) and factors that, so {@code A} itself is
+ * never changed, even on the JVM where device and host memory are the same.
  *
  * <pre>{@code
  * try (CholeskyRun run = new CholeskyRun(Devices.select("cuda:0"), a, n)) {
@@ -21,7 +23,7 @@ import dev.squall.tasks.runtime.*;
  * }</pre>
  */
 public final class CholeskyRun implements AutoCloseable {
-    private final KernelArray a;
+    private final KernelArray a, work;
     private final int n;
     private final IntArray info = new IntArray(1);
     private final ExecutionPlan plan;
@@ -38,11 +40,13 @@ public final class CholeskyRun implements AutoCloseable {
         InputChecks.finiteLower("A", a, n, 1);
         Precision.of(a);
         this.a = a;
+        this.work = Precision.of(a).allocate((long) n * n);
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
         LaunchSequence seq = new LaunchSequence("cholesky").upload(DataTransferMode.EVERY_EXECUTION, a, info);
-        BlockedCholesky.append(seq, a, n, info);
+        CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
+        BlockedCholesky.append(seq, work, n, info);
         seq.download(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);
     }
@@ -53,21 +57,22 @@ public final class CholeskyRun implements AutoCloseable {
      * @throws NotPositiveDefiniteException naming the first pivot that is not positive
      */
     public Profile execute() {
+        info.init(Integer.MAX_VALUE); // uploaded each time; on the JVM this is the device's copy
         last = plan.execute();
         int pivot = info.get(0);
         if (pivot != Integer.MAX_VALUE) {
-            last.transferToHost(a);
+            last.transferToHost(work);
             // the failing column is left unscaled, so its diagonal holds the pivot's value
-            throw new NotPositiveDefiniteException(pivot, Precision.get(a, pivot + (long) pivot * n));
+            throw new NotPositiveDefiniteException(pivot, Precision.get(work, pivot + (long) pivot * n));
         }
         return last.profile();
     }
 
-    /** Copies the factor of the last execution into the host copy of {@code A} and returns it. */
+    /** Copies the factor of the last execution (running one if none ran) to the host and returns it. */
     public CholeskyFactor factor() {
         if (last == null) execute();
-        last.transferToHost(a);
-        return new CholeskyFactor(a, n);
+        last.transferToHost(work);
+        return new CholeskyFactor(work, n);
     }
 
     public Device device() {
