@@ -23,11 +23,7 @@ import java.util.concurrent.Callable;
 
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian kernel, length scale 0.3,",
-                "nugget 0.1) on a device, and print the device time, GFLOP/s (n^3/3 per matrix) and, with --verify, the",
-                "residual |L L^T v - A v| / |A v| over 3 random probe vectors v, the log-determinant and the Gaussian-process",
-                "log-likelihood of a random y. One matrix: blocked right-looking Cholesky (256/64 blocks, Stan's triangular",
-                "inverse for the panel). --batch B > 1: B matrices of order n <= 64, one work-group each.", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (256/64 blocks, Stan's triangular inverse for the panel).", "--batch B > 1: B matrices of order n <= 64, one work-group each.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
                 "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",

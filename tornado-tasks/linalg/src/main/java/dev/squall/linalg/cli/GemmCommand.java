@@ -18,8 +18,7 @@ import java.util.concurrent.Callable;
 
 /** {@code squall gemm}: batched uniform GEMM on the marshaled form. */
 @Command(name = "gemm", mixinStandardHelpOptions = true,
-        description = {"Batched GEMM C_e = op(A_e) op(B_e) of B uniform m x n x k products stored back to back (random inputs),",
-                "printing device time and GFLOP/s (2mnk per product); --verify compares 3 sampled entries with plain Java.", "",
+        description = {"Batched GEMM C_e = op(A_e) op(B_e) of B uniform m x n x k products stored", "back to back (random inputs), printing device time and GFLOP/s (2mnk per", "product); --verify compares 3 sampled entries with plain Java.", "",
                 "Examples:",
                 "  squall gemm --m 64 --batch 10000 --device cuda:0 --verify",
                 "  squall gemm --m 8192 --batch 1 --precision fp64 --json",
