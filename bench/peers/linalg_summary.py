@@ -1,0 +1,53 @@
+"""Summary table for bench/gpu/linalg.sh: Squall's JSON lines next to the PyTorch peer's, with ratios.
+
+Usage: python3 linalg_summary.py squall-linalg.jsonl torch-linalg.jsonl
+"""
+import json
+import sys
+
+
+def load(path):
+    rows = []
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    try:
+                        rows.append(json.loads(line))
+                    except ValueError:
+                        pass
+    except OSError:
+        pass
+    return rows
+
+
+def key(r):
+    op = r.get("command") or r.get("op", "")
+    op = "trinv" if op.startswith("trinv") else op
+    size = r.get("n", r.get("m"))
+    return op, size, r.get("batch", 1), r.get("precision")
+
+
+def main():
+    squall, torch = load(sys.argv[1]), load(sys.argv[2])
+    peer = {key(r): r for r in torch}
+    # the large DGEMM rate is the ceiling the batched 64x64 GEMM target refers to
+    dgemm = peer.get(("gemm", 8192, 1, "fp64"), {}).get("gflops")
+    print(f"{'op':10} {'n':>6} {'batch':>6} {'prec':5} {'device':10} {'squall ms':>10} {'GFLOP/s':>9} {'torch ms':>9} {'torch/squall':>12} {'residual':>10}")
+    for r in squall:
+        k = key(r)
+        p = peer.get(k)
+        ratio = f"{p['ms'] / r['ms_median']:.2f}x" if p else "-"
+        res = r.get("residual", r.get("max_error"))
+        print(f"{k[0]:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r['gflops']:>9.1f} "
+              f"{(p['ms'] if p else float('nan')):>9.3f} {ratio:>12} {res if res is not None else '-':>10}")
+    if dgemm:
+        for r in squall:
+            if key(r) == ("gemm", 64, 10000, "fp64"):
+                print(f"batched 64x64 DGEMM: {r['gflops']:.0f} GFLOP/s = {100 * r['gflops'] / dgemm:.0f}% of torch.matmul 8192^2 fp64 ({dgemm:.0f} GFLOP/s); target >= 50%")
+    print("torch/squall > 1 means Squall is faster. Targets: cholesky fp64 n=16384 ratio >= 0.5; batched 64x64 cholesky and trinv ratio >= 2.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+package dev.squall.linalg.cholesky;
+
+import dev.squall.linalg.gemm.BatchDescriptor;
+import dev.squall.linalg.gemm.BatchedGemm;
+import dev.squall.linalg.gemm.Transpose;
+import dev.squall.linalg.plan.LaunchSequence;
+import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.triangular.CopyLaunches;
+import dev.squall.linalg.triangular.TriangularInverse;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+
+/**
+ * Right-looking blocked Cholesky of one large SPD matrix, as Stan Math does it on OpenCL: for
+ * each diagonal block, factor it ({@link BatchedCholesky}'s local-memory kernel, recursively for
+ * blocks larger than 64), invert its factor with the batched triangular inverse, solve the panel
+ * by a GEMM with that inverse ({@code L21 = A21 L11^-T}) and update the trailing matrix with a
+ * lower-triangle GEMM ({@code A22 -= L21 L21^T}). Everything stays on the device; the launches
+ * are appended to a {@link LaunchSequence} once and can be executed repeatedly.
+ *
+ * <pre>{@code
+ * try (CholeskyRun run = new CholeskyRun(device, a, n)) {
+ *     run.execute();               // throws NotPositiveDefiniteException with the failing pivot
+ *     CholeskyFactor f = run.factor();
+ * }
+ * }</pre>
+ */
+public final class BlockedCholesky {
+    /** Outer block size for large matrices; diagonal blocks are factored with {@link #INNER_BLOCK}. */
+    public static final int OUTER_BLOCK = 256, INNER_BLOCK = 64;
+
+    private BlockedCholesky() {
+    }
+
+    /** Scratch arrays shared by all steps (they run in order on one device queue). */
+    static final class Workspace {
+        final KernelArray inverse, temp, panel;
+
+        Workspace(Precision p, int n) {
+            int b = Math.min(n, OUTER_BLOCK);
+            inverse = p.allocate((long) b * b);
+            temp = p.allocate(TriangularInverse.tempLength(b, 1));
+            panel = p.allocate(Math.max(1, (long) n * b));
+        }
+    }
+
+    /** Appends the factorisation of the packed {@code n x n} matrix {@code a} in place; failing pivot to {@code info[0]}. */
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info) {
+        Workspace ws = new Workspace(Precision.of(a), n);
+        factorBlock(seq, a, 0, n, n, 0, info, ws);
+        CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+    }
+
+    private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws) {
+        if (n <= INNER_BLOCK) {
+            BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase);
+            return;
+        }
+        int b = n > 2 * OUTER_BLOCK ? OUTER_BLOCK : INNER_BLOCK;
+        for (int k0 = 0; k0 < n; k0 += b) {
+            int kb = Math.min(b, n - k0), rem = n - k0 - kb;
+            int d = off + k0 + k0 * lda;
+            factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws);
+            if (rem == 0) break;
+            TriangularInverse.append(seq, a, d, lda, 0, ws.inverse, ws.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
+            // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM)
+            BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
+                    BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
+                            new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false);
+            // trailing update of the lower triangle: A22 -= L21 L21^T
+            BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
+                    BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                            new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
+            CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);
+        }
+    }
+
+    /** Floating-point operations of a Cholesky factorisation of order n, n^3/3 (for rates). */
+    public static double flops(int n) {
+        return (double) n * n * n / 3.0;
+    }
+}

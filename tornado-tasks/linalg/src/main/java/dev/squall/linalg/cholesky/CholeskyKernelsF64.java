@@ -1,0 +1,118 @@
+package dev.squall.linalg.cholesky;
+
+import dev.squall.tasks.api.*;
+
+/**
+ * Cholesky kernels in double precision: the small-matrix factorisation in local memory (one
+ * work-group per matrix, used batched and for the diagonal blocks of the blocked algorithm),
+ * triangle and rectangle copies, and the triangular solves with the factor.
+ *
+ * <p>{@code CholeskyKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ */
+public final class CholeskyKernelsF64 {
+    /** Largest matrix {@link #potrfSmall} factors (its local-memory tile is MAX_N x MAX_N). */
+    public static final int MAX_N = 64;
+    /** Work-items per group for every kernel here. */
+    public static final int THREADS = 256;
+
+    private CholeskyKernelsF64() {
+    }
+
+    /**
+     * Factors {@code batch} matrices of order {@code n <= MAX_N} in place: matrix {@code e} starts
+     * at {@code aOff + e * stride} with leading dimension {@code lda}; on return its lower triangle
+     * holds {@code L} and its upper triangle zeros. The first pivot that is not positive (or NaN)
+     * stops that matrix and is reported as {@code atomicMin(info[infoOff + e], pivotBase + j)},
+     * so the caller initialises {@code info} to {@code Integer.MAX_VALUE}.
+     *
+     * <p>Right-looking, one barrier per column: step {@code j} updates the trailing matrix from the
+     * unscaled column ({@code a_rc -= a_rj a_cj / d}) and then scales column {@code j}, which no
+     * later step reads or writes before the next barrier.
+     */
+    @Kernel
+    public static void potrfSmall(KernelContext ctx, DoubleArray a, int aOff, int lda, int stride, int n,
+                                  IntArray info, int infoOff, int pivotBase) {
+        double[] l = ctx.allocateDoubleLocalArray(MAX_N * MAX_N);
+        int e = ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int base = aOff + e * stride;
+        for (int idx = lid; idx < n * n; idx += THREADS) {
+            int r = idx % n, c = idx / n;
+            l[idx] = r >= c ? a.get(base + r + c * lda) : 0;
+        }
+        ctx.localBarrier();
+        int failedAt = -1;
+        // barriers stay outside conditionals (PoCL needs every barrier reached unconditionally)
+        for (int j = 0; j < n; j++) {
+            double d = l[j + j * n];
+            if (failedAt < 0 && !(d > 0)) {
+                failedAt = j;
+                if (lid == 0) ctx.atomicMin(info, infoOff + e, pivotBase + j);
+            }
+            if (failedAt < 0) {
+                int rem = n - j - 1;
+                for (int idx = lid; idx < rem * rem; idx += THREADS) {
+                    int r = j + 1 + idx % rem, c = j + 1 + idx / rem;
+                    if (r >= c) l[r + c * n] -= l[r + j * n] * l[c + j * n] / d;
+                }
+            }
+            ctx.localBarrier();
+            if (failedAt < 0) {
+                double s = Math.sqrt(d);
+                for (int r = j + lid; r < n; r += THREADS) l[r + j * n] = r == j ? s : l[r + j * n] / s;
+            }
+        }
+        ctx.localBarrier();
+        for (int idx = lid; idx < n * n; idx += THREADS) {
+            int r = idx % n, c = idx / n;
+            a.set(base + r + c * lda, l[idx]);
+        }
+    }
+
+    /**
+     * Copies the lower triangle of {@code rows x rows} blocks (batched) into {@code dst} and writes
+     * zeros above the diagonal; {@code src == dst} with equal layout clears the upper triangle in
+     * place. With {@code lowerOnly == 0} the whole {@code rows x cols} rectangle is copied.
+     * Grid: {@code blocks} groups of {@link #THREADS} per matrix.
+     */
+    @Kernel
+    public static void copyBlock(KernelContext ctx, DoubleArray src, int srcOff, int lds, int srcStride,
+                                 DoubleArray dst, int dstOff, int ldd, int dstStride, int rows, int cols, int lowerOnly, int blocks) {
+        int e = ctx.groupIdx / blocks;
+        int idx = (ctx.groupIdx - e * blocks) * THREADS + ctx.localIdx;
+        if (idx >= rows * cols) return;
+        int r = idx % rows, c = idx / rows;
+        double v = lowerOnly != 0 && r < c ? 0 : src.get(srcOff + e * srcStride + r + c * lds);
+        dst.set(dstOff + e * dstStride + r + c * ldd, v);
+    }
+
+    /**
+     * Solves {@code L y = b} for one right-hand side per work-group ({@code nrhs} columns of
+     * {@code b}, leading dimension {@code ldb}); {@code b} is overwritten below each solved row and
+     * the solution goes to {@code y}. Column-oriented: one barrier per row.
+     */
+    @Kernel
+    public static void forwardSolve(KernelContext ctx, DoubleArray l, int ldl, int n, DoubleArray b, DoubleArray y, int ldb) {
+        int col = ctx.groupIdx * ldb;
+        int lid = ctx.localIdx;
+        for (int j = 0; j < n; j++) {
+            double xj = b.get(col + j) / l.get(j + j * ldl);
+            if (lid == 0) y.set(col + j, xj);
+            for (int i = j + 1 + lid; i < n; i += THREADS) b.set(col + i, b.get(col + i) - l.get(i + j * ldl) * xj);
+            ctx.globalBarrier();
+        }
+    }
+
+    /** Solves {@code L^T x = y} per work-group like {@link #forwardSolve}; {@code y} is overwritten above each solved row. */
+    @Kernel
+    public static void backSolve(KernelContext ctx, DoubleArray l, int ldl, int n, DoubleArray y, DoubleArray x, int ldb) {
+        int col = ctx.groupIdx * ldb;
+        int lid = ctx.localIdx;
+        for (int j = n - 1; j >= 0; j--) {
+            double xj = y.get(col + j) / l.get(j + j * ldl);
+            if (lid == 0) x.set(col + j, xj);
+            for (int i = lid; i < j; i += THREADS) y.set(col + i, y.get(col + i) - l.get(j + i * ldl) * xj);
+            ctx.globalBarrier();
+        }
+    }
+}

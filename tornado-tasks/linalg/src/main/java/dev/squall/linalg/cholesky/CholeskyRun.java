@@ -1,0 +1,86 @@
+package dev.squall.linalg.cholesky;
+
+import dev.squall.linalg.plan.InputChecks;
+import dev.squall.linalg.plan.LaunchSequence;
+import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.reference.NotPositiveDefiniteException;
+import dev.squall.linalg.triangular.CopyLaunches;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.*;
+
+/**
+ * A blocked Cholesky factorisation bound to a device, ready to run (repeatedly, for benchmarks).
+ * Each {@link #execute()} uploads {@code A} from the host, copies its lower triangle into a
+ * device work array (an n^2 copy, included in the time) and factors that, so {@code A} itself is
+ * never changed, even on the JVM where device and host memory are the same.
+ *
+ * <pre>{@code
+ * try (CholeskyRun run = new CholeskyRun(Devices.select("cuda:0"), a, n)) {
+ *     double ms = run.execute().kernelMillis();
+ *     double logDet = run.factor().logDeterminant();
+ * }
+ * }</pre>
+ */
+public final class CholeskyRun implements AutoCloseable {
+    private final KernelArray a, work;
+    private final int n;
+    private final IntArray info = new IntArray(1);
+    private final ExecutionPlan plan;
+    private final Device device;
+    private ExecutionResult last;
+
+    /**
+     * Checks sizes and that every entry of the lower triangle is finite, then builds the launches.
+     *
+     * @throws IllegalArgumentException naming the size mismatch or the first non-finite entry
+     */
+    public CholeskyRun(Device device, KernelArray a, int n) {
+        InputChecks.squareBatch("A", a, n, 1);
+        InputChecks.finiteLower("A", a, n, 1);
+        Precision.of(a);
+        this.a = a;
+        this.work = Precision.of(a).allocate((long) n * n);
+        this.n = n;
+        this.device = device;
+        info.init(Integer.MAX_VALUE);
+        LaunchSequence seq = new LaunchSequence("cholesky").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+        CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
+        BlockedCholesky.append(seq, work, n, info);
+        seq.download(DataTransferMode.EVERY_EXECUTION, info);
+        plan = seq.plan(device).withProfiler(true);
+    }
+
+    /**
+     * Factors on the device.
+     *
+     * @throws NotPositiveDefiniteException naming the first pivot that is not positive
+     */
+    public Profile execute() {
+        info.init(Integer.MAX_VALUE); // uploaded each time; on the JVM this is the device's copy
+        last = plan.execute();
+        int pivot = info.get(0);
+        if (pivot != Integer.MAX_VALUE) {
+            last.transferToHost(work);
+            // the failing column is left unscaled, so its diagonal holds the pivot's value
+            throw new NotPositiveDefiniteException(pivot, Precision.get(work, pivot + (long) pivot * n));
+        }
+        return last.profile();
+    }
+
+    /** Copies the factor of the last execution (running one if none ran) to the host and returns it. */
+    public CholeskyFactor factor() {
+        if (last == null) execute();
+        last.transferToHost(work);
+        return new CholeskyFactor(work, n);
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public void close() {
+        plan.close();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.squall.linalg.gemm;
+
+import dev.squall.linalg.plan.LaunchSequence;
+import dev.squall.linalg.plan.Precision;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.*;
+
+/**
+ * Batched GEMM {@code C_e = alpha op(A_e) op(B_e) + beta C_e} on the marshaled form (one data
+ * array per operand, per-entry offsets in a {@link BatchDescriptor}), fp64 or fp32 by the
+ * arrays' element type. Every entry's extents are checked against its array before launch.
+ *
+ * <pre>{@code
+ * BatchDescriptor d = BatchDescriptor.strided(1000, 64, 64, 64, 4096, 4096, 4096);
+ * BatchedGemm.run(Devices.select(null), Transpose.N, Transpose.T, 1.0, a, b, 0.0, c, d);
+ * }</pre>
+ */
+public final class BatchedGemm {
+    private BatchedGemm() {
+    }
+
+    /** Runs one batched GEMM on {@code device}, copying inputs there and {@code c} back. */
+    public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                           double beta, KernelArray c, BatchDescriptor d) {
+        LaunchSequence seq = new LaunchSequence("gemm").upload(DataTransferMode.EVERY_EXECUTION, a, b, c);
+        append(seq, ta, tb, alpha, a, b, beta, c, d, false);
+        seq.download(DataTransferMode.EVERY_EXECUTION, c);
+        try (ExecutionPlan plan = seq.plan(device)) {
+            plan.execute();
+        }
+    }
+
+    /**
+     * Appends the launch to {@code seq}. With {@code lowerOnly}, tiles entirely above the
+     * diagonal of {@code C} are skipped (entries on or below the diagonal are exact; some above it
+     * are written too, so use this only where the upper triangle is scratch).
+     */
+    public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                              double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly) {
+        Precision p = Precision.of(c);
+        if (!p.holds(a) || !p.holds(b)) {
+            throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
+        }
+        check(ta, tb, a, b, c, d);
+        if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
+        int tilesM = ceilDiv(d.maxM(), GemmKernelsF64.TILE), tilesN = ceilDiv(d.maxN(), GemmKernelsF64.TILE);
+        long groups = (long) d.count() * tilesM * tilesN;
+        IntArray desc = d.toIntArray();
+        seq.launch("gemm", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), "gemm",
+                WorkerGrid.of(groups * GemmKernelsF64.THREADS).withLocal(GemmKernelsF64.THREADS),
+                a, b, c, desc, p.scalar(alpha), p.scalar(beta), ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
+    }
+
+    /** Rejects any entry whose operand would reach outside its array or has a too-small leading dimension. */
+    static void check(Transpose ta, Transpose tb, KernelArray a, KernelArray b, KernelArray c, BatchDescriptor d) {
+        for (int e = 0; e < d.count(); e++) {
+            int m = d.m(e), n = d.n(e), k = d.k(e);
+            extent("A", e, a, d.field(e, 3), d.field(e, 4), ta == Transpose.N ? m : k, ta == Transpose.N ? k : m);
+            extent("B", e, b, d.field(e, 5), d.field(e, 6), tb == Transpose.N ? k : n, tb == Transpose.N ? n : k);
+            extent("C", e, c, d.field(e, 7), d.field(e, 8), m, n);
+        }
+    }
+
+    static void extent(String what, int e, KernelArray arr, int off, int ld, int rows, int cols) {
+        if (rows == 0 || cols == 0) return;
+        if (ld < rows) {
+            throw new IllegalArgumentException("entry " + e + ": leading dimension of " + what + " is " + ld + " but it has " + rows + " rows");
+        }
+        long last = off + (rows - 1L) + (cols - 1L) * ld;
+        if (last >= arr.getSizeLong()) {
+            throw new IllegalArgumentException("entry " + e + ": " + what + " (" + rows + " x " + cols + " at offset " + off + ", ld " + ld
+                    + ") reaches element " + last + " but the array has " + arr.getSizeLong());
+        }
+    }
+
+    static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
+    }
+}

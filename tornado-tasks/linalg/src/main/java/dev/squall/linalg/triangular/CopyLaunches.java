@@ -1,0 +1,38 @@
+package dev.squall.linalg.triangular;
+
+import dev.squall.linalg.cholesky.CholeskyKernelsF32;
+import dev.squall.linalg.cholesky.CholeskyKernelsF64;
+import dev.squall.linalg.plan.LaunchSequence;
+import dev.squall.linalg.plan.Precision;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.WorkerGrid;
+
+/**
+ * Launches of the block-copy kernel: a lower triangle with zeros above it, or a rectangle.
+ *
+ * <pre>{@code CopyLaunches.lower(seq, a, 0, n, n * n, a, 0, n, n * n, n, batch);   // clear upper triangles in place }</pre>
+ */
+public final class CopyLaunches {
+    private CopyLaunches() {
+    }
+
+    public static void lower(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride,
+                             KernelArray dst, int dstOff, int ldd, int dstStride, int n, int batch) {
+        copy(seq, src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, n, n, true, batch);
+    }
+
+    public static void rect(LaunchSequence seq, KernelArray src, int srcOff, int lds, KernelArray dst, int dstOff, int ldd, int rows, int cols) {
+        copy(seq, src, srcOff, lds, 0, dst, dstOff, ldd, 0, rows, cols, false, 1);
+    }
+
+    private static void copy(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray dst, int dstOff, int ldd,
+                             int dstStride, int rows, int cols, boolean lower, int batch) {
+        if ((long) rows * cols == 0) return;
+        Precision p = Precision.of(dst);
+        int t = CholeskyKernelsF64.THREADS;
+        int blocks = (int) (((long) rows * cols + t - 1) / t);
+        seq.launch(lower ? "copy_lower" : "copy_rect", p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class), "copyBlock",
+                WorkerGrid.of((long) batch * blocks * t).withLocal(t),
+                src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, rows, cols, lower ? 1 : 0, blocks);
+    }
+}

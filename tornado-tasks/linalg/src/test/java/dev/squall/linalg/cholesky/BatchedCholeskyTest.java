@@ -1,0 +1,95 @@
+package dev.squall.linalg.cholesky;
+
+import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.reference.NotPositiveDefiniteException;
+import dev.squall.linalg.reference.ReferenceCholesky;
+import dev.squall.linalg.testing.Compare;
+import dev.squall.linalg.testing.Matrices;
+import dev.squall.linalg.testing.Residuals;
+import dev.squall.linalg.testing.TestDevices;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class BatchedCholeskyTest {
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    private static double[] pack(double[][] ms) {
+        int len = ms[0].length;
+        double[] all = new double[len * ms.length];
+        for (int e = 0; e < ms.length; e++) System.arraycopy(ms[e], 0, all, e * len, len);
+        return all;
+    }
+
+    /** Well- and ill-conditioned matrices in one batch, one of them not positive definite. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void factorsBatchAndReportsFailingPivot(Device device) {
+        for (int n : new int[] {37, 64, 1}) {
+            SplittableRandom rnd = new SplittableRandom(n);
+            double[][] ms = new double[4][];
+            ms[0] = Matrices.spd(rnd, n, 1.0);
+            ms[1] = Matrices.spd(rnd, n, 1e-6);       // ill-conditioned
+            ms[2] = Matrices.spd(rnd, n, 0.5);
+            ms[3] = Matrices.spd(rnd, n, 0.5);
+            int bad = n / 2;
+            ms[2][bad + bad * n] -= 1e3;               // not positive definite at pivot `bad`
+            double[] a = pack(ms);
+            KernelArray da = Precision.FP64.fromDoubles(a);
+            BatchStatus s = BatchedCholesky.factor(device, da, n, 4);
+            double[] got = Precision.toDoubles(da);
+            int refPivot = assertThrows(NotPositiveDefiniteException.class, () -> ReferenceCholesky.factor(n, ms[2])).pivot();
+            assertEquals(refPivot, s.failedPivot(2), "failing pivot on " + device.id());
+            assertFalse(s.allPositiveDefinite());
+            assertTrue(s.describeFirstFailure().contains("matrix 2"), s.describeFirstFailure());
+            for (int e : new int[] {0, 1, 3}) {
+                assertEquals(-1, s.failedPivot(e));
+                double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
+                Compare.close("L of matrix " + e + " n=" + n + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, e == 1 ? 1e-8 : 1e-12);
+                assertTrue(Residuals.cholesky(n, l, ms[e]) < 1e-14, "residual of matrix " + e);
+                assertTrue(Residuals.upperIsZero(n, got, e * n * n));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void singlePrecision(Device device) {
+        int n = 45;
+        SplittableRandom rnd = new SplittableRandom(3);
+        double[][] ms = {Matrices.spd(rnd, n, 1), Matrices.spd(rnd, n, 0.2)};
+        KernelArray da = Precision.FP32.fromDoubles(pack(ms));
+        assertTrue(BatchedCholesky.factor(device, da, n, 2).allPositiveDefinite());
+        double[] got = Precision.toDoubles(da);
+        for (int e = 0; e < 2; e++) {
+            double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
+            assertTrue(Residuals.cholesky(n, l, ms[e]) < 1e-5, "fp32 residual " + Residuals.cholesky(n, l, ms[e]));
+        }
+    }
+
+    @Test
+    void rejectsNonFiniteInputAndBadSizesBeforeLaunch() {
+        int n = 8;
+        double[] a = pack(new double[][] {Matrices.spd(new SplittableRandom(1), n, 1), Matrices.spd(new SplittableRandom(2), n, 1)});
+        a[n * n + 5 + 2 * n] = Double.NaN;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchedCholesky.factor(Devices.jvm(), Precision.FP64.fromDoubles(a), n, 2));
+        assertTrue(e.getMessage().contains("matrix 1, entry (5, 2) is NaN"), e.getMessage());
+        IllegalArgumentException size = assertThrows(IllegalArgumentException.class,
+                () -> BatchedCholesky.factor(Devices.jvm(), Precision.FP64.allocate(65 * 65), 65, 1));
+        assertTrue(size.getMessage().contains("1..64"), size.getMessage());
+        IllegalArgumentException len = assertThrows(IllegalArgumentException.class,
+                () -> BatchedCholesky.factor(Devices.jvm(), Precision.FP64.allocate(100), 8, 2));
+        assertTrue(len.getMessage().contains("2 matrices of 8 x 8 = 128"), len.getMessage());
+    }
+}

@@ -1,0 +1,58 @@
+package dev.squall.linalg.cli;
+
+import dev.squall.linalg.testing.TestDevices;
+import dev.squall.tasks.runtime.Device;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Runs the commands end to end with --verify --json; their residual checks are the assertion. */
+class CommandsTest {
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    private static String run(Object command, String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true));
+        try {
+            int code = new CommandLine(command).execute(args);
+            assertEquals(0, code, "exit code of " + String.join(" ", args) + ": " + buf);
+        } finally {
+            System.setOut(old);
+        }
+        return buf.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void choleskyTrinvAndGemmVerify(Device device) {
+        String c = run(new CholeskyCommand(), "--n", "157", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(c.contains("\"ok\":true") && c.contains("\"log_likelihood\":"), c);
+        String b = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(b.contains("\"ok\":true"), b);
+        String t = run(new TrinvCommand(), "--n", "99", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(t.contains("\"ok\":true"), t);
+        String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
+                "--device", device.id(), "--verify", "--repeat", "1");
+        assertTrue(g.contains("(ok)"), g);
+    }
+
+    @Test
+    void badInputIsNamed() {
+        CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--batch", "5").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
+        assertTrue(e.getMessage().contains("--n <= 64"), e.getMessage());
+        TrinvCommand t = new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--precision", "fp16").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class, t::call);
+        assertTrue(p.getMessage().contains("fp16"), p.getMessage());
+    }
+}

@@ -1,0 +1,138 @@
+package dev.squall.linalg.gemm;
+
+import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.reference.ReferenceGemm;
+import dev.squall.linalg.testing.Matrices;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.linalg.testing.Compare;
+import dev.squall.linalg.testing.TestDevices;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class BatchedGemmTest {
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    /** Uniform batch with gaps between entries, every transpose combination, alpha and beta. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void uniformBatchAllTransposesFp64(Device device) {
+        int m = 67, n = 29, k = 41, batch = 3;
+        for (Transpose ta : Transpose.values()) {
+            for (Transpose tb : Transpose.values()) {
+                checkUniform(device, Precision.FP64, ta, tb, m, n, k, batch, 0.75, -0.5, 1e-13);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void uniformBatchFp32(Device device) {
+        checkUniform(device, Precision.FP32, Transpose.N, Transpose.T, 70, 33, 50, 2, 1.5, 0.25, 2e-5);
+        checkUniform(device, Precision.FP32, Transpose.T, Transpose.N, 19, 66, 17, 2, -1, 0, 2e-5);
+    }
+
+    private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
+                                     double alpha, double beta, double tol) {
+        SplittableRandom rnd = new SplittableRandom(11 + m * 31L + ta.ordinal() * 7L + tb.ordinal());
+        int lda = (ta == Transpose.N ? m : k) + 3, ldb = (tb == Transpose.N ? k : n) + 1, ldc = m + 2;
+        int sa = lda * (ta == Transpose.N ? k : m) + 5, sb = ldb * (tb == Transpose.N ? n : k) + 2, sc = ldc * n + 7;
+        double[] a = Matrices.random(rnd, sa * batch), b = Matrices.random(rnd, sb * batch), c0 = Matrices.random(rnd, sc * batch);
+        if (beta == 0) java.util.Arrays.fill(c0, Double.NaN); // beta = 0 must not read C
+        double[] expected = c0.clone();
+        for (int e = 0; e < batch; e++) {
+            ReferenceGemm.gemm(ta == Transpose.T, tb == Transpose.T, m, n, k, alpha, a, e * sa, lda, b, e * sb, ldb, beta, expected, e * sc, ldc);
+        }
+        KernelArray da = p.fromDoubles(a), db = p.fromDoubles(b), dc = p.fromDoubles(c0);
+        BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc,
+                BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc));
+        double[] got = Precision.toDoubles(dc);
+        // padding between entries must be untouched; with beta = 0 it is NaN in both
+        for (int i = 0; i < got.length; i++) if (Double.isNaN(expected[i]) && Double.isNaN(got[i])) got[i] = expected[i] = 0;
+        Compare.close("gemm " + p + " " + ta + tb + " on " + device.id(), expected, got, tol * k);
+    }
+
+    /** Per-entry sizes differ (H2 ranks per level), including an empty entry and k = 0 (C = beta C). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void variableSizeBatch(Device device) {
+        int[] m = {5, 70, 1, 0, 33, 12}, n = {9, 3, 65, 4, 33, 8}, k = {130, 7, 2, 3, 0, 1};
+        int b = m.length;
+        int[] ao = new int[b], bo = new int[b], co = new int[b], lda = new int[b], ldb = new int[b], ldc = new int[b];
+        int na = 0, nb = 0, nc = 0;
+        for (int e = 0; e < b; e++) {
+            lda[e] = Math.max(1, k[e]);  // A transposed: stored k x m
+            ldb[e] = Math.max(1, k[e]);
+            ldc[e] = Math.max(1, m[e]);
+            ao[e] = na;
+            bo[e] = nb;
+            co[e] = nc;
+            na += k[e] * m[e] + 1;
+            nb += k[e] * n[e] + 1;
+            nc += m[e] * n[e] + 1;
+        }
+        SplittableRandom rnd = new SplittableRandom(5);
+        double[] a = Matrices.random(rnd, na), bb = Matrices.random(rnd, nb), c = Matrices.random(rnd, nc);
+        double[] expected = c.clone();
+        for (int e = 0; e < b; e++) {
+            ReferenceGemm.gemm(true, false, m[e], n[e], k[e], 2.0, a, ao[e], lda[e], bb, bo[e], ldb[e], 0.5, expected, co[e], ldc[e]);
+        }
+        KernelArray da = Precision.FP64.fromDoubles(a), db = Precision.FP64.fromDoubles(bb), dc = Precision.FP64.fromDoubles(c);
+        BatchedGemm.run(device, Transpose.T, Transpose.N, 2.0, da, db, 0.5, dc,
+                BatchDescriptor.variable(m, n, k, ao, lda, bo, ldb, co, ldc));
+        Compare.close("variable gemm on " + device.id(), expected, Precision.toDoubles(dc), 1e-13 * 130);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void gemvBothTransposes(Device device) {
+        int[] rows = {70, 3, 129}, cols = {5, 66, 17};
+        int b = rows.length;
+        int[] ao = new int[b], lda = new int[b], xo = new int[b], yo = new int[b];
+        int na = 0, nx = 0, ny = 0;
+        for (int e = 0; e < b; e++) {
+            lda[e] = rows[e] + 1;
+            ao[e] = na;
+            na += lda[e] * cols[e];
+            xo[e] = nx;
+            yo[e] = ny;
+            nx += Math.max(rows[e], cols[e]);
+            ny += Math.max(rows[e], cols[e]);
+        }
+        SplittableRandom rnd = new SplittableRandom(9);
+        double[] a = Matrices.random(rnd, na), x = Matrices.random(rnd, nx), y = Matrices.random(rnd, ny);
+        for (Transpose t : Transpose.values()) {
+            double[] expected = y.clone();
+            for (int e = 0; e < b; e++) {
+                ReferenceGemm.gemv(t == Transpose.T, rows[e], cols[e], -1.5, a, ao[e], lda[e], x, xo[e], 2.0, expected, yo[e]);
+            }
+            KernelArray dy = Precision.FP64.fromDoubles(y);
+            BatchedGemv.run(device, t, -1.5, Precision.FP64.fromDoubles(a), Precision.FP64.fromDoubles(x), 2.0, dy, rows, cols, ao, lda, xo, yo);
+            Compare.close("gemv " + t + " on " + device.id(), expected, Precision.toDoubles(dy), 1e-13 * 130);
+        }
+    }
+
+    @Test
+    void rejectsOperandsThatDoNotFitBeforeLaunch() {
+        KernelArray a = Precision.FP64.allocate(64 * 64), b = Precision.FP64.allocate(64 * 64), c = Precision.FP64.allocate(64 * 64 - 1);
+        BatchDescriptor d = BatchDescriptor.strided(1, 64, 64, 64, 0, 0, 0);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchedGemm.run(dev.squall.tasks.runtime.Devices.jvm(), Transpose.N, Transpose.N, 1, a, b, 0, c, d));
+        assertTrue(e.getMessage().contains("entry 0: C"), e.getMessage());
+        IllegalArgumentException ld = assertThrows(IllegalArgumentException.class,
+                () -> BatchDescriptor.stridedWithLd(1, 10, 10, 10, 0, 0, 0, 10, 0, 10));
+        assertTrue(ld.getMessage().contains("lda"), ld.getMessage());
+        IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class,
+                () -> BatchedGemm.run(dev.squall.tasks.runtime.Devices.jvm(), Transpose.N, Transpose.N, 1, a, Precision.FP32.allocate(4096), 0,
+                        Precision.FP64.allocate(4096), d));
+        assertTrue(mixed.getMessage().contains("one precision"), mixed.getMessage());
+    }
+}
