@@ -13,6 +13,8 @@ package dev.squall.sparse.format;
 public final class EllFormat {
     /** Padded storage above this many slots is refused (Java arrays, 32-bit indices). */
     public static final long MAX_SLOTS = Integer.MAX_VALUE - 8;
+    /** {@link #from(CsrMatrix)} refuses to store more than this many slots per entry (plus one per row). */
+    public static final int MAX_FILL = 20;
 
     private final int rows;
     private final int cols;
@@ -33,11 +35,16 @@ public final class EllFormat {
     /**
      * The inspector: width = longest row.
      *
-     * @throws IllegalArgumentException if the padded storage would exceed {@link #MAX_SLOTS}
+     * @throws IllegalArgumentException if the padded storage would exceed {@link #MAX_FILL} slots per entry
      */
     public static EllFormat from(CsrMatrix a) {
         int w = 0;
         for (int i = 0; i < a.rows(); i++) w = Math.max(w, a.rowLength(i));
+        long slots = (long) w * a.rows();
+        if (slots > (long) MAX_FILL * a.nnz() + a.rows()) {
+            throw new IllegalArgumentException("ELL would pad " + a.nnz() + " entries to " + w + " x " + a.rows()
+                    + " = " + slots + " slots (longest row " + w + "); use sell, hyb or csr for this matrix");
+        }
         return from(a, w);
     }
 

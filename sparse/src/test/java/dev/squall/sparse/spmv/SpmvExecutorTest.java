@@ -67,6 +67,11 @@ class SpmvExecutorTest {
             for (int i = 0; i < a.rows(); i++) for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) diags.add(a.colIndex(k) - i);
             return (long) diags.size() * a.rows() > 20L * a.nnz() + a.rows();
         }
+        if (f == SpmvFormat.ELL) {
+            int max = 0;
+            for (int i = 0; i < a.rows(); i++) max = Math.max(max, a.rowLength(i));
+            return (long) max * a.rows() > 20L * a.nnz() + a.rows();
+        }
         return false;
     }
 
@@ -85,7 +90,7 @@ class SpmvExecutorTest {
                             if (refuses(f, a)) {
                                 IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                                         () -> SpmvExecutor.create(a, f, p, d), what);
-                                assertTrue(ex.getMessage().contains("DIA would store"), ex.getMessage());
+                                assertTrue(ex.getMessage().contains(f == SpmvFormat.DIA ? "DIA would store" : "ELL would pad"), ex.getMessage());
                                 continue;
                             }
                             double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
@@ -105,8 +110,8 @@ class SpmvExecutorTest {
                             }
                             checked++;
                         }
-                        // only DIA may refuse (scattered matrices); it must still run the banded and stencil ones
-                        if (f == SpmvFormat.DIA) assertTrue(checked >= 5, "DIA checked only " + checked + " matrices");
+                        // only DIA and ELL may refuse (scattered or skewed matrices); they must still run the regular ones
+                        if (f == SpmvFormat.DIA || f == SpmvFormat.ELL) assertTrue(checked >= 5, f + " checked only " + checked + " matrices");
                         else assertEquals(MATRICES.size(), checked);
                     }));
                 }
