@@ -108,6 +108,62 @@ public final class CsrMatrix {
         return new CsrMatrix(rows, cols, ptr, Arrays.copyOf(c1, out), Arrays.copyOf(v1, out));
     }
 
+    /**
+     * Builds a CSR matrix from its three arrays, which are copied. Columns must be strictly
+     * increasing within each row.
+     *
+     * <pre>{@code
+     * CsrMatrix a = CsrMatrix.of(2, 3, new int[] {0, 1, 3}, new int[] {2, 0, 1}, new double[] {5, 6, 7});
+     * }</pre>
+     *
+     * @throws IllegalArgumentException naming the first row or entry that breaks the rules
+     */
+    public static CsrMatrix of(int rows, int cols, int[] rowPtr, int[] colIdx, double[] values) {
+        if (rows < 0 || cols < 0) {
+            throw new IllegalArgumentException("negative dimension: " + rows + " x " + cols);
+        }
+        if (rowPtr.length != rows + 1 || rowPtr[0] != 0) {
+            throw new IllegalArgumentException("row pointers must have " + (rows + 1) + " entries starting at 0");
+        }
+        int nnz = rowPtr[rows];
+        if (colIdx.length < nnz || values.length < nnz) {
+            throw new IllegalArgumentException("row pointers end at " + nnz + " but there are " + colIdx.length
+                    + " columns and " + values.length + " values");
+        }
+        for (int i = 0; i < rows; i++) {
+            if (rowPtr[i + 1] < rowPtr[i]) {
+                throw new IllegalArgumentException("row pointers decrease at row " + i);
+            }
+            for (int k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+                int c = colIdx[k];
+                if (c < 0 || c >= cols) {
+                    throw new IllegalArgumentException("entry " + k + " of row " + i + " has column " + c
+                            + " outside 0.." + (cols - 1));
+                }
+                if (k > rowPtr[i] && colIdx[k - 1] >= c) {
+                    throw new IllegalArgumentException("columns of row " + i + " are not strictly increasing at entry " + k);
+                }
+            }
+        }
+        return new CsrMatrix(rows, cols, rowPtr.clone(), Arrays.copyOf(colIdx, nnz), Arrays.copyOf(values, nnz));
+    }
+
+    /** True when both matrices have the same shape, pattern and values (bit for bit). */
+    public boolean sameAs(CsrMatrix o) {
+        if (rows != o.rows || cols != o.cols || !Arrays.equals(rowPtr, o.rowPtr) || !Arrays.equals(colIdx, o.colIdx)) {
+            return false;
+        }
+        for (int k = 0; k < values.length; k++) {
+            if (Double.doubleToLongBits(values[k]) != Double.doubleToLongBits(o.values[k])) return false;
+        }
+        return true;
+    }
+
+    /** Number of entries in row {@code i}. */
+    public int rowLength(int i) {
+        return rowPtr[i + 1] - rowPtr[i];
+    }
+
     /** Fills order[0..len) with offsets into c[start..start+len) sorted by column, stably. */
     private static void sortRow(int[] c, int start, int len, long[] scratch, int[] order) {
         // key = column in the high half, input position in the low half: sorting the keys

@@ -1,0 +1,109 @@
+package dev.squall.sparse.inspect;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.spmv.SpmvExecutor;
+import dev.squall.sparse.spmv.SpmvFormat;
+import dev.squall.tasks.runtime.Device;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Picks an SpMV format for a matrix and device from row-length statistics, and says why;
+ * optionally confirms the pick with a few timed trial runs of the likely candidates, cached per
+ * matrix and device for the life of the process.
+ *
+ * <pre>{@code
+ * FormatChooser.Choice c = FormatChooser.choose(a, device);
+ * System.out.println(c.format() + ": " + c.reason());
+ * FormatChooser.Choice t = FormatChooser.tuned(a, Precision.FP64, device, 5);  // timed trials
+ * }</pre>
+ */
+public final class FormatChooser {
+    /** A decision: the format and a sentence giving the reason. */
+    public record Choice(SpmvFormat format, String reason, RowStats stats) {
+    }
+
+    private static final Map<String, Choice> TRIALS = new ConcurrentHashMap<>();
+
+    private FormatChooser() {
+    }
+
+    /**
+     * The rules, in order: few diagonals that are mostly full → DIA (stencils, banded); rows far
+     * longer than the mean → merge-path CSR, which splits work evenly (skewed, power-law);
+     * on GPUs, rows of similar length → SELL-C-σ (coalesced, little padding), long rows → CSR-vector;
+     * otherwise CSR with a work-item per row (on CPUs each work-item then streams its rows).
+     */
+    public static Choice choose(CsrMatrix a, Device device) {
+        RowStats s = RowStats.of(a);
+        boolean gpu = device.info().isGpu();
+        if (s.nnz() == 0) return new Choice(SpmvFormat.CSR, "no entries", s);
+        double diaFill = (double) s.nnz() / ((double) s.diagonals() * s.rows());
+        if (s.diagonals() <= 64 && diaFill >= 0.6) {
+            return new Choice(SpmvFormat.DIA, String.format("%d diagonals, %.0f%% full: banded/stencil structure", s.diagonals(), 100 * diaFill), s);
+        }
+        if (s.max() > 16 * Math.max(1, s.mean()) && s.max() >= 64) {
+            return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f, merge path balances the work",
+                    s.max(), s.mean()), s);
+        }
+        if (!gpu) return new Choice(SpmvFormat.CSR, "CPU device, regular rows: CSR streams rows with no padding", s);
+        if (s.sellFill() >= 0.7) {
+            return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
+        }
+        if (s.mean() >= 12) {
+            return new Choice(SpmvFormat.CSR_VECTOR, String.format("long uneven rows (mean %.1f): several lanes per row", s.mean()), s);
+        }
+        return new Choice(SpmvFormat.CSR_MERGE, String.format("short uneven rows (mean %.1f, SELL fill %.0f%%): merge path",
+                s.mean(), 100 * s.sellFill()), s);
+    }
+
+    /**
+     * Times the rule's pick and the other plausible formats ({@code runs} executions each, after a
+     * warm-up) and returns the fastest, remembering the answer for this matrix, device and precision.
+     */
+    public static Choice tuned(CsrMatrix a, Precision p, Device device, int runs) {
+        String key = fingerprint(a) + "@" + device.id() + "/" + p;
+        Choice cached = TRIALS.get(key);
+        if (cached != null) return cached;
+        Choice rule = choose(a, device);
+        List<SpmvFormat> candidates = new ArrayList<>(List.of(rule.format()));
+        for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_VECTOR, SpmvFormat.SELL, SpmvFormat.CSR_MERGE, SpmvFormat.DIA}) {
+            if (!candidates.contains(f)) candidates.add(f);
+        }
+        double[] x = new double[a.cols()];
+        Arrays.fill(x, 1);
+        SpmvFormat best = rule.format();
+        double bestMs = Double.POSITIVE_INFINITY;
+        StringBuilder log = new StringBuilder();
+        for (SpmvFormat f : candidates) {
+            try (SpmvExecutor e = SpmvExecutor.create(a, f, p, device)) {
+                e.setX(x);
+                e.execute();
+                double ms = Double.POSITIVE_INFINITY;
+                for (int r = 0; r < runs; r++) ms = Math.min(ms, e.execute().kernelMillis());
+                log.append(String.format(" %s %.3f ms;", f.cliName(), ms));
+                if (ms < bestMs) {
+                    bestMs = ms;
+                    best = f;
+                }
+            } catch (IllegalArgumentException unfit) {
+                log.append(' ').append(f.cliName()).append(" unfit;");
+            }
+        }
+        Choice c = new Choice(best, "fastest in timed trials (rule said " + rule.format().cliName() + "):" + log, rule.stats());
+        TRIALS.put(key, c);
+        return c;
+    }
+
+    /** Identifies a matrix by shape and a hash of its pattern and values. */
+    static String fingerprint(CsrMatrix a) {
+        long h = 1125899906842597L;
+        for (int i = 0; i <= a.rows(); i++) h = 31 * h + a.rowStart(i);
+        for (int k = 0; k < a.nnz(); k++) h = 31 * (31 * h + a.colIndex(k)) + Double.doubleToLongBits(a.value(k));
+        return a.rows() + "x" + a.cols() + ":" + a.nnz() + ":" + Long.toHexString(h);
+    }
+}

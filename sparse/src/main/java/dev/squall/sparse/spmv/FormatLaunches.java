@@ -1,0 +1,133 @@
+package dev.squall.sparse.spmv;
+
+import dev.squall.sparse.format.CooFormat;
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.DiaFormat;
+import dev.squall.sparse.format.EllFormat;
+import dev.squall.sparse.format.HybFormat;
+import dev.squall.sparse.format.SellFormat;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The inspectors of each executor: convert CSR to the format's device arrays and list the launches. */
+final class FormatLaunches {
+    /** Work-group size of the SPMD kernels (a multiple of 32, as sub-group emulation requires). */
+    static final int GROUP = 256;
+
+    /** What an inspector produced: launches and a one-line description of the layout it chose. */
+    record Built(List<Launch> launches, String detail) {
+    }
+
+    /** The vectors every executor shares: x, y, {alpha, beta}, and {alpha, 1} for accumulating passes. */
+    record Vectors(KernelArray x, KernelArray y, KernelArray coef, KernelArray coefAcc) {
+    }
+
+    private FormatLaunches() {
+    }
+
+    static Built build(CsrMatrix a, SpmvFormat f, Precision p, Device d, Vectors v) {
+        int rows = a.rows();
+        if (a.nnz() == 0) {
+            return new Built(List.of(new Launch("scale", new Object[] {v.y(), v.coef(), rows}, null)), "no entries: y = beta y");
+        }
+        boolean gpu = d.info().isGpu();
+        return switch (f) {
+            case CSR -> new Built(List.of(new Launch("csrScalar",
+                    new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
+                    "one work-item per row");
+            case CSR_VECTOR -> {
+                int lanes = lanesFor(a);
+                long items = (long) rows * lanes;
+                if (items > Integer.MAX_VALUE - GROUP) throw new IllegalArgumentException("csr-vector: " + rows + " rows x " + lanes + " lanes is too many work-items");
+                WorkerGrid grid = WorkerGrid.of(roundUp(items, GROUP)).withLocal(GROUP);
+                yield new Built(List.of(new Launch("csrVector", new Object[] {null, ints(a.rowPtr()), ints(a.colIdx()),
+                        p.array(a.values()), v.x(), v.y(), v.coef(), rows, lanes}, grid)), lanes + " lanes per row");
+            }
+            case CSR_MERGE -> {
+                long total = (long) rows + a.nnz();
+                if (total > Integer.MAX_VALUE - 1024) throw new IllegalArgumentException("csr-merge: rows + nnz = " + total + " exceeds 2^31");
+                int per = gpu ? 8 : 256;
+                int items = (int) ((total + per - 1) / per);
+                KernelArray carry = p.vector(items);
+                IntArray carryRow = new IntArray(items);
+                List<Launch> l = List.of(
+                        new Launch("csrMerge", new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
+                                carry, carryRow, rows, a.nnz(), per, items}, null),
+                        new Launch("carryFix", new Object[] {v.y(), v.coef(), carry, carryRow, items}, null));
+                yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
+            }
+            case COO -> {
+                List<Launch> l = new ArrayList<>();
+                String detail = coo(CooFormat.from(a), p, gpu, v, v.coef(), true, l);
+                yield new Built(l, detail);
+            }
+            case ELL -> {
+                EllFormat e = EllFormat.from(a);
+                yield new Built(List.of(ell(e, p, v)), "width " + e.width() + ", " + pct(a.nnz(), (long) e.width() * rows) + " of slots used");
+            }
+            case SELL -> {
+                int c = 32;
+                int sigma = 512;
+                SellFormat s = SellFormat.from(a, c, sigma);
+                yield new Built(List.of(new Launch("sell", new Object[] {ints(s.chunkPtr()), ints(s.slotLen()), ints(s.perm()),
+                        ints(s.col()), p.array(s.val()), v.x(), v.y(), v.coef(), s.slots(), c}, null)),
+                        "C " + c + ", sigma " + sigma + ", " + pct(a.nnz(), s.storedSlots()) + " of slots used");
+            }
+            case DIA -> {
+                DiaFormat dia = DiaFormat.from(a);
+                yield new Built(List.of(new Launch("dia", new Object[] {ints(dia.offsets()), p.array(dia.val()), v.x(), v.y(), v.coef(),
+                        rows, a.cols(), dia.diagonals()}, null)),
+                        dia.diagonals() + " diagonals, " + pct(a.nnz(), (long) dia.diagonals() * rows) + " of slots used");
+            }
+            case HYB -> {
+                HybFormat h = HybFormat.from(a);
+                List<Launch> l = new ArrayList<>();
+                l.add(ell(h.ell(), p, v));
+                String detail = "ELL width " + h.ell().width() + " + COO " + h.coo().nnz() + " entries";
+                if (h.coo().nnz() > 0) coo(h.coo(), p, gpu, v, v.coefAcc(), false, l);
+                yield new Built(l, detail);
+            }
+        };
+    }
+
+    private static Launch ell(EllFormat e, Precision p, Vectors v) {
+        return new Launch("ell", new Object[] {ints(e.rowLen()), ints(e.col()), p.array(e.val()), v.x(), v.y(), v.coef(), e.rows()}, null);
+    }
+
+    private static String coo(CooFormat c, Precision p, boolean gpu, Vectors v, KernelArray coef, boolean writeEmpty, List<Launch> out) {
+        int chunk = gpu ? 8 : 256;
+        int chunks = (c.nnz() + chunk - 1) / chunk;
+        KernelArray carry = p.vector(chunks);
+        IntArray carryRow = new IntArray(Math.max(1, chunks));
+        out.add(new Launch("cooChunks", new Object[] {ints(c.row()), ints(c.col()), p.array(c.val()), v.x(), v.y(), coef, carry, carryRow,
+                c.nnz(), c.rows(), chunk, chunks, writeEmpty ? 1 : 0}, null));
+        out.add(new Launch("carryFix", new Object[] {v.y(), coef, carry, carryRow, chunks}, null));
+        return chunk + " entries per work-item, " + chunks + " work-items";
+    }
+
+    /** Lanes per row for CSR-vector: the power of two nearest the mean row length, 2..32. */
+    static int lanesFor(CsrMatrix a) {
+        double mean = a.rows() == 0 ? 0 : (double) a.nnz() / a.rows();
+        int lanes = 2;
+        while (lanes < 32 && lanes * 1.5 < mean) lanes <<= 1;
+        return lanes;
+    }
+
+    static IntArray ints(int[] v) {
+        IntArray a = new IntArray(Math.max(1, v.length));
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        return a;
+    }
+
+    private static long roundUp(long v, long m) {
+        return Math.max(m, (v + m - 1) / m * m);
+    }
+
+    private static String pct(long used, long slots) {
+        return slots == 0 ? "100%" : String.format("%.0f%%", 100.0 * used / slots);
+    }
+}

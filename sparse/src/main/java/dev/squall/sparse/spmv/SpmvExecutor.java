@@ -1,0 +1,173 @@
+package dev.squall.sparse.spmv;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.ExecutionResult;
+import dev.squall.tasks.runtime.Profile;
+import dev.squall.tasks.runtime.TaskGraph;
+import java.util.List;
+
+/**
+ * A sparse matrix inspected once into a format and bound to a device, ready to compute
+ * {@code y = alpha A x + beta y} many times. The matrix stays on the device; x, y and the
+ * coefficients are copied there only when they were changed through the setters.
+ *
+ * <pre>{@code
+ * try (SpmvExecutor spmv = SpmvExecutor.create(a, SpmvFormat.SELL, Precision.FP64, Devices.select(null))) {
+ *     double[] y = spmv.multiply(1.0, x, 0.0, null);          // y = A x
+ *     spmv.execute();                                         // again, nothing copied
+ *     System.out.println(spmv.inspectorMillis() + " ms to inspect, " + spmv.detail());
+ * }
+ * }</pre>
+ */
+public final class SpmvExecutor implements AutoCloseable {
+    private static int serial;
+
+    private final CsrMatrix matrix;
+    private final SpmvFormat format;
+    private final Precision precision;
+    private final Device device;
+    private final FormatLaunches.Vectors v;
+    private final String detail;
+    private final double inspectorMillis;
+    private final ExecutionPlan upload;
+    private final ExecutionPlan run;
+    private boolean dirty = true;
+    private ExecutionResult last;
+
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d) {
+        long t0 = System.nanoTime();
+        this.matrix = a;
+        this.format = f;
+        this.precision = p;
+        this.device = d;
+        this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
+        Precision.write(v.coef(), new double[] {1, 0});
+        Precision.write(v.coefAcc(), new double[] {1, 1});
+        FormatLaunches.Built built = FormatLaunches.build(a, f, p, d, v);
+        this.detail = built.detail();
+        this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
+        String id;
+        synchronized (SpmvExecutor.class) {
+            id = "spmv" + serial++;
+        }
+        this.upload = new ExecutionPlan(new TaskGraph(id + "in")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, v.x(), v.y(), v.coef(), v.coefAcc()).snapshot());
+        TaskGraph g = new TaskGraph(id);
+        List<Launch> launches = built.launches();
+        for (int i = 0; i < launches.size(); i++) g.task("t" + i, p.kernels(), launches.get(i).kernel(), launches.get(i).args());
+        this.run = new ExecutionPlan(g.snapshot());
+        upload.withDevice(d);
+        run.withDevice(d).withProfiler(true);
+        for (int i = 0; i < launches.size(); i++) {
+            if (launches.get(i).grid() != null) run.withGrid("t" + i, launches.get(i).grid());
+        }
+    }
+
+    /**
+     * Runs the inspector for {@code format} on {@code a} and binds the result to {@code device}.
+     *
+     * @throws IllegalArgumentException if the format cannot hold this matrix (e.g. DIA of a scattered matrix)
+     */
+    public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        return new SpmvExecutor(a, format, precision, device);
+    }
+
+    /** Sets x (length {@code cols}). */
+    public SpmvExecutor setX(double[] x) {
+        check("x", x.length, matrix.cols());
+        Precision.write(v.x(), x);
+        dirty = true;
+        return this;
+    }
+
+    /** Sets y (length {@code rows}); only read when beta is not 0. */
+    public SpmvExecutor setY(double[] y) {
+        check("y", y.length, matrix.rows());
+        Precision.write(v.y(), y);
+        dirty = true;
+        return this;
+    }
+
+    /** Sets alpha and beta (default 1 and 0). */
+    public SpmvExecutor setCoefficients(double alpha, double beta) {
+        Precision.write(v.coef(), new double[] {alpha, beta});
+        Precision.write(v.coefAcc(), new double[] {alpha, 1});
+        dirty = true;
+        return this;
+    }
+
+    /**
+     * Computes {@code y = alpha A x + beta y} on the device, copying x, y and the coefficients there
+     * first if a setter changed them. The profile's kernel time is the executor time of this call
+     * (the first call also builds the kernels and copies the matrix).
+     */
+    public Profile execute() {
+        if (dirty) {
+            upload.execute();
+            dirty = false;
+        }
+        last = run.execute();
+        return last.profile();
+    }
+
+    /** y after the last {@link #execute()}, copied back from the device. */
+    public double[] y() {
+        if (last == null) execute();
+        last.transferToHost(v.y());
+        return Precision.read(v.y(), matrix.rows());
+    }
+
+    /** One product with copies in and out: returns {@code alpha A x + beta y0} ({@code y0} may be null when beta is 0). */
+    public double[] multiply(double alpha, double[] x, double beta, double[] y0) {
+        setX(x);
+        setCoefficients(alpha, beta);
+        if (y0 != null) setY(y0);
+        else if (beta != 0) throw new IllegalArgumentException("beta is " + beta + " but no y was given");
+        execute();
+        return y();
+    }
+
+    public SpmvFormat format() {
+        return format;
+    }
+
+    public Precision precision() {
+        return precision;
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    /** What the inspector chose (width, lanes, chunking...). */
+    public String detail() {
+        return detail;
+    }
+
+    /** Wall time of the inspector: format conversion and filling the device-side arrays on the host. */
+    public double inspectorMillis() {
+        return inspectorMillis;
+    }
+
+    private static void check(String what, int got, int want) {
+        if (got != want) throw new IllegalArgumentException(what + " has " + got + " entries, the matrix needs " + want);
+    }
+
+    /** Releases the launches and the device copies of this executor's arrays. */
+    @Override
+    public void close() {
+        run.freeDeviceMemory();
+        upload.freeDeviceMemory();
+        run.close();
+        upload.close();
+    }
+
+    /** For tests of the device path: the vectors this executor owns. */
+    List<KernelArray> vectors() {
+        return List.of(v.x(), v.y(), v.coef(), v.coefAcc());
+    }
+}

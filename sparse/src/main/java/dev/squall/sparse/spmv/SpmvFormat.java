@@ -1,0 +1,36 @@
+package dev.squall.sparse.spmv;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The SpMV executors, by the names the command line uses ({@code csr-vector}, {@code sell}, ...). */
+public enum SpmvFormat {
+    /** CSR, one work-item per row. */
+    CSR,
+    /** CSR, a power-of-two group of lanes per row (tuned to the mean row length), sub-group reduction. */
+    CSR_VECTOR,
+    /** CSR with merge-path load balancing: equal shares of rows + nonzeros per work-item. */
+    CSR_MERGE,
+    /** Row-sorted COO, segmented reduction in two passes, no atomics. */
+    COO,
+    /** ELLPACK, column-major. */
+    ELL,
+    /** SELL-C-σ: sorted, chunked, per-chunk padded ELL. */
+    SELL,
+    /** Diagonals. */
+    DIA,
+    /** ELL + COO for the overflow. */
+    HYB;
+
+    /** The command-line name. */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Parses a command-line name. */
+    public static SpmvFormat parse(String s) {
+        for (SpmvFormat f : values()) if (f.cliName().equals(s.strip().toLowerCase(Locale.ROOT))) return f;
+        throw new IllegalArgumentException("unknown format '" + s + "'; known: "
+                + Arrays.stream(values()).map(SpmvFormat::cliName).toList() + " and auto");
+    }
+}

@@ -1,0 +1,270 @@
+package dev.squall.sparse.spmv.kernels;
+
+import dev.squall.tasks.api.DeviceFunction;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.NoAlias;
+import dev.squall.tasks.api.Parallel;
+import dev.squall.tasks.api.ReadOnly;
+
+/**
+ * SpMV executors, double precision: {@code y = alpha A x + beta y} with {@code coef = {alpha, beta}}
+ * read on the device (so changing them costs no rebuild). With {@code beta == 0}, {@code y} is
+ * written without being read. Fp32Kernels is generated from this file by
+ * {@code sparse/src/main/scripts/fp32-kernels.sh}; edit this one.
+ */
+public final class Fp64Kernels {
+    private Fp64Kernels() {
+    }
+
+    /** y[i] = alpha s + beta y[i], never reading y when beta is 0 (so poisoned y cannot leak in). */
+    @DeviceFunction
+    static void store(DoubleArray y, int i, double s, DoubleArray coef) {
+        double a = coef.get(0);
+        double b = coef.get(1);
+        if (b == 0) {
+            y.set(i, a * s);
+        } else {
+            y.set(i, a * s + b * y.get(i));
+        }
+    }
+
+    /** y = beta y: the whole product for a matrix with no entries. */
+    @Kernel
+    public static void scale(DoubleArray y, @ReadOnly DoubleArray coef, int rows) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            store(y, i, 0.0, coef);
+        }
+    }
+
+    /** CSR, one work-item per row. */
+    @Kernel
+    public static void csrScalar(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                 @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            double s = 0;
+            int end = rowPtr.get(i + 1);
+            for (int k = rowPtr.get(i); k < end; k++) {
+                s += val.get(k) * x.get(col.get(k));
+            }
+            store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * CSR, {@code lanes} work-items per row (a power of two up to the sub-group size), strided over
+     * the row and reduced with sub-group shuffles (Bell and Garland's CSR-vector, lanes tuned to the
+     * row length as in Venkat's thesis). Grid: rows * lanes work-items, rounded up to the group size.
+     */
+    @Kernel
+    public static void csrVector(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                 @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows, int lanes) {
+        int g = ctx.globalIdx;
+        int row = g / lanes;
+        int lane = g & (lanes - 1);
+        double s = 0;
+        if (row < rows) {
+            int end = rowPtr.get(row + 1);
+            for (int k = rowPtr.get(row) + lane; k < end; k += lanes) {
+                s += val.get(k) * x.get(col.get(k));
+            }
+        }
+        // every work-item reaches the shuffles; lane 0 of each row segment only reads inside it
+        for (int off = lanes / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if (row < rows && lane == 0) {
+            store(y, row, s, coef);
+        }
+    }
+
+    /** ELL, column-major ({@code [k * rows + i]}), one work-item per row; padding is never read. */
+    @Kernel
+    public static void ell(@ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                           @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            double s = 0;
+            int len = rowLen.get(i);
+            int idx = i;
+            for (int k = 0; k < len; k++) {
+                s += val.get(idx) * x.get(col.get(idx));
+                idx += rows;
+            }
+            store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * SELL-C-sigma (Kreutzer et al., SIAM J. Sci. Comput. 2014): slot {@code s} is lane
+     * {@code s % c} of chunk {@code s / c}, holding row {@code perm[s]} (or -1 for padding);
+     * chunk entries are column-major from {@code chunkPtr[chunk]}.
+     */
+    @Kernel
+    public static void sell(@ReadOnly IntArray chunkPtr, @ReadOnly IntArray slotLen, @ReadOnly IntArray perm,
+                            @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, @NoAlias DoubleArray y,
+                            @ReadOnly DoubleArray coef, int slots, int c) {
+        for (@Parallel int s = 0; s < slots; s++) {
+            int row = perm.get(s);
+            if (row < 0) {
+                continue;
+            }
+            int chunk = s / c;
+            int idx = chunkPtr.get(chunk) + (s - chunk * c);
+            int len = slotLen.get(s);
+            double sum = 0;
+            for (int k = 0; k < len; k++) {
+                sum += val.get(idx) * x.get(col.get(idx));
+                idx += c;
+            }
+            store(y, row, sum, coef);
+        }
+    }
+
+    /** DIA: diagonal {@code d} at column offset {@code offsets[d]}, stored column-major {@code [d * rows + i]}. */
+    @Kernel
+    public static void dia(@ReadOnly IntArray offsets, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, @NoAlias DoubleArray y,
+                           @ReadOnly DoubleArray coef, int rows, int cols, int diagonals) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            double s = 0;
+            for (int d = 0; d < diagonals; d++) {
+                int j = i + offsets.get(d);
+                if (j >= 0 && j < cols) {
+                    s += val.get(d * rows + i) * x.get(j);
+                }
+            }
+            store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * COO, row-sorted, segmented reduction without atomics, first of two passes: work-item
+     * {@code w} reduces entries {@code [w * chunk, (w + 1) * chunk)}; rows that end in its chunk
+     * are stored (their earlier parts come in the second pass); the sum of a row still open at
+     * the chunk's end goes to {@code carry[w]} with its row in {@code carryRow[w]} (-1 if none).
+     * With {@code writeEmpty}, rows with no entries get {@code beta y}; HYB turns it off and adds.
+     */
+    @Kernel
+    public static void cooChunks(@ReadOnly IntArray row, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, DoubleArray carry, IntArray carryRow,
+                                 int nnz, int rows, int chunk, int chunks, int writeEmpty) {
+        for (@Parallel int w = 0; w < chunks; w++) {
+            int start = w * chunk;
+            int end = Math.min(start + chunk, nnz);
+            int r = row.get(start);
+            if (writeEmpty != 0) {
+                int from = start == 0 ? 0 : row.get(start - 1) + 1;
+                for (int e = from; e < r; e++) {
+                    store(y, e, 0.0, coef);
+                }
+            }
+            double s = 0;
+            for (int k = start; k < end; k++) {
+                int rk = row.get(k);
+                if (rk != r) {
+                    store(y, r, s, coef);
+                    if (writeEmpty != 0) {
+                        for (int e = r + 1; e < rk; e++) {
+                            store(y, e, 0.0, coef);
+                        }
+                    }
+                    r = rk;
+                    s = 0;
+                }
+                s += val.get(k) * x.get(col.get(k));
+            }
+            if (end == nnz || row.get(end) != r) {
+                store(y, r, s, coef);
+                carryRow.set(w, -1);
+                carry.set(w, 0.0);
+                if (end == nnz && writeEmpty != 0) {
+                    for (int e = r + 1; e < rows; e++) {
+                        store(y, e, 0.0, coef);
+                    }
+                }
+            } else {
+                carryRow.set(w, r);
+                carry.set(w, s);
+            }
+        }
+    }
+
+    /**
+     * Second pass of the segmented reductions (COO and merge-path CSR): the last work-item that
+     * carries a row adds the carries of the run of work-items before it that carry the same row.
+     * Exactly one work-item writes each row, so no atomics are needed.
+     */
+    @Kernel
+    public static void carryFix(@NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @ReadOnly DoubleArray carry,
+                                @ReadOnly IntArray carryRow, int chunks) {
+        for (@Parallel int w = 0; w < chunks; w++) {
+            int r = carryRow.get(w);
+            if (r < 0 || (w + 1 < chunks && carryRow.get(w + 1) == r)) {
+                continue;
+            }
+            double s = 0;
+            int t = w;
+            while (t >= 0 && carryRow.get(t) == r) {
+                s += carry.get(t);
+                t--;
+            }
+            y.set(r, y.get(r) + coef.get(0) * s);
+        }
+    }
+
+    /** Merge-path search (Merrill and Garland, SC'16): rows whose end lies among the first {@code diag} merge items. */
+    @DeviceFunction
+    static int mergeSearch(IntArray rowPtr, int diag, int rows, int nnz) {
+        int lo = Math.max(diag - nnz, 0);
+        int hi = Math.min(diag, rows);
+        while (lo < hi) {
+            int p = (lo + hi) >>> 1;
+            if (rowPtr.get(p + 1) <= diag - p - 1) {
+                lo = p + 1;
+            } else {
+                hi = p;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Merge-path CSR, first pass: work-item {@code w} consumes {@code perItem} items of the merge of
+     * row ends and nonzeros, so every work-item does the same work however skewed the rows are.
+     * The partial sum of the row open at its end goes to {@code carry} (second pass: {@link #carryFix}).
+     */
+    @Kernel
+    public static void csrMerge(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, DoubleArray carry, IntArray carryRow,
+                                int rows, int nnz, int perItem, int items) {
+        for (@Parallel int w = 0; w < items; w++) {
+            int total = rows + nnz;
+            int d0 = Math.min(w * perItem, total);
+            int d1 = Math.min(d0 + perItem, total);
+            int i = mergeSearch(rowPtr, d0, rows, nnz);
+            int k = d0 - i;
+            double s = 0;
+            for (int d = d0; d < d1; d++) {
+                if (k < rowPtr.get(i + 1)) {
+                    s += val.get(k) * x.get(col.get(k));
+                    k++;
+                } else {
+                    store(y, i, s, coef);
+                    s = 0;
+                    i++;
+                }
+            }
+            carryRow.set(w, i < rows ? i : -1);
+            carry.set(w, s);
+        }
+    }
+
+    /** b = a: the copy kernel whose bandwidth the SpMV figures are compared with. */
+    @Kernel
+    public static void copy(@ReadOnly DoubleArray a, @NoAlias DoubleArray b, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            b.set(i, a.get(i));
+        }
+    }
+}

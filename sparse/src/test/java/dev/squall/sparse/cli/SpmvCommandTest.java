@@ -1,0 +1,83 @@
+package dev.squall.sparse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.testing.TestData;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SpmvCommandTest {
+    /** Runs the command as the squall launcher does (bad input -> 2) and returns exit code and stdout. */
+    static Object[] run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        System.setOut(new PrintStream(out, true));
+        try {
+            CommandLine cl = new CommandLine(new SpmvCommand());
+            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+                if (ex instanceof IllegalArgumentException) {
+                    err.append(ex.getMessage());
+                    return 2;
+                }
+                throw ex;
+            });
+            cl.setExitCodeExceptionMapper(t -> 2);
+            int code = cl.execute(args);
+            return new Object[] {code, out.toString(), err.toString()};
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    @Test
+    void generatedStencilVerifiesAndReportsJson() {
+        Object[] r = run("--generate", "27pt:13x11x9", "--device", "jvm", "--repeat", "3", "--verify", "--json");
+        assertEquals(0, r[0]);
+        String json = (String) r[1];
+        assertTrue(json.contains("\"format\":\"dia\"") && json.contains("\"verified\":true") && json.contains("\"nnz\":" + (37 * 31 * 25)), json);
+        assertTrue(json.contains("\"ratio_to_copy\":"), json);
+    }
+
+    @Test
+    void fileWithExplicitFormatInFp32() {
+        Object[] r = run("--matrix", TestData.file("ani4.mtx").toString(), "--format", "sell", "--precision", "fp32",
+                "--device", "jvm", "--repeat", "2", "--verify");
+        assertEquals(0, r[0], (String) r[2]);
+        assertTrue(((String) r[1]).contains("verify     relative error"), (String) r[1]);
+    }
+
+    @Test
+    void badInputIsExitCodeTwoWithFileAndLine(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.mtx");
+        Files.writeString(bad, "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n");
+        Object[] r = run("--matrix", bad.toString(), "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("bad.mtx:4: row index 3 is outside 1..2"), (String) r[2]);
+        assertEquals(2, run("--generate", "27pt:10", "--device", "jvm")[0]);
+        assertEquals(2, run("--generate", "5pt:10x10", "--format", "csr-bogus", "--device", "jvm")[0]);
+        assertEquals(2, run("--device", "jvm")[0], "a matrix source is required");
+    }
+
+    @Test
+    void formatListRunsEachAndDumpsRawArrays(@TempDir Path dir) throws IOException {
+        Object[] r = run("--generate", "rmat:8", "--format", "csr,dia,csr-merge", "--device", "jvm", "--repeat", "2",
+                "--verify", "--json", "--dump", dir.toString(), "--dump-name", "g");
+        assertEquals(0, r[0], (String) r[2]);
+        String[] lines = ((String) r[1]).strip().split("\n");
+        assertEquals(3, lines.length, (String) r[1]);
+        assertTrue(lines[0].contains("\"format\":\"csr\"") && lines[0].contains("\"verified\":true"), lines[0]);
+        assertTrue(lines[1].contains("\"error\":\"DIA would store"), lines[1]);
+        assertTrue(lines[2].contains("\"format\":\"csr-merge\"") && lines[2].contains("\"verified\":true"), lines[2]);
+        String[] shape = Files.readString(dir.resolve("g.shape.txt")).strip().split(" ");
+        assertEquals(4L * (Integer.parseInt(shape[0]) + 1), Files.size(dir.resolve("g.ptr.i32")));
+        assertEquals(8L * Integer.parseInt(shape[2]), Files.size(dir.resolve("g.val.f64")));
+    }
+}

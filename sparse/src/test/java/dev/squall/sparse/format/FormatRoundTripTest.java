@@ -1,0 +1,82 @@
+package dev.squall.sparse.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.generate.RandomMatrices;
+import dev.squall.sparse.testing.TestMatrices;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every format converts back to exactly the CSR it was built from (pattern, explicit zeros, values bit for bit). */
+class FormatRoundTripTest {
+
+    @Test
+    void everyFormatRoundTripsExactly() {
+        for (Map.Entry<String, CsrMatrix> e : TestMatrices.all().entrySet()) {
+            CsrMatrix a = e.getValue();
+            String n = e.getKey();
+            assertTrue(a.sameAs(CooFormat.from(a).toCsr()), "coo " + n);
+            try {
+                assertTrue(a.sameAs(EllFormat.from(a).toCsr()), "ell " + n);
+            } catch (IllegalArgumentException ex) {
+                assertTrue(ex.getMessage().contains("ELL would pad"), ex.getMessage());
+            }
+            assertTrue(a.sameAs(HybFormat.from(a).toCsr()), "hyb " + n);
+            for (int w : new int[] {0, 1, 3}) assertTrue(a.sameAs(HybFormat.from(a, w).toCsr()), "hyb width " + w + " " + n);
+            for (int[] cs : new int[][] {{32, 512}, {4, 1}, {8, 24}, {1, 1}}) {
+                assertTrue(a.sameAs(SellFormat.from(a, cs[0], cs[1]).toCsr()), "sell " + cs[0] + "-" + cs[1] + " " + n);
+            }
+            try {
+                assertTrue(a.sameAs(DiaFormat.from(a).toCsr()), "dia " + n);
+            } catch (IllegalArgumentException ex) {
+                assertTrue(ex.getMessage().contains("DIA would store"), ex.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void explicitZerosSurviveEveryFormat() {
+        CsrMatrix a = CsrMatrix.fromCoo(3, 3, new int[] {0, 1, 2, 2}, new int[] {1, 1, 0, 2}, new double[] {0, 5, 0, -0.0});
+        assertEquals(4, DiaFormat.from(a).toCsr().nnz());
+        assertEquals(4, EllFormat.from(a).toCsr().nnz());
+        assertEquals(4, SellFormat.from(a, 2, 2).toCsr().nnz());
+        assertTrue(a.sameAs(DiaFormat.from(a).toCsr()));
+    }
+
+    @Test
+    void layoutsAreWhatTheFormatsPromise() {
+        // rows [1 5 0 0], [7 2 0 0], [0 0 3 6], [0 0 0 4] (the example of Venkat's thesis)
+        CsrMatrix a = CsrMatrix.fromCoo(4, 4, new int[] {0, 0, 1, 1, 2, 2, 3}, new int[] {0, 1, 0, 1, 2, 3, 3},
+                new double[] {1, 5, 7, 2, 3, 6, 4});
+        DiaFormat dia = DiaFormat.from(a);
+        assertEquals(java.util.List.of(-1, 0, 1), java.util.Arrays.stream(dia.offsets()).boxed().toList());
+        assertEquals(java.util.List.of(0.0, 7.0, 0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 6.0, 0.0),
+                java.util.Arrays.stream(dia.val()).boxed().toList());
+        EllFormat ell = EllFormat.from(a);
+        assertEquals(2, ell.width());
+        assertEquals(java.util.List.of(1.0, 7.0, 3.0, 4.0, 5.0, 2.0, 6.0, 0.0), java.util.Arrays.stream(ell.val()).boxed().toList());
+        SellFormat sell = SellFormat.from(a, 2, 4); // sorted by length: rows 0, 1, 2 (len 2) then 3 (len 1)
+        assertEquals(java.util.List.of(0, 1, 2, 3), java.util.Arrays.stream(sell.perm()).boxed().toList());
+        assertEquals(java.util.List.of(0, 4, 8), java.util.Arrays.stream(sell.chunkPtr()).boxed().toList());
+    }
+
+    @Test
+    void hybWidthFollowsBellAndGarland() {
+        CsrMatrix s = RandomMatrices.skewed(9000, 0.001, 400, 6, 2);
+        HybFormat h = HybFormat.from(s);
+        assertEquals(6, h.ell().width());
+        assertEquals(9 * (400 - 6), h.coo().nnz());
+    }
+
+    @Test
+    void refusesHopelessPadding() {
+        CsrMatrix scattered = RandomMatrices.rmat(11, 4, 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DiaFormat.from(scattered));
+        assertTrue(e.getMessage().contains("use csr, sell or hyb"), e.getMessage());
+        CsrMatrix skewed = RandomMatrices.skewed(5000, 0.001, 2000, 4, 1);
+        IllegalArgumentException f = assertThrows(IllegalArgumentException.class, () -> EllFormat.from(skewed));
+        assertTrue(f.getMessage().contains("longest row 2000"), f.getMessage());
+    }
+}

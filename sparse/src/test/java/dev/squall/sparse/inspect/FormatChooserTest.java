@@ -1,0 +1,50 @@
+package dev.squall.sparse.inspect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.SellFormat;
+import dev.squall.sparse.generate.RandomMatrices;
+import dev.squall.sparse.generate.Stencils;
+import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.spmv.SpmvFormat;
+import dev.squall.tasks.runtime.Devices;
+import org.junit.jupiter.api.Test;
+
+class FormatChooserTest {
+
+    @Test
+    void statsMatchDirectCounts() {
+        CsrMatrix a = Stencils.of(7, 10, 9, 8);
+        RowStats s = RowStats.of(a);
+        assertEquals(7, s.diagonals());
+        assertEquals(7, s.max());
+        assertEquals((double) a.nnz() / a.rows(), s.mean(), 1e-12);
+        CsrMatrix k = RandomMatrices.skewed(3000, 0.001, 500, 7, 4);
+        // the estimate must equal the fill of the format the inspector really builds
+        assertEquals((double) k.nnz() / SellFormat.from(k, 32, 512).storedSlots(), RowStats.of(k).sellFill(), 1e-12);
+    }
+
+    @Test
+    void picksByStructureAndSaysWhy() {
+        var jvm = Devices.jvm();
+        FormatChooser.Choice stencil = FormatChooser.choose(Stencils.of(27, 12, 11, 10), jvm);
+        assertEquals(SpmvFormat.DIA, stencil.format());
+        assertTrue(stencil.reason().contains("27 diagonals"), stencil.reason());
+        FormatChooser.Choice skewed = FormatChooser.choose(RandomMatrices.skewed(4000, 0.001, 800, 8, 1), jvm);
+        assertEquals(SpmvFormat.CSR_MERGE, skewed.format());
+        assertTrue(skewed.reason().contains("longest 800"), skewed.reason());
+        assertEquals(SpmvFormat.CSR, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), jvm).format());
+    }
+
+    @Test
+    void trialsPickARunnableFormatAndAreCached() {
+        CsrMatrix a = RandomMatrices.rmat(9, 4, 2);
+        FormatChooser.Choice c = FormatChooser.tuned(a, Precision.FP64, Devices.jvm(), 2);
+        assertTrue(c.reason().startsWith("fastest in timed trials"), c.reason());
+        assertTrue(c.reason().contains("dia unfit"), c.reason());
+        assertSame(c, FormatChooser.tuned(a, Precision.FP64, Devices.jvm(), 2));
+    }
+}

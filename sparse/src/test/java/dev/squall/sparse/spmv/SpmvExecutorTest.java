@@ -1,0 +1,131 @@
+package dev.squall.sparse.spmv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.reference.ReferenceSpmv;
+import dev.squall.sparse.testing.TestMatrices;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.sparse.testing.SparseTestDevices;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/** Every executor, in both precisions, on every device, against the sequential reference. */
+class SpmvExecutorTest {
+    static final Map<String, CsrMatrix> MATRICES = TestMatrices.all();
+
+    /** The fp32 inputs as the device sees them: values rounded to float. */
+    static CsrMatrix roundedToFloat(CsrMatrix a) {
+        double[] v = a.values();
+        for (int k = 0; k < v.length; k++) v[k] = (float) v[k];
+        return CsrMatrix.of(a.rows(), a.cols(), a.rowPtr(), a.colIdx(), v);
+    }
+
+    static double[] rounded(double[] v, Precision p) {
+        double[] r = v.clone();
+        if (p == Precision.FP32) for (int i = 0; i < r.length; i++) r[i] = (float) r[i];
+        return r;
+    }
+
+    /**
+     * Checks each row against the reference within the forward error bound of a sum of
+     * {@code len} products: {@code 2 (len + 2) u (|alpha| sum |a_ij x_j| + |beta y_i|)}.
+     */
+    static void check(String what, CsrMatrix a, Precision p, double alpha, double[] x, double beta, double[] y0, double[] got) {
+        CsrMatrix ar = p == Precision.FP32 ? roundedToFloat(a) : a;
+        double[] xr = rounded(x, p);
+        double[] want = y0 == null ? new double[a.rows()] : rounded(y0, p);
+        double[] yOld = want.clone();
+        ReferenceSpmv.multiply(p == Precision.FP32 ? (float) alpha : alpha, ar, xr, p == Precision.FP32 ? (float) beta : beta, want);
+        double u = p == Precision.FP32 ? 0x1p-24 : 0x1p-53;
+        assertEquals(a.rows(), got.length, what);
+        for (int i = 0; i < a.rows(); i++) {
+            double abs = 0;
+            for (int k = ar.rowStart(i); k < ar.rowStart(i + 1); k++) abs += Math.abs(ar.value(k) * xr[ar.colIndex(k)]);
+            double bound = 2 * (ar.rowLength(i) + 4) * u * (Math.abs(alpha) * abs + Math.abs(beta * yOld[i])) + Double.MIN_NORMAL;
+            if (!(Math.abs(got[i] - want[i]) <= bound)) {
+                fail(what + ": y[" + i + "] = " + got[i] + ", expected " + want[i] + " (bound " + bound + ")");
+            }
+        }
+    }
+
+    static boolean refuses(SpmvFormat f, CsrMatrix a) {
+        if (a.nnz() == 0) return false;
+        if (f == SpmvFormat.DIA) {
+            // independent count of occupied diagonals
+            java.util.Set<Integer> diags = new java.util.HashSet<>();
+            for (int i = 0; i < a.rows(); i++) for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) diags.add(a.colIndex(k) - i);
+            return (long) diags.size() * a.rows() > 20L * a.nnz() + a.rows();
+        }
+        if (f == SpmvFormat.ELL) {
+            int max = 0;
+            for (int i = 0; i < a.rows(); i++) max = Math.max(max, a.rowLength(i));
+            return (long) max * a.rows() > 20L * a.nnz() + a.rows();
+        }
+        return false;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyFormatMatchesTheReference() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Device d : SparseTestDevices.all()) {
+            for (Precision p : Precision.values()) {
+                for (SpmvFormat f : SpmvFormat.values()) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + f.cliName(), () -> {
+                        Random rnd = new Random(f.ordinal() * 31 + p.ordinal());
+                        int checked = 0;
+                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                            CsrMatrix a = e.getValue();
+                            String what = d.id() + " " + p + " " + f.cliName() + " " + e.getKey();
+                            if (refuses(f, a)) {
+                                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                                        () -> SpmvExecutor.create(a, f, p, d), what);
+                                assertTrue(ex.getMessage().contains(f == SpmvFormat.DIA ? "DIA would store" : "ELL would pad"), ex.getMessage());
+                                continue;
+                            }
+                            double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                            try (SpmvExecutor s = SpmvExecutor.create(a, f, p, d)) {
+                                // beta = 0 over a poisoned y: y must not be read
+                                double[] poison = new double[a.rows()];
+                                Arrays.fill(poison, Double.NaN);
+                                s.setY(poison);
+                                check(what + " (alpha 1, beta 0)", a, p, 1, x, 0, null, s.multiply(1, x, 0, null));
+                                double[] y0 = rnd.doubles(a.rows(), -1, 1).toArray();
+                                check(what + " (alpha -1.5, beta 0.5)", a, p, -1.5, x, 0.5, y0, s.multiply(-1.5, x, 0.5, y0));
+                                // a second execution with the data resident gives the same y (beta 0 again)
+                                s.setCoefficients(2, 0);
+                                s.execute();
+                                s.execute();
+                                check(what + " (resident, alpha 2)", a, p, 2, x, 0, null, s.y());
+                            }
+                            checked++;
+                        }
+                        // only DIA and ELL may refuse (scattered or skewed matrices); they must still run the regular ones
+                        if (f == SpmvFormat.DIA || f == SpmvFormat.ELL) assertTrue(checked >= 5, f + " checked only " + checked + " matrices");
+                        else assertEquals(MATRICES.size(), checked);
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void rejectsWrongVectorLengths() {
+        CsrMatrix a = MATRICES.get("1xN");
+        try (SpmvExecutor s = SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, dev.squall.tasks.runtime.Devices.jvm())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.setX(new double[3]));
+            assertTrue(e.getMessage().contains("x has 3 entries, the matrix needs 1333"), e.getMessage());
+        }
+    }
+}

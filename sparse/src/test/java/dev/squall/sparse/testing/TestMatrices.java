@@ -1,0 +1,90 @@
+package dev.squall.sparse.testing;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.generate.RandomMatrices;
+import dev.squall.sparse.generate.Stencils;
+import dev.squall.sparse.io.MatrixMarketReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+
+/** The matrices every format and executor is checked on, by name. Sizes avoid multiples of work-group sizes. */
+public final class TestMatrices {
+    private TestMatrices() {
+    }
+
+    public static Map<String, CsrMatrix> all() {
+        Map<String, CsrMatrix> m = new LinkedHashMap<>();
+        try {
+            for (String f : TestData.MATRICES) m.put(f, MatrixMarketReader.read(TestData.file(f)));
+            // duplicates in the file are summed; the explicit zero at (3, 2) is kept
+            m.put("duplicates+zeros.mtx", MatrixMarketReader.read(new ByteArrayInputStream("""
+                    %%MatrixMarket matrix coordinate real general
+                    4 5 7
+                    1 1 1.5
+                    3 2 0
+                    1 1 -0.5
+                    4 5 2
+                    2 3 7
+                    4 5 3
+                    1 4 -2
+                    """.getBytes(StandardCharsets.US_ASCII)), "duplicates+zeros.mtx"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        m.put("empty rows", randomSparse(new Random(3), 517, 389, 0.02, 3));
+        m.put("empty matrix", CsrMatrix.fromCoo(37, 23, new int[0], new int[0], new double[0]));
+        m.put("one dense row", oneDenseRow(new Random(4), 700, 350));
+        m.put("1xN", randomSparse(new Random(5), 1, 1333, 0.5, 0));
+        m.put("Nx1", randomSparse(new Random(6), 1333, 1, 0.5, 0));
+        m.put("27pt 9x7x5", Stencils.of(27, 9, 7, 5));
+        m.put("rmat 10", RandomMatrices.rmat(10, 6, 9));
+        m.put("skewed", RandomMatrices.skewed(2003, 0.002, 900, 5, 10));
+        return m;
+    }
+
+    /** Random matrix; every {@code emptyEvery}-th row is empty (0: none). */
+    public static CsrMatrix randomSparse(Random rnd, int rows, int cols, double density, int emptyEvery) {
+        int cap = (int) (rows * (long) cols * density * 1.5) + 16;
+        int[] ri = new int[cap];
+        int[] ci = new int[cap];
+        double[] v = new double[cap];
+        int t = 0;
+        for (int i = 0; i < rows; i++) {
+            if (emptyEvery > 0 && i % emptyEvery == 1) continue;
+            for (int j = 0; j < cols && t < cap; j++) {
+                if (rnd.nextDouble() < density) {
+                    ri[t] = i;
+                    ci[t] = j;
+                    v[t++] = rnd.nextGaussian();
+                }
+            }
+        }
+        return CsrMatrix.fromCoo(rows, cols, java.util.Arrays.copyOf(ri, t), java.util.Arrays.copyOf(ci, t), java.util.Arrays.copyOf(v, t));
+    }
+
+    static CsrMatrix oneDenseRow(Random rnd, int n, int denseRow) {
+        int[] ri = new int[n + 3 * n];
+        int[] ci = new int[ri.length];
+        double[] v = new double[ri.length];
+        int t = 0;
+        for (int j = 0; j < n; j++) {
+            ri[t] = denseRow;
+            ci[t] = j;
+            v[t++] = rnd.nextGaussian();
+        }
+        for (int i = 0; i < n; i++) {
+            if (i == denseRow) continue;
+            for (int q = 0; q < 3; q++) {
+                ri[t] = i;
+                ci[t] = (i + q * 37) % n;
+                v[t++] = rnd.nextGaussian();
+            }
+        }
+        return CsrMatrix.fromCoo(n, n, java.util.Arrays.copyOf(ri, t), java.util.Arrays.copyOf(ci, t), java.util.Arrays.copyOf(v, t));
+    }
+}
