@@ -8,7 +8,7 @@ work=/tmp/squall-check
 rm -rf "$work" && mkdir -p "$work"
 tar xzf dist/squall-bundle.tar.gz -C "$work"
 B="$work/squall"
-export SQUALL_CACHE=/tmp/squall-cache SQUALL_REQUIRE_CUDA=1 SQUALL_REQUIRE_OPENCL=1
+export SQUALL_CACHE=/tmp/squall-cache SQUALL_REQUIRE_CUDA=1 SQUALL_REQUIRE_OPENCL=1 LD_PRELOAD="$B/runtime/lib/libjsig.so"
 console=$(ls "$B"/lib/junit-platform-console-standalone-*.jar)
 cp=$(ls "$B"/lib/*.jar | grep -v junit-platform-console | paste -sd:)
 for d in "$B"/tests/*/; do cp="$cp:${d%/}"; done

@@ -1,11 +1,14 @@
 package dev.squall.sparse.testing;
 
-import java.nio.file.Files;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 
-/** Finds the shared SuiteSparse test matrices ({@code shared/data}) above the working directory. */
+/**
+ * The SuiteSparse test matrices, kept as test resources ({@code suitesparse/}, copied from the shared data
+ * with their README) so the tests run the same in a fresh clone, in CI and from the GPU bundle.
+ */
 public final class TestData {
     public static final List<String> MATRICES = List.of("1138_bus.mtx", "ani1.mtx", "ani4.mtx", "bcsstk01.mtx",
             "mesh1e1.mtx", "mycielskian6.mtx");
@@ -16,11 +19,13 @@ public final class TestData {
     public static Path dir() {
         String prop = System.getProperty("squall.test.data");
         if (prop != null) return Path.of(prop);
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("shared/data"))) return p.resolve("shared/data");
+        URL readme = TestData.class.getResource("/suitesparse/README.md");
+        if (readme == null) throw new IllegalStateException("test resources suitesparse/ are missing from the class path");
+        try {
+            return Path.of(readme.toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
-        Assumptions.abort("shared/data not found above " + Path.of("").toAbsolutePath() + " (set -Dsquall.test.data)");
-        return null;
     }
 
     public static Path file(String name) {
