@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
                 "Devices are chosen with --device (cuda:0, opencl:0:0, jvm), -Dsquall.device or SQUALL_DEVICE;",
                 "by default the best present (CUDA GPU, OpenCL GPU, OpenCL CPU, JVM).", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."},
-        subcommands = {DevicesCommand.class, KernelsCommand.class, DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DevicesCommand.class, KernelsCommand.class, DemoCommand.class, BenchCommand.class,
+                dev.squall.permanent.cli.PermanentCommand.class, CommandLine.HelpCommand.class})
 public final class SquallCommand implements Runnable {
     public static final int VERIFY_FAILED = 1, BAD_INPUT = 2, DEVICE_ERROR = 3;
 
