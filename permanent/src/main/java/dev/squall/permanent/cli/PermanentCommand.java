@@ -27,16 +27,18 @@ import java.util.concurrent.Callable;
 
 /** {@code squall permanent}: the permanent of a Matrix Market file or a random matrix. */
 @Command(name = "permanent", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Compute the permanent of a square matrix (n <= 63 per block) with Ryser's formula in",
-                "Nijenhuis-Wilf Gray-code order: dense or sparse sweeps, or kernels generated for the matrix.",
-                "The matrix is first split into its block-triangular blocks and rows/columns with one or two",
-                "nonzeros are expanded away (--no-decompose switches that off); rows are scaled by powers of two",
-                "so the sweep cannot overflow, and a result outside the double range is reported as such.", "",
+        description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's",
+                "formula in Nijenhuis-Wilf Gray-code order: dense or sparse sweeps, or kernels",
+                "generated for the matrix (x in registers). The matrix is first split into its",
+                "block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded",
+                "away (--no-decompose: off). Rows are scaled by powers of two so the sweep",
+                "cannot overflow; a result outside the double range is reported as such.", "",
                 "Examples:",
-                "  squall permanent --random 24:0.3            # random 24x24, density 0.3, values in [0,1), seed 1",
-                "  squall permanent --random 40:0.1:7 --device cuda:0 --method codegen-hybrid --no-decompose",
+                "  squall permanent --random 24:0.3        # 24x24, density 0.3, seed 1",
+                "  squall permanent --random 40:0.1:7 --device cuda:0 \\",
+                "                   --method codegen-hybrid --no-decompose",
                 "  squall permanent --matrix bcspwr02.mtx --verify --json",
-                "  squall permanent --matrix graph.mtx --exact   # 0/1 matrix: exact number of perfect matchings", "",
+                "  squall permanent --matrix graph.mtx --exact  # 0/1: count matchings", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
 public final class PermanentCommand implements Callable<Integer> {
     static final int VERIFY_FAILED = 1, BAD_INPUT = 2;
