@@ -46,8 +46,11 @@ public final class Device {
         return nativeDevice == null;
     }
 
-    /** The backend's device, or null for the JVM. */
-    NativeDevice nativeDevice() {
+    /**
+     * The backend's device (build source, allocate, launch), or null for the JVM. For code generated at run time,
+     * such as per-matrix kernels: {@code device.nativeDevice().build("perm", source)}.
+     */
+    public NativeDevice nativeDevice() {
         return nativeDevice;
     }
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Issue 5 (matrix permanents) on the H100 host, from the bundle (no JDK there):
+#   ./scripts/bundle              # here: builds dist/squall-bundle.tar.gz
+#   device run, carry dist/:      bash bench/gpu/permanent.sh
+# Measures, on cuda:0 with decomposition OFF (the raw Gray-code phase, as the paper times it):
+#   CodeGen-Hybrid  n=40 p=0.1, n=40 p=0.5, n=45 p=0.1   (paper, A100: 3.18 s, 6.51 s, 92 s; targets <= 1.59 s, 3.26 s, 50 s)
+#   CodeGen-PureReg n=40 p=0.1 and p=0.5; the generic sparse kernel (x in private memory) at n=36 p=0.1
+#   the JVM backend (multi-threaded Java, all host cores) at n=32 p=0.1; GPU/JVM ratio extrapolated by 2^(n-1)
+#   correctness on the GPU: every method at n=28 with --verify, and the module's device tests (gpu-check)
+#   peer: bench/peers/cupy_permanent.py (independent dense Gray-code kernel in CuPy)
+# Each run has its own timeout, so one slow run cannot push the whole script past 8 minutes in the usual case.
+# Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check.txt, gpu-check-reports.tgz, cupy-peer.txt, summary.txt
+set -uo pipefail
+OUT=${OUT:-/tmp/squall-out}
+mkdir -p "$OUT"
+work=/tmp/squall-run
+rm -rf "$work" && mkdir -p "$work"
+tar xzf dist/squall-bundle.tar.gz -C "$work"
+B="$work/squall"
+S="$B/bin/squall"
+export SQUALL_CACHE=/tmp/squall-cache
+log() { echo "$@" | tee -a "$OUT/console.txt" >&2; }
+log "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) host cores"
+
+# run LABEL TIMEOUT ARGS...: one JSON line per run into runs.jsonl (label added), console output kept
+run() {
+  local label=$1 limit=$2; shift 2
+  log "== $label: squall permanent $*"
+  local js
+  js=$(timeout "$limit" "$S" permanent "$@" --json 2>>"$OUT/console.txt")
+  local rc=$?
+  if [ $rc -eq 0 ] && [ -n "$js" ]; then
+    echo "{\"label\":\"$label\",${js#\{}" >> "$OUT/runs.jsonl"
+    echo "$js" | head -c 1500 >> "$OUT/console.txt"; echo >> "$OUT/console.txt"
+  else
+    echo "{\"label\":\"$label\",\"failed\":true,\"exit\":$rc}" >> "$OUT/runs.jsonl"
+    log "   FAILED (exit $rc; 124 = timed out after ${limit}s)"
+  fi
+}
+
+# 1. correctness on the GPU (small, fast): every method verified against the JVM dense sweep
+for m in codegen-hybrid codegen-reg sparse dense; do
+  run "verify-$m-n28" 40 --random 28:0.3:2 --device cuda:0 --method "$m" --no-decompose --verify
+done
+run "verify-auto-decompose-n30" 40 --random 30:0.15:3 --device cuda:0 --verify
+
+# 2. the paper's sizes, decomposition off (generation and NVRTC build are included in sweep time; reported separately)
+run "hybrid-n40-p0.1" 60  --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose
+run "hybrid-n40-p0.5" 60  --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose
+run "purereg-n40-p0.1" 60 --random 40:0.1:1 --device cuda:0 --method codegen-reg --no-decompose
+run "purereg-n40-p0.5" 60 --random 40:0.5:1 --device cuda:0 --method codegen-reg --no-decompose
+run "generic-sparse-n36-p0.1" 60 --random 36:0.1:1 --device cuda:0 --method sparse --no-decompose
+run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose
+# the same n=40 matrix with decomposition on (what the blocks/elimination save)
+run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
+
+# 3. JVM backend on this host's cores, smaller n
+run "jvm-sparse-n32-p0.1" 60 --random 32:0.1:1 --device jvm --method sparse --no-decompose
+run "jvm-dense-n32-p0.5" 60 --random 32:0.5:1 --device jvm --method dense --no-decompose
+
+# 4. the module's device tests on CUDA (and NVIDIA OpenCL)
+"$B/bin/gpu-check" --select dev.squall.permanent.kernel.GenericKernelPermanentTest \
+  --select dev.squall.permanent.codegen.GeneratedKernelPermanentTest \
+  --select dev.squall.permanent.PermanentSolverTest > /tmp/perm-gpu-check-console.txt 2>&1
+log "gpu-check exit: $?"
+tar czf "$OUT/gpu-check-reports.tgz" -C "$OUT" gpu-check-reports -C /tmp perm-gpu-check-console.txt 2>/dev/null && rm -rf "$OUT/gpu-check-reports"
+
+# 5. peer: CuPy dense Gray-code kernel
+PYTHONUNBUFFERED=1 timeout 90 python3 bench/peers/cupy_permanent.py 32:0.1 36:0.1 36:0.5 > "$OUT/cupy-peer.txt" 2>&1
+log "cupy peer exit: $?"
+
+# 6. summary table (last)
+python3 - "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" > "$OUT/summary.txt" <<'PY'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+by = {r["label"]: r for r in runs}
+paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75}
+print(f"{'run':28} {'n':>3} {'sweep s':>9} {'steps/s':>10} {'A100 paper s':>12} {'regs/resources':<40} value / verify")
+for r in runs:
+    if r.get("failed"):
+        print(f"{r['label']:28} FAILED exit {r['exit']}"); continue
+    res = "; ".join(g.get("resources", "") for g in r.get("generated", []))[:40]
+    v = r.get("verify")
+    ver = ("verify OK %.1e" % v["relative_error"] if v["ok"] else "VERIFY FAILED") if v and v.get("relative_error") is not None else ""
+    print(f"{r['label']:28} {r['n']:>3} {r['sweep_seconds']:>9.3f} {r['steps_per_second']:>10.3e} {paper.get(r['label'], ''):>12} {res:<40} {r['value_text']} {ver}")
+jvm = by.get("jvm-sparse-n32-p0.1")
+for lab in ("hybrid-n40-p0.1", "hybrid-n45-p0.1"):
+    g = by.get(lab)
+    if jvm and g and not jvm.get("failed") and not g.get("failed"):
+        # JVM time at the GPU's n, extrapolated by 2^(n-1) steps (density differs per step only through column sizes)
+        est = jvm["sweep_seconds"] * 2 ** (g["n"] - jvm["n"])
+        print(f"GPU vs JVM (all host cores), {lab}: JVM n={jvm['n']} {jvm['sweep_seconds']:.2f} s extrapolated by 2^{g['n']-jvm['n']} to {est:.0f} s; ratio {est / g['sweep_seconds']:.1f}x (extrapolated, not measured at n={g['n']})")
+for l in open(sys.argv[2]):
+    if l.startswith("{"): print("cupy peer: " + l.strip())
+PY
+cat "$OUT/summary.txt"

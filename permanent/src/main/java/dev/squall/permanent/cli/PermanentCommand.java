@@ -1,0 +1,225 @@
+package dev.squall.permanent.cli;
+
+import dev.squall.permanent.Method;
+import dev.squall.permanent.PermanentResult;
+import dev.squall.permanent.PermanentSolver;
+import dev.squall.permanent.codegen.GeneratedKernelPermanent;
+import dev.squall.permanent.cpu.BinaryPermanent;
+import dev.squall.permanent.matrix.MatrixMarketReader;
+import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code squall permanent}: the permanent of a Matrix Market file or a random matrix. */
+@Command(name = "permanent", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's",
+                "formula in Nijenhuis-Wilf Gray-code order: dense or sparse sweeps, or kernels",
+                "generated for the matrix (x in registers). The matrix is first split into its",
+                "block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded",
+                "away (--no-decompose: off). Rows are scaled by powers of two so the sweep",
+                "cannot overflow; a result outside the double range is reported as such.", "",
+                "Examples:",
+                "  squall permanent --random 24:0.3        # 24x24, density 0.3, seed 1",
+                "  squall permanent --random 40:0.1:7 --device cuda:0 \\",
+                "                   --method codegen-hybrid --no-decompose",
+                "  squall permanent --matrix bcspwr02.mtx --verify --json",
+                "  squall permanent --matrix graph.mtx --exact  # 0/1: count matchings", "",
+                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
+public final class PermanentCommand implements Callable<Integer> {
+    static final int VERIFY_FAILED = 1, BAD_INPUT = 2;
+
+    static final class Input {
+        @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (coordinate real/integer/pattern, general/symmetric)")
+        Path matrix;
+        @Option(names = "--random", paramLabel = "N:DENSITY[:SEED]", description = "Erdos-Renyi matrix, values uniform in [0,1), structurally singular draws rejected")
+        String random;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    @Option(names = "--method", paramLabel = "M", defaultValue = "auto",
+            description = "auto | dense | sparse | codegen-reg | codegen-hybrid (default: ${DEFAULT-VALUE}). On --device jvm, dense and sparse"
+                    + " run multi-threaded Java; elsewhere the generic kernels; codegen-* need a CUDA or OpenCL device.")
+    String method;
+
+    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
+    String device;
+
+    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp64 only: the alternating sum needs double precision")
+    String precision;
+
+    @Option(names = "--no-decompose", description = "skip the block-triangular split and degree elimination (time the raw Gray-code phase)")
+    boolean noDecompose;
+
+    @Option(names = "--verify", description = "check against an independent path (JVM sweep, or exact integers for 0/1 matrices); exit 1 on mismatch")
+    boolean verify;
+
+    @Option(names = "--exact", description = "for 0/1 matrices, also compute the exact integer permanent on the JVM")
+    boolean exact;
+
+    @Option(names = "--threads", paramLabel = "T", description = "JVM threads (default: all processors)")
+    Integer threads;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "run N times; times are reported for the fastest")
+    int repeat;
+
+    @Option(names = "--print-source", description = "print the generated kernel source(s) to stdout")
+    boolean printSource;
+
+    @Option(names = "--json", description = "one JSON object on stdout")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        if (!precision.equalsIgnoreCase("fp64")) {
+            throw new IllegalArgumentException("--precision " + precision + " is not supported: permanents are computed in fp64 (Ryser's alternating sum loses too much in fp32)");
+        }
+        if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
+        Method m = Method.parse(method);
+        SquareMatrix a = load();
+        Device dev = Devices.select(device);
+        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).progress(new StderrProgress(err));
+        if (threads != null) solver.threads(threads);
+        PermanentResult best = null;
+        for (int r = 0; r < repeat; r++) {
+            PermanentResult res = solver.solve(a);
+            if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
+        }
+        BinaryPermanent.Result exactResult = null;
+        if ((exact || verify) && a.isBinary() && a.n() <= 40) {
+            if (a.n() > 63) throw new IllegalArgumentException("--exact supports n <= 63");
+            exactResult = new BinaryPermanent(threads == null ? Runtime.getRuntime().availableProcessors() : threads).of(a);
+        } else if (exact && !a.isBinary()) {
+            throw new IllegalArgumentException("--exact needs a 0/1 matrix; this one has other values");
+        } else if (exact) {
+            throw new IllegalArgumentException("--exact is limited to n <= 40 on the JVM (this matrix is " + a.n() + "x" + a.n() + ")");
+        }
+        Verification v = verify ? verify(a, best, exactResult) : null;
+        if (json) out.println(json(a, dev, best, exactResult, v));
+        else text(out, a, dev, best, exactResult, v);
+        if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
+        return v != null && !v.ok ? VERIFY_FAILED : 0;
+    }
+
+    private SquareMatrix load() throws IOException {
+        if (input.random != null) return RandomMatrices.parse(input.random);
+        try {
+            return MatrixMarketReader.read(input.matrix);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--matrix " + input.matrix + ": no such file");
+        }
+    }
+
+    record Verification(String against, double reference, double relError, boolean ok, String note) {
+    }
+
+    /** Reference: exact integers for 0/1, else the JVM dense sweep if it is affordable. */
+    private Verification verify(SquareMatrix a, PermanentResult r, BinaryPermanent.Result exact) {
+        if (exact != null && exact.exact()) {
+            double ref = exact.value().doubleValue();
+            double err = Math.abs(r.value() - ref) / Math.max(Math.abs(ref), Double.MIN_NORMAL);
+            if (ref == 0) err = Math.abs(r.value());
+            return new Verification("exact integer path", ref, err, err <= 1e-9, "");
+        }
+        if (a.n() > 30 && r.graySteps() > (1L << 31)) {
+            return new Verification("none", Double.NaN, Double.NaN, true, "skipped: the JVM reference would need " + r.graySteps() + " steps; verify at n <= 30");
+        }
+        PermanentSolver ref = new PermanentSolver().device(Devices.jvm()).method(Method.DENSE).decompose(false);
+        if (threads != null) ref.threads(threads);
+        double want = a.n() <= 63 ? ref.solve(a).value() : Double.NaN;
+        double err = Math.abs(r.value() - want) / Math.max(Math.abs(want), Double.MIN_NORMAL);
+        return new Verification("JVM dense sweep without preprocessing", want, err, err <= 1e-9, "");
+    }
+
+    private static void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, BinaryPermanent.Result exact, Verification v) {
+        out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%s%n", a.n(), a.n(), a.nonzeros(), a.isBinary() ? " (0/1)" : "");
+        out.printf(Locale.ROOT, "permanent   %s%s%n", r.scaled().toText(), r.outsideDoubleRange() ? "   (outside the double range; log10|perm| = "
+                + String.format(Locale.ROOT, "%.6f", r.scaled().log10Abs()) + ")" : "");
+        if (exact != null) out.printf("exact       %s%s%n", exact.value(), exact.exact() ? (exact.fitsLong() ? "" : " (exceeds 64 bits)") : " (only modulo 2^" + exact.modulusBits() + ")");
+        out.printf(Locale.ROOT, "device      %s%n", dev);
+        out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
+        out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.reduction().describe(), r.preprocessMillis());
+        out.printf(Locale.ROOT, "time        %.4f s total, %.4f s Gray-code phase, %.3e Gray steps/s (%d steps)%n",
+                r.totalSeconds(), r.sweepSeconds(), r.stepsPerSecond(), r.graySteps());
+        for (GeneratedKernelPermanent.Run g : r.generated()) {
+            out.printf(Locale.ROOT, "generated   %d register rows, %d global rows, %d work-items; generate %.1f ms, build %.1f ms%s, kernel %.4f s; %s%n",
+                    g.registerRows(), g.globalRows(), g.threads(), g.generateMillis(), g.buildMillis(), g.fromCache() ? " (cached)" : "",
+                    g.kernelSeconds(), g.resources().isEmpty() ? "no resource report" : g.resources());
+        }
+        if (v != null) {
+            out.printf(Locale.ROOT, "verify      %s%n", v.note.isEmpty()
+                    ? String.format(Locale.ROOT, "%s against %s: reference %s, relative error %.2e", v.ok ? "OK" : "FAILED", v.against, v.reference, v.relError)
+                    : v.note);
+        }
+    }
+
+    private static String json(SquareMatrix a, Device dev, PermanentResult r, BinaryPermanent.Result exact, Verification v) {
+        List<String> f = new ArrayList<>();
+        f.add("\"n\":" + a.n());
+        f.add("\"nonzeros\":" + a.nonzeros());
+        f.add("\"value\":" + num(r.value()));
+        f.add("\"value_text\":" + str(r.scaled().toText()));
+        f.add("\"log10_abs\":" + num(r.scaled().log10Abs()));
+        f.add("\"outside_double_range\":" + r.outsideDoubleRange());
+        if (exact != null) f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact());
+        f.add("\"device\":" + str(dev.id()));
+        f.add("\"device_name\":" + str(dev.info().name()));
+        f.add("\"methods\":[" + String.join(",", r.methodsUsed().stream().map(PermanentCommand::str).toList()) + "]");
+        f.add("\"blocks\":" + r.reduction().btfBlockSizes());
+        f.add("\"gray_blocks\":" + r.reduction().blocks().stream().map(SquareMatrix::n).toList());
+        f.add("\"eliminated\":" + r.reduction().eliminated());
+        f.add("\"singular\":" + r.reduction().singular());
+        f.add("\"gray_steps\":" + r.graySteps());
+        f.add("\"seconds\":" + num(r.totalSeconds()));
+        f.add("\"sweep_seconds\":" + num(r.sweepSeconds()));
+        f.add("\"preprocess_ms\":" + num(r.preprocessMillis()));
+        f.add("\"steps_per_second\":" + num(r.stepsPerSecond()));
+        List<String> gens = new ArrayList<>();
+        for (GeneratedKernelPermanent.Run g : r.generated()) {
+            gens.add("{\"register_rows\":" + g.registerRows() + ",\"global_rows\":" + g.globalRows() + ",\"threads\":" + g.threads()
+                    + ",\"generate_ms\":" + num(g.generateMillis()) + ",\"build_ms\":" + num(g.buildMillis()) + ",\"from_cache\":" + g.fromCache()
+                    + ",\"kernel_seconds\":" + num(g.kernelSeconds()) + ",\"resources\":" + str(g.resources()) + "}");
+        }
+        f.add("\"generated\":[" + String.join(",", gens) + "]");
+        if (v != null) {
+            f.add("\"verify\":{\"ok\":" + v.ok + ",\"against\":" + str(v.against) + ",\"reference\":" + num(v.reference)
+                    + ",\"relative_error\":" + num(v.relError) + ",\"note\":" + str(v.note) + "}");
+        }
+        return "{" + String.join(",", f) + "}";
+    }
+
+    private static String num(double d) {
+        return Double.isFinite(d) ? Double.toString(d) : "null";
+    }
+
+    private static String str(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+}

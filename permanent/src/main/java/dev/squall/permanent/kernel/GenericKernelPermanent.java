@@ -1,0 +1,94 @@
+package dev.squall.permanent.kernel;
+
+import dev.squall.permanent.cpu.KahanSum;
+import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.NijenhuisWilf;
+import dev.squall.permanent.matrix.SparseColumns;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.api.*;
+import dev.squall.tasks.runtime.*;
+
+/**
+ * Runs the generic {@link PermanentKernels} on any Squall device (CUDA, OpenCL, or the JVM
+ * backend) through a task graph: the matrix stays on the device, each launch of the
+ * {@link LaunchPlan} sends three longs and brings back the partials, which are reduced on the
+ * host in launch and work-item order (deterministic).
+ *
+ * <pre>{@code
+ * double p = new GenericKernelPermanent(Devices.get("cuda:0"), false).compute(a);
+ * }</pre>
+ */
+public final class GenericKernelPermanent {
+    private final Device device;
+    private final boolean sparse;
+    private int maxThreads;
+    private ProgressListener progress = ProgressListener.NONE;
+
+    /** @param sparse CSC column updates instead of dense ones */
+    public GenericKernelPermanent(Device device, boolean sparse) {
+        this.device = device;
+        this.sparse = sparse;
+        this.maxThreads = defaultThreads(device);
+    }
+
+    /** Work-items per launch: enough to fill the device; a multiple of the work-group size. */
+    static int defaultThreads(Device d) {
+        if (d.isJvm()) return Runtime.getRuntime().availableProcessors() * 64;
+        return d.info().isGpu() ? d.info().computeUnits() * 1024 : d.info().computeUnits() * 64;
+    }
+
+    /** Overrides the number of work-items per launch (tests use small counts to get several launches). */
+    public GenericKernelPermanent withMaxThreads(int threads) {
+        if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        this.maxThreads = threads;
+        return this;
+    }
+
+    public GenericKernelPermanent withProgress(ProgressListener listener) {
+        this.progress = listener;
+        return this;
+    }
+
+    public double compute(SquareMatrix a) {
+        int n = a.n();
+        long steps = NijenhuisWilf.steps(n);
+        int local = 64;
+        int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
+        int global = (threads + local - 1) / local * local;
+        DoubleArray xInit = DoubleArray.fromArray(NijenhuisWilf.startVector(a, 0));
+        LongArray plan = new LongArray(3);
+        DoubleArray partials = new DoubleArray(2L * threads);
+        TaskGraph g = new TaskGraph("permanent");
+        if (sparse) {
+            SparseColumns c = SparseColumns.of(a);
+            IntArray colStart = IntArray.fromArray(c.start());
+            IntArray rows = IntArray.fromArray(c.rows().length == 0 ? new int[1] : c.rows());
+            DoubleArray vals = DoubleArray.fromArray(c.values().length == 0 ? new double[1] : c.values());
+            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colStart, rows, vals, xInit)
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
+                    .task("chunks", PermanentKernels::sparseChunks, new KernelContext(), colStart, rows, vals, xInit, plan, partials, n, threads);
+        } else {
+            DoubleArray cols = DoubleArray.fromArray(a.columnMajor());
+            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, cols, xInit)
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
+                    .task("chunks", PermanentKernels::denseChunks, new KernelContext(), cols, xInit, plan, partials, n, threads);
+        }
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
+        KahanSum total = new KahanSum();
+        long done = 0;
+        try (ExecutionPlan p = new ExecutionPlan(g.snapshot()).withDevice(device)) {
+            p.withGrid("chunks", WorkerGrid.of(global).withLocal(local));
+            for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
+                plan.set(0, l.offset());
+                plan.set(1, l.delta());
+                plan.set(2, Math.min(steps, l.offset() + l.threads() * l.delta()));
+                partials.init(Double.NaN);
+                p.execute();
+                for (int t = 0; t < threads; t++) total.add(partials.get(2 * t), partials.get(2 * t + 1));
+                done = Math.min(steps, l.offset() + l.threads() * l.delta());
+                progress.stepsDone(done, steps);
+            }
+        }
+        return NijenhuisWilf.finalFactor(n) * total.value();
+    }
+}

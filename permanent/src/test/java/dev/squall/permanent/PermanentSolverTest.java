@@ -1,0 +1,87 @@
+package dev.squall.permanent;
+
+import dev.squall.permanent.cpu.ChunkedJvmPermanent;
+import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+
+import static dev.squall.permanent.testing.ExactPermanents.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class PermanentSolverTest {
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void everyMethodAgreesOnRandomRealMatrices(Device d) {
+        SquareMatrix a = RandomMatrices.erdosRenyi(d.isJvm() ? 18 : 17, 0.3, 5);
+        double ref = new ChunkedJvmPermanent(2).dense(a);
+        for (Method m : Method.values()) {
+            if (d.isJvm() && (m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID)) continue;
+            for (boolean decompose : new boolean[] {false, true}) {
+                PermanentResult r = new PermanentSolver().device(d).method(m).decompose(decompose).solve(a);
+                assertRelative(ref, r.value(), 1e-10, m + " decompose=" + decompose + " on " + d.id());
+            }
+        }
+    }
+
+    @Test
+    void jvmDenseAndSparseAgreeAtTwentySix() {
+        SquareMatrix a = RandomMatrices.erdosRenyi(26, 0.3, 3);
+        double dense = new PermanentSolver().method(Method.DENSE).decompose(false).solve(a).value();
+        PermanentResult sparse = new PermanentSolver().method(Method.SPARSE).solve(a);
+        assertRelative(dense, sparse.value(), 1e-10, "n=26 dense vs sparse with preprocessing");
+    }
+
+    @Test
+    void blockDiagonalLargerThan63IsSolvedByDecomposition() {
+        // 70x70 = J_5 repeated 14 times: perm = 120^14, beyond 63 only before the split
+        int n = 70;
+        double[] v = new double[n * n];
+        for (int b = 0; b < 14; b++) for (int i = 0; i < 5; i++) for (int j = 0; j < 5; j++) v[(5 * b + i) * n + 5 * b + j] = 1;
+        PermanentResult r = new PermanentSolver().solve(SquareMatrix.of(n, v));
+        assertRelative(Math.pow(120, 14), r.value(), 1e-12, "perm = 120^14");
+        assertEquals(14, r.reduction().btfBlockSizes().size());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new PermanentSolver().decompose(false).solve(SquareMatrix.of(n, v)));
+        assertTrue(e.getMessage().contains("n = 70"), e.getMessage());
+    }
+
+    @Test
+    void clearErrorsForEmptyAndTooLargeInputs() {
+        assertThrows(IllegalArgumentException.class, () -> new PermanentSolver().solve(SquareMatrix.of(0, new double[0])));
+        IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
+                () -> new PermanentSolver().solve(ones(64)));
+        assertTrue(big.getMessage().contains("64"), big.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new PermanentSolver().device(Devices.jvm()).method(Method.CODEGEN_HYBRID).solve(ones(3)));
+    }
+
+    @Test
+    void structurallySingularIsZeroAndClosedFormsHold() {
+        SquareMatrix s = SquareMatrix.of(4, new double[] {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1});
+        assertEquals(0.0, new PermanentSolver().solve(s).value());
+        assertEquals(0.0, new PermanentSolver().decompose(false).method(Method.DENSE).solve(s).value(), 1e-12);
+        assertRelative(factorial(14).doubleValue(), new PermanentSolver().solve(ones(14)).value(), 1e-11, "J_14");
+        assertRelative(derangements(15).doubleValue(), new PermanentSolver().solve(onesMinusIdentity(15)).value(), 1e-11, "D_15");
+        assertRelative(fibonacci(50), new PermanentSolver().solve(tridiagonalOnes(50)).value(), 1e-12, "tridiagonal 50 by elimination");
+    }
+
+    @Test
+    void overflowingPermanentIsDetectedNotGarbage() {
+        // J_20 scaled by 1e20: perm = 20! * 1e400
+        double[] v = new double[400];
+        java.util.Arrays.fill(v, 1e20);
+        PermanentResult r = new PermanentSolver().method(Method.DENSE).decompose(false).solve(SquareMatrix.of(20, v));
+        assertTrue(r.outsideDoubleRange());
+        assertEquals(400 + Math.log10(factorial(20).doubleValue()), r.scaled().log10Abs(), 1e-9);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.squall.permanent.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.squall.permanent.testing.ExactPermanents.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class PermanentCommandTest {
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        PrintStream oldOut = System.out, oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true));
+        System.setErr(new PrintStream(err, true));
+        try {
+            CommandLine cl = new CommandLine(new PermanentCommand());
+            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+                if (ex instanceof IllegalArgumentException) {
+                    System.err.println("squall: " + ex.getMessage());
+                    return 2;
+                }
+                throw ex;
+            });
+            cl.setExitCodeExceptionMapper(t -> 2);
+            int code = cl.execute(args);
+            return new Run(code, out.toString(), err.toString());
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void randomMatrixWithVerifyAndJson(@TempDir Path dir) {
+        Run r = run("--random", "16:0.4:3", "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.trim().startsWith("{") && r.out.contains("\"verify\":{\"ok\":true"), r.out);
+        assertTrue(r.out.contains("\"steps_per_second\":"), r.out);
+    }
+
+    @Test
+    void matrixMarketFileExactCount(@TempDir Path dir) throws Exception {
+        // J_12 - I as a pattern matrix: D_12 = 176214841
+        StringBuilder s = new StringBuilder("%%MatrixMarket matrix coordinate pattern general\n% derangements\n12 12 132\n");
+        for (int i = 1; i <= 12; i++) for (int j = 1; j <= 12; j++) if (i != j) s.append(i).append(' ').append(j).append('\n');
+        Path f = dir.resolve("d12.mtx");
+        Files.writeString(f, s);
+        Run r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--verify");
+        assertEquals(0, r.code, r.out + r.err);
+        assertTrue(r.out.contains("exact       " + derangements(12)), r.out);
+        assertTrue(r.out.contains("verify      OK"), r.out);
+        assertTrue(r.out.contains("method      "), r.out);
+    }
+
+    @Test
+    void badInputsExitTwoWithAClearMessage(@TempDir Path dir) throws Exception {
+        Path rect = dir.resolve("rect.mtx");
+        Files.writeString(rect, "%%MatrixMarket matrix coordinate real general\n3 4 1\n1 1 2.0\n");
+        Run r = run("--matrix", rect.toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("rect.mtx:2") && r.err.contains("3 x 4"), r.err);
+        Path bad = dir.resolve("bad.mtx");
+        Files.writeString(bad, "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2.0\n2 x 1.0\n");
+        r = run("--matrix", bad.toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("bad.mtx:4") && r.err.contains("'x'"), r.err);
+        r = run("--random", "64:1", "--no-decompose", "--device", "jvm");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("n = 64"), r.err);
+        r = run("--random", "abc:0.1");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("'abc'"), r.err);
+        r = run("--random", "5:0.5", "--precision", "fp32");
+        assertEquals(2, r.code);
+        r = run("--matrix", dir.resolve("missing.mtx").toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("no such file"), r.err);
+        assertEquals(2, run().code, "no input");
+    }
+}

@@ -1,0 +1,49 @@
+package dev.squall.permanent.codegen;
+
+import dev.squall.permanent.cpu.ChunkedJvmPermanent;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+
+import static dev.squall.permanent.testing.ExactPermanents.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Generated PureReg and Hybrid kernels on every native device (PoCL in CI). */
+class GeneratedKernelPermanentTest {
+    static List<Device> devices() {
+        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void closedForms(Device d) {
+        for (GeneratedKernelPermanent.Variant v : GeneratedKernelPermanent.Variant.values()) {
+            assertRelative(factorial(11).doubleValue(), new GeneratedKernelPermanent(d, v).compute(ones(11)).value(), 1e-11, "J_11 " + v);
+            assertRelative(derangements(12).doubleValue(), new GeneratedKernelPermanent(d, v).withMaxThreads(5).compute(onesMinusIdentity(12)).value(), 1e-11, "D_12 " + v);
+            assertRelative(fibonacci(16), new GeneratedKernelPermanent(d, v).compute(tridiagonalOnes(16)).value(), 1e-12, "tridiagonal " + v);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void randomRealMatricesMatchExactAndJvm(Device d) {
+        SquareMatrix a = randomDyadic(16, 0.35, 515);
+        double exact = exactDyadic(a);
+        assertTrue(exact > 0, "test matrix must not be structurally singular");
+        GeneratedKernelPermanent.Run reg = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.PURE_REG).compute(a);
+        assertRelative(exact, reg.value(), 1e-10, "PureReg");
+        assertEquals(0, reg.globalRows());
+        // force a split with global rows: 3 register columns
+        GeneratedKernelPermanent.Run hyb = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID)
+                .withRegisterColumns(3).withMaxThreads(70).compute(a);
+        assertTrue(hyb.globalRows() > 0, "the forced split must put rows in global memory");
+        assertRelative(exact, hyb.value(), 1e-10, "Hybrid c=3");
+        SquareMatrix b = random(19, 0.25, 0, 1, 916);
+        double jvm = new ChunkedJvmPermanent(2).sparse(b);
+        assertRelative(jvm, new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(b).value(), 1e-10, "Hybrid n=19 vs JVM");
+    }
+}
