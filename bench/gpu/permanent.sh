@@ -59,11 +59,13 @@ run "jvm-sparse-n32-p0.1" 60 --random 32:0.1:1 --device jvm --method sparse --no
 run "jvm-dense-n32-p0.5" 60 --random 32:0.5:1 --device jvm --method dense --no-decompose
 
 # 4. the module's device tests on CUDA (and NVIDIA OpenCL)
+if [ "${SQUALL_SKIP_GPU_CHECK:-0}" != "1" ]; then  # check.sh runs every class when called first
 "$B/bin/gpu-check" --select dev.squall.permanent.kernel.GenericKernelPermanentTest \
   --select dev.squall.permanent.codegen.GeneratedKernelPermanentTest \
   --select dev.squall.permanent.PermanentSolverTest > /tmp/perm-gpu-check-console.txt 2>&1
 log "gpu-check exit: $?"
 tar czf "$OUT/gpu-check-reports.tgz" -C "$OUT" gpu-check-reports -C /tmp perm-gpu-check-console.txt 2>/dev/null && rm -rf "$OUT/gpu-check-reports"
+fi
 
 # 5. peer: CuPy dense Gray-code kernel
 PYTHONUNBUFFERED=1 timeout 90 python3 bench/peers/cupy_permanent.py 32:0.1 36:0.1 36:0.5 > "$OUT/cupy-peer.txt" 2>&1
