@@ -17,7 +17,15 @@ final class JavaBodyPrinter {
     /** Replaces a parallel loop statement by caller-supplied code (the launcher's range loop). */
     private final Map<Tree, java.util.function.BiConsumer<StringBuilder, String>> replacements = new HashMap<>();
 
+    private TypeElement owner;
+    /** Qualified name printed for the owner's members (the owner itself, or its @Fp32Variant twin). */
+    private String self;
+    /** Rewrite double to float (printing an @Fp32Variant twin), and keep @Parallel on loop variables. */
+    private boolean fp32;
+
     JavaBodyPrinter(TypeElement owner, Collection<String> params) {
+        this.owner = owner;
+        this.self = owner.getQualifiedName().toString();
         for (Element t = owner; t instanceof TypeElement te; t = te.getEnclosingElement()) {
             for (Element e : te.getEnclosedElements()) {
                 String n = e.getSimpleName().toString();
@@ -27,6 +35,20 @@ final class JavaBodyPrinter {
             }
         }
         scopes.push(new HashSet<>(params));
+    }
+
+    /** Prints the owner's code as its single-precision twin {@code twinQualifiedName}. */
+    JavaBodyPrinter asFp32Twin(String twinQualifiedName) {
+        this.self = twinQualifiedName;
+        this.fp32 = true;
+        return this;
+    }
+
+    /** A type as written, converted for the twin: double to float, DoubleArray to FloatArray. */
+    String type(Tree t) {
+        String s = t.toString();
+        // qualified: the owner may import DoubleArray by name and not FloatArray
+        return fp32 ? s.replaceAll("\\bdouble\\b", "float").replaceAll("\\b(dev\\.squall\\.tasks\\.api\\.)?DoubleArray\\b", "dev.squall.tasks.api.FloatArray") : s;
     }
 
     void replace(Tree t, java.util.function.BiConsumer<StringBuilder, String> printer) {
@@ -150,8 +172,10 @@ final class JavaBodyPrinter {
     }
 
     String varDecl(VariableTree v) {
-        String type = v.getType() == null ? "var" : v.getType().toString();
-        StringBuilder sb = new StringBuilder(type).append(' ').append(v.getName());
+        String type = v.getType() == null ? "var" : type(v.getType());
+        StringBuilder sb = new StringBuilder();
+        if (fp32 && LoopNest.isParallel(v)) sb.append("@dev.squall.tasks.api.Parallel ");
+        sb.append(type).append(' ').append(v.getName());
         if (v.getInitializer() != null) sb.append(" = ").append(top(v.getInitializer()));
         declare(v.getName().toString());
         return sb.toString();
@@ -179,9 +203,9 @@ final class JavaBodyPrinter {
     String expr(ExpressionTree e) {
         return switch (e) {
             case ParenthesizedTree p -> expr(p.getExpression());
-            case LiteralTree l -> literal(l.getValue());
+            case LiteralTree l -> literal(convert(l.getValue()));
             case IdentifierTree id -> identifier(id.getName().toString());
-            case MemberSelectTree ms -> expr(ms.getExpression()) + "." + ms.getIdentifier();
+            case MemberSelectTree ms -> memberSelect(ms);
             case BinaryTree b -> "(" + expr(b.getLeftOperand()) + " " + Operators.java(b.getKind()) + " " + expr(b.getRightOperand()) + ")";
             case UnaryTree u -> switch (u.getKind()) {
                 case POSTFIX_INCREMENT -> "(" + expr(u.getExpression()) + "++)";
@@ -191,16 +215,20 @@ final class JavaBodyPrinter {
             case AssignmentTree a -> "(" + expr(a.getVariable()) + " = " + expr(a.getExpression()) + ")";
             case CompoundAssignmentTree a -> "(" + expr(a.getVariable()) + " " + Operators.java(a.getKind()) + " " + expr(a.getExpression()) + ")";
             case ConditionalExpressionTree c -> "(" + expr(c.getCondition()) + " ? " + expr(c.getTrueExpression()) + " : " + expr(c.getFalseExpression()) + ")";
-            case TypeCastTree c -> "((" + c.getType() + ") " + expr(c.getExpression()) + ")";
+            case TypeCastTree c -> "((" + type(c.getType()) + ") " + expr(c.getExpression()) + ")";
             case ArrayAccessTree a -> expr(a.getExpression()) + "[" + top(a.getIndex()) + "]";
             case MethodInvocationTree mi -> {
+                String args = String.join(", ", mi.getArguments().stream().map(this::top).toList());
+                if (fp32 && mi.getMethodSelect() instanceof MemberSelectTree ms && isMath(ms.getExpression())) {
+                    yield fp32Math(ms.getIdentifier().toString(), args);
+                }
                 String sel = mi.getMethodSelect() instanceof IdentifierTree id ? methodName(id.getName().toString()) : expr(mi.getMethodSelect());
-                yield sel + "(" + String.join(", ", mi.getArguments().stream().map(this::top).toList()) + ")";
+                yield sel + "(" + args + ")";
             }
             case NewArrayTree na -> {
                 StringBuilder sb = new StringBuilder();
                 if (na.getType() != null) {
-                    sb.append("new ").append(na.getType());
+                    sb.append("new ").append(type(na.getType()));
                     for (ExpressionTree d : na.getDimensions()) sb.append('[').append(top(d)).append(']');
                     if (na.getDimensions().isEmpty()) sb.append("[]");
                 }
@@ -225,7 +253,7 @@ final class JavaBodyPrinter {
         Element m = members.get(n);
         if (m instanceof VariableElement v) {
             Object c = v.getConstantValue();
-            if (c != null) return literal(c);
+            if (c != null) return literal(convert(c));
             return qualified(v) + "." + n;
         }
         if (m instanceof TypeElement t) return t.getQualifiedName().toString();
@@ -239,8 +267,38 @@ final class JavaBodyPrinter {
         return n;
     }
 
-    private static String qualified(Element member) {
-        return ((TypeElement) member.getEnclosingElement()).getQualifiedName().toString();
+    private String qualified(Element member) {
+        return member.getEnclosingElement().equals(owner) ? self : ((TypeElement) member.getEnclosingElement()).getQualifiedName().toString();
+    }
+
+    private Object convert(Object v) {
+        return fp32 && v instanceof Double d ? (Object) d.floatValue() : v;
+    }
+
+    private String memberSelect(MemberSelectTree ms) {
+        String name = ms.getIdentifier().toString();
+        if (fp32) {
+            if (name.equals("allocateDoubleLocalArray")) name = "allocateFloatLocalArray";
+            if (LoopNest.strip(ms.getExpression()) instanceof IdentifierTree id && id.getName().contentEquals("Double")
+                    && Set.of("MAX_VALUE", "MIN_VALUE", "POSITIVE_INFINITY", "NEGATIVE_INFINITY", "NaN").contains(name)) {
+                return "Float." + name;
+            }
+        }
+        return expr(ms.getExpression()) + "." + name;
+    }
+
+    private static boolean isMath(ExpressionTree e) {
+        String s = LoopNest.strip(e).toString();
+        return s.equals("Math") || s.equals("java.lang.Math");
+    }
+
+    /** Math in single precision: KernelMath where it has float versions, Math where Java overloads float, else a cast. */
+    private static String fp32Math(String name, String args) {
+        return switch (name) {
+            case "sqrt", "exp", "log", "sin", "cos", "pow", "fma" -> "dev.squall.tasks.api.KernelMath." + name + "(" + args + ")";
+            case "abs", "min", "max", "signum", "copySign", "round" -> "Math." + name + "(" + args + ")";
+            default -> "((float) Math." + name + "(" + args + "))";
+        };
     }
 
     /** A Java literal for a constant value. */

@@ -106,6 +106,7 @@ public final class KernelProcessor extends AbstractProcessor {
             if (!devOk) continue;
             String binary = processingEnv.getElementUtils().getBinaryName(type).toString();
             try {
+                writeTwin(type);
                 writeLauncher(type, binary, ks, devFns);
                 FileObject cl = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cl", type);
                 FileObject cu = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cu", type);
@@ -196,6 +197,7 @@ public final class KernelProcessor extends AbstractProcessor {
     }
 
     private static boolean paramTypeOk(TypeMirror t) {
+        if (t.getKind() == TypeKind.ERROR) return true; // javac reports the unresolved type itself
         return (t.getKind().isPrimitive() && t.getKind() != TypeKind.CHAR) || CTranslator.arrayElement(t) != null;
     }
 
@@ -301,6 +303,30 @@ public final class KernelProcessor extends AbstractProcessor {
     }
 
     // ---- the JVM launcher ----
+
+    /** The @Fp32Variant twin, if asked for: generated source, compiled and translated in the next round. */
+    private void writeTwin(TypeElement type) throws IOException {
+        String twin = null;
+        for (AnnotationMirror a : type.getAnnotationMirrors()) {
+            if (!((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + "Fp32Variant")) continue;
+            for (var v : a.getElementValues().entrySet()) twin = String.valueOf(v.getValue().getValue());
+        }
+        if (twin == null) return;
+        if (!SourceVersion.isIdentifier(twin) || twin.equals(type.getSimpleName().toString())) {
+            error("@Fp32Variant needs the simple name of a new class, got \"" + twin + "\"", type);
+            return;
+        }
+        String pkg = processingEnv.getElementUtils().getPackageOf(type).getQualifiedName().toString();
+        String src;
+        try {
+            src = Fp32TwinWriter.source(type, pkg, twin, trees);
+        } catch (JavaBodyPrinter.Unsupported e) {
+            return; // outside the kernel language: the typed pass reports it on the fp64 source
+        }
+        try (Writer w = processingEnv.getFiler().createSourceFile((pkg.isEmpty() ? "" : pkg + ".") + twin, type).openWriter()) {
+            w.write(src);
+        }
+    }
 
     private void writeLauncher(TypeElement type, String binary, List<ExecutableElement> ks, List<ExecutableElement> devFns) throws IOException {
         String pkg = processingEnv.getElementUtils().getPackageOf(type).getQualifiedName().toString();

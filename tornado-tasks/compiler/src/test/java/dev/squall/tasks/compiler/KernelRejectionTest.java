@@ -948,6 +948,57 @@ class KernelRejectionTest {
         }
     }
 
+    /** One fp64 source with @Fp32Variant: the twin's kernels compute in float on the JVM and are translated to float C. */
+    @Test
+    void fp32VariantIsGeneratedTranslatedAndRuns(@TempDir Path out) throws Exception {
+        String src = """
+                package good;
+
+                import dev.squall.tasks.api.*;
+
+                @Fp32Variant("NormsF32")
+                public final class NormsF64 {
+                    static final double HALF = 0.5;
+
+                    @DeviceFunction
+                    static double sq(double v) { return v * v; }
+
+                    @Kernel
+                    public static void scaledRoot(@ReadOnly DoubleArray x, DoubleArray y, double a, int n) {
+                        for (@Parallel int i = 0; i < n; i++) y.set(i, a * Math.sqrt(sq(x.get(i))) + HALF + Math.cbrt(8.0));
+                    }
+
+                    @Kernel
+                    public static void blockMax(KernelContext ctx, DoubleArray x, DoubleArray out) {
+                        double[] t = ctx.allocateDoubleLocalArray(64);
+                        t[ctx.localIdx] = x.get(ctx.globalIdx);
+                        ctx.localBarrier();
+                        if (ctx.localIdx == 0) {
+                            double m = -Double.MAX_VALUE;
+                            for (int k = 0; k < ctx.localGroupSizeX; k++) m = Math.max(m, t[k]);
+                            out.set(ctx.groupIdx, m);
+                        }
+                    }
+                }
+                """;
+        Result r = compile(out, "good.NormsF64", src);
+        assertTrue(r.ok, r::report);
+        String cl = Files.readString(out.resolve("META-INF/squall/kernels/good.NormsF32.cl"));
+        assertTrue(cl.contains("__global const float* restrict x") && cl.contains("__local float t[64]") && !cl.contains("double "), cl);
+        assertTrue(Files.readString(out.resolve("META-INF/squall/kernels.idx")).contains("good.NormsF32"));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toUri().toURL()}, getClass().getClassLoader())) {
+            GeneratedKernels gk = (GeneratedKernels) loader.loadClass("good.NormsF32_SquallKernels").getDeclaredConstructor().newInstance();
+            dev.squall.tasks.api.FloatArray x = dev.squall.tasks.api.FloatArray.fromArray(-3f, 4f, 0.25f);
+            dev.squall.tasks.api.FloatArray y = new dev.squall.tasks.api.FloatArray(3);
+            gk.runRange("scaledRoot", new Object[] {x, y, 2f, 3}, 0, 3);
+            float[] expect = {2f * 3f + 0.5f + 2f, 2f * 4f + 0.5f + 2f, 2f * 0.25f + 0.5f + 2f};
+            for (int i = 0; i < 3; i++) assertEquals(expect[i], y.get(i), 1e-6f, "element " + i);
+            // the kernel methods take float types, so host code calls NormsF32 with FloatArray and float
+            Class<?> twin = loader.loadClass("good.NormsF32");
+            assertNotNull(twin.getDeclaredMethod("scaledRoot", dev.squall.tasks.api.FloatArray.class, dev.squall.tasks.api.FloatArray.class, float.class, int.class));
+        }
+    }
+
     // ---- in-memory javac ----
 
     private record Result(boolean ok, List<Diagnostic<? extends JavaFileObject>> diagnostics) {
