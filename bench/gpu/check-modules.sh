@@ -2,13 +2,9 @@
 # Like check.sh, but one JVM per module's tests, so a native crash names its module; JVM crash logs
 # (-XX:ErrorFile) and verbose trees go to $OUT/check-modules.txt and $OUT/hs_err-*.log.
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
-work=/tmp/squall-check
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-B="$work/squall"
-export SQUALL_CACHE=/tmp/squall-cache SQUALL_REQUIRE_CUDA=1 SQUALL_REQUIRE_OPENCL=1 LD_PRELOAD="$B/runtime/lib/libjsig.so"
+. bench/gpu/lib.sh
+unpack_bundle /tmp/squall-check
+export SQUALL_REQUIRE_CUDA=1 SQUALL_REQUIRE_OPENCL=1 LD_PRELOAD="$B/runtime/lib/libjsig.so"
 console=$(ls "$B"/lib/junit-platform-console-standalone-*.jar)
 cp=$(ls "$B"/lib/*.jar | grep -v junit-platform-console | paste -sd:)
 for d in "$B"/tests/*/; do cp="$cp:${d%/}"; done

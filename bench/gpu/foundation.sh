@@ -6,13 +6,8 @@
 # gpu-check-reports.tgz (JUnit XML),
 # stream-*.json and stream.txt (squall bench stream), torch-stream.txt (PyTorch peer), summary.txt.
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
-work=/tmp/squall-run
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-B="$work/squall"
-export SQUALL_CACHE=/tmp/squall-cache
+. bench/gpu/lib.sh
+unpack_bundle /tmp/squall-run
 {
   echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
   "$B/bin/squall" devices
@@ -20,7 +15,7 @@ export SQUALL_CACHE=/tmp/squall-cache
 "$B/bin/gpu-check" > /tmp/gpu-check-console.txt 2>&1
 echo "gpu-check exit: $?" | tee -a "$OUT/summary.txt"
 # the device tool returns at most 8 files: pack the JUnit XML reports into one
-tar czf "$OUT/gpu-check-reports.tgz" -C "$OUT" gpu-check-reports /tmp/gpu-check-console.txt 2>/dev/null && rm -rf "$OUT/gpu-check-reports"
+pack_reports /tmp/gpu-check-console.txt
 tail -25 "$OUT/gpu-check.txt" 2>/dev/null | tee -a "$OUT/summary.txt"
 ocl=$("$B/bin/squall" devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(",".join(x["id"] for x in d if x.get("available") and x["backend"]!="jvm"))')
 echo "bench devices: $ocl,jvm" | tee -a "$OUT/summary.txt"
