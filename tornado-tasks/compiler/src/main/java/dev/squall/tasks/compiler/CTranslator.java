@@ -415,6 +415,8 @@ final class CTranslator {
                 out.append(ind).append("}\n");
                 return;
             }
+            String unroll = unrollPragma(p, f);
+            if (unroll != null) out.append(unroll).append('\n');
             StringBuilder init = new StringBuilder();
             List<? extends StatementTree> in = f.getInitializer();
             for (int k = 0; k < in.size(); k++) {
@@ -443,6 +445,27 @@ final class CTranslator {
             out.append(ind).append("for (").append(init).append("; ")
                     .append(f.getCondition() == null ? "" : top(new TreePath(p, f.getCondition()))).append("; ").append(upd).append(")\n");
             nested(new TreePath(p, f.getStatement()), out, ind);
+        }
+
+        /** {@code #pragma unroll [N]} for a loop whose variable carries @Unroll (constant factor, 0 = fully). */
+        private String unrollPragma(TreePath p, ForLoopTree f) {
+            for (StatementTree s : f.getInitializer()) {
+                if (!(s instanceof VariableTree v)) continue;
+                for (AnnotationTree a : v.getModifiers().getAnnotations()) {
+                    String n = a.getAnnotationType().toString();
+                    if (!(n.equals("Unroll") || n.endsWith(".Unroll"))) continue;
+                    long factor = 0;
+                    if (!a.getArguments().isEmpty()) {
+                        ExpressionTree arg = a.getArguments().get(0);
+                        if (arg instanceof AssignmentTree as) arg = as.getExpression();
+                        Long c = constantValue(pathOf(p, arg));
+                        if (c == null || c < 0) throw new KernelLanguageException(a, "@Unroll takes a constant factor >= 0 (0 unrolls fully)");
+                        factor = c;
+                    }
+                    return factor == 0 ? "#pragma unroll" : "#pragma unroll " + factor;
+                }
+            }
+            return null;
         }
 
         private void switchStmt(TreePath p, SwitchTree sw, StringBuilder out, String ind) {

@@ -174,7 +174,16 @@ final class JavaBodyPrinter {
     String varDecl(VariableTree v) {
         String type = v.getType() == null ? "var" : type(v.getType());
         StringBuilder sb = new StringBuilder();
-        if (fp32 && LoopNest.isParallel(v)) sb.append("@dev.squall.tasks.api.Parallel ");
+        if (fp32) {
+            // the twin is kernel source too: keep the loop annotations
+            for (AnnotationTree a : v.getModifiers().getAnnotations()) {
+                String n = a.getAnnotationType().toString();
+                if (n.equals("Parallel") || n.endsWith(".Parallel")) sb.append("@dev.squall.tasks.api.Parallel ");
+                if (n.equals("Unroll") || n.endsWith(".Unroll")) {
+                    sb.append("@dev.squall.tasks.api.Unroll").append(a.getArguments().isEmpty() ? "" : "(" + a.getArguments().get(0) + ")").append(' ');
+                }
+            }
+        }
         sb.append(type).append(' ').append(v.getName());
         if (v.getInitializer() != null) sb.append(" = ").append(top(v.getInitializer()));
         declare(v.getName().toString());

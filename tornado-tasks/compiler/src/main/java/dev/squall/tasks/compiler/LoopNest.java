@@ -134,6 +134,12 @@ final class LoopNest {
     private static Loop canonical(ForLoopTree f, int dim) {
         String shape = "write it as for (@Parallel int i = START; i < END; i++) (or <=, or i += STEP)";
         VariableTree v = (VariableTree) f.getInitializer().get(0);
+        for (AnnotationTree a : v.getModifiers().getAnnotations()) {
+            String n = a.getAnnotationType().toString();
+            if (n.equals("Unroll") || n.endsWith(".Unroll")) {
+                throw new KernelLanguageException(a, "@Unroll is for sequential loops; a @Parallel loop is spread over work-items");
+            }
+        }
         boolean isLong;
         if (v.getType() instanceof PrimitiveTypeTree pt && pt.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.INT) isLong = false;
         else if (v.getType() instanceof PrimitiveTypeTree pt && pt.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.LONG) isLong = true;

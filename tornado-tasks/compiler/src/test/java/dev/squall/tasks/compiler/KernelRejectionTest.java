@@ -737,6 +737,22 @@ class KernelRejectionTest {
                 }
                 """));
 
+        cases.add(reject("UnrollOnParallelLoop", "@Unroll is for sequential loops", """
+                @Kernel
+                public static void k(IntArray a, int n) {
+                    for (@Parallel @Unroll int i = 0; i < n; i++) a.set(i, i); // <-
+                }
+                """));
+        cases.add(reject("UnrollWithNegativeFactor", "@Unroll takes a constant factor", """
+                @Kernel
+                public static void k(IntArray a, int n) {
+                    for (@Parallel int i = 0; i < n; i++) {
+                        int s = 0;
+                        for (@Unroll(-2) int j = 0; j < 4; j++) s += j; // <-
+                        a.set(i, s);
+                    }
+                }
+                """));
         // -- problems found while writing this suite, fixed in the compiler --
         cases.add(reject("SwitchExpression", "no switch expressions in kernels", """
                 @Kernel
@@ -975,7 +991,7 @@ class KernelRejectionTest {
                         ctx.localBarrier();
                         if (ctx.localIdx == 0) {
                             double m = -Double.MAX_VALUE;
-                            for (int k = 0; k < ctx.localGroupSizeX; k++) m = Math.max(m, t[k]);
+                            for (@Unroll(2) int k = 0; k < ctx.localGroupSizeX; k++) m = Math.max(m, t[k]);
                             out.set(ctx.groupIdx, m);
                         }
                     }
@@ -986,6 +1002,8 @@ class KernelRejectionTest {
         String cl = Files.readString(out.resolve("META-INF/squall/kernels/good.NormsF32.cl"));
         assertTrue(cl.contains("__global const float* restrict x") && cl.contains("__local float t[64]") && !cl.contains("double "), cl);
         assertTrue(Files.readString(out.resolve("META-INF/squall/kernels.idx")).contains("good.NormsF32"));
+        assertTrue(cl.contains("#pragma unroll 2"), "the twin keeps @Unroll: " + cl);
+        assertTrue(Files.readString(out.resolve("META-INF/squall/kernels/good.NormsF32.cu")).contains("#pragma unroll 2"));
         try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toUri().toURL()}, getClass().getClassLoader())) {
             GeneratedKernels gk = (GeneratedKernels) loader.loadClass("good.NormsF32_SquallKernels").getDeclaredConstructor().newInstance();
             dev.squall.tasks.api.FloatArray x = dev.squall.tasks.api.FloatArray.fromArray(-3f, 4f, 0.25f);

@@ -99,13 +99,13 @@ public final class ConformanceKernels {
         }
     }
 
-    /** 2D loop: C = A * B for small dense row-major matrices; sequential inner loop. */
+    /** 2D loop: C = A * B for small dense row-major matrices; sequential inner loop unrolled by 4 (a factor, bounds at run time). */
     @Kernel
     public static void matmul(DoubleArray a, DoubleArray b, DoubleArray c, int m, int n, int k) {
         for (@Parallel int i = 0; i < m; i++) {
             for (@Parallel int j = 0; j < n; j++) {
                 double s = 0;
-                for (int p = 0; p < k; p++) s += a.get(i * k + p) * b.get(p * n + j);
+                for (@Unroll(4) int p = 0; p < k; p++) s += a.get(i * k + p) * b.get(p * n + j);
                 c.set(i * n + j, s);
             }
         }
@@ -153,7 +153,7 @@ public final class ConformanceKernels {
             do {
                 d += 2;
             } while (d < (v & 7));
-            for (int q = 0; q < K; q++) acc += hist[q] * (q + 1);
+            for (@Unroll int q = 0; q < K; q++) acc += hist[q] * (q + 1);
             acc += (int) (w[v & 1] * 4) + d + collatzSteps(v & 255 | 1);
             boolean big = v > 1000 && !(v > 5000) || v < -1000;
             acc = big ? acc * 2 : acc;
