@@ -21,6 +21,9 @@ abstract class CDialect {
 
     abstract String arrayParam(String elemC, boolean readOnly, boolean restrict, String name);
 
+    /** A device-function parameter for a private or local array ({@code space} "private" or "local"). */
+    abstract String arrayParameter(String elemC, String space, String name);
+
     /** A plain (non-const, unrestricted) pointer type for casts at device-function calls. */
     abstract String pointerType(String elemC);
 

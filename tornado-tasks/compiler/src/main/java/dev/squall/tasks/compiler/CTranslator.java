@@ -73,6 +73,12 @@ final class CTranslator {
     String translate(List<ExecutableElement> kernels, List<ExecutableElement> devFns) {
         for (ExecutableElement f : devFns) deviceFunctions.put(f, trees.getTree(f));
         checkRecursion();
+        try {
+            inferArraySpaces(kernels);
+        } catch (KernelLanguageException ex) {
+            errors.add(ex);
+            return "";
+        }
         StringBuilder protos = new StringBuilder(), bodies = new StringBuilder();
         for (var e : deviceFunctions.entrySet()) {
             try {
@@ -251,6 +257,10 @@ final class CTranslator {
                 if (isContext(t)) continue;
                 String elem = arrayElement(t);
                 String n = names.get(p);
+                if (t instanceof ArrayType at) {
+                    ps.add(d.arrayParameter(d.type(at.getComponentType().getKind()), arraySpaces.getOrDefault(p, "private"), n));
+                    continue;
+                }
                 if (elem != null) {
                     boolean ro = kernel && readOnly.contains(p);
                     boolean restrict = kernel && (ro || hasAnnotation(p, "NoAlias"));
@@ -726,6 +736,7 @@ final class CTranslator {
             TreePath rp = new TreePath(p, ms.getExpression());
             Element el = trees.getElement(p);
             String name = ms.getIdentifier().toString();
+            if (name.equals("length") && trees.getTypeMirror(rp) instanceof ArrayType) return arrayLength(rp, ms);
             if (el instanceof VariableElement ve && ve.getKind() == ElementKind.FIELD) {
                 if (isContext(ve.getEnclosingElement().asType())) return contextField(ms, name);
                 if (name.equals("length") && ve.getEnclosingElement() == null) return arrayLength(rp, ms);
@@ -744,6 +755,9 @@ final class CTranslator {
             // private and local arrays have constant sizes; find the declaration's size through C: sizeof works for both
             String n = arr != null ? names.get(arr) : null;
             if (n == null) throw new KernelLanguageException(ms, "length of " + ms.getExpression() + " is not available");
+            if (arr.getKind() == ElementKind.PARAMETER) {
+                throw new KernelLanguageException(ms, "the length of an array parameter is not known in C; pass it as an int parameter");
+            }
             return "((int) (sizeof(" + n + ") / sizeof(" + n + "[0])))";
         }
 
@@ -1140,6 +1154,14 @@ final class CTranslator {
             List<String> a = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
                 TypeMirror pt = m.getParameters().get(i).asType();
+                if (pt instanceof ArrayType) {
+                    Element arr = trees.getElement(args.get(i));
+                    if (!(LoopNest.strip((ExpressionTree) args.get(i).getLeaf()) instanceof IdentifierTree) || arr == null || names.get(arr) == null) {
+                        throw new KernelLanguageException(args.get(i).getLeaf(), "pass private and local arrays to device functions by their name");
+                    }
+                    a.add(names.get(arr));
+                    continue;
+                }
                 if (isContext(pt)) {
                     Element ce = trees.getElement(args.get(i));
                     if (kernel && !spmd) throw new KernelLanguageException(mi, "device function " + m.getSimpleName() + " takes a KernelContext, "
@@ -1167,6 +1189,66 @@ final class CTranslator {
                 }
             }
             return "sq_fn_" + m.getSimpleName() + "(" + String.join(", ", a) + ")";
+        }
+    }
+
+    /** Address space ("local" or "private") of each Java-array parameter of a device function, from its call sites. */
+    private final Map<Element, String> arraySpaces = new HashMap<>();
+
+    /**
+     * Java arrays passed to device functions become pointers; OpenCL needs their address space in the signature.
+     * It is read from the arguments: ctx.allocate...LocalArray gives local, new T[K] private, and an array parameter
+     * of the calling device function passes its own space on (repeated until nothing changes).
+     */
+    private void inferArraySpaces(List<ExecutableElement> kernels) {
+        Map<Element, String> varSpace = new HashMap<>();
+        List<ExecutableElement> all = new ArrayList<>(kernels);
+        all.addAll(deviceFunctions.keySet());
+        for (ExecutableElement f : all) {
+            new com.sun.source.util.TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitVariable(VariableTree v, Void unused) {
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null && e.asType() instanceof ArrayType && v.getInitializer() != null) {
+                        ExpressionTree init = LoopNest.strip(v.getInitializer());
+                        boolean local = init instanceof MethodInvocationTree mi && mi.getMethodSelect() instanceof MemberSelectTree ms
+                                && ms.getIdentifier().toString().startsWith("allocate");
+                        varSpace.put(e, local ? "local" : "private");
+                    }
+                    return super.visitVariable(v, unused);
+                }
+            }.scan(trees.getPath(f), null);
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (ExecutableElement f : all) {
+                boolean[] ch = {false};
+                new com.sun.source.util.TreePathScanner<Void, Void>() {
+                    @Override
+                    public Void visitMethodInvocation(MethodInvocationTree mi, Void unused) {
+                        Element callee = trees.getElement(new TreePath(getCurrentPath(), mi.getMethodSelect()));
+                        if (callee instanceof ExecutableElement m && deviceFunctions.containsKey(m)) {
+                            for (int i = 0; i < mi.getArguments().size() && i < m.getParameters().size(); i++) {
+                                VariableElement p = m.getParameters().get(i);
+                                if (!(p.asType() instanceof ArrayType)) continue;
+                                Element arg = trees.getElement(new TreePath(getCurrentPath(), mi.getArguments().get(i)));
+                                String space = arg == null ? null : varSpace.getOrDefault(arg, arraySpaces.get(arg));
+                                if (space == null) continue;
+                                String before = arraySpaces.putIfAbsent(p, space);
+                                if (before == null) ch[0] = true;
+                                else if (!before.equals(space)) {
+                                    throw new KernelLanguageException(mi.getArguments().get(i), "device function " + m.getSimpleName() + " receives "
+                                            + space + " memory for " + p.getSimpleName() + " here and " + before + " memory elsewhere; "
+                                            + "C needs one address space per parameter: write two functions");
+                                }
+                            }
+                        }
+                        return super.visitMethodInvocation(mi, unused);
+                    }
+                }.scan(trees.getPath(f), null);
+                changed |= ch[0];
+            }
         }
     }
 

@@ -56,6 +56,11 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
+    String arrayParameter(String elemC, String space, String name) {
+        return elemC + "* " + name;
+    }
+
+    @Override
     String pointerType(String elemC) {
         return elemC + "*";
     }

@@ -209,9 +209,11 @@ public final class KernelProcessor extends AbstractProcessor {
             error("a @DeviceFunction returns a primitive or void, not " + r, m);
         }
         for (VariableElement p : m.getParameters()) {
-            if (!CTranslator.isContext(p.asType()) && !paramTypeOk(p.asType())) {
+            boolean javaArray = p.asType() instanceof javax.lang.model.type.ArrayType at && at.getComponentType().getKind().isPrimitive()
+                    && at.getComponentType().getKind() != TypeKind.CHAR;
+            if (!CTranslator.isContext(p.asType()) && !paramTypeOk(p.asType()) && !javaArray) {
                 error("device function parameter " + p.getSimpleName() + " has type " + p.asType() + "; device functions take primitives, "
-                        + "KernelContext and Squall arrays (not Java arrays)", p);
+                        + "KernelContext, Squall arrays and private or local arrays of primitives (double[] ...)", p);
             }
         }
     }

@@ -99,6 +99,11 @@ final class OpenClDialect extends CDialect {
     }
 
     @Override
+    String arrayParameter(String elemC, String space, String name) {
+        return (space.equals("local") ? "__local " : "") + elemC + "* " + name;
+    }
+
+    @Override
     String pointerType(String elemC) {
         return "__global " + elemC + "*";
     }

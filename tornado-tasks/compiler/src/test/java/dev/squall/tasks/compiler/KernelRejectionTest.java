@@ -139,11 +139,39 @@ class KernelRejectionTest {
                     return null;
                 }
                 """));
-        cases.add(reject("DeviceFunctionJavaArray", "not Java arrays", """
+        cases.add(reject("DeviceFunctionObjectArray", "private or local arrays of primitives", """
                 @DeviceFunction
-                static double first(
-                        double[] a) { // <-
+                static double first(DoubleArray[] xs) { // <-
+                    return 0;
+                }
+                """));
+        cases.add(reject("DeviceFunctionArrayInTwoAddressSpaces", "here and local memory elsewhere", """
+                @DeviceFunction
+                static double head(double[] a) {
                     return a[0];
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray out) {
+                    double[] shared = ctx.allocateDoubleLocalArray(32);
+                    double[] mine = new double[4];
+                    shared[ctx.localIdx] = 1.0;
+                    ctx.localBarrier();
+                    out.set(ctx.globalIdx, head(shared) + head(mine)); // <-
+                }
+                """));
+        cases.add(reject("LengthOfArrayParameter", "length of an array parameter is not known", """
+                @DeviceFunction
+                static double last(double[] a) {
+                    return a[a.length - 1]; // <-
+                }
+
+                @Kernel
+                public static void k(DoubleArray out, int n) {
+                    for (@Parallel int i = 0; i < n; i++) {
+                        double[] w = new double[] {1.0, 2.0};
+                        out.set(i, last(w));
+                    }
                 }
                 """));
 

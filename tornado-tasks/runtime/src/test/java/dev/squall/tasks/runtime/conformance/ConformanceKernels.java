@@ -260,6 +260,30 @@ public final class ConformanceKernels {
         out.set(y * width + x, v);
     }
 
+    @DeviceFunction
+    static double groupSum(double[] part, int count) {
+        double s = 0;
+        for (int k = 0; k < count; k++) s += part[k];
+        return s;
+    }
+
+    @DeviceFunction
+    static double weighted(double[] w, double v) {
+        return w[0] + w[1] * v + w[2] * v * v;
+    }
+
+    /** Device functions taking a local array (groupSum) and a private array (weighted). */
+    @Kernel
+    public static void arrayHelpers(KernelContext ctx, DoubleArray x, DoubleArray out, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(64);
+        double[] w = new double[] {1.0, 2.0, 3.0};
+        int i = ctx.globalIdx;
+        double v = i < n ? x.get(i) : 0.0;
+        part[ctx.localIdx] = v;
+        ctx.localBarrier();
+        if (ctx.localIdx == 0) out.set(ctx.groupIdx, groupSum(part, ctx.localGroupSizeX) + weighted(w, v));
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

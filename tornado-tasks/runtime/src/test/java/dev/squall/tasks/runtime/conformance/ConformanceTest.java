@@ -341,6 +341,26 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void deviceFunctionsTakeLocalAndPrivateArrays(Device device) {
+        int n = 300, local = 64, groups = (n + local - 1) / local;
+        double[] x = new SplittableRandom(13).doubles(n, -1, 1).toArray();
+        DoubleArray in = doubles(x), out = new DoubleArray(groups);
+        out.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::arrayHelpers, new KernelContext(), in, out, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of((long) groups * local).withLocal(local)).execute();
+        }
+        double[] exp = new double[groups];
+        for (int g = 0; g < groups; g++) {
+            double v0 = x[g * local];
+            for (int k = g * local; k < Math.min(n, (g + 1) * local); k++) exp[g] += x[k];
+            exp[g] += 1 + 2 * v0 + 3 * v0 * v0;
+        }
+        Compare.close("arrayHelpers on " + device.id(), exp, out.toHeapArray(), 1e-12);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
