@@ -1,5 +1,6 @@
 package dev.squall.sparse.spmv;
 
+import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CooFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.DiaFormat;
@@ -17,6 +18,8 @@ import java.util.List;
 final class FormatLaunches {
     /** Work-group size of the SPMD kernels (a multiple of 32, as sub-group emulation requires). */
     static final int GROUP = 256;
+    /** Entries of one long-row segment in csr-binned: 8 per work-item of a group. */
+    static final int SEGMENT = 8 * GROUP;
 
     /** What an inspector produced: launches and a one-line description of the layout it chose. */
     record Built(List<Launch> launches, String detail) {
@@ -59,6 +62,19 @@ final class FormatLaunches {
                                 carry, carryRow, rows, a.nnz(), per, items}, null),
                         new Launch("carryFix", new Object[] {v.y(), v.coef(), carry, carryRow, items}, null));
                 yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
+            }
+            case CSR_BINNED -> {
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT);
+                KernelArray partial = p.vector(b.segRow().length);
+                List<Launch> l = new ArrayList<>();
+                l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+                        ints(b.segRow()), ints(b.segStart()), ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
+                        partial, b.bins(), b.segLen()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                if (b.longRow().length > 0) {
+                    l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, v.y(), v.coef(),
+                            b.longRow().length}, null));
+                }
+                yield new Built(l, b.describe());
             }
             case COO -> {
                 List<Launch> l = new ArrayList<>();

@@ -11,6 +11,8 @@ public enum SpmvFormat {
     CSR_VECTOR,
     /** CSR with merge-path load balancing: equal shares of rows + nonzeros per work-item. */
     CSR_MERGE,
+    /** CSR with rows binned by length: lanes per row chosen per bin, long rows split over whole work-groups. */
+    CSR_BINNED,
     /** Row-sorted COO, segmented reduction in two passes, no atomics. */
     COO,
     /** ELLPACK, column-major. */
