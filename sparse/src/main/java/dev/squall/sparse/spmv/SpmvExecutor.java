@@ -35,6 +35,10 @@ public final class SpmvExecutor implements AutoCloseable {
     private final double inspectorMillis;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
+    private final List<Launch> launches;
+    private final String id;
+    private ExecutionPlan batch;
+    private int batchCalls;
     private boolean dirty = true;
     private ExecutionResult last;
 
@@ -50,14 +54,13 @@ public final class SpmvExecutor implements AutoCloseable {
         FormatLaunches.Built built = FormatLaunches.build(a, f, p, d, v);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
-        String id;
         synchronized (SpmvExecutor.class) {
             id = "spmv" + serial++;
         }
         this.upload = new ExecutionPlan(new TaskGraph(id + "in")
                 .transferToDevice(DataTransferMode.EVERY_EXECUTION, v.x(), v.y(), v.coef(), v.coefAcc()).snapshot());
         TaskGraph g = new TaskGraph(id);
-        List<Launch> launches = built.launches();
+        this.launches = built.launches();
         for (int i = 0; i < launches.size(); i++) g.task("t" + i, p.kernels(), launches.get(i).kernel(), launches.get(i).args());
         this.run = new ExecutionPlan(g.snapshot());
         upload.withDevice(d);
@@ -114,6 +117,39 @@ public final class SpmvExecutor implements AutoCloseable {
         return last.profile();
     }
 
+    /**
+     * Executor time per call measured as a device would be used in a solver loop: {@code calls}
+     * products enqueued back to back between one pair of device events, time divided by
+     * {@code calls}. A single {@link #execute()} also times the host's launch work between its
+     * start event and the kernel (argument binding, a cold JIT), which can be as long as a small
+     * kernel; a batch hides it behind the kernels already queued. y ends as after one call when
+     * beta is 0 (with beta not 0 each call accumulates).
+     */
+    public double batchMillis(int calls) {
+        if (calls < 1) throw new IllegalArgumentException("calls " + calls + " must be at least 1");
+        if (dirty) {
+            upload.execute();
+            dirty = false;
+        }
+        if (batch == null || batchCalls != calls) {
+            if (batch != null) batch.close();
+            TaskGraph g = new TaskGraph(id + "b" + calls);
+            for (int r = 0; r < calls; r++) {
+                for (int i = 0; i < launches.size(); i++) g.task("b" + r + "t" + i, precision.kernels(), launches.get(i).kernel(), launches.get(i).args());
+            }
+            batch = new ExecutionPlan(g.snapshot());
+            batch.withDevice(device).withProfiler(true);
+            for (int r = 0; r < calls; r++) {
+                for (int i = 0; i < launches.size(); i++) {
+                    if (launches.get(i).grid() != null) batch.withGrid("b" + r + "t" + i, launches.get(i).grid());
+                }
+            }
+            batchCalls = calls;
+        }
+        last = batch.execute();
+        return last.profile().kernelMillis() / calls;
+    }
+
     /** y after the last {@link #execute()}, copied back from the device. */
     public double[] y() {
         if (last == null) execute();
@@ -162,6 +198,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public void close() {
         run.freeDeviceMemory();
         upload.freeDeviceMemory();
+        if (batch != null) batch.close();
         run.close();
         upload.close();
     }

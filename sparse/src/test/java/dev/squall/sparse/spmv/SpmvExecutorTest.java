@@ -107,6 +107,10 @@ class SpmvExecutorTest {
                                 s.execute();
                                 s.execute();
                                 check(what + " (resident, alpha 2)", a, p, 2, x, 0, null, s.y());
+                                // a timed batch of back-to-back calls leaves the same y (beta 0)
+                                double ms = s.batchMillis(3);
+                                assertTrue(ms >= 0 && ms < 60_000, what + " batch time " + ms);
+                                check(what + " (after a batch of 3)", a, p, 2, x, 0, null, s.y());
                             }
                             checked++;
                         }
