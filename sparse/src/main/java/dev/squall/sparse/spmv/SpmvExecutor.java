@@ -1,6 +1,7 @@
 package dev.squall.sparse.spmv;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
@@ -32,7 +33,7 @@ public final class SpmvExecutor implements AutoCloseable {
     private final Device device;
     private final FormatLaunches.Vectors v;
     private final String detail;
-    private final double inspectorMillis;
+    private double inspectorMillis;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
     private final List<Launch> launches;
@@ -77,6 +78,20 @@ public final class SpmvExecutor implements AutoCloseable {
      */
     public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
         return new SpmvExecutor(a, format, precision, device);
+    }
+
+    /**
+     * An executor of {@code y = alpha A^T x + beta y}: the inspector transposes A once (its time is
+     * part of {@link #inspectorMillis()}), then {@code format}'s executor runs on {@code A^T}; x has
+     * {@code a.rows()} entries, y {@code a.cols()}.
+     */
+    public static SpmvExecutor createTransposed(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        long t0 = System.nanoTime();
+        CsrMatrix at = CsrTranspose.of(a);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        SpmvExecutor e = new SpmvExecutor(at, format, precision, device);
+        e.inspectorMillis += ms;
+        return e;
     }
 
     /** Sets x (length {@code cols}). */
