@@ -61,6 +61,14 @@ class SpmvCommandTest {
         for (String l : lines) assertTrue(l.contains("\"verified\":true") && l.contains("\"batch\":2"), l);
     }
 
+    @Test
+    void transposeVerifiesAgainstAScatter() {
+        Object[] r = run("--generate", "rmat:8", "--format", "csr-binned,csr", "--transpose", "--device", "jvm", "--repeat", "2",
+                "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        for (String l : ((String) r[1]).strip().split("\n")) assertTrue(l.contains("\"transpose\":true") && l.contains("\"verified\":true"), l);
+    }
+
     static String field(String json, String name) {
         int i = json.indexOf("\"" + name + "\":\"") + name.length() + 4;
         return json.substring(i, json.indexOf('"', i));
