@@ -99,7 +99,8 @@ public final class SpmmCommand implements Callable<Integer> {
             m.setX(x);
             double firstMs = m.execute().hostMicros() / 1e3;
             System.err.println("spmm: " + l + ", running " + repeat + " x " + batch + " executions");
-            m.batchMillis(batch);
+            // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
+            for (int w = 0; w < Math.max(3, repeat / 5); w++) m.batchMillis(batch);
             double[] ms = new double[repeat];
             for (int r = 0; r < repeat; r++) ms[r] = m.batchMillis(batch);
             Arrays.sort(ms);

@@ -161,7 +161,8 @@ public final class SpmvCommand implements Callable<Integer> {
             double[] single = new double[repeat];
             for (int r = 0; r < repeat; r++) single[r] = e.execute().kernelMillis();
             Arrays.sort(single);
-            e.batchMillis(batch); // warm-up: binds the batch's launches
+            // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
+            for (int w = 0; w < Math.max(3, repeat / 5); w++) e.batchMillis(batch);
             double[] ms = new double[repeat];
             for (int r = 0; r < repeat; r++) ms[r] = e.batchMillis(batch);
             Arrays.sort(ms);

@@ -12,15 +12,15 @@ import java.util.List;
  *
  * <pre>{@code
  * BinnedCsrFormat b = BinnedCsrFormat.from(a, 256, 2048);
- * System.out.println(b.describe());     // "lanes 1: 120 rows, 8: 998000 rows, group: 1000 rows in 3000 segments"
+ * System.out.println(b.describe());     // "lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows"
  * }</pre>
  *
  * @param csr       the matrix
  * @param group     work-group size the schedule was made for (a multiple of 32)
  * @param segLen    most entries of one long-row segment
- * @param binLanes  lanes per row of each bin; the last bin may be {@code group} (whole-group segments)
+ * @param binLanes  lanes per row of each bin, descending; the first bin may be {@code group} (whole-group segments)
  * @param binGroup  first work-group of each bin, and the total number of groups at the end ({@code bins + 1} entries)
- * @param binItem   first index of each bin in {@code rowList}, and {@code rowList.length} at the end
+ * @param binItem   first index of each bin in {@code rowList} (0 for the segment bin), and {@code rowList.length} at the end
  * @param rowList   rows of the lane bins, bin by bin, ascending within a bin
  * @param segRow    row of each segment
  * @param segStart  first entry (index into the CSR arrays) of each segment
@@ -32,10 +32,15 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
     /** Rows longer than this get whole work-groups (a 32-lane sub-group would loop more than 16 times). */
     public static final int WARP_MAX = 512;
 
-    /** Lanes for a row of {@code len} entries: the power of two, 1..32, near two thirds of the length. */
+    /**
+     * Lanes for a row of {@code len} entries: the smallest power of two (1..32) with
+     * {@code 2 lanes >= len}, so each lane takes about two entries. Lanes of a row read
+     * consecutive entries, so a sub-group still reads whole 32-byte sectors, with half the
+     * per-work-item index arithmetic that one entry per lane would cost.
+     */
     public static int lanesFor(int len) {
         int lanes = 1;
-        while (lanes < 32 && lanes * 1.5 < len) lanes <<= 1;
+        while (lanes < 32 && lanes * 2 < len) lanes <<= 1;
         return lanes;
     }
 
@@ -59,25 +64,26 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         List<Integer> lanes = new ArrayList<>();
         List<Integer> groupStart = new ArrayList<>();
         List<Integer> itemStart = new ArrayList<>();
-        int[] fill = new int[6];
         long groups = 0;
+        // the whole-group segments first: the longest work starts first and the short bins fill the tail
+        if (segments > 0) {
+            lanes.add(group);
+            groupStart.add(0);
+            itemStart.add(0);
+            groups = segments;
+        }
+        int[] fill = new int[6];
         int items = 0;
-        for (int q = 0; q < 6; q++) {
+        for (int q = 5; q >= 0; q--) {
             if (count[q] == 0) continue;
             int l = 1 << q;
             int perGroup = group / l;
             lanes.add(l);
-            groupStart.add((int) groups);
+            groupStart.add((int) Math.min(groups, Integer.MAX_VALUE));
             itemStart.add(items);
             fill[q] = items;
             groups += (count[q] + perGroup - 1) / perGroup;
             items += count[q];
-        }
-        if (segments > 0) {
-            lanes.add(group);
-            groupStart.add((int) groups);
-            itemStart.add(items);
-            groups += segments;
         }
         if (groups > Integer.MAX_VALUE / group) throw new IllegalArgumentException("csr-binned: " + groups + " work-groups is too many");
         groupStart.add((int) groups);
@@ -122,16 +128,14 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         return csr;
     }
 
-    /** The bins in words, e.g. {@code lanes 1: 120 rows, 8: 998000 rows, group: 1000 rows in 3000 segments}. */
+    /** The bins in words, e.g. {@code lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows}. */
     public String describe() {
-        StringBuilder b = new StringBuilder("lanes");
+        List<String> parts = new ArrayList<>();
+        if (longRow.length > 0) parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen);
         for (int q = 0; q < bins(); q++) {
-            if (binLanes[q] >= group) continue;
-            b.append(q == 0 ? " " : ", ").append(binLanes[q]).append(": ").append(binItem[q + 1] - binItem[q]).append(" rows");
+            if (binLanes[q] < group) parts.add(binLanes[q] + ": " + (binItem[q + 1] - binItem[q]) + " rows");
         }
-        if (longRow.length > 0) b.append(bins() > 1 ? ", " : " ").append("group: ").append(longRow.length).append(" rows in ")
-                .append(segRow.length).append(" segments of <= ").append(segLen);
-        return b.toString();
+        return "lanes " + String.join(", ", parts);
     }
 
     private static int[] toArray(List<Integer> l) {

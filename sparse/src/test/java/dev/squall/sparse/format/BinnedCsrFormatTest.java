@@ -28,9 +28,9 @@ class BinnedCsrFormatTest {
                     seen[r]++;
                     int len = a.rowLength(r);
                     assertTrue(len <= BinnedCsrFormat.WARP_MAX, e.getKey() + " row " + r);
-                    // lanes: the smallest power of two (<= 32) with lanes * 1.5 >= len
+                    // lanes: the smallest power of two (<= 32) with 2 lanes >= len
                     int want = 1;
-                    while (want < 32 && want * 3 < 2 * len) want *= 2;
+                    while (want < 32 && want * 2 < len) want *= 2;
                     assertEquals(want, lanes, e.getKey() + " row " + r + " of length " + len);
                 }
             }
@@ -54,6 +54,8 @@ class BinnedCsrFormatTest {
         BinnedCsrFormat lr = BinnedCsrFormat.from(TestMatrices.all().get("long rows"), 256, 1024);
         assertEquals(3, lr.longRow().length);
         assertEquals(15, lr.segRow().length); // 4500 entries in segments of 1024: 5 each
+        assertEquals(256, lr.binLanes()[0], "segments come first");
+        for (int q = 1; q < lr.bins(); q++) assertTrue(lr.binLanes()[q] < lr.binLanes()[q - 1], "lanes descend");
     }
 
     @Test

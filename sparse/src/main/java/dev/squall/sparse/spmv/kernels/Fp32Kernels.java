@@ -267,7 +267,7 @@ public final class Fp32Kernels {
      * {@code g} belongs to bin {@code b} with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's
      * lane count is uniform in a group (shuffles and the barrier stay uniform). A bin of
      * {@code lanes < group size} gives each row {@code lanes} consecutive work-items (rows from
-     * {@code rowList[binItem[b] ...]}); the last bin, {@code lanes == group size}, gives a whole group
+     * {@code rowList[binItem[b] ...]}); a bin of {@code lanes == group size} (the first) gives a whole group
      * to a segment of at most {@code segLen} entries of a long row ({@code segRow}, {@code segStart}),
      * reduced through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
      */
