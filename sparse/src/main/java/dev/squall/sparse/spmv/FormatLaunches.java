@@ -1,5 +1,6 @@
 package dev.squall.sparse.spmv;
 
+import dev.squall.sparse.format.BcsrFormat;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CooFormat;
 import dev.squall.sparse.format.CsrMatrix;
@@ -98,6 +99,12 @@ final class FormatLaunches {
                 yield new Built(List.of(new Launch("dia", new Object[] {ints(dia.offsets()), p.array(dia.val()), v.x(), v.y(), v.coef(),
                         rows, a.cols(), dia.diagonals()}, null)),
                         dia.diagonals() + " diagonals, " + pct(a.nnz(), (long) dia.diagonals() * rows) + " of slots used");
+            }
+            case BCSR -> {
+                BcsrFormat b = BcsrFormat.from(a, p.bytes());
+                yield new Built(List.of(new Launch("bcsr", new Object[] {ints(b.blockPtr()), ints(b.blockCol()), ints(b.mask()), p.array(b.val()),
+                        v.x(), v.y(), v.coef(), rows, b.r(), b.c()}, null)),
+                        b.r() + "x" + b.c() + " blocks, " + b.blocks() + " stored, " + pct(a.nnz(), (long) b.blocks() * b.r() * b.c()) + " of slots used");
             }
             case HYB -> {
                 HybFormat h = HybFormat.from(a);

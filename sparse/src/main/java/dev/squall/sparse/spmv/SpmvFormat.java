@@ -22,7 +22,9 @@ public enum SpmvFormat {
     /** Diagonals. */
     DIA,
     /** ELL + COO for the overflow. */
-    HYB;
+    HYB,
+    /** Block CSR, R x C (1..4 each) chosen by the inspector for the fewest bytes moved. */
+    BCSR;
 
     /** The command-line name. */
     public String cliName() {

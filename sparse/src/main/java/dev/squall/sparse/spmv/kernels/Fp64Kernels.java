@@ -383,6 +383,33 @@ public final class Fp64Kernels {
         }
     }
 
+    /**
+     * BCSR with R x C blocks: work-item {@code t} computes row {@code t} (row {@code t % r} of block
+     * row {@code t / r}); slots whose mask bit is clear are padding and are skipped, so padding is
+     * never multiplied by x (no NaN from 0 * Inf).
+     */
+    @Kernel
+    public static void bcsr(@ReadOnly IntArray blockPtr, @ReadOnly IntArray blockCol, @ReadOnly IntArray mask, @ReadOnly DoubleArray val,
+                            @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows, int r, int c) {
+        for (@Parallel int t = 0; t < rows; t++) {
+            int br = t / r;
+            int i = t - br * r;
+            int end = blockPtr.get(br + 1);
+            double s = 0;
+            for (int b = blockPtr.get(br); b < end; b++) {
+                int m = mask.get(b) >>> (i * c);
+                int base = (b * r + i) * c;
+                int j0 = blockCol.get(b) * c;
+                for (int j = 0; j < c; j++) {
+                    if (((m >>> j) & 1) != 0) {
+                        s += val.get(base + j) * x.get(j0 + j);
+                    }
+                }
+            }
+            store(y, t, s, coef);
+        }
+    }
+
     /** b = a: the copy kernel whose bandwidth the SpMV figures are compared with. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray a, @NoAlias DoubleArray b, int n) {
