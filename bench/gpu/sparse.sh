@@ -8,7 +8,8 @@
 # matrix. fp32 for 27pt, skewed and R-MAT. SpMM (K = 8, row- and column-major X) on 27pt, skewed and R-MAT,
 # peer CuPy csr_matrix @ X (cusparseSpMM). Timing on both sides: batches of 10 back-to-back products
 # between two CUDA events (the peer captures its batch in a CUDA graph when CuPy can), median of 30.
-# Counted bytes are identical for squall and the peer.
+# Counted bytes are identical for squall and the peer. BCSR on a block matrix (1M rows of 4x4 blocks), no peer.
+# Order: fp64 SpMV, the CuPy peer, then fp32, SpMM, BCSR (so a slow host cannot cost the comparison).
 # Writes under $OUT (7 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, spmm.jsonl, cupy.jsonl,
 # stderr.txt, summary.txt. Budget: under 8 minutes; steps are skipped (and said so) past 7.
 set -uo pipefail
@@ -49,6 +50,11 @@ for m in $MATS; do
   step 120 "spmv fp64 $m" "$S" spmv --generate "$m" --device "$DEV" --format "$FORMATS" $REP --verify --json \
       --dump "$DUMP" --dump-name "$n" >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 done
+export PYTHONUNBUFFERED=1
+step 150 "cupy spmv" python3 bench/peers/cupy_sparse.py "$DUMP" "${names[@]}" --fp32-only 27pt_100_100_100,skewed_1000000,rmat_20 \
+    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
+step 90 "cupy spmm" python3 bench/peers/cupy_sparse.py "$DUMP" 27pt_100_100_100 skewed_1000000 rmat_20 --spmm 8 \
+    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
 for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
   step 60 "spmv fp32 $m" "$S" spmv --generate "$m" --device "$DEV" --precision fp32 \
       --format auto,csr-vector,csr-merge,csr-binned,sell,dia $REP --verify --json >> "$OUT/spmv-fp32.jsonl" 2>> "$OUT/stderr.txt"
@@ -57,11 +63,9 @@ for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
   step 60 "spmm K=8 $m" "$S" spmm --generate "$m" --device "$DEV" --vectors 8 --layout row,col $REP --verify --json \
       >> "$OUT/spmm.jsonl" 2>> "$OUT/stderr.txt"
 done
-export PYTHONUNBUFFERED=1
-step 150 "cupy spmv" python3 bench/peers/cupy_sparse.py "$DUMP" "${names[@]}" --fp32-only 27pt_100_100_100,skewed_1000000,rmat_20 \
-    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
-step 90 "cupy spmm" python3 bench/peers/cupy_sparse.py "$DUMP" 27pt_100_100_100 skewed_1000000 rmat_20 --spmm 8 \
-    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
+# BCSR (R x C picked by the inspector) on a matrix of dense 4x4 blocks, with the other formats (no peer)
+step 60 "spmv fp64 blocks:250000x4" "$S" spmv --generate blocks:250000x4 --device "$DEV" --format auto,csr,csr-binned,sell,bcsr $REP --verify \
+    --json >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 echo "total $((SECONDS - start)) s" >> "$OUT/stderr.txt"
 
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
