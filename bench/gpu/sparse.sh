@@ -2,14 +2,20 @@
 # Issue 4 (sparse) GPU run on the H100 host, from the bundle, run from the repository root:
 #   ./scripts/bundle                     # builds dist/squall-bundle.tar.gz
 #   device run, carry dist/:  bash bench/gpu/sparse.sh
-# For each matrix (Bell & Garland stencils at n ~ 10^6, HPCG 104^3, skewed rows 0.1% x 5000, R-MAT scale 20,
-# banded), `squall spmv` on cuda:0 in fp64 runs every format and `auto`, --verify'd against the JVM reference,
-# and dumps the matrix so the CuPy/cuSPARSE peer (bench/peers/cupy_spmv.py) times the same matrix.
-# Counted bytes are identical for squall and the peer. Also fp32 for the stencil and skewed matrices.
-# Writes under $OUT (6 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, cupy-spmv.jsonl, stderr.txt, summary.txt
+# SpMV: for each matrix (Bell & Garland stencils at n ~ 10^6, HPCG 104^3, skewed rows 0.1% x 5000, R-MAT
+# scale 20, banded), `squall spmv` on cuda:0 in fp64 runs `auto` and every format, --verify'd against the JVM
+# reference, and dumps the matrix so the CuPy/cuSPARSE peer (bench/peers/cupy_sparse.py) times the same
+# matrix. fp32 for 27pt, skewed and R-MAT. SpMM (K = 8, row- and column-major X) on 27pt, skewed and R-MAT,
+# peer CuPy csr_matrix @ X (cusparseSpMM). Timing on both sides: batches of 10 back-to-back products
+# between two CUDA events (the peer captures its batch in a CUDA graph when CuPy can), median of 30.
+# Counted bytes are identical for squall and the peer. BCSR on a block matrix (1M rows of 4x4 blocks), no peer.
+# Order: fp64 SpMV, the CuPy peer, then fp32, SpMM, BCSR (so a slow host cannot cost the comparison).
+# Writes under $OUT (7 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, spmm.jsonl, cupy.jsonl,
+# stderr.txt, summary.txt. Budget: under 8 minutes; steps are skipped (and said so) past 7.
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
 mkdir -p "$OUT"
+start=$SECONDS
 work=/tmp/squall-sparse-run
 rm -rf "$work" && mkdir -p "$work"
 tar xzf dist/squall-bundle.tar.gz -C "$work"
@@ -18,27 +24,49 @@ export SQUALL_CACHE=/tmp/squall-cache
 DUMP=/tmp/squall-sparse-mats
 rm -rf "$DUMP"
 DEV=${SQUALL_SPARSE_DEVICE:-cuda:0}
+REP="--repeat 30 --batch 10"
 {
   echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
   "$S" devices
 } 2>&1 | tee "$OUT/devices.txt"
 
+# time left before the 7-minute mark, in seconds (0 when past it)
+left() { local l=$((420 - (SECONDS - start))); echo $((l > 0 ? l : 0)); }
+step() { # step TIMEOUT_S DESCRIPTION CMD...: run with a timeout capped by the time left, or skip
+  local t=$1 what=$2; shift 2
+  local l; l=$(left)
+  if [ "$l" -lt 15 ]; then echo "SKIPPED (time budget): $what" | tee -a "$OUT/stderr.txt"; return; fi
+  [ "$t" -gt "$l" ] && t=$l
+  echo "== $what ($((SECONDS - start)) s)" >&2
+  timeout "$t" "$@" || echo "$what: exit $?" | tee -a "$OUT/stderr.txt"
+}
+
 MATS="27pt:100x100x100 7pt:100x100x100 5pt:1000x1000 9pt:1000x1000 3pt:1000000 hpcg:104x104x104 skewed:1000000 rmat:20 banded:1000000x4"
-FORMATS="auto,csr,csr-vector,csr-merge,coo,ell,sell,dia,hyb"
+FORMATS="auto,csr,csr-vector,csr-merge,csr-binned,coo,ell,sell,dia,hyb"
 names=()
 for m in $MATS; do
   n=${m//[:x]/_}
   names+=("$n")
-  echo "== $m" >&2
-  timeout 150 "$S" spmv --generate "$m" --device "$DEV" --format "$FORMATS" --repeat 50 --verify --json \
-      --dump "$DUMP" --dump-name "$n" >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt" || echo "spmv $m exit $?" | tee -a "$OUT/stderr.txt"
+  step 120 "spmv fp64 $m" "$S" spmv --generate "$m" --device "$DEV" --format "$FORMATS" $REP --verify --json \
+      --dump "$DUMP" --dump-name "$n" >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 done
-for m in 27pt:100x100x100 skewed:1000000; do
-  timeout 90 "$S" spmv --generate "$m" --device "$DEV" --precision fp32 --format auto,csr-vector,csr-merge,sell --repeat 50 \
-      --verify --json >> "$OUT/spmv-fp32.jsonl" 2>> "$OUT/stderr.txt" || echo "spmv fp32 $m exit $?" | tee -a "$OUT/stderr.txt"
+export PYTHONUNBUFFERED=1
+step 150 "cupy spmv" python3 bench/peers/cupy_sparse.py "$DUMP" "${names[@]}" --fp32-only 27pt_100_100_100,skewed_1000000,rmat_20 \
+    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
+step 90 "cupy spmm" python3 bench/peers/cupy_sparse.py "$DUMP" 27pt_100_100_100 skewed_1000000 rmat_20 --spmm 8 \
+    >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
+for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
+  step 60 "spmv fp32 $m" "$S" spmv --generate "$m" --device "$DEV" --precision fp32 \
+      --format auto,csr-vector,csr-merge,csr-binned,sell,dia $REP --verify --json >> "$OUT/spmv-fp32.jsonl" 2>> "$OUT/stderr.txt"
 done
-PYTHONUNBUFFERED=1 timeout 150 python3 bench/peers/cupy_spmv.py "$DUMP" "${names[@]}" > "$OUT/cupy-spmv.jsonl" 2>> "$OUT/stderr.txt" \
-  || echo "cupy peer exit $?" | tee -a "$OUT/stderr.txt"
+for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
+  step 60 "spmm K=8 $m" "$S" spmm --generate "$m" --device "$DEV" --vectors 8 --layout row,col $REP --verify --json \
+      >> "$OUT/spmm.jsonl" 2>> "$OUT/stderr.txt"
+done
+# BCSR (R x C picked by the inspector) on a matrix of dense 4x4 blocks, with the other formats (no peer)
+step 60 "spmv fp64 blocks:250000x4" "$S" spmv --generate blocks:250000x4 --device "$DEV" --format auto,csr,csr-binned,sell,bcsr $REP --verify \
+    --json >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
+echo "total $((SECONDS - start)) s" >> "$OUT/stderr.txt"
 
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import json, sys, collections
@@ -48,24 +76,40 @@ def rows(f):
         return [json.loads(l) for l in open(f"{out}/{f}") if l.strip().startswith("{")]
     except FileNotFoundError:
         return []
-peer = {(r["matrix"], r["precision"]): r for r in rows("cupy-spmv.jsonl")}
+def key(m):
+    return m.replace(":", "_").replace("x", "_")
+peers = rows("cupy.jsonl")
+peer = {(r["matrix"], r["precision"]): r for r in peers if r["op"] == "spmv"}
+how = sorted({r["timing"] for r in peers})
 for prec, f in (("fp64", "spmv-fp64.jsonl"), ("fp32", "spmv-fp32.jsonl")):
     by = collections.OrderedDict()
     for r in rows(f):
-        if "error" in r:
-            continue
-        key = r["matrix"].replace(":", "_").replace("x", "_")
-        by.setdefault(key, []).append(r)
-    print(f"\n{prec}: GB/s of counted bytes (median of 50); peer = CuPy csr_matrix @ x (cusparseSpMV)")
-    print(f"{'matrix':24} {'nnz':>10} {'auto (pick)':>22} {'best format':>22} {'cuSPARSE':>9} {'best/cuSP':>9} {'auto/best':>9} {'copy%':>6} {'verify':>6}")
+        if "error" not in r:
+            by.setdefault(key(r["matrix"]), []).append(r)
+    print(f"\nSpMV {prec}: GB/s of counted bytes (per call, batches of 10, median of 30); peer = CuPy csr_matrix @ x (cusparseSpMV, {'/'.join(how) or 'not run'})")
+    print(f"{'matrix':20} {'nnz':>9} {'auto (pick)':>19} {'best named format':>22} {'cuSPARSE':>8} {'best/cuSP':>9} {'auto/cuSP':>9} {'auto/best':>9} {'copy%':>6} {'verify':>6}")
     for m, rs in by.items():
         auto = next((r for r in rs if r["reason"].startswith("auto")), None)
         named = [r for r in rs if not r["reason"].startswith("auto")] or rs
         best = max(named, key=lambda r: r["gbs"])
         p = peer.get((m, prec))
+        pg = p["gbs"] if p else float("nan")
         ok = all(r.get("verified") for r in rs)
         a = f"{auto['gbs']:.0f} ({auto['format']})" if auto else "-"
-        print(f"{m:24} {rs[0]['nnz']:>10} {a:>22} {best['gbs']:>12.0f} ({best['format']:>7}) "
-              f"{(p['gbs'] if p else float('nan')):>9.0f} {(best['gbs'] / p['gbs'] if p else float('nan')):>9.2f} "
-              f"{(auto['gbs'] / best['gbs'] if auto else float('nan')):>9.2f} {100 * best['ratio_to_copy']:>5.0f}% {'ok' if ok else 'FAIL':>6}")
+        print(f"{m:20} {rs[0]['nnz']:>9} {a:>19} {best['gbs']:>10.0f} ({best['format']:>10}) {pg:>8.0f} {best['gbs'] / pg:>9.2f} "
+              f"{(auto['gbs'] / pg if auto else float('nan')):>9.2f} {(auto['gbs'] / best['gbs'] if auto else float('nan')):>9.2f} "
+              f"{100 * best['ratio_to_copy']:>5.0f}% {'ok' if ok else 'FAIL':>6}")
+speer = {(r["matrix"], r["layout"]): r for r in peers if r["op"] == "spmm"}
+sm = rows("spmm.jsonl")
+if sm:
+    print("\nSpMM fp64, K = 8: GB/s of counted bytes (matrix once + X and Y); peer = CuPy csr_matrix @ X (cusparseSpMM)")
+    print(f"{'matrix':20} {'layout':>6} {'squall':>8} {'GFLOP/s':>8} {'cuSPARSE':>8} {'ratio':>6} {'verify':>6}")
+    for r in sm:
+        p = speer.get((key(r["matrix"]), r["layout"]))
+        pg = p["gbs"] if p else float("nan")
+        print(f"{key(r['matrix']):20} {r['layout']:>6} {r['gbs']:>8.0f} {r['gflops']:>8.0f} {pg:>8.0f} {r['gbs'] / pg:>6.2f} "
+              f"{'ok' if r.get('verified') else 'FAIL':>6}")
+bad = [r for r in peers if r["rel_error"] > (1e-12 if r["precision"] == "fp64" else 1e-5)]
+if bad:
+    print(f"\npeer figures failing their own host check: {[(r['matrix'], r['op'], r['precision']) for r in bad]}")
 PY

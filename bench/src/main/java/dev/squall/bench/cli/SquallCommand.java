@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."},
         subcommands = {DevicesCommand.class, KernelsCommand.class, DemoCommand.class, BenchCommand.class,
                 dev.squall.linalg.cli.CholeskyCommand.class, dev.squall.linalg.cli.TrinvCommand.class, dev.squall.linalg.cli.GemmCommand.class,
-                dev.squall.sparse.cli.SpmvCommand.class, dev.squall.permanent.cli.PermanentCommand.class,
+                dev.squall.sparse.cli.SpmvCommand.class, dev.squall.sparse.cli.SpmmCommand.class,
+                dev.squall.permanent.cli.PermanentCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SquallCommand implements Runnable {
     public static final int VERIFY_FAILED = 1, BAD_INPUT = 2, DEVICE_ERROR = 3;

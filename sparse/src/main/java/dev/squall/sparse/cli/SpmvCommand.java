@@ -3,6 +3,7 @@ package dev.squall.sparse.cli;
 import dev.squall.sparse.bench.CopyBandwidth;
 import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.io.CsrDump;
@@ -38,6 +39,7 @@ import picocli.CommandLine.Option;
                 "  squall spmv --generate 27pt:100x100x100 --format auto --verify",
                 "  squall spmv --matrix shared/data/ani4.mtx --format sell --precision fp32 --device opencl:0:0",
                 "  squall spmv --generate skewed:1000000 --format auto --trials --json",
+                "  squall spmv --generate rmat:16 --format csr-binned --transpose --verify      (y = A^T x)",
                 "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (file, line and value named), 3 device error."})
 public final class SpmvCommand implements Callable<Integer> {
     static final class Source {
@@ -49,13 +51,16 @@ public final class SpmvCommand implements Callable<Integer> {
     Source source;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
-            description = {"csr, csr-vector, csr-merge, coo, ell, sell, dia, hyb or auto (default auto);",
+            description = {"csr, csr-vector, csr-merge, csr-binned, coo, ell, sell, dia, hyb, bcsr or auto (default auto);",
                     "a comma-separated list runs each on the same matrix (one report each; a format that cannot",
                     "hold the matrix reports why and the others still run)"})
     String format;
 
     @Option(names = "--trials", description = "with --format auto: time the candidate formats and take the fastest")
     boolean trials;
+
+    @Option(names = "--transpose", description = "compute y = A^T x instead (the inspector transposes A once, then the format runs on A^T)")
+    boolean transpose;
 
     @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
     String precision;
@@ -65,6 +70,11 @@ public final class SpmvCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "20", description = "timed executions (default 20)")
     int repeat;
+
+    @Option(names = "--batch", paramLabel = "B", defaultValue = "10",
+            description = {"calls per timed sample (default 10): B products are enqueued back to back between two device",
+                    "events, so the host's launch work does not count as device time; 1 times single calls"})
+    int batch;
 
     @Option(names = "--verify", description = "compare y with the JVM reference; exit 1 if the relative error is too large")
     boolean verify;
@@ -78,12 +88,13 @@ public final class SpmvCommand implements Callable<Integer> {
     @Option(names = "--dump-name", paramLabel = "NAME", defaultValue = "matrix", description = "file name stem for --dump (default matrix)")
     String dumpName;
 
-    private double copyGbs = Double.NaN;
+    private double copyGbs;
 
     @Override
     public Integer call() throws IOException {
         if (trials && !format.toLowerCase().contains("auto")) throw new IllegalArgumentException("--trials needs --format auto");
         if (repeat < 1) throw new IllegalArgumentException("--repeat " + repeat + " must be at least 1");
+        if (batch < 1) throw new IllegalArgumentException("--batch " + batch + " must be at least 1");
         Precision p = Precision.parse(precision);
         Device dev = Devices.select(device);
         String name;
@@ -108,6 +119,9 @@ public final class SpmvCommand implements Callable<Integer> {
             progress("writing raw arrays to " + dump);
             CsrDump.write(a, dump, dumpName);
         }
+        // before any format, so that every format (auto first or not) runs on a device at full clocks
+        progress("measuring copy bandwidth");
+        copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         String[] formats = format.split(",");
         int worst = 0;
         for (String one : formats) {
@@ -128,7 +142,8 @@ public final class SpmvCommand implements Callable<Integer> {
         double chooseMs = 0;
         if (format.strip().equalsIgnoreCase("auto")) {
             long c0 = System.nanoTime();
-            FormatChooser.Choice c = trials ? FormatChooser.tuned(a, p, dev, 5) : FormatChooser.choose(a, dev);
+            CsrMatrix op = transpose ? CsrTranspose.of(a) : a;
+            FormatChooser.Choice c = trials ? FormatChooser.tuned(op, p, dev, 5) : FormatChooser.choose(op, dev);
             chooseMs = (System.nanoTime() - c0) / 1e6;
             f = c.format();
             reason = "auto: " + c.reason();
@@ -137,27 +152,29 @@ public final class SpmvCommand implements Callable<Integer> {
             reason = "requested";
         }
         progress("inspecting into " + f.cliName() + " on " + dev.id());
-        double[] x = new SplittableRandom(7).doubles(a.cols(), -1, 1).toArray();
-        try (SpmvExecutor e = SpmvExecutor.create(a, f, p, dev)) {
+        CsrMatrix op = transpose ? CsrTranspose.of(a) : a;  // the operator whose product is verified and counted
+        double[] x = new SplittableRandom(7).doubles(op.cols(), -1, 1).toArray();
+        try (SpmvExecutor e = transpose ? SpmvExecutor.createTransposed(a, f, p, dev) : SpmvExecutor.create(a, f, p, dev)) {
             e.setX(x);
             double firstMs = e.execute().hostMicros() / 1e3; // builds kernels, copies the matrix
-            progress("running " + repeat + " executions");
+            progress("running " + repeat + " x " + batch + " executions");
+            double[] single = new double[repeat];
+            for (int r = 0; r < repeat; r++) single[r] = e.execute().kernelMillis();
+            Arrays.sort(single);
+            // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
+            for (int w = 0; w < Math.max(3, repeat / 5); w++) e.batchMillis(batch);
             double[] ms = new double[repeat];
-            for (int r = 0; r < repeat; r++) ms[r] = e.execute().kernelMillis();
+            for (int r = 0; r < repeat; r++) ms[r] = e.batchMillis(batch);
             Arrays.sort(ms);
             double med = ms[repeat / 2];
             double best = ms[0];
-            long bytes = SpmvCounts.bytes(a, p.bytes());
-            double gflops = SpmvCounts.flops(a) / (med * 1e-3) / 1e9;
+            long bytes = SpmvCounts.bytes(op, p.bytes());
+            double gflops = SpmvCounts.flops(op) / (med * 1e-3) / 1e9;
             double gbs = bytes / (med * 1e-3) / 1e9;
-            if (Double.isNaN(copyGbs)) {
-                progress("measuring copy bandwidth");
-                copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
-            }
             double relErr = Double.NaN;
             boolean ok = true;
             if (verify) {
-                double[] want = ReferenceSpmv.multiply(a, x);
+                double[] want = transpose ? transposedProduct(a, x) : ReferenceSpmv.multiply(a, x);
                 double[] got = e.y();
                 double num = 0, den = 0;
                 for (int i = 0; i < want.length; i++) {
@@ -170,11 +187,11 @@ public final class SpmvCommand implements Callable<Integer> {
             }
             if (json) {
                 System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,"
-                                + "\"format\":%s,\"reason\":%s,\"detail\":%s,\"load_ms\":%.3f,\"choose_ms\":%.3f,\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,"
-                                + "\"executor_ms_median\":%.6f,\"executor_ms_min\":%.6f,\"repeat\":%d,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,"
+                                + "\"transpose\":%s,\"format\":%s,\"reason\":%s,\"detail\":%s,\"load_ms\":%.3f,\"choose_ms\":%.3f,\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,"
+                                + "\"executor_ms_median\":%.6f,\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"single_call_ms_median\":%.6f,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,"
                                 + "\"copy_gbs\":%.3f,\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s}",
-                        q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), q(f.cliName()), q(reason), q(e.detail()),
-                        loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, gflops, bytes, gbs, copyGbs, gbs / copyGbs,
+                        q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), transpose, q(f.cliName()), q(reason), q(e.detail()),
+                        loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, batch, single[repeat / 2], gflops, bytes, gbs, copyGbs, gbs / copyGbs,
                         verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null"));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries%n", name, a.rows(), a.cols(), a.nnz());
@@ -182,13 +199,21 @@ public final class SpmvCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "format     %s (%s; %s)%n", f.cliName(), reason, e.detail());
                 System.out.printf(Locale.ROOT, "inspector  %.3f ms (load %.1f ms, choice %.1f ms, first call incl. build+upload %.1f ms)%n",
                         e.inspectorMillis(), loadMs, chooseMs, firstMs);
-                System.out.printf(Locale.ROOT, "executor   %.4f ms per call (median of %d, best %.4f)%n", med, repeat, best);
+                System.out.printf(Locale.ROOT, "executor   %.4f ms per call (median of %d samples of %d back-to-back calls, best %.4f;"
+                        + " one call alone %.4f)%n", med, repeat, batch, best, single[repeat / 2]);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s, %.1f GB/s counted (%d bytes), %.0f%% of copy bandwidth %.1f GB/s%n",
                         gflops, gbs, bytes, 100 * gbs / copyGbs, copyGbs);
                 if (verify) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
             }
             return ok ? 0 : 1;
         }
+    }
+
+    /** A^T x by scattering A's entries (independent of the transposing inspector). */
+    static double[] transposedProduct(CsrMatrix a, double[] x) {
+        double[] y = new double[a.cols()];
+        for (int i = 0; i < a.rows(); i++) for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) y[a.colIndex(k)] += a.value(k) * x[i];
+        return y;
     }
 
     private void progress(String s) {

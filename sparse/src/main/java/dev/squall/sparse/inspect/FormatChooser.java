@@ -33,32 +33,38 @@ public final class FormatChooser {
     }
 
     /**
-     * The rules, in order: few diagonals that are mostly full → DIA (stencils, banded); rows far
-     * longer than the mean → merge-path CSR, which splits work evenly (skewed, power-law);
-     * on GPUs, rows of similar length → SELL-C-σ (coalesced, little padding), long rows → CSR-vector;
-     * otherwise CSR with a work-item per row (on CPUs each work-item then streams its rows).
+     * The rules, in order: few diagonals that are mostly full → DIA (stencils, banded). On GPUs:
+     * rows of similar length → SELL-C-σ (coalesced, little padding); otherwise (skewed, power-law,
+     * uneven rows) → row-binned CSR, which gives each row lanes for its length and long rows whole
+     * work-groups, so neither a long row nor a short one idles a sub-group. On CPUs: rows far
+     * longer than the mean → merge-path CSR (even work per work-item), otherwise CSR with a
+     * work-item per row (each work-item then streams its rows).
      */
     public static Choice choose(CsrMatrix a, Device device) {
+        return choose(a, device.info().isGpu());
+    }
+
+    /** The rules of {@link #choose(CsrMatrix, Device)} for a GPU ({@code gpu}) or another device. */
+    public static Choice choose(CsrMatrix a, boolean gpu) {
         RowStats s = RowStats.of(a);
-        boolean gpu = device.info().isGpu();
         if (s.nnz() == 0) return new Choice(SpmvFormat.CSR, "no entries", s);
         double diaFill = (double) s.nnz() / ((double) s.diagonals() * s.rows());
         if (s.diagonals() <= 64 && diaFill >= 0.6) {
             return new Choice(SpmvFormat.DIA, String.format("%d diagonals, %.0f%% full: banded/stencil structure", s.diagonals(), 100 * diaFill), s);
         }
-        if (s.max() > 16 * Math.max(1, s.mean()) && s.max() >= 64) {
+        boolean skewed = s.max() > 16 * Math.max(1, s.mean()) && s.max() >= 64;
+        if (gpu) {
+            if (!skewed && s.sellFill() >= 0.7) {
+                return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
+            }
+            return new Choice(SpmvFormat.CSR_BINNED, String.format("%s rows (longest %d, mean %.1f, cv %.2f, SELL fill %.0f%%): rows binned by length,"
+                    + " lanes per bin, long rows split over work-groups", skewed ? "skewed" : "uneven", s.max(), s.mean(), s.cv(), 100 * s.sellFill()), s);
+        }
+        if (skewed) {
             return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f, merge path balances the work",
                     s.max(), s.mean()), s);
         }
-        if (!gpu) return new Choice(SpmvFormat.CSR, "CPU device, regular rows: CSR streams rows with no padding", s);
-        if (s.sellFill() >= 0.7) {
-            return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
-        }
-        if (s.mean() >= 12) {
-            return new Choice(SpmvFormat.CSR_VECTOR, String.format("long uneven rows (mean %.1f): several lanes per row", s.mean()), s);
-        }
-        return new Choice(SpmvFormat.CSR_MERGE, String.format("short uneven rows (mean %.1f, SELL fill %.0f%%): merge path",
-                s.mean(), 100 * s.sellFill()), s);
+        return new Choice(SpmvFormat.CSR, "CPU device, no banded structure: CSR streams rows with no padding", s);
     }
 
     /**
@@ -71,7 +77,8 @@ public final class FormatChooser {
         if (cached != null) return cached;
         Choice rule = choose(a, device);
         List<SpmvFormat> candidates = new ArrayList<>(List.of(rule.format()));
-        for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_VECTOR, SpmvFormat.SELL, SpmvFormat.CSR_MERGE, SpmvFormat.DIA}) {
+        for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_VECTOR, SpmvFormat.CSR_BINNED, SpmvFormat.SELL,
+                SpmvFormat.CSR_MERGE, SpmvFormat.DIA}) {
             if (!candidates.contains(f)) candidates.add(f);
         }
         double[] x = new double[a.cols()];
@@ -83,8 +90,9 @@ public final class FormatChooser {
             try (SpmvExecutor e = SpmvExecutor.create(a, f, p, device)) {
                 e.setX(x);
                 e.execute();
+                e.batchMillis(5);
                 double ms = Double.POSITIVE_INFINITY;
-                for (int r = 0; r < runs; r++) ms = Math.min(ms, e.execute().kernelMillis());
+                for (int r = 0; r < runs; r++) ms = Math.min(ms, e.batchMillis(5));
                 log.append(String.format(" %s %.3f ms;", f.cliName(), ms));
                 if (ms < bestMs) {
                     bestMs = ms;

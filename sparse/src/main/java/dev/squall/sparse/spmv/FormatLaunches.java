@@ -1,5 +1,7 @@
 package dev.squall.sparse.spmv;
 
+import dev.squall.sparse.format.BcsrFormat;
+import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CooFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.DiaFormat;
@@ -17,6 +19,8 @@ import java.util.List;
 final class FormatLaunches {
     /** Work-group size of the SPMD kernels (a multiple of 32, as sub-group emulation requires). */
     static final int GROUP = 256;
+    /** Entries of one long-row segment in csr-binned: 8 per work-item of a group. */
+    static final int SEGMENT = 8 * GROUP;
 
     /** What an inspector produced: launches and a one-line description of the layout it chose. */
     record Built(List<Launch> launches, String detail) {
@@ -60,6 +64,19 @@ final class FormatLaunches {
                         new Launch("carryFix", new Object[] {v.y(), v.coef(), carry, carryRow, items}, null));
                 yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
+            case CSR_BINNED -> {
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT);
+                KernelArray partial = p.vector(b.segRow().length);
+                List<Launch> l = new ArrayList<>();
+                l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+                        ints(b.segRow()), ints(b.segStart()), ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
+                        partial, b.bins(), b.segLen()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                if (b.longRow().length > 0) {
+                    l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, v.y(), v.coef(),
+                            b.longRow().length}, null));
+                }
+                yield new Built(l, b.describe());
+            }
             case COO -> {
                 List<Launch> l = new ArrayList<>();
                 String detail = coo(CooFormat.from(a), p, gpu, v, v.coef(), true, l);
@@ -82,6 +99,12 @@ final class FormatLaunches {
                 yield new Built(List.of(new Launch("dia", new Object[] {ints(dia.offsets()), p.array(dia.val()), v.x(), v.y(), v.coef(),
                         rows, a.cols(), dia.diagonals()}, null)),
                         dia.diagonals() + " diagonals, " + pct(a.nnz(), (long) dia.diagonals() * rows) + " of slots used");
+            }
+            case BCSR -> {
+                BcsrFormat b = BcsrFormat.from(a, p.bytes());
+                yield new Built(List.of(new Launch("bcsr", new Object[] {ints(b.blockPtr()), ints(b.blockCol()), ints(b.mask()), p.array(b.val()),
+                        v.x(), v.y(), v.coef(), rows, b.r(), b.c()}, null)),
+                        b.r() + "x" + b.c() + " blocks, " + b.blocks() + " stored, " + pct(a.nnz(), (long) b.blocks() * b.r() * b.c()) + " of slots used");
             }
             case HYB -> {
                 HybFormat h = HybFormat.from(a);

@@ -33,22 +33,24 @@ public enum Precision {
     }
 
     /** The class holding this precision's kernels. */
-    Class<?> kernels() {
+    public Class<?> kernels() {
         return kernels;
     }
 
     /** A device array of this precision holding {@code v} (at least one element: empty buffers are not portable). */
-    KernelArray array(double[] v) {
+    public KernelArray array(double[] v) {
         KernelArray a = vector(v.length);
         write(a, v);
         return a;
     }
 
-    KernelArray vector(int n) {
+    /** A zeroed device array of this precision with {@code n} elements (at least one). */
+    public KernelArray vector(int n) {
         return this == FP64 ? new DoubleArray(Math.max(1, n)) : new FloatArray(Math.max(1, n));
     }
 
-    static void write(KernelArray a, double[] v) {
+    /** Writes {@code v} into the host side of {@code a}, rounding to float for FP32. */
+    public static void write(KernelArray a, double[] v) {
         if (a instanceof DoubleArray d) {
             for (int i = 0; i < v.length; i++) d.set(i, v[i]);
         } else {
@@ -57,7 +59,8 @@ public enum Precision {
         }
     }
 
-    static double[] read(KernelArray a, int n) {
+    /** The first {@code n} elements of the host side of {@code a}, widened to double. */
+    public static double[] read(KernelArray a, int n) {
         double[] v = new double[n];
         if (a instanceof DoubleArray d) {
             for (int i = 0; i < n; i++) v[i] = d.get(i);

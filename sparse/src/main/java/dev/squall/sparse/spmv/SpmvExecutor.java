@@ -1,6 +1,7 @@
 package dev.squall.sparse.spmv;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
@@ -32,9 +33,13 @@ public final class SpmvExecutor implements AutoCloseable {
     private final Device device;
     private final FormatLaunches.Vectors v;
     private final String detail;
-    private final double inspectorMillis;
+    private double inspectorMillis;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
+    private final List<Launch> launches;
+    private final String id;
+    private ExecutionPlan batch;
+    private int batchCalls;
     private boolean dirty = true;
     private ExecutionResult last;
 
@@ -50,14 +55,13 @@ public final class SpmvExecutor implements AutoCloseable {
         FormatLaunches.Built built = FormatLaunches.build(a, f, p, d, v);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
-        String id;
         synchronized (SpmvExecutor.class) {
             id = "spmv" + serial++;
         }
         this.upload = new ExecutionPlan(new TaskGraph(id + "in")
                 .transferToDevice(DataTransferMode.EVERY_EXECUTION, v.x(), v.y(), v.coef(), v.coefAcc()).snapshot());
         TaskGraph g = new TaskGraph(id);
-        List<Launch> launches = built.launches();
+        this.launches = built.launches();
         for (int i = 0; i < launches.size(); i++) g.task("t" + i, p.kernels(), launches.get(i).kernel(), launches.get(i).args());
         this.run = new ExecutionPlan(g.snapshot());
         upload.withDevice(d);
@@ -74,6 +78,20 @@ public final class SpmvExecutor implements AutoCloseable {
      */
     public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
         return new SpmvExecutor(a, format, precision, device);
+    }
+
+    /**
+     * An executor of {@code y = alpha A^T x + beta y}: the inspector transposes A once (its time is
+     * part of {@link #inspectorMillis()}), then {@code format}'s executor runs on {@code A^T}; x has
+     * {@code a.rows()} entries, y {@code a.cols()}.
+     */
+    public static SpmvExecutor createTransposed(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        long t0 = System.nanoTime();
+        CsrMatrix at = CsrTranspose.of(a);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        SpmvExecutor e = new SpmvExecutor(at, format, precision, device);
+        e.inspectorMillis += ms;
+        return e;
     }
 
     /** Sets x (length {@code cols}). */
@@ -112,6 +130,39 @@ public final class SpmvExecutor implements AutoCloseable {
         }
         last = run.execute();
         return last.profile();
+    }
+
+    /**
+     * Executor time per call measured as a device would be used in a solver loop: {@code calls}
+     * products enqueued back to back between one pair of device events, time divided by
+     * {@code calls}. A single {@link #execute()} also times the host's launch work between its
+     * start event and the kernel (argument binding, a cold JIT), which can be as long as a small
+     * kernel; a batch hides it behind the kernels already queued. y ends as after one call when
+     * beta is 0 (with beta not 0 each call accumulates).
+     */
+    public double batchMillis(int calls) {
+        if (calls < 1) throw new IllegalArgumentException("calls " + calls + " must be at least 1");
+        if (dirty) {
+            upload.execute();
+            dirty = false;
+        }
+        if (batch == null || batchCalls != calls) {
+            if (batch != null) batch.close();
+            TaskGraph g = new TaskGraph(id + "b" + calls);
+            for (int r = 0; r < calls; r++) {
+                for (int i = 0; i < launches.size(); i++) g.task("b" + r + "t" + i, precision.kernels(), launches.get(i).kernel(), launches.get(i).args());
+            }
+            batch = new ExecutionPlan(g.snapshot());
+            batch.withDevice(device).withProfiler(true);
+            for (int r = 0; r < calls; r++) {
+                for (int i = 0; i < launches.size(); i++) {
+                    if (launches.get(i).grid() != null) batch.withGrid("b" + r + "t" + i, launches.get(i).grid());
+                }
+            }
+            batchCalls = calls;
+        }
+        last = batch.execute();
+        return last.profile().kernelMillis() / calls;
     }
 
     /** y after the last {@link #execute()}, copied back from the device. */
@@ -162,6 +213,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public void close() {
         run.freeDeviceMemory();
         upload.freeDeviceMemory();
+        if (batch != null) batch.close();
         run.close();
         upload.close();
     }

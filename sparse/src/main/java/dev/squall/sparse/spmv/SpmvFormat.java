@@ -11,6 +11,8 @@ public enum SpmvFormat {
     CSR_VECTOR,
     /** CSR with merge-path load balancing: equal shares of rows + nonzeros per work-item. */
     CSR_MERGE,
+    /** CSR with rows binned by length: lanes per row chosen per bin, long rows split over whole work-groups. */
+    CSR_BINNED,
     /** Row-sorted COO, segmented reduction in two passes, no atomics. */
     COO,
     /** ELLPACK, column-major. */
@@ -20,7 +22,9 @@ public enum SpmvFormat {
     /** Diagonals. */
     DIA,
     /** ELL + COO for the overflow. */
-    HYB;
+    HYB,
+    /** Block CSR, R x C (1..4 each) chosen by the inspector for the fewest bytes moved. */
+    BCSR;
 
     /** The command-line name. */
     public String cliName() {

@@ -46,6 +46,34 @@ class SpmvCommandTest {
         assertTrue(json.contains("\"ratio_to_copy\":"), json);
     }
 
+    /** auto is not a separate executor: it runs the chosen format's inspector and kernels, byte for byte the same layout. */
+    @Test
+    void autoRunsTheChosenFormatsExecutor() {
+        Object[] r = run("--generate", "skewed:3001x700", "--format", "auto,csr-merge,csr-binned", "--device", "jvm", "--repeat", "2",
+                "--batch", "2", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String[] lines = ((String) r[1]).strip().split("\n");
+        assertEquals(3, lines.length, (String) r[1]);
+        String picked = field(lines[0], "format");
+        String same = picked.equals("csr-merge") ? lines[1] : lines[2];
+        assertEquals(picked, field(same, "format"), lines[0]);
+        assertEquals(field(same, "detail"), field(lines[0], "detail"));
+        for (String l : lines) assertTrue(l.contains("\"verified\":true") && l.contains("\"batch\":2"), l);
+    }
+
+    @Test
+    void transposeVerifiesAgainstAScatter() {
+        Object[] r = run("--generate", "rmat:8", "--format", "csr-binned,csr", "--transpose", "--device", "jvm", "--repeat", "2",
+                "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        for (String l : ((String) r[1]).strip().split("\n")) assertTrue(l.contains("\"transpose\":true") && l.contains("\"verified\":true"), l);
+    }
+
+    static String field(String json, String name) {
+        int i = json.indexOf("\"" + name + "\":\"") + name.length() + 4;
+        return json.substring(i, json.indexOf('"', i));
+    }
+
     @Test
     void fileWithExplicitFormatInFp32() {
         Object[] r = run("--matrix", TestData.file("ani4.mtx").toString(), "--format", "sell", "--precision", "fp32",

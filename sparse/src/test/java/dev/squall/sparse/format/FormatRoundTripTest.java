@@ -28,6 +28,10 @@ class FormatRoundTripTest {
             for (int[] cs : new int[][] {{32, 512}, {4, 1}, {8, 24}, {1, 1}}) {
                 assertTrue(a.sameAs(SellFormat.from(a, cs[0], cs[1]).toCsr()), "sell " + cs[0] + "-" + cs[1] + " " + n);
             }
+            for (int[] rc : new int[][] {{1, 1}, {2, 3}, {4, 4}, {3, 1}}) {
+                assertTrue(a.sameAs(BcsrFormat.from(a, rc[0], rc[1]).toCsr()), "bcsr " + rc[0] + "x" + rc[1] + " " + n);
+            }
+            assertTrue(a.sameAs(BcsrFormat.from(a, 8).toCsr()), "bcsr chosen " + n);
             try {
                 assertTrue(a.sameAs(DiaFormat.from(a).toCsr()), "dia " + n);
             } catch (IllegalArgumentException ex) {
@@ -42,6 +46,8 @@ class FormatRoundTripTest {
         assertEquals(4, DiaFormat.from(a).toCsr().nnz());
         assertEquals(4, EllFormat.from(a).toCsr().nnz());
         assertEquals(4, SellFormat.from(a, 2, 2).toCsr().nnz());
+        assertEquals(4, BcsrFormat.from(a, 2, 2).toCsr().nnz());
+        assertTrue(a.sameAs(BcsrFormat.from(a, 3, 3).toCsr()));
         assertTrue(a.sameAs(DiaFormat.from(a).toCsr()));
     }
 
@@ -60,6 +66,19 @@ class FormatRoundTripTest {
         SellFormat sell = SellFormat.from(a, 2, 4); // sorted by length: rows 0, 1, 2 (len 2) then 3 (len 1)
         assertEquals(java.util.List.of(0, 1, 2, 3), java.util.Arrays.stream(sell.perm()).boxed().toList());
         assertEquals(java.util.List.of(0, 4, 8), java.util.Arrays.stream(sell.chunkPtr()).boxed().toList());
+    }
+
+    @Test
+    void bcsrInspectorFindsTheBlockSize() {
+        CsrMatrix a = dev.squall.sparse.generate.RandomMatrices.blocks(40, 3, 4, 5);
+        BcsrFormat b = BcsrFormat.from(a, 8);
+        assertEquals(3, b.r());
+        assertEquals(3, b.c());
+        assertEquals(a.nnz(), 9 * b.blocks(), "dense 3x3 blocks: no padding");
+        // a scattered matrix gains nothing from blocks: 1x1
+        BcsrFormat s = BcsrFormat.from(dev.squall.sparse.testing.TestMatrices.randomSparse(new java.util.Random(2), 300, 300, 0.01, 0), 8);
+        assertEquals(1, s.r() * s.c());
+        assertThrows(IllegalArgumentException.class, () -> BcsrFormat.from(a, 0, 2));
     }
 
     @Test

@@ -39,12 +39,26 @@ class FormatChooserTest {
         assertEquals(SpmvFormat.CSR, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), jvm).format());
     }
 
+    /** The GPU rules (choose() reads only whether the device is a GPU). */
+    @Test
+    void gpuRulesPickBinnedCsrForSkewedAndPowerLaw() {
+        boolean gpu = true;
+        assertEquals(SpmvFormat.DIA, FormatChooser.choose(Stencils.of(27, 12, 11, 10), gpu).format());
+        FormatChooser.Choice skewed = FormatChooser.choose(RandomMatrices.skewed(4000, 0.001, 800, 8, 1), gpu);
+        assertEquals(SpmvFormat.CSR_BINNED, skewed.format());
+        assertTrue(skewed.reason().startsWith("skewed rows (longest 800"), skewed.reason());
+        assertEquals(SpmvFormat.CSR_BINNED, FormatChooser.choose(RandomMatrices.rmat(12, 16, 3), gpu).format());
+        // equal row lengths, no diagonal structure: SELL
+        assertEquals(SpmvFormat.SELL, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), gpu).format());
+    }
+
     @Test
     void trialsPickARunnableFormatAndAreCached() {
         CsrMatrix a = RandomMatrices.rmat(9, 4, 2);
         FormatChooser.Choice c = FormatChooser.tuned(a, Precision.FP64, Devices.jvm(), 2);
         assertTrue(c.reason().startsWith("fastest in timed trials"), c.reason());
         assertTrue(c.reason().contains("dia unfit"), c.reason());
+        assertTrue(c.reason().contains("csr-binned"), c.reason());
         assertSame(c, FormatChooser.tuned(a, Precision.FP64, Devices.jvm(), 2));
     }
 }

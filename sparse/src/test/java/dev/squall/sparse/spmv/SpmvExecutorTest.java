@@ -107,12 +107,57 @@ class SpmvExecutorTest {
                                 s.execute();
                                 s.execute();
                                 check(what + " (resident, alpha 2)", a, p, 2, x, 0, null, s.y());
+                                // a timed batch of back-to-back calls leaves the same y (beta 0)
+                                double ms = s.batchMillis(3);
+                                assertTrue(ms >= 0 && ms < 60_000, what + " batch time " + ms);
+                                check(what + " (after a batch of 3)", a, p, 2, x, 0, null, s.y());
                             }
                             checked++;
                         }
                         // only DIA and ELL may refuse (scattered or skewed matrices); they must still run the regular ones
                         if (f == SpmvFormat.DIA || f == SpmvFormat.ELL) assertTrue(checked >= 5, f + " checked only " + checked + " matrices");
                         else assertEquals(MATRICES.size(), checked);
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /** A^T x through the transposing inspector, against a scatter over A's entries (no transpose built). */
+    @TestFactory
+    Stream<DynamicTest> transposedProductMatchesAScatter() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Device d : SparseTestDevices.all()) {
+            for (Precision p : Precision.values()) {
+                for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_BINNED, SpmvFormat.SELL}) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " transposed " + f.cliName(), () -> {
+                        Random rnd = new Random(99 + f.ordinal());
+                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                            CsrMatrix a = e.getValue();
+                            String what = d.id() + " " + p + " A^T " + f.cliName() + " " + e.getKey();
+                            double[] x = rnd.doubles(a.rows(), -1, 1).toArray();
+                            double u = p == Precision.FP32 ? 0x1p-24 : 0x1p-53;
+                            double[] want = new double[a.cols()];
+                            double[] abs = new double[a.cols()];
+                            int[] len = new int[a.cols()];
+                            for (int i = 0; i < a.rows(); i++) {
+                                for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) {
+                                    double t = (p == Precision.FP32 ? (float) a.value(k) : a.value(k)) * (p == Precision.FP32 ? (float) x[i] : x[i]);
+                                    want[a.colIndex(k)] += t;
+                                    abs[a.colIndex(k)] += Math.abs(t);
+                                    len[a.colIndex(k)]++;
+                                }
+                            }
+                            try (SpmvExecutor s = SpmvExecutor.createTransposed(a, f, p, d)) {
+                                double[] got = s.multiply(1, x, 0, null);
+                                assertEquals(a.cols(), got.length, what);
+                                for (int j = 0; j < a.cols(); j++) {
+                                    double bound = 2 * (len[j] + 4) * u * abs[j] + Double.MIN_NORMAL;
+                                    if (!(Math.abs(got[j] - want[j]) <= bound)) fail(what + ": y[" + j + "] = " + got[j] + ", expected " + want[j]);
+                                }
+                            }
+                        }
                     }));
                 }
             }

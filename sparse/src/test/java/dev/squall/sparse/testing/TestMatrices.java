@@ -44,6 +44,7 @@ public final class TestMatrices {
         m.put("27pt 9x7x5", Stencils.of(27, 9, 7, 5));
         m.put("rmat 10", RandomMatrices.rmat(10, 6, 9));
         m.put("skewed", RandomMatrices.skewed(2003, 0.002, 900, 5, 10));
+        m.put("long rows", longRows(new Random(8), 1501, 4999, new int[] {0, 700, 1500}, 4500));
         return m;
     }
 
@@ -65,6 +66,30 @@ public final class TestMatrices {
             }
         }
         return CsrMatrix.fromCoo(rows, cols, java.util.Arrays.copyOf(ri, t), java.util.Arrays.copyOf(ci, t), java.util.Arrays.copyOf(v, t));
+    }
+
+    /** Rows {@code longs} hold {@code len} entries each (split into several segments by csr-binned); the others 0..6. */
+    static CsrMatrix longRows(Random rnd, int rows, int cols, int[] longs, int len) {
+        java.util.List<int[]> e = new java.util.ArrayList<>();
+        java.util.Set<Integer> big = new java.util.HashSet<>();
+        for (int r : longs) big.add(r);
+        for (int i = 0; i < rows; i++) {
+            if (big.contains(i)) {
+                for (int j = 0; j < len; j++) e.add(new int[] {i, (j * 7 + i) % cols});
+            } else {
+                int n = rnd.nextInt(7);
+                for (int j = 0; j < n; j++) e.add(new int[] {i, rnd.nextInt(cols)});
+            }
+        }
+        int[] ri = new int[e.size()];
+        int[] ci = new int[e.size()];
+        double[] v = new double[e.size()];
+        for (int t = 0; t < ri.length; t++) {
+            ri[t] = e.get(t)[0];
+            ci[t] = e.get(t)[1];
+            v[t] = rnd.nextGaussian();
+        }
+        return CsrMatrix.fromCoo(rows, cols, ri, ci, v);
     }
 
     static CsrMatrix oneDenseRow(Random rnd, int n, int denseRow) {

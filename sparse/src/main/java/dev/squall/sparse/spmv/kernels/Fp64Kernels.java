@@ -260,6 +260,156 @@ public final class Fp64Kernels {
         }
     }
 
+    /**
+     * Row-binned CSR for skewed and power-law matrices (the binning of Ashari et al., "Fast sparse
+     * matrix-vector multiplication on GPUs for graph applications", SC'14, with CSR-vector lanes per
+     * bin as in Bell and Garland). The inspector sorts rows into bins by length; work-group
+     * {@code g} belongs to bin {@code b} with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's
+     * lane count is uniform in a group (shuffles and the barrier stay uniform). A bin of
+     * {@code lanes < group size} gives each row {@code lanes} consecutive work-items (rows from
+     * {@code rowList[binItem[b] ...]}); a bin of {@code lanes == group size} (the first) gives a whole group
+     * to a segment of at most {@code segLen} entries of a long row ({@code segRow}, {@code segStart}),
+     * reduced through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     */
+    @Kernel
+    public static void csrBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                 @ReadOnly IntArray rowList, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                 @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int segLen) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        int g = ctx.groupIdx;
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        int lanes = binLanes.get(b);
+        boolean whole = lanes >= groupSize;
+        int row = -1;
+        int k0 = 0;
+        int k1 = 0;
+        int seg = g - binGroup.get(b);
+        if (whole) {
+            row = segRow.get(seg);
+            int start = segStart.get(seg);
+            k0 = start + local;
+            k1 = Math.min(start + segLen, rowPtr.get(row + 1));
+        } else {
+            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
+            if (item < binItem.get(b + 1)) {
+                row = rowList.get(item);
+                k0 = rowPtr.get(row) + (local & (lanes - 1));
+                k1 = rowPtr.get(row + 1);
+            }
+        }
+        double s = 0;
+        for (int k = k0; k < k1; k += lanes) {
+            s += val.get(k) * x.get(col.get(k));
+        }
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        // every group passes the barrier (uniform control flow); only whole-group bins read warpSums
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        if (whole) {
+            if (local == 0) {
+                double t = 0;
+                for (int w = 0; w < groupSize / 32; w++) {
+                    t += warpSums[w];
+                }
+                partial.set(seg, t);
+            }
+        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+            store(y, row, s, coef);
+        }
+    }
+
+    /** Second pass of {@link #csrBinned}: long row {@code longRow[j]} is the sum of its segments {@code [longSeg[j], longSeg[j + 1])}. */
+    @Kernel
+    public static void segmentSums(@ReadOnly IntArray longRow, @ReadOnly IntArray longSeg, @ReadOnly DoubleArray partial,
+                                   @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int longRows) {
+        for (@Parallel int j = 0; j < longRows; j++) {
+            double s = 0;
+            int end = longSeg.get(j + 1);
+            for (int q = longSeg.get(j); q < end; q++) {
+                s += partial.get(q);
+            }
+            store(y, longRow.get(j), s, coef);
+        }
+    }
+
+    /**
+     * SpMM {@code Y = alpha A X + beta Y}, X row-major ({@code cols x k}, {@code X[j * k + c]}), Y row-major:
+     * work-item {@code t} computes {@code Y[t]}, row {@code t / k}, column {@code t % k}, so neighbouring
+     * work-items share the row's entries and read consecutive X and Y elements (coalesced).
+     */
+    @Kernel
+    public static void spmmRowMajor(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                    @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int k, int total) {
+        for (@Parallel int t = 0; t < total; t++) {
+            int i = t / k;
+            int c = t - i * k;
+            double s = 0;
+            int end = rowPtr.get(i + 1);
+            for (int q = rowPtr.get(i); q < end; q++) {
+                s += val.get(q) * x.get(col.get(q) * k + c);
+            }
+            store(y, t, s, coef);
+        }
+    }
+
+    /**
+     * SpMM with X column-major ({@code X[c * cols + j]}) and Y column-major ({@code Y[c * rows + i]}):
+     * work-item {@code t} computes {@code Y[t]}, one SpMV row per work-item for each of the k vectors.
+     */
+    @Kernel
+    public static void spmmColMajor(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                    @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows, int cols, int total) {
+        for (@Parallel int t = 0; t < total; t++) {
+            int c = t / rows;
+            int i = t - c * rows;
+            int base = c * cols;
+            double s = 0;
+            int end = rowPtr.get(i + 1);
+            for (int q = rowPtr.get(i); q < end; q++) {
+                s += val.get(q) * x.get(base + col.get(q));
+            }
+            store(y, t, s, coef);
+        }
+    }
+
+    /**
+     * BCSR with R x C blocks: work-item {@code t} computes row {@code t} (row {@code t % r} of block
+     * row {@code t / r}); slots whose mask bit is clear are padding and are skipped, so padding is
+     * never multiplied by x (no NaN from 0 * Inf).
+     */
+    @Kernel
+    public static void bcsr(@ReadOnly IntArray blockPtr, @ReadOnly IntArray blockCol, @ReadOnly IntArray mask, @ReadOnly DoubleArray val,
+                            @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows, int r, int c) {
+        for (@Parallel int t = 0; t < rows; t++) {
+            int br = t / r;
+            int i = t - br * r;
+            int end = blockPtr.get(br + 1);
+            double s = 0;
+            for (int b = blockPtr.get(br); b < end; b++) {
+                int m = mask.get(b) >>> (i * c);
+                int base = (b * r + i) * c;
+                int j0 = blockCol.get(b) * c;
+                for (int j = 0; j < c; j++) {
+                    if (((m >>> j) & 1) != 0) {
+                        s += val.get(base + j) * x.get(j0 + j);
+                    }
+                }
+            }
+            store(y, t, s, coef);
+        }
+    }
+
     /** b = a: the copy kernel whose bandwidth the SpMV figures are compared with. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray a, @NoAlias DoubleArray b, int n) {

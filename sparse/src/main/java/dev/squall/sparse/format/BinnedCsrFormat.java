@@ -1,0 +1,146 @@
+package dev.squall.sparse.format;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CSR plus a schedule that bins rows by length, for skewed and power-law matrices: rows of similar
+ * length share a lane count (a power of two up to the sub-group width), and rows longer than
+ * {@link #WARP_MAX} are cut into segments of at most {@code segLen} entries, each given a whole
+ * work-group. The matrix itself stays CSR, so the round trip is the identity; the schedule is
+ * a permutation of the rows (every row in exactly one bin, long rows covered by their segments).
+ *
+ * <pre>{@code
+ * BinnedCsrFormat b = BinnedCsrFormat.from(a, 256, 2048);
+ * System.out.println(b.describe());     // "lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows"
+ * }</pre>
+ *
+ * @param csr       the matrix
+ * @param group     work-group size the schedule was made for (a multiple of 32)
+ * @param segLen    most entries of one long-row segment
+ * @param binLanes  lanes per row of each bin, descending; the first bin may be {@code group} (whole-group segments)
+ * @param binGroup  first work-group of each bin, and the total number of groups at the end ({@code bins + 1} entries)
+ * @param binItem   first index of each bin in {@code rowList} (0 for the segment bin), and {@code rowList.length} at the end
+ * @param rowList   rows of the lane bins, bin by bin, ascending within a bin
+ * @param segRow    row of each segment
+ * @param segStart  first entry (index into the CSR arrays) of each segment
+ * @param longRow   the rows cut into segments, ascending
+ * @param longSeg   first segment of each long row, and the segment count at the end
+ */
+public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLanes, int[] binGroup, int[] binItem, int[] rowList,
+                              int[] segRow, int[] segStart, int[] longRow, int[] longSeg) {
+    /** Rows longer than this get whole work-groups (a 32-lane sub-group would loop more than 16 times). */
+    public static final int WARP_MAX = 512;
+
+    /**
+     * Lanes for a row of {@code len} entries: the smallest power of two (1..32) with
+     * {@code 2 lanes >= len}, so each lane takes about two entries. Lanes of a row read
+     * consecutive entries, so a sub-group still reads whole 32-byte sectors, with half the
+     * per-work-item index arithmetic that one entry per lane would cost.
+     */
+    public static int lanesFor(int len) {
+        int lanes = 1;
+        while (lanes < 32 && lanes * 2 < len) lanes <<= 1;
+        return lanes;
+    }
+
+    /** The inspector: one pass to count rows per lane count, one to fill the bins. */
+    public static BinnedCsrFormat from(CsrMatrix a, int group, int segLen) {
+        if (group % 32 != 0 || group > 1024) throw new IllegalArgumentException("group size " + group + " must be a multiple of 32, at most 1024");
+        if (segLen < group) throw new IllegalArgumentException("segment length " + segLen + " is shorter than the group size " + group);
+        int rows = a.rows();
+        int[] count = new int[6]; // lanes 1, 2, 4, 8, 16, 32
+        long segments = 0;
+        int longRows = 0;
+        for (int i = 0; i < rows; i++) {
+            int len = a.rowLength(i);
+            if (len > WARP_MAX) {
+                segments += (len + segLen - 1) / segLen;
+                longRows++;
+            } else {
+                count[Integer.numberOfTrailingZeros(lanesFor(len))]++;
+            }
+        }
+        List<Integer> lanes = new ArrayList<>();
+        List<Integer> groupStart = new ArrayList<>();
+        List<Integer> itemStart = new ArrayList<>();
+        long groups = 0;
+        // the whole-group segments first: the longest work starts first and the short bins fill the tail
+        if (segments > 0) {
+            lanes.add(group);
+            groupStart.add(0);
+            itemStart.add(0);
+            groups = segments;
+        }
+        int[] fill = new int[6];
+        int items = 0;
+        for (int q = 5; q >= 0; q--) {
+            if (count[q] == 0) continue;
+            int l = 1 << q;
+            int perGroup = group / l;
+            lanes.add(l);
+            groupStart.add((int) Math.min(groups, Integer.MAX_VALUE));
+            itemStart.add(items);
+            fill[q] = items;
+            groups += (count[q] + perGroup - 1) / perGroup;
+            items += count[q];
+        }
+        if (groups > Integer.MAX_VALUE / group) throw new IllegalArgumentException("csr-binned: " + groups + " work-groups is too many");
+        groupStart.add((int) groups);
+        itemStart.add(items);
+        int[] rowList = new int[items];
+        int[] segRow = new int[(int) segments];
+        int[] segStart = new int[(int) segments];
+        int[] longRow = new int[longRows];
+        int[] longSeg = new int[longRows + 1];
+        int s = 0;
+        int lr = 0;
+        for (int i = 0; i < rows; i++) {
+            int len = a.rowLength(i);
+            if (len > WARP_MAX) {
+                longRow[lr] = i;
+                longSeg[lr++] = s;
+                for (int k = a.rowStart(i); k < a.rowStart(i + 1); k += segLen) {
+                    segRow[s] = i;
+                    segStart[s++] = k;
+                }
+            } else {
+                rowList[fill[Integer.numberOfTrailingZeros(lanesFor(len))]++] = i;
+            }
+        }
+        longSeg[longRows] = s;
+        return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, segRow, segStart,
+                longRow, longSeg);
+    }
+
+    /** Number of bins. */
+    public int bins() {
+        return binLanes.length;
+    }
+
+    /** Work-groups of the launch. */
+    public int groups() {
+        return binGroup[binLanes.length];
+    }
+
+    /** Back to CSR: the matrix was never changed. */
+    public CsrMatrix toCsr() {
+        return csr;
+    }
+
+    /** The bins in words, e.g. {@code lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows}. */
+    public String describe() {
+        List<String> parts = new ArrayList<>();
+        if (longRow.length > 0) parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen);
+        for (int q = 0; q < bins(); q++) {
+            if (binLanes[q] < group) parts.add(binLanes[q] + ": " + (binItem[q + 1] - binItem[q]) + " rows");
+        }
+        return "lanes " + String.join(", ", parts);
+    }
+
+    private static int[] toArray(List<Integer> l) {
+        int[] r = new int[l.size()];
+        for (int i = 0; i < r.length; i++) r[i] = l.get(i);
+        return r;
+    }
+}

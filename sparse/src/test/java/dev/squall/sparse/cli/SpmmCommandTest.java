@@ -1,0 +1,63 @@
+package dev.squall.sparse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.generate.MatrixGenerators;
+import dev.squall.sparse.testing.TestData;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class SpmmCommandTest {
+    static Object[] run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        System.setOut(new PrintStream(out, true));
+        try {
+            CommandLine cl = new CommandLine(new SpmmCommand());
+            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+                if (ex instanceof IllegalArgumentException) {
+                    err.append(ex.getMessage());
+                    return 2;
+                }
+                throw ex;
+            });
+            cl.setExitCodeExceptionMapper(t -> 2);
+            return new Object[] {cl.execute(args), out.toString(), err.toString()};
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    @Test
+    void bothLayoutsVerifyAndCountBytes() {
+        Object[] r = run("--generate", "rmat:9", "--vectors", "7", "--layout", "row,col", "--device", "jvm", "--repeat", "2",
+                "--batch", "2", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String[] lines = ((String) r[1]).strip().split("\n");
+        assertEquals(2, lines.length, (String) r[1]);
+        CsrMatrix a = MatrixGenerators.generate("rmat:9");
+        long want = (long) a.nnz() * 12 + 4L * (a.rows() + 1) + 8L * 7 * (a.rows() + a.cols());
+        for (String l : lines) {
+            assertTrue(l.contains("\"verified\":true") && l.contains("\"vectors\":7"), l);
+            assertTrue(l.contains("\"counted_bytes\":" + want), l);
+        }
+        assertTrue(lines[0].contains("\"layout\":\"row\"") && lines[1].contains("\"layout\":\"col\""));
+    }
+
+    @Test
+    void textReportAndBadInput() {
+        Object[] r = run("--matrix", TestData.file("bcsstk01.mtx").toString(), "--vectors", "3", "--precision", "fp32", "--device", "jvm",
+                "--repeat", "2", "--verify");
+        assertEquals(0, r[0], (String) r[2]);
+        assertTrue(((String) r[1]).contains("K = 3, row-major") && ((String) r[1]).contains("verify     relative error"), (String) r[1]);
+        Object[] bad = run("--generate", "5pt:10x10", "--vectors", "0", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--vectors 0"), (String) bad[2]);
+        assertEquals(2, run("--generate", "5pt:10x10", "--layout", "diag", "--device", "jvm")[0]);
+    }
+}
