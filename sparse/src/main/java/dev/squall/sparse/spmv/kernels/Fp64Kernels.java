@@ -2,6 +2,7 @@ package dev.squall.sparse.spmv.kernels;
 
 import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.Fp32Variant;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
@@ -12,9 +13,10 @@ import dev.squall.tasks.api.ReadOnly;
 /**
  * SpMV executors, double precision: {@code y = alpha A x + beta y} with {@code coef = {alpha, beta}}
  * read on the device (so changing them costs no rebuild). With {@code beta == 0}, {@code y} is
- * written without being read. Fp32Kernels is generated from this file by
- * {@code sparse/src/main/scripts/fp32-kernels.sh}; edit this one.
+ * written without being read. The compiler generates the single-precision twin {@code Fp32Kernels}
+ * from this class ({@link Fp32Variant}); accumulation is then in float, as cuSPARSE does for fp32.
  */
+@Fp32Variant("Fp32Kernels")
 public final class Fp64Kernels {
     private Fp64Kernels() {
     }
