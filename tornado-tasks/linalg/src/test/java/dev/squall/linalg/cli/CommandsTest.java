@@ -1,6 +1,6 @@
 package dev.squall.linalg.cli;
 
-import dev.squall.linalg.testing.TestDevices;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import dev.squall.tasks.runtime.Device;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
