@@ -36,7 +36,7 @@ public final class SvdKernelsF32 {
      * no convergence). Grid: one group of {@link #THREADS} per matrix.
      */
     @Kernel
-    public static void gesvj(KernelContext ctx, FloatArray a, int m, int n, FloatArray work,
+    public static void gesvj(KernelContext ctx, @ReadOnly FloatArray a, int m, int n, FloatArray work,
                              FloatArray u, FloatArray s, FloatArray v, IntArray rank, IntArray sweeps,
                              float tol, float relTol, int maxSweeps) {
         float[] pa = ctx.allocateFloatLocalArray(THREADS);

@@ -36,7 +36,7 @@ public final class SvdKernelsF64 {
      * no convergence). Grid: one group of {@link #THREADS} per matrix.
      */
     @Kernel
-    public static void gesvj(KernelContext ctx, DoubleArray a, int m, int n, DoubleArray work,
+    public static void gesvj(KernelContext ctx, @ReadOnly DoubleArray a, int m, int n, DoubleArray work,
                              DoubleArray u, DoubleArray s, DoubleArray v, IntArray rank, IntArray sweeps,
                              double tol, double relTol, int maxSweeps) {
         double[] pa = ctx.allocateDoubleLocalArray(THREADS);

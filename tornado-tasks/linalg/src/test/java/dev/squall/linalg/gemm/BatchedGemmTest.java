@@ -33,6 +33,20 @@ class BatchedGemmTest {
         }
     }
 
+    /** Products large enough for the 128 x 128 register-tiled kernel, edges not multiples of 128 or of the depth 8. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void largeTilesAllTransposes(Device device) {
+        int m = 300, n = 259, k = 37;
+        assertTrue(BatchedGemm.usesLargeTiles(BatchDescriptor.strided(1, m, n, k, 0, 0, 0)));
+        for (Transpose ta : Transpose.values()) {
+            for (Transpose tb : Transpose.values()) {
+                checkUniform(device, Precision.FP64, ta, tb, m, n, k, 2, -1.25, ta == tb ? 0 : 0.5, 1e-13);
+            }
+        }
+        checkUniform(device, Precision.FP32, Transpose.N, Transpose.T, 257, 270, 131, 1, 1, 1, 2e-5);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void uniformBatchFp32(Device device) {
