@@ -6,7 +6,7 @@
 #   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix) and fp32 n = 16384
 #   squall cholesky n=64 batch=10000 (one work-group per matrix)     vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000 and n=4096 (Stan diag_inv + GEMM rounds) vs torch.linalg.solve_triangular(L, I)
-#   squall gemm     64x64x64 batch=10000 and 8192^3 fp64              vs torch.bmm / torch.matmul (DGEMM ceiling)
+#   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
 #   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (EJML is not in the offline repository,
