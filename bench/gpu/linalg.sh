@@ -6,7 +6,9 @@
 #   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix) and fp32 n = 16384
 #   squall cholesky n=64 batch=10000 (one work-group per matrix)     vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000 and n=4096 (Stan diag_inv + GEMM rounds) vs torch.linalg.solve_triangular(L, I)
-#   squall gemm     64x64x64 batch=10000 and 8192^3 fp64              vs torch.bmm / torch.matmul (DGEMM ceiling)
+#   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
+#   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
+#   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
 #   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (EJML is not in the offline repository,
 #   so the JVM peer comparison is not made here)
 # Writes under $OUT (6 files): devices.txt, squall-linalg.jsonl, squall-linalg.log, torch-linalg.jsonl, torch-linalg.log, summary.txt
@@ -43,6 +45,10 @@ sq trinv --n 64 --batch 10000 --block 64 --precision fp64 --device cuda:0 --veri
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq gemm --m 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20
 sq gemm --m 8192 --batch 1 --precision fp64 --device cuda:0 --repeat 5
+sq gemm --m 64 --batch 10000 --precision fp32 --device cuda:0 --verify --repeat 20
+sq qr --m 128 --n 64 --batch 10000 --q --precision fp64 --device cuda:0 --verify --repeat 5
+sq qr --m 128 --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 5
+sq svd --m 128 --n 64 --batch 1000 --rel-tol 1e-8 --precision fp64 --device cuda:0 --verify --repeat 3
 ocl=$("$S" devices --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(next((x["id"] for x in d if x.get("available") and x["backend"]=="opencl"), ""))')
 [ -n "$ocl" ] && sq cholesky --n 2048 --precision fp64 --device "$ocl" --verify --repeat 3
 sq cholesky --n 2048 --precision fp64 --device jvm --verify --repeat 1

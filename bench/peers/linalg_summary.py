@@ -25,6 +25,8 @@ def load(path):
 def key(r):
     op = r.get("command") or r.get("op", "")
     op = "trinv" if op.startswith("trinv") else op
+    if r.get("command") == "qr" and not r.get("q"):
+        op = "qr-r"
     size = r.get("n", r.get("m"))
     return op, size, r.get("batch", 1), r.get("precision")
 
@@ -40,12 +42,15 @@ def main():
         p = peer.get(k)
         ratio = f"{p['ms'] / r['ms_median']:.2f}x" if p else "-"
         res = r.get("residual", r.get("max_error"))
-        print(f"{k[0]:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r['gflops']:>9.1f} "
+        print(f"{k[0]:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r.get('gflops', float('nan')):>9.1f} "
               f"{(p['ms'] if p else float('nan')):>9.3f} {ratio:>12} {res if res is not None else '-':>10}")
     if dgemm:
         for r in squall:
             if key(r) == ("gemm", 64, 10000, "fp64"):
                 print(f"batched 64x64 DGEMM: {r['gflops']:.0f} GFLOP/s = {100 * r['gflops'] / dgemm:.0f}% of torch.matmul 8192^2 fp64 ({dgemm:.0f} GFLOP/s); target >= 50%")
+    for r in squall:
+        if r.get("command") == "svd":
+            print(f"svd {r['m']}x{r['n']} batch {r['batch']}: rank {r['rank_min']}..{r['rank_max']} at rel-tol {r['rel_tol']}, at most {r['sweeps_max']} Jacobi sweeps")
     print("torch/squall > 1 means Squall is faster. Targets: cholesky fp64 n=16384 ratio >= 0.5; batched 64x64 cholesky and trinv ratio >= 2.")
 
 

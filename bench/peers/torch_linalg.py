@@ -78,6 +78,21 @@ def main():
     yb = torch.rand(10000, 64, 64, dtype=f64, device="cuda", generator=gen)
     ms = median_ms(lambda: torch.bmm(xb, yb), 20)
     emit(peer="torch", op="gemm", m=64, batch=10000, precision="fp64", ms=ms, gflops=2 * 10000 * 64 ** 3 / ms / 1e6, device=dev)
+    del xb, yb, x, y
+    torch.cuda.empty_cache()
+    # batched QR and SVD of 128 x 64 blocks (the H2 compression shapes); same inputs as squall qr / squall svd
+    m, n = 128, 64
+    qflops = 2 * m * n * n - 2 * n ** 3 / 3
+    a = torch.rand(10000, m, n, dtype=f64, device="cuda", generator=gen) * 2 - 1
+    ms = median_ms(lambda: torch.linalg.qr(a, mode="reduced"), 5)
+    emit(peer="torch", op="qr", m=m, n=n, batch=10000, precision="fp64", ms=ms, gflops=2 * qflops * 10000 / ms / 1e6, device=dev)
+    ms = median_ms(lambda: torch.linalg.qr(a, mode="r"), 5)
+    emit(peer="torch", op="qr-r", m=m, n=n, batch=10000, precision="fp64", ms=ms, gflops=qflops * 10000 / ms / 1e6, device=dev)
+    del a
+    scale = torch.pow(10.0, -12.0 * torch.arange(n, dtype=f64, device="cuda") / n)
+    a = (torch.rand(1000, m, n, dtype=f64, device="cuda", generator=gen) * 2 - 1) * scale
+    ms = median_ms(lambda: torch.linalg.svd(a, full_matrices=False), 3)
+    emit(peer="torch", op="svd", m=m, n=n, batch=1000, precision="fp64", ms=ms, device=dev)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."},
         subcommands = {DevicesCommand.class, KernelsCommand.class, DemoCommand.class, BenchCommand.class,
                 dev.squall.linalg.cli.CholeskyCommand.class, dev.squall.linalg.cli.TrinvCommand.class, dev.squall.linalg.cli.GemmCommand.class,
+                dev.squall.linalg.cli.QrCommand.class, dev.squall.linalg.cli.SvdCommand.class,
                 dev.squall.sparse.cli.SpmvCommand.class, dev.squall.sparse.cli.SpmmCommand.class,
                 dev.squall.permanent.cli.PermanentCommand.class,
                 CommandLine.HelpCommand.class})

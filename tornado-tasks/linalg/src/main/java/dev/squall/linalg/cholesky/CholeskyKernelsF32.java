@@ -25,9 +25,11 @@ public final class CholeskyKernelsF32 {
      * stops that matrix and is reported as {@code atomicMin(info[infoOff + e], pivotBase + j)},
      * so the caller initialises {@code info} to {@code Integer.MAX_VALUE}.
      *
-     * <p>Right-looking, one barrier per column: step {@code j} updates the trailing matrix from the
-     * unscaled column ({@code a_rc -= a_rj a_cj / d}) and then scales column {@code j}, which no
-     * later step reads or writes before the next barrier.
+     * <p>Right-looking on the unscaled columns, one barrier per column: step {@code j} updates
+     * {@code a_rc -= a_rj a_cj / a_jj} for {@code c > j}, which reads only column j, and the
+     * columns are scaled by {@code 1 / sqrt(a_jj)} once, while the factor is written out. Work-item
+     * {@code t} owns row {@code t % 64} and every fourth column from {@code t / 64}: a fixed
+     * mapping, so the inner loop has no integer division.
      */
     @Kernel
     public static void potrfSmall(KernelContext ctx, FloatArray a, int aOff, int lda, int stride, int n,
@@ -41,6 +43,8 @@ public final class CholeskyKernelsF32 {
             l[idx] = r >= c ? a.get(base + r + c * lda) : 0;
         }
         ctx.localBarrier();
+        int phases = THREADS / MAX_N;
+        int row = lid % MAX_N, phase = lid / MAX_N;
         int failedAt = -1;
         // barriers stay outside conditionals (PoCL needs every barrier reached unconditionally)
         for (int j = 0; j < n; j++) {
@@ -49,23 +53,21 @@ public final class CholeskyKernelsF32 {
                 failedAt = j;
                 if (lid == 0) ctx.atomicMin(info, infoOff + e, pivotBase + j);
             }
-            if (failedAt < 0) {
-                int rem = n - j - 1;
-                for (int idx = lid; idx < rem * rem; idx += THREADS) {
-                    int r = j + 1 + idx % rem, c = j + 1 + idx / rem;
-                    if (r >= c) l[r + c * n] -= l[r + j * n] * l[c + j * n] / d;
-                }
+            if (failedAt < 0 && row > j && row < n) {
+                float lrj = l[row + j * n] / d;
+                int first = j + 1 + ((phase - j - 1) % phases + phases) % phases;
+                for (int c = first; c <= row; c += phases) l[row + c * n] -= lrj * l[c + j * n];
             }
             ctx.localBarrier();
-            if (failedAt < 0) {
-                float s = KernelMath.sqrt(d);
-                for (int r = j + lid; r < n; r += THREADS) l[r + j * n] = r == j ? s : l[r + j * n] / s;
-            }
         }
-        ctx.localBarrier();
         for (int idx = lid; idx < n * n; idx += THREADS) {
             int r = idx % n, c = idx / n;
-            a.set(base + r + c * lda, l[idx]);
+            float v = l[idx];
+            if (failedAt < 0 || c < failedAt) {
+                float s = KernelMath.sqrt(l[c + c * n]);
+                v = r < c ? 0 : r == c ? s : v / s;
+            }
+            a.set(base + r + c * lda, v);
         }
     }
 

@@ -44,13 +44,26 @@ public final class BatchedGemm {
         }
         check(ta, tb, a, b, c, d);
         if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
-        int tilesM = ceilDiv(d.maxM(), GemmKernelsF64.TILE), tilesN = ceilDiv(d.maxN(), GemmKernelsF64.TILE);
+        boolean large = usesLargeTiles(d);
+        int tile = large ? GemmKernelsF64.BIG_TILE : GemmKernelsF64.TILE;
+        int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
         long groups = (long) d.count() * tilesM * tilesN;
         IntArray desc = d.toIntArray();
-        seq.launch("gemm", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), "gemm",
+        seq.launch("gemm", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), large ? "gemmLarge" : "gemm",
                 WorkerGrid.of(groups * GemmKernelsF64.THREADS).withLocal(GemmKernelsF64.THREADS),
                 a, b, c, desc, p.scalar(alpha), p.scalar(beta), ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
     }
+
+    /**
+     * Whether the 128 x 128 kernel runs: for products of at least {@link #LARGE_MIN} rows and
+     * columns, where its 8 x 8 register blocks pay off and the 64 x 64 tiles' padding waste is small.
+     */
+    static boolean usesLargeTiles(BatchDescriptor d) {
+        return d.maxM() >= LARGE_MIN && d.maxN() >= LARGE_MIN;
+    }
+
+    /** Smallest m and n sent to the large-tile kernel. */
+    public static final int LARGE_MIN = 256;
 
     /** Rejects any entry whose operand would reach outside its array or has a too-small leading dimension. */
     static void check(Transpose ta, Transpose tb, KernelArray a, KernelArray b, KernelArray c, BatchDescriptor d) {

@@ -54,4 +54,32 @@ public final class InputChecks {
             }
         }
     }
+
+    /** {@code a} holds exactly {@code batch} packed {@code m x n} matrices. */
+    public static void rectangularBatch(String what, KernelArray a, int m, int n, int batch) {
+        if (m < 1 || n < 1) throw new IllegalArgumentException(what + ": sizes must be >= 1, got " + m + " x " + n);
+        if (batch < 1) throw new IllegalArgumentException(what + ": batch must be >= 1, got " + batch);
+        long need = (long) m * n * batch;
+        if (need > Integer.MAX_VALUE) throw new IllegalArgumentException(what + ": " + batch + " x " + m + " x " + n + " elements exceed 2^31 - 1");
+        if (a.getSizeLong() != need) {
+            throw new IllegalArgumentException(what + ": expected " + batch + " matrices of " + m + " x " + n + " = " + need
+                    + " elements, the array has " + a.getSizeLong());
+        }
+    }
+
+    /** Every entry of every packed {@code m x n} matrix is finite; otherwise names the first bad one. */
+    public static void finite(String what, KernelArray a, int m, int n, int batch) {
+        for (int e = 0; e < batch; e++) {
+            long base = (long) e * m * n;
+            for (int c = 0; c < n; c++) {
+                for (int r = 0; r < m; r++) {
+                    double v = Precision.get(a, base + r + (long) c * m);
+                    if (!Double.isFinite(v)) {
+                        throw new IllegalArgumentException(what + ": matrix " + e + ", entry (" + r + ", " + c + ") is " + v
+                                + "; inputs must be finite");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 package dev.squall.linalg.cli;
 
-import dev.squall.linalg.testing.TestDevices;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import dev.squall.tasks.runtime.Device;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +46,17 @@ class CommandsTest {
         assertTrue(g.contains("(ok)"), g);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void qrAndSvdVerify(Device device) {
+        String q = run(new QrCommand(), "--m", "45", "--n", "19", "--batch", "4", "--q", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(q.contains("\"ok\":true"), q);
+        String r = run(new QrCommand(), "--m", "30", "--n", "30", "--batch", "3", "--device", device.id(), "--verify", "--repeat", "1");
+        assertTrue(r.contains("(ok)"), r);
+        String s = run(new SvdCommand(), "--m", "36", "--n", "24", "--batch", "3", "--rel-tol", "1e-6", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(s.contains("\"ok\":true") && s.contains("\"rank_max\":"), s);
+    }
+
     @Test
     void badInputIsNamed() {
         CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--batch", "5").asCommandLineList().get(0).getCommand();
@@ -54,5 +65,8 @@ class CommandsTest {
         TrinvCommand t = new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--precision", "fp16").asCommandLineList().get(0).getCommand();
         IllegalArgumentException p = assertThrows(IllegalArgumentException.class, t::call);
         assertTrue(p.getMessage().contains("fp16"), p.getMessage());
+        SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
+        assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());
     }
 }

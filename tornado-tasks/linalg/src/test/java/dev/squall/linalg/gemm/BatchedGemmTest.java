@@ -5,8 +5,8 @@ import dev.squall.linalg.reference.ReferenceGemm;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.linalg.testing.Compare;
-import dev.squall.linalg.testing.TestDevices;
+import dev.squall.tasks.runtime.testing.Compare;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +31,20 @@ class BatchedGemmTest {
                 checkUniform(device, Precision.FP64, ta, tb, m, n, k, batch, 0.75, -0.5, 1e-13);
             }
         }
+    }
+
+    /** Products large enough for the 128 x 128 register-tiled kernel, edges not multiples of 128 or of the depth 8. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void largeTilesAllTransposes(Device device) {
+        int m = 300, n = 259, k = 37;
+        assertTrue(BatchedGemm.usesLargeTiles(BatchDescriptor.strided(1, m, n, k, 0, 0, 0)));
+        for (Transpose ta : Transpose.values()) {
+            for (Transpose tb : Transpose.values()) {
+                checkUniform(device, Precision.FP64, ta, tb, m, n, k, 2, -1.25, ta == tb ? 0 : 0.5, 1e-13);
+            }
+        }
+        checkUniform(device, Precision.FP32, Transpose.N, Transpose.T, 257, 270, 131, 1, 1, 1, 2e-5);
     }
 
     @ParameterizedTest(name = "{0}")
