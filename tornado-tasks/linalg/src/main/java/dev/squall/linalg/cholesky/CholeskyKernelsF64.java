@@ -7,8 +7,9 @@ import dev.squall.tasks.api.*;
  * work-group per matrix, used batched and for the diagonal blocks of the blocked algorithm),
  * triangle and rectangle copies, and the triangular solves with the factor.
  *
- * <p>{@code CholeskyKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ * <p>The compiler generates the single-precision twin {@code CholeskyKernelsF32} from this class ({@code @Fp32Variant}).
  */
+@dev.squall.tasks.api.Fp32Variant("CholeskyKernelsF32")
 public final class CholeskyKernelsF64 {
     /** Largest matrix {@link #potrfSmall} factors (its local-memory tile is MAX_N x MAX_N). */
     public static final int MAX_N = 64;

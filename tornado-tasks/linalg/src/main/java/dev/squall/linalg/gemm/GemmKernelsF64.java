@@ -16,8 +16,9 @@ import dev.squall.tasks.api.*;
  * Work-groups whose tile lies outside their entry return before the first barrier (uniformly).
  * {@link #gemmLarge} is the 128 x 128, 8 x 8-per-work-item variant for large products.
  *
- * <p>{@code GemmKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ * <p>The compiler generates the single-precision twin {@code GemmKernelsF32} from this class ({@code @Fp32Variant}).
  */
+@dev.squall.tasks.api.Fp32Variant("GemmKernelsF32")
 public final class GemmKernelsF64 {
     /** Tile rows and columns per work-group, panel depth, work-items per group. */
     public static final int TILE = 64, DEPTH = 16, THREADS = 256;

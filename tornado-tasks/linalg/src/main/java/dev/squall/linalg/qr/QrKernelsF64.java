@@ -11,8 +11,9 @@ import dev.squall.tasks.api.*;
  * Matrix Computations, 4th ed., section 5.1): {@code H_j = I - tau_j v_j v_j^T} with
  * {@code v_j(j) = 1} implicit and {@code v_j(j+1:m)} stored below the diagonal of column j.
  *
- * <p>{@code QrKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ * <p>The compiler generates the single-precision twin {@code QrKernelsF32} from this class ({@code @Fp32Variant}).
  */
+@dev.squall.tasks.api.Fp32Variant("QrKernelsF32")
 public final class QrKernelsF64 {
     /** Work-items per group. */
     public static final int THREADS = 256;

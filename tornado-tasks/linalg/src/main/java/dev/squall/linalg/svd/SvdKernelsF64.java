@@ -14,8 +14,9 @@ import dev.squall.tasks.api.*;
  * meets once per sweep of {@code n - 1} rounds. {@code W} and {@code V} live in a global
  * workspace (a 128 x 64 block is more than CUDA's 48 KiB of static shared memory).
  *
- * <p>{@code SvdKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ * <p>The compiler generates the single-precision twin {@code SvdKernelsF32} from this class ({@code @Fp32Variant}).
  */
+@dev.squall.tasks.api.Fp32Variant("SvdKernelsF32")
 public final class SvdKernelsF64 {
     /** Work-items per group. */
     public static final int THREADS = 256;

@@ -8,8 +8,9 @@ import dev.squall.tasks.api.*;
  * inverse, Češnovar et al.). The off-diagonal blocks are then assembled by
  * {@link TriangularInverse} with GEMMs ({@code C3 = -C2 A3 C1}).
  *
- * <p>{@code TriangularKernelsF32} is generated from this file by {@code gen-f32.sh}: edit this one.
+ * <p>The compiler generates the single-precision twin {@code TriangularKernelsF32} from this class ({@code @Fp32Variant}).
  */
+@dev.squall.tasks.api.Fp32Variant("TriangularKernelsF32")
 public final class TriangularKernelsF64 {
     /** Largest diagonal block {@link #diagInv} inverts; also its work-group size. */
     public static final int MAX_BLOCK = 64;
