@@ -9,16 +9,13 @@
 #   correctness on the GPU: every method at n=28 with --verify, and the module's device tests (gpu-check)
 #   peer: bench/peers/cupy_permanent.py (independent dense Gray-code kernel in CuPy)
 # Each run has its own timeout, so one slow run cannot push the whole script past 8 minutes in the usual case.
-# Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check.txt, gpu-check-reports.tgz, cupy-peer.txt, summary.txt
+# Writes under $OUT (5 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, summary.txt
+# Round 2: generated kernels with cached level products and unrolled static blocks (permanent/PERF.md has the
+# predictions); --min-blocks B variants cap registers through __launch_bounds__(128, B) to test occupancy.
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
-work=/tmp/squall-run
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-B="$work/squall"
+. bench/gpu/lib.sh
+unpack_bundle /tmp/squall-run
 S="$B/bin/squall"
-export SQUALL_CACHE=/tmp/squall-cache
 log() { echo "$@" | tee -a "$OUT/console.txt" >&2; }
 log "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) host cores"
 
@@ -50,6 +47,10 @@ run "hybrid-n40-p0.5" 60  --random 40:0.5:1 --device cuda:0 --method codegen-hyb
 run "purereg-n40-p0.1" 60 --random 40:0.1:1 --device cuda:0 --method codegen-reg --no-decompose
 run "purereg-n40-p0.5" 60 --random 40:0.5:1 --device cuda:0 --method codegen-reg --no-decompose
 run "generic-sparse-n36-p0.1" 60 --random 36:0.1:1 --device cuda:0 --method sparse --no-decompose
+# occupancy: registers capped so 5 / 6 blocks of 128 fit per SM (640 / 768 threads; <= 102 / 80 registers)
+run "hybrid-n40-p0.1-minb5" 60 --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 5
+run "hybrid-n40-p0.1-minb6" 60 --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 6
+run "hybrid-n40-p0.5-minb5" 60 --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 5
 run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose
 # the same n=40 matrix with decomposition on (what the blocks/elimination save)
 run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
@@ -64,7 +65,7 @@ if [ "${SQUALL_SKIP_GPU_CHECK:-0}" != "1" ]; then  # check.sh runs every class w
   --select dev.squall.permanent.codegen.GeneratedKernelPermanentTest \
   --select dev.squall.permanent.PermanentSolverTest > /tmp/perm-gpu-check-console.txt 2>&1
 log "gpu-check exit: $?"
-tar czf "$OUT/gpu-check-reports.tgz" -C "$OUT" gpu-check-reports -C /tmp perm-gpu-check-console.txt 2>/dev/null && rm -rf "$OUT/gpu-check-reports"
+pack_reports /tmp/perm-gpu-check-console.txt
 fi
 
 # 5. peer: CuPy dense Gray-code kernel
@@ -76,7 +77,8 @@ python3 - "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" > "$OUT/summary.txt" <<'PY'
 import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {r["label"]: r for r in runs}
-paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75}
+paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75,
+         "hybrid-n40-p0.1-minb5": 3.18, "hybrid-n40-p0.1-minb6": 3.18, "hybrid-n40-p0.5-minb5": 6.51}
 print(f"{'run':28} {'n':>3} {'sweep s':>9} {'steps/s':>10} {'A100 paper s':>12} {'regs/resources':<40} value / verify")
 for r in runs:
     if r.get("failed"):
@@ -92,6 +94,9 @@ for lab in ("hybrid-n40-p0.1", "hybrid-n45-p0.1"):
         # JVM time at the GPU's n, extrapolated by 2^(n-1) steps (density differs per step only through column sizes)
         est = jvm["sweep_seconds"] * 2 ** (g["n"] - jvm["n"])
         print(f"GPU vs JVM (all host cores), {lab}: JVM n={jvm['n']} {jvm['sweep_seconds']:.2f} s extrapolated by 2^{g['n']-jvm['n']} to {est:.0f} s; ratio {est / g['sweep_seconds']:.1f}x (extrapolated, not measured at n={g['n']})")
+for r in runs:
+    for g in r.get("generated", []):
+        if g.get("layout"): print(f"layout {r['label']}: {g['layout'][:150]}")
 for l in open(sys.argv[2]):
     if l.startswith("{"): print("cupy peer: " + l.strip())
 PY

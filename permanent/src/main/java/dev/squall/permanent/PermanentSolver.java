@@ -37,6 +37,8 @@ public final class PermanentSolver {
     private int threads = Runtime.getRuntime().availableProcessors();
     private ProgressListener progress = ProgressListener.NONE;
 
+    private int minBlocksPerSm = 0;
+
     public PermanentSolver device(Device d) {
         this.device = d;
         return this;
@@ -57,6 +59,13 @@ public final class PermanentSolver {
     public PermanentSolver threads(int t) {
         if (t < 1) throw new IllegalArgumentException("threads must be >= 1, got " + t);
         this.threads = t;
+        return this;
+    }
+
+    /** CUDA generated kernels: launch bounds capping registers (0, the default: the compiler's choice). */
+    public PermanentSolver minBlocksPerSm(int b) {
+        new dev.squall.permanent.codegen.KernelSourceGenerator.Options(0, b); // validates the range
+        this.minBlocksPerSm = b;
         return this;
     }
 
@@ -102,7 +111,7 @@ public final class PermanentSolver {
                 case CODEGEN_REG, CODEGEN_HYBRID -> {
                     GeneratedKernelPermanent.Run r = new GeneratedKernelPermanent(dev,
                             m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
-                            .withProgress(progress).compute(s.scaled());
+                            .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
                     generated.add(r);
                     yield r.value();
                 }

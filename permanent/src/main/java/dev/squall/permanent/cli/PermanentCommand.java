@@ -79,6 +79,10 @@ public final class PermanentCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "run N times; times are reported for the fastest")
     int repeat;
 
+    @Option(names = "--min-blocks", paramLabel = "B", defaultValue = "0",
+            description = "CUDA codegen-*: __launch_bounds__(128, B) caps registers so B blocks of 128 fit per SM (0: the compiler's choice)")
+    int minBlocks;
+
     @Option(names = "--print-source", description = "print the generated kernel source(s) to stdout")
     boolean printSource;
 
@@ -101,6 +105,7 @@ public final class PermanentCommand implements Callable<Integer> {
         Device dev = Devices.select(device);
         PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).progress(new StderrProgress(err));
         if (threads != null) solver.threads(threads);
+        solver.minBlocksPerSm(minBlocks);
         PermanentResult best = null;
         for (int r = 0; r < repeat; r++) {
             PermanentResult res = solver.solve(a);
@@ -166,6 +171,7 @@ public final class PermanentCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "generated   %d register rows, %d global rows, %d work-items; generate %.1f ms, build %.1f ms%s, kernel %.4f s; %s%n",
                     g.registerRows(), g.globalRows(), g.threads(), g.generateMillis(), g.buildMillis(), g.fromCache() ? " (cached)" : "",
                     g.kernelSeconds(), g.resources().isEmpty() ? "no resource report" : g.resources());
+            out.printf(Locale.ROOT, "layout      %s%n", g.layout());
         }
         if (v != null) {
             out.printf(Locale.ROOT, "verify      %s%n", v.note.isEmpty()
@@ -199,7 +205,7 @@ public final class PermanentCommand implements Callable<Integer> {
         for (GeneratedKernelPermanent.Run g : r.generated()) {
             gens.add("{\"register_rows\":" + g.registerRows() + ",\"global_rows\":" + g.globalRows() + ",\"threads\":" + g.threads()
                     + ",\"generate_ms\":" + num(g.generateMillis()) + ",\"build_ms\":" + num(g.buildMillis()) + ",\"from_cache\":" + g.fromCache()
-                    + ",\"kernel_seconds\":" + num(g.kernelSeconds()) + ",\"resources\":" + str(g.resources()) + "}");
+                    + ",\"kernel_seconds\":" + num(g.kernelSeconds()) + ",\"resources\":" + str(g.resources()) + ",\"layout\":" + str(g.layout()) + "}");
         }
         f.add("\"generated\":[" + String.join(",", gens) + "]");
         if (v != null) {

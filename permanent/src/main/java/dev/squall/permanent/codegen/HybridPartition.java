@@ -43,14 +43,14 @@ public record HybridPartition(int registerColumns, int[] rowKind) {
         return new HybridPartition(c, kind);
     }
 
-    /** The hybrid partition with the best modelled throughput. */
+    /** The hybrid partition with the best {@linkplain #modelledThroughput modelled throughput}. */
     public static HybridPartition choose(SquareMatrix a) {
         int n = a.n();
         HybridPartition best = allRegisters(a);
-        double bestScore = best.score();
+        double bestScore = modelledThroughput(a, best);
         for (int c = 1; c < n - 1; c++) {
             HybridPartition p = withRegisterColumns(a, c);
-            double s = p.score();
+            double s = modelledThroughput(a, p);
             if (s > bestScore) {
                 best = p;
                 bestScore = s;
@@ -65,13 +65,28 @@ public record HybridPartition(int registerColumns, int[] rowKind) {
         return k;
     }
 
-    /** Modelled throughput (higher is better); see the class comment. */
-    public double score() {
-        int nReg = count(REGISTER), nGlob = count(GLOBAL);
-        double frac = Math.pow(2, -registerColumns);
-        double regCost = 2.0 * nReg * (1 - frac) + 1;
-        double globCost = 16.0 * nGlob * frac;
-        double resident = Math.min(2048, 65536.0 / (2 * nReg + 32));
-        return resident / (regCost + globCost);
+    /**
+     * Modelled throughput of the generated kernel (higher is better; see {@code permanent/PERF.md}):
+     * FP64 instructions per step = cached-level multiplies ({@link ProductLevels}) + x updates +
+     * 1 accumulation + the block head's overhead spread over the block + the cold steps'
+     * global-memory work {@code 2^-c (8 nGlob + 300)}; divided into the resident work-items per
+     * multiprocessor ({@code 65536 / (2 nReg + 2 levels + 40)} registers, counted up to 1024:
+     * beyond that, more warps no longer hide latency).
+     */
+    public static double modelledThroughput(SquareMatrix a, HybridPartition p) {
+        int n = a.n();
+        ProductLevels lv = ProductLevels.of(a, p);
+        double updates = 0;
+        for (int j = 0; j < n - 1; j++) {
+            int d = 0;
+            for (int i = 0; i < n; i++) if (a.get(i, j) != 0) d++;
+            updates += Math.pow(2, -(j + 1)) * d;
+        }
+        int unroll = 1 << KernelSourceGenerator.effectiveUnrollLog2(p, KernelSourceGenerator.Options.forMatrix(a));
+        double cold = Math.pow(2, -p.registerColumns()) * (8.0 * p.count(GLOBAL) + 300);
+        double cost = lv.expectedMultipliesPerStep() + updates + 1 + 40.0 / unroll + cold;
+        int regs = (2 * p.count(REGISTER) + 2 * lv.levels() + 40 + 7) / 8 * 8;
+        double resident = Math.min(1024, Math.floor(65536.0 / regs / 128) * 128);
+        return resident / cost;
     }
 }

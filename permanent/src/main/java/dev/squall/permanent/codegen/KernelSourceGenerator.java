@@ -3,20 +3,35 @@ package dev.squall.permanent.codegen;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * Generates a per-matrix Gray-code permanent kernel in OpenCL C or CUDA C (Elbek and Kaya's
- * CodeGen): the matrix values become literals, the register rows of x become named scalars
- * {@code r0, r1, ...} (so the compiler keeps them in registers), and the main loop switches on the
- * changed column, each case adding or subtracting that column's literals. Global rows
- * ({@link HybridPartition#GLOBAL}) live in global memory at {@code xg[k * threads + t]}
- * (coalesced), and their product {@code gp} is recomputed only when a column that touches them
- * changes. Constant rows fold into one literal. Literals are printed with Java's shortest
- * round-trip representation, so the device sees exactly the matrix's doubles.
+ * CodeGen, extended): the matrix values become literals, the register rows of x become named
+ * scalars {@code r0, r1, ...}, and global rows ({@link HybridPartition#GLOBAL}) live at
+ * {@code xg[t * nGlob + k]}. Literals are printed with Java's shortest round-trip
+ * representation, so the device sees exactly the matrix's doubles (row scaling included: the
+ * solver generates from the scaled matrix).
+ *
+ * <p>Two things make a step cheap (see {@code permanent/PERF.md}):
+ * <ul>
+ * <li>cached level products ({@link ProductLevels}): a step on column j recomputes only the
+ *     suffix products {@code d<l>} of the levels its rows can belong to, each level's rows as a
+ *     balanced multiply tree; {@code gp} (global and constant rows) changes only on steps on
+ *     columns {@code >= registerColumns};</li>
+ * <li>unrolled blocks of {@code U = 2^k} steps: the launch plan's chunks are aligned, so inside a
+ *     block starting at a multiple of U step m changes column ctz(m) with the sign of bit
+ *     ctz(m)+1 of m — both known when generating (bit k, for m = U/2, is read once per block).
+ *     Only the block's first step dispatches on the column through a {@code switch}; the other
+ *     U-1 steps are straight-line code with literal {@code +=}/{@code -=} and static term signs.</li>
+ * </ul>
+ * Terms are summed plainly within a block (even and odd steps apart) and each block's sum enters a
+ * branch-free TwoSum (Knuth) into {@code (sum, comp)}.
  *
  * <p>Kernel signature (both backends): {@code perm_gen(double* xg, const long* plan,
- * double* partials, int threads)}; {@code plan = {offset, delta, totalSteps}} as in
+ * double* partials, int threads)}; {@code plan = {offset, delta, end}} as in
  * {@link dev.squall.permanent.kernel.LaunchPlan}; work-item t writes its compensated partial to
  * {@code partials[2t], partials[2t+1]}.
  *
@@ -28,106 +43,192 @@ public final class KernelSourceGenerator {
     /** Target language. */
     public enum Backend { OPENCL, CUDA }
 
+    /**
+     * Code-shape choices.
+     *
+     * @param unrollLog2       k: blocks of 2^k statically unrolled steps (capped by the register columns)
+     * @param minBlocksPerSm   CUDA {@code __launch_bounds__(128, B)}; 0 leaves registers to the compiler
+     */
+    public record Options(int unrollLog2, int minBlocksPerSm) {
+        public Options {
+            if (unrollLog2 < 0 || unrollLog2 > 6) throw new IllegalArgumentException("unroll 2^" + unrollLog2 + " outside 2^0..2^6");
+            if (minBlocksPerSm < 0 || minBlocksPerSm > 16) throw new IllegalArgumentException("min blocks per SM " + minBlocksPerSm + " outside 0..16");
+        }
+
+        /** k = 5 (32-step blocks) for sparse columns, 4 when the average column has more than 8 nonzeros (code size). */
+        public static Options forMatrix(SquareMatrix a) {
+            return new Options(a.nonzeros() <= 8L * a.n() ? 5 : 4, 0);
+        }
+    }
+
     public static final String KERNEL_NAME = "perm_gen";
+    /** Work-items per work-group the generated kernels are launched with on CUDA (used by the launch bounds). */
+    public static final int CUDA_BLOCK = 128;
 
     private KernelSourceGenerator() {
     }
 
     public static String generate(SquareMatrix a, HybridPartition part, Backend backend) {
+        return generate(a, part, backend, Options.forMatrix(a));
+    }
+
+    /** The unroll exponent actually used: k, but no more than the register columns (static steps must not touch global rows). */
+    public static int effectiveUnrollLog2(HybridPartition part, Options o) {
+        return Math.min(o.unrollLog2(), part.registerColumns());
+    }
+
+    public static String generate(SquareMatrix a, HybridPartition part, Backend backend, Options options) {
         int n = a.n();
         NijenhuisWilf.checkOrder(n);
         double[] x0 = NijenhuisWilf.startVector(a, 0);
         int[] kind = part.rowKind();
-        int[] slot = new int[n]; // global rows: index k in xg
+        int[] slot = new int[n];
         int nGlob = 0;
         for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.GLOBAL) slot[i] = nGlob++;
+        ProductLevels lv = ProductLevels.of(a, part);
+        int k = effectiveUnrollLog2(part, options);
+        int unroll = 1 << k;
         boolean cuda = backend == Backend.CUDA;
-        StringBuilder s = new StringBuilder(4096 + 64 * a.nonzeros());
+        String gq = cuda ? "" : "__global ";
+        StringBuilder s = new StringBuilder(8192 + 64 * a.nonzeros() * (unroll + 2));
         s.append("// Generated by squall-permanent for one ").append(n).append("x").append(n).append(" matrix with ")
-                .append(a.nonzeros()).append(" nonzeros: ").append(part.count(HybridPartition.REGISTER)).append(" register rows, ")
-                .append(nGlob).append(" global rows, ").append(part.count(HybridPartition.CONSTANT)).append(" constant rows, ")
-                .append(part.registerColumns()).append(" register columns.\n");
+                .append(a.nonzeros()).append(" nonzeros: ").append(part.count(HybridPartition.REGISTER)).append(" register rows in ")
+                .append(lv.levels()).append(" levels, ").append(nGlob).append(" global rows, ").append(part.count(HybridPartition.CONSTANT))
+                .append(" constant rows, ").append(part.registerColumns()).append(" register columns, blocks of ").append(unroll)
+                .append(" steps; modelled multiplies per step ").append(String.format(Locale.ROOT, "%.2f", lv.expectedMultipliesPerStep())).append(".\n");
+        double constant = 1.0;
+        for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.CONSTANT) constant *= x0[i];
+        String cf = lit(constant);
+        // product of the global rows, 4 loads per iteration of a rolled loop: a balanced tree over all
+        // of them would keep every load in flight at once and set the whole kernel's register count
+        String globalProduct = "  double p = " + cf + ";\n  int k = 0;\n#pragma unroll 1\n"
+                + "  for (; k + 4 <= " + nGlob + "; k += 4) p *= (xt[k] * xt[k + 1]) * (xt[k + 2] * xt[k + 3]);\n"
+                + "#pragma unroll 1\n  for (; k < " + nGlob + "; k++) p *= xt[k];\n  return p;\n}\n";
         if (cuda) {
             s.append("typedef long long i64;\n#define CTZ(v) (__ffsll(v) - 1)\n");
-            s.append("extern \"C\" __global__ void " + KERNEL_NAME + "(double* xg, const i64* __restrict__ plan, double* partials, int threads) {\n");
+            s.append("static __device__ __forceinline__ double global_product(const double* xt) {\n").append(globalProduct);
+            s.append("extern \"C\" __global__ void ");
+            if (options.minBlocksPerSm() > 0) s.append("__launch_bounds__(").append(CUDA_BLOCK).append(", ").append(options.minBlocksPerSm()).append(") ");
+            s.append(KERNEL_NAME + "(double* xg, const i64* __restrict__ plan, double* partials, int threads) {\n");
             s.append("  int t = (int) (blockIdx.x * blockDim.x + threadIdx.x);\n");
         } else {
             s.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\ntypedef long i64;\n#define CTZ(v) ((int) (63 - clz((v) & -(v))))\n");
+            s.append("inline double global_product(__global const double* xt) {\n").append(globalProduct);
             s.append("__kernel void " + KERNEL_NAME + "(__global double* xg, __global const i64* plan, __global double* partials, int threads) {\n");
             s.append("  int t = (int) get_global_id(0);\n");
         }
         s.append("  if (t >= threads) return;\n");
         s.append("  i64 start = plan[0] + (i64) t * plan[1];\n");
         s.append("  i64 end = start + plan[1]; if (end > plan[2]) end = plan[2];\n");
+        // global rows of one work-item lie together: constant offsets, no per-row address registers
+        // (they are touched only on the rare cold steps, so coalescing matters little)
+        s.append("  ").append(gq).append("double* xt = xg + (i64) t * ").append(Math.max(1, nGlob)).append(";\n");
         s.append("  double sum = 0.0, comp = 0.0;\n");
         s.append("  if (start < end) {\n");
-        // constant rows: one literal factor
-        double constant = 1.0;
-        for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.CONSTANT) constant *= x0[i];
-        s.append("    const double cf = ").append(lit(constant)).append(";\n");
-        for (int i = 0; i < n; i++) {
-            if (kind[i] == HybridPartition.REGISTER) s.append("    double r").append(i).append(" = ").append(lit(x0[i])).append(";\n");
-            else if (kind[i] == HybridPartition.GLOBAL) s.append("    double q").append(i).append(" = ").append(lit(x0[i])).append(";\n");
-        }
-        // start vector: add the columns whose bit is set in gray(start); global rows first in registers q_i
+        // start vector x^(start): row by row, adding the columns whose bit is set in gray(start); a global
+        // row is stored and multiplied into gp at once, so only one of them is live at a time
         s.append("    i64 code = start ^ (start >> 1);\n");
-        for (int j = 0; j < n - 1; j++) {
-            StringBuilder body = new StringBuilder();
-            for (int i = 0; i < n; i++) {
-                double v = a.get(i, j);
-                if (v == 0) continue;
-                body.append(' ').append(kind[i] == HybridPartition.REGISTER ? "r" : "q").append(i).append(" += ").append(lit(v)).append(';');
-            }
-            if (!body.isEmpty()) s.append("    if ((code >> ").append(j).append(") & 1) {").append(body).append(" }\n");
-        }
-        s.append("    double gp = cf");
-        for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.GLOBAL) s.append(" * q").append(i);
-        s.append(";\n");
+        s.append("    double gp = ").append(cf).append(";\n");
         for (int i = 0; i < n; i++) {
-            if (kind[i] == HybridPartition.GLOBAL) s.append("    xg[(i64) ").append(slot[i]).append(" * threads + t] = q").append(i).append(";\n");
+            if (kind[i] == HybridPartition.CONSTANT) continue;
+            String v = kind[i] == HybridPartition.REGISTER ? "r" + i : "q";
+            s.append("    ").append(kind[i] == HybridPartition.REGISTER ? "double " + v : "{ double q").append(" = ").append(lit(x0[i])).append(";");
+            for (int j = 0; j < n - 1; j++) {
+                double a_ij = a.get(i, j);
+                if (a_ij != 0) s.append(" if ((code >> ").append(j).append(") & 1) ").append(v).append(" += ").append(lit(a_ij)).append(';');
+            }
+            if (kind[i] == HybridPartition.GLOBAL) s.append(" xt[").append(slot[i]).append("] = q; gp *= q; }");
+            s.append('\n');
         }
-        String product = registerProduct(kind);
-        s.append("    { double p = gp").append(product).append("; sum = (start & 1) ? -p : p; }\n");
-        s.append("    for (i64 g = start + 1; g < end; g++) {\n");
+        for (int l = lv.levels() - 1; l >= 1; l--) s.append("    double d").append(l).append(";\n");
+        s.append("    double P;\n");
+        s.append("    ").append(levelProducts(lv, lv.levels() - 1)).append("\n");
+        s.append("    sum = (start & 1) ? -P : P;\n");
+        s.append("    for (i64 g = start + 1; g < end; ) {\n");
         s.append("      int j = CTZ(g);\n");
         s.append("      double s = ((g >> (j + 1)) & 1) ? -1.0 : 1.0;\n");
         s.append("      switch (j) {\n");
         for (int j = 0; j < n - 1; j++) {
             s.append("        case ").append(j).append(":");
-            boolean touchesGlobal = false;
             for (int i = 0; i < n; i++) {
                 double v = a.get(i, j);
                 if (v == 0) continue;
                 if (kind[i] == HybridPartition.REGISTER) {
                     s.append(" r").append(i).append(" = fma(s, ").append(lit(v)).append(", r").append(i).append(");");
                 } else {
-                    touchesGlobal = true;
-                    s.append(" xg[(i64) ").append(slot[i]).append(" * threads + t] += s * ").append(lit(v)).append(";");
+                    s.append(" xt[").append(slot[i]).append("] = fma(s, ").append(lit(v)).append(", xt[").append(slot[i]).append("]);");
                 }
             }
-            if (touchesGlobal) {
-                s.append(" gp = cf");
-                for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.GLOBAL) s.append(" * xg[(i64) ").append(slot[i]).append(" * threads + t]");
-                s.append(";");
-            }
-            s.append(" break;\n");
+            if (lv.isColdColumn(j) && nGlob > 0) s.append(" gp = global_product(xt);");
+            s.append(' ').append(levelProducts(lv, lv.levelOfColumn(j))).append(" break;\n");
         }
+        s.append("        default: P = 0.0;\n");
         s.append("      }\n");
-        s.append("      double p = gp").append(product).append(";\n");
-        s.append("      double term = (g & 1) ? -p : p;\n");
-        s.append("      double tt = sum + term;\n");
-        s.append("      if (fabs(sum) >= fabs(term)) comp += (sum - tt) + term; else comp += (term - tt) + sum;\n");
-        s.append("      sum = tt;\n");
+        s.append("      double acc = (g & 1) ? -P : P;\n");
+        if (unroll > 1) {
+            s.append("      if ((g & ").append(unroll - 1).append(") == 0 && g + ").append(unroll).append(" <= end) {\n");
+            s.append("        double sb = ((g >> ").append(k).append(") & 1) ? -1.0 : 1.0;\n");
+            s.append("        double odd = 0.0;\n");
+            for (int m = 1; m < unroll; m++) {
+                int j = Integer.numberOfTrailingZeros(m);
+                boolean dynamicSign = j + 1 >= k;
+                boolean plus = ((m >> (j + 1)) & 1) == 0;
+                s.append("        {");
+                for (int i = 0; i < n; i++) {
+                    double v = a.get(i, j);
+                    if (v == 0) continue;
+                    String r = "r" + i;
+                    if (dynamicSign) s.append(' ').append(r).append(" = fma(sb, ").append(lit(v)).append(", ").append(r).append(");");
+                    else s.append(' ').append(r).append(plus ? " += " : " -= ").append(lit(v)).append(';');
+                }
+                s.append(' ').append(levelProducts(lv, lv.levelOfColumn(j)));
+                s.append((m & 1) == 0 ? " acc += P;" : " odd += P;").append(" }\n");
+            }
+            s.append("        acc -= odd;\n");
+            s.append("        g += ").append(unroll).append(";\n");
+            s.append("      } else {\n        g += 1;\n      }\n");
+        } else {
+            s.append("      g += 1;\n");
+        }
+        // branch-free TwoSum (Knuth): sum + comp carries the block sums without the rounding of their addition
+        s.append("      double ts = sum + acc; double bb = ts - sum;\n");
+        s.append("      comp += (sum - (ts - bb)) + (acc - bb); sum = ts;\n");
         s.append("    }\n");
         s.append("  }\n");
         s.append("  partials[2 * t] = sum;\n  partials[2 * t + 1] = comp;\n}\n");
         return s.toString();
     }
 
-    private static String registerProduct(int[] kind) {
-        StringBuilder p = new StringBuilder();
-        for (int i = 0; i < kind.length; i++) if (kind[i] == HybridPartition.REGISTER) p.append(" * r").append(i);
-        return p.toString();
+    /** Recomputes d(top) .. d1 and P for levels {@code <= top} (d(levels) is gp). */
+    private static String levelProducts(ProductLevels lv, int top) {
+        StringBuilder b = new StringBuilder();
+        int levels = lv.levels();
+        if (levels == 0) return "P = gp;";
+        for (int l = top; l >= 0; l--) {
+            String above = l + 1 >= levels ? "gp" : "d" + (l + 1);
+            List<String> rows = new ArrayList<>();
+            for (int i : lv.rows(l)) rows.add("r" + i);
+            b.append(l == 0 ? "P" : "d" + l).append(" = ").append(times(above, tree(rows))).append(l == 0 ? ";" : "; ");
+        }
+        return b.toString();
+    }
+
+    private static String times(String a, String b) {
+        if (b == null) return a;
+        if (a.equals("1.0")) return b;
+        return a + " * " + b;
+    }
+
+    /** Balanced multiply tree (more independent multiplies in flight than a chain); null for no factors. */
+    static String tree(List<String> f) {
+        if (f.isEmpty()) return null;
+        if (f.size() == 1) return f.get(0);
+        int h = f.size() / 2;
+        return "(" + tree(f.subList(0, h)) + " * " + tree(f.subList(h, f.size())) + ")";
+    }
+
+    private static String var(int[] kind, int i) {
+        return (kind[i] == HybridPartition.REGISTER ? "r" : "q") + i;
     }
 
     /** A C double literal that reads back as exactly {@code v}. */

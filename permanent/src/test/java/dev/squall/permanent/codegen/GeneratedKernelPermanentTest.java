@@ -46,4 +46,19 @@ class GeneratedKernelPermanentTest {
         double jvm = new ChunkedJvmPermanent(2).sparse(b);
         assertRelative(jvm, new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(b).value(), 1e-10, "Hybrid n=19 vs JVM");
     }
+
+    /** 32-step static blocks, cached level products and cold steps on global rows, against the double-double sweep. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void unrolledBlocksAndColdStepsMatchDoubleDoubleSweep(Device d) {
+        SquareMatrix a = dev.squall.permanent.matrix.RandomMatrices.erdosRenyi(20, 0.2, 7); // rejects structurally singular draws
+        double ref = new ChunkedJvmPermanent(2).accurate(a);
+        GeneratedKernelPermanent.Run reg = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.PURE_REG).withMaxThreads(45).compute(a);
+        assertTrue(reg.source().contains("g += 32;"), "sparse matrices get 32-step blocks");
+        assertRelative(ref, reg.value(), 1e-10, "PureReg n=20");
+        GeneratedKernelPermanent.Run hyb = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID)
+                .withRegisterColumns(6).withMaxThreads(45).compute(a);
+        assertTrue(hyb.globalRows() > 0 && hyb.source().contains("global_product(xt)"), "the forced split must have cold steps");
+        assertRelative(ref, hyb.value(), 1e-10, "Hybrid c=6 n=20");
+    }
 }

@@ -46,7 +46,7 @@ class KernelSourceGeneratorTest {
                 assertEquals(want, p.rowKind()[i], "c=" + c + " row " + i);
             }
         }
-        assertTrue(HybridPartition.choose(a).score() >= HybridPartition.allRegisters(a).score());
+        assertTrue(HybridPartition.modelledThroughput(a, HybridPartition.choose(a)) >= HybridPartition.modelledThroughput(a, HybridPartition.allRegisters(a)));
     }
 
     @Test

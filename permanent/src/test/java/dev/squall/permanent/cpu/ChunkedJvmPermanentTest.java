@@ -64,6 +64,15 @@ class ChunkedJvmPermanentTest {
     }
 
     @Test
+    void doubleDoubleSweepMatchesExactDyadicPermanents() {
+        for (int n : new int[] {1, 2, 7, 15}) {
+            SquareMatrix a = randomDyadic(n, 0.4, 70 + n);
+            double exact = exactDyadic(a);
+            assertRelative(exact, new ChunkedJvmPermanent(2).accurate(a), 1e-15, "double-double n=" + n);
+        }
+    }
+
+    @Test
     void largerRandomMatricesAgreeBetweenDenseAndSparse() {
         SquareMatrix a = random(24, 0.3, 0, 1, 2024);
         assertRelative(new ChunkedJvmPermanent(2).dense(a), new ChunkedJvmPermanent(2).sparse(ColumnDegreeSort.apply(a)), 1e-10, "n=24");
