@@ -202,32 +202,38 @@ final class LoopNest {
         // locals are caught by the typed pass (it knows which names are parameters and fields)
     }
 
+    /** Visits the targets of assignments, compound assignments and increments; subclasses act on them. */
+    private abstract static class AssignmentScanner<P> extends TreeScanner<Void, P> {
+        abstract void target(ExpressionTree t);
+
+        @Override
+        public Void visitAssignment(AssignmentTree a, P p) {
+            target(a.getVariable());
+            return super.visitAssignment(a, p);
+        }
+
+        @Override
+        public Void visitCompoundAssignment(CompoundAssignmentTree a, P p) {
+            target(a.getVariable());
+            return super.visitCompoundAssignment(a, p);
+        }
+
+        @Override
+        public Void visitUnary(UnaryTree u, P p) {
+            switch (u.getKind()) {
+                case POSTFIX_INCREMENT, POSTFIX_DECREMENT, PREFIX_INCREMENT, PREFIX_DECREMENT -> target(u.getExpression());
+                default -> { }
+            }
+            return super.visitUnary(u, p);
+        }
+    }
+
     private static Set<String> assignedNames(Tree body) {
         Set<String> out = new HashSet<>();
-        new TreeScanner<Void, Void>() {
+        new AssignmentScanner<Void>() {
+            @Override
             void target(ExpressionTree t) {
                 if (strip(t) instanceof IdentifierTree id) out.add(id.getName().toString());
-            }
-
-            @Override
-            public Void visitAssignment(AssignmentTree a, Void p) {
-                target(a.getVariable());
-                return super.visitAssignment(a, p);
-            }
-
-            @Override
-            public Void visitCompoundAssignment(CompoundAssignmentTree a, Void p) {
-                target(a.getVariable());
-                return super.visitCompoundAssignment(a, p);
-            }
-
-            @Override
-            public Void visitUnary(UnaryTree u, Void p) {
-                switch (u.getKind()) {
-                    case POSTFIX_INCREMENT, POSTFIX_DECREMENT, PREFIX_INCREMENT, PREFIX_DECREMENT -> target(u.getExpression());
-                    default -> { }
-                }
-                return super.visitUnary(u, p);
             }
         }.scan(body, null);
         return out;
@@ -236,33 +242,13 @@ final class LoopNest {
     /** No assignment to the loop variable, no return, and no break that would leave the parallel loop. */
     private static void checkBody(Loop l) {
         String name = l.name();
-        new TreeScanner<Void, Integer>() {
+        new AssignmentScanner<Integer>() {
             // p = depth of breakable statements (sequential loops, switches) inside the parallel loop
-            void assign(ExpressionTree t) {
+            @Override
+            void target(ExpressionTree t) {
                 if (strip(t) instanceof IdentifierTree id && id.getName().contentEquals(name)) {
                     throw new KernelLanguageException(t, "the @Parallel loop variable " + name + " must not be assigned in the loop body");
                 }
-            }
-
-            @Override
-            public Void visitAssignment(AssignmentTree a, Integer p) {
-                assign(a.getVariable());
-                return super.visitAssignment(a, p);
-            }
-
-            @Override
-            public Void visitCompoundAssignment(CompoundAssignmentTree a, Integer p) {
-                assign(a.getVariable());
-                return super.visitCompoundAssignment(a, p);
-            }
-
-            @Override
-            public Void visitUnary(UnaryTree u, Integer p) {
-                switch (u.getKind()) {
-                    case POSTFIX_INCREMENT, POSTFIX_DECREMENT, PREFIX_INCREMENT, PREFIX_DECREMENT -> assign(u.getExpression());
-                    default -> { }
-                }
-                return super.visitUnary(u, p);
             }
 
             @Override
