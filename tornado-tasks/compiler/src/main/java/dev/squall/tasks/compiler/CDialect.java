@@ -111,6 +111,11 @@ abstract class CDialect {
 
     abstract String subgroupAdd(TypeKind k, String v);
 
+    /** Declaration of the kernel's sub-group exchange buffer (when {@link #needsExchangeBuffer()}). */
+    String exchangeBuffer() {
+        return "";
+    }
+
     /** Whether sub-group operations need a local exchange buffer declared in the kernel. */
     abstract boolean needsExchangeBuffer();
 

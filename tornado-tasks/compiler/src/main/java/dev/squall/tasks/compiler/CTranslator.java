@@ -304,7 +304,7 @@ final class CTranslator {
                 for (StatementTree s : ss) stmt(new TreePath(bodyPath, s), body, "    ");
             }
             StringBuilder out = new StringBuilder(signature()).append(" {\n");
-            if (exchange) out.append("    ").append(d.localArray(d.longType(), "sq_xchg_buf", 1024)).append('\n');
+            if (exchange) out.append(d.exchangeBuffer());
             out.append(hoisted).append(body).append("}\n");
             return out.toString();
         }

@@ -38,15 +38,29 @@ final class OpenClDialect extends CDialect {
         helper("sq_lid", "int sq_lid(void) { return (int) (get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))); }");
         helper("sq_sgsize", "int sq_sgsize(void) { int n = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)); return n < 32 ? n : 32; }");
         helper("sq_sglane", "int sq_sglane(void) { return sq_lid() % sq_sgsize(); }", "sq_lid", "sq_sgsize");
-        // every item of the work-group publishes, then reads lane src of its own sub-group
+        // NVIDIA (the runtime defines SQ_NV_PTX there): a warp shuffle of both 32-bit halves, in inline PTX;
+        // elsewhere every item of the work-group publishes through local memory, then reads lane src of its sub-group
         helper("sq_xchg", """
+                #ifdef SQ_NV_PTX
+                int sq_shfl_idx(int v, int src) {
+                    int n = sq_sgsize(), r;
+                    uint mask = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+                    __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(src), "r"(mask));
+                    return r;
+                }
+                long sq_xchg(__local long* xc, long bits, int src) {
+                    uint lo = (uint) sq_shfl_idx((int) bits, src), hi = (uint) sq_shfl_idx((int) (bits >> 32), src);
+                    return (long) (((ulong) hi << 32) | lo);
+                }
+                #else
                 long sq_xchg(__local long* xc, long bits, int src) {
                     int me = sq_lid();
                     barrier(CLK_LOCAL_MEM_FENCE);
                     xc[me] = bits;
                     barrier(CLK_LOCAL_MEM_FENCE);
                     return xc[me - me % sq_sgsize() + src];
-                }""", "sq_lid", "sq_sgsize");
+                }
+                #endif""", "sq_lid", "sq_sgsize");
         // {letter, type, value to long bits, "(" opener of the way back, closer}
         String[][] kinds = {{"i", "int", "(long) v", "(int) (", ")"}, {"l", "long", "v", "(", ")"},
                 {"f", "float", "(long) as_int(v)", "as_float((int) ", ")"}, {"d", "double", "as_long(v)", "as_double(", ")"}};
@@ -260,6 +274,12 @@ final class OpenClDialect extends CDialect {
     @Override
     String subgroupAdd(TypeKind k, String v) {
         return "sq_sg_add_" + letter(k) + "(sq_xchg_buf, " + v + ")";
+    }
+
+    @Override
+    String exchangeBuffer() {
+        // warp shuffles need no buffer; the helpers' signatures keep the parameter
+        return "#ifdef SQ_NV_PTX\n    __local long* sq_xchg_buf = 0;\n#else\n    __local long sq_xchg_buf[1024];\n#endif\n";
     }
 
     @Override

@@ -31,6 +31,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class OpenClDevice implements NativeDevice {
     /** Build options: the language version only, nothing that changes semantics. */
     static final String BUILD_OPTIONS = "-cl-std=CL1.2";
+    /**
+     * NVIDIA's OpenCL has no sub-group extension but accepts inline PTX: generated programs then shuffle within
+     * warps ({@code shfl.sync}) instead of exchanging through local memory (LANGUAGE.md, sub-groups).
+     */
+    static final String NVIDIA_OPTIONS = BUILD_OPTIONS + " -DSQ_NV_PTX=1";
+
+    /** The build options for this device. */
+    String buildOptions() {
+        return info.vendor().toUpperCase(java.util.Locale.ROOT).contains("NVIDIA") ? NVIDIA_OPTIONS : BUILD_OPTIONS;
+    }
 
     final OpenClApi api;
     final String id;
@@ -300,7 +310,7 @@ final class OpenClDevice implements NativeDevice {
     @Override
     public DeviceProgram build(String name, String source) {
         MemorySegment ctx = context();
-        String key = BuildCache.key("opencl", cacheIdentity(), BUILD_OPTIONS, source);
+        String key = BuildCache.key("opencl", cacheIdentity(), buildOptions(), source);
         Optional<byte[]> cached = cache.get(key);
         if (cached.isPresent()) {
             OpenClProgram p = fromBinary(ctx, name, cached.get());
@@ -313,7 +323,7 @@ final class OpenClDevice implements NativeDevice {
             MemorySegment prog = api.createProgramWithSource(ctx, strings, lengths, err);
             OpenClErrors.check(err.get(JAVA_INT, 0), "clCreateProgramWithSource", id);
             long t0 = System.nanoTime();
-            int rc = api.buildProgram(prog, deviceList, a.allocateFrom(BUILD_OPTIONS));
+            int rc = api.buildProgram(prog, deviceList, a.allocateFrom(buildOptions()));
             double ms = (System.nanoTime() - t0) / 1e6;
             if (rc != OpenClErrors.CL_SUCCESS) {
                 String log;
@@ -356,7 +366,7 @@ final class OpenClDevice implements NativeDevice {
             String function = "clCreateProgramWithBinary";
             if (rc == OpenClErrors.CL_SUCCESS) {
                 long t0 = System.nanoTime();
-                rc = api.buildProgram(prog, deviceList, a.allocateFrom(BUILD_OPTIONS));
+                rc = api.buildProgram(prog, deviceList, a.allocateFrom(buildOptions()));
                 double ms = (System.nanoTime() - t0) / 1e6;
                 if (rc == OpenClErrors.CL_SUCCESS) return new OpenClProgram(this, name, prog, ms, true);
                 function = "clBuildProgram";
