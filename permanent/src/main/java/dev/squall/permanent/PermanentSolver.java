@@ -113,6 +113,8 @@ public final class PermanentSolver {
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
                 case DENSE -> dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
+                case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
+                        .withProgress(progress).compute(s.scaled());
                 case SPARSE -> {
                     SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
                     yield dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)

@@ -59,8 +59,9 @@ public final class PermanentCommand implements Callable<Integer> {
     Input input;
 
     @Option(names = "--method", paramLabel = "M", defaultValue = "auto",
-            description = "auto | dense | sparse | codegen-reg | codegen-hybrid (default: ${DEFAULT-VALUE}). On --device jvm, dense and sparse"
-                    + " run multi-threaded Java; elsewhere the generic kernels; codegen-* need a CUDA or OpenCL device.")
+            description = "auto | dense | dense-local | sparse | codegen-reg | codegen-hybrid (default: ${DEFAULT-VALUE}). On --device jvm,"
+                    + " dense and sparse run multi-threaded Java; elsewhere the generic kernels (x in private memory); dense-local is the"
+                    + " generic kernel with x in local memory on any device; codegen-* need a CUDA or OpenCL device.")
     String method;
 
     @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
