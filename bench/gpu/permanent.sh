@@ -58,10 +58,10 @@ run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hyb
 # the same n=40 matrix with decomposition on (what the blocks/elimination save)
 run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
 
-# 2b. the exact 0/1 kernel (the float solve runs too; exact_* fields time the exact kernel alone)
+# 2b. the exact 0/1 kernel (the float solve runs too; exact_* fields time the exact kernel alone; --no-decompose: raw 2^n steps)
 run "verify-exact-n28-p0.5" 60 --random 28:0.5:2 --binary --exact --device cuda:0 --verify
-run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0
-run "exact-n36-p0.15" 120 --random 36:0.15:1 --binary --exact --device cuda:0 --verify
+run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0 --no-decompose
+run "exact-n36-p0.15" 120 --random 36:0.15:1 --binary --exact --device cuda:0 --no-decompose --verify
 
 # 3. JVM backend on this host's cores, smaller n
 run "jvm-sparse-n32-p0.1" 60 --random 32:0.1:1 --device jvm --method sparse --no-decompose

@@ -6,8 +6,6 @@ import dev.squall.permanent.PermanentSolver;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
 import dev.squall.permanent.cpu.ProgressListener;
-import dev.squall.permanent.exact.BinaryKernelPermanent;
-import dev.squall.permanent.exact.BinaryKernels;
 import dev.squall.permanent.matrix.MatrixMarketReader;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
@@ -78,7 +76,8 @@ public final class PermanentCommand implements Callable<Integer> {
 
     @Option(names = "--exact", description = "0/1 matrices: also the exact integer permanent (perfect matchings). On a CUDA/OpenCL device the exact"
             + " kernel (2^n Ryser steps in 64-bit integers, n <= 62): exact when below 2^64, which Bregman's bound certifies, else"
-            + " printed as the residue mod 2^64. On jvm: 128-bit integers on all threads (n <= 40).")
+            + " printed as the residue mod 2^64. On jvm: 128-bit integers on all threads (n <= 40). Orders are per block-triangular"
+            + " block (exact values multiply without limit) unless --no-decompose.")
     boolean exact;
 
     @Option(names = "--binary", description = "with --random: entries 1 instead of uniform values (a random 0/1 matrix)")
@@ -122,19 +121,18 @@ public final class PermanentCommand implements Callable<Integer> {
         Device dev = accurate && device == null ? Devices.jvm() : Devices.select(device);
         if (accurate && !dev.isJvm()) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
         if (exact && !a.isBinary()) throw new IllegalArgumentException("--exact needs a 0/1 matrix; this one has other values (use --binary with --random)");
-        if (exact && dev.isJvm() && a.n() > 40) throw new IllegalArgumentException("--exact is limited to n <= 40 on the JVM (this matrix is " + a.n() + "x" + a.n() + "); use a GPU/OpenCL device");
-        if (exact && !dev.isJvm() && a.n() > BinaryKernels.MAX_N) throw new IllegalArgumentException("--exact supports n <= " + BinaryKernels.MAX_N + " on devices (this matrix is " + a.n() + "x" + a.n() + ")");
         PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err));
         if (threads != null) solver.threads(threads);
         solver.minBlocksPerSm(minBlocks);
+        // the exact path first: its limits (per block) are checked before the long float sweep starts
+        ExactRun exactRun = null;
+        if (exact) exactRun = ExactRun.on(dev, a, !noDecompose, jvmThreads(), new StderrProgress(err));
         PermanentResult best = null;
         for (int r = 0; r < repeat; r++) {
             PermanentResult res = solver.solve(a);
             if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
         }
-        ExactRun exactRun = null;
-        if (exact) exactRun = ExactRun.on(dev, a, jvmThreads(), new StderrProgress(err));
-        else if (verify && a.isBinary() && a.n() <= 40) exactRun = ExactRun.on(Devices.jvm(), a, jvmThreads(), ProgressListener.NONE);
+        if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
         Verification ve = verify && exactRun != null && !exactRun.device().isJvm() ? verifyExact(a, exactRun) : null;
         if (json) out.println(json(a, dev, best, exactRun, v, ve));
@@ -151,9 +149,9 @@ public final class PermanentCommand implements Callable<Integer> {
     private Verification verifyExact(SquareMatrix a, ExactRun r) {
         if (a.n() > 30) return new Verification("none", Double.NaN, Double.NaN, true, "exact: skipped, the JVM 128-bit check needs 2^" + (a.n() - 1) + " steps; verify at n <= 30");
         BinaryPermanent.Result jvm = new BinaryPermanent(jvmThreads()).of(a);
-        java.math.BigInteger mod = java.math.BigInteger.ONE.shiftLeft(BinaryKernelPermanent.MODULUS_BITS);
-        // same residue, and a value the device certified as exact must really be below 2^64
-        boolean ok = jvm.exact() && jvm.value().mod(mod).equals(r.result().value()) && (!r.result().exact() || jvm.value().compareTo(mod) < 0);
+        // the whole matrix on the JVM (no split): the same value, or the same residue where the device reports one
+        boolean ok = jvm.exact() && (r.result().exact() ? jvm.value().equals(r.result().value())
+                : jvm.value().mod(java.math.BigInteger.ONE.shiftLeft(r.result().modulusBits())).equals(r.result().value()));
         return new Verification("JVM 128-bit integer path", jvm.value().doubleValue(), ok ? 0 : Double.NaN, ok,
                 "exact: " + (ok ? "OK" : "FAILED") + " against the JVM 128-bit integer path (" + jvm.value() + ")");
     }
@@ -194,9 +192,9 @@ public final class PermanentCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "permanent   %s%s%n", r.scaled().toText(), r.outsideDoubleRange() ? "   (outside the double range; log10|perm| = "
                 + String.format(Locale.ROOT, "%.6f", r.scaled().log10Abs()) + ")" : "");
         if (exact != null) {
-            out.printf(Locale.ROOT, "exact       %s%s   [%s on %s, %.4f s, %.3e steps/s]%n", exact.value(),
+            out.printf(Locale.ROOT, "exact       %s%s   [%s on %s, blocks %s, %.4f s, %.3e steps/s]%n", exact.value(),
                     exact.exact() ? (exact.fitsLong() ? "" : " (exceeds 64 bits)") : " (only modulo 2^" + exact.modulusBits() + ": the count may exceed it)",
-                    exactRun.path(), exactRun.device().id(), exactRun.seconds(), exactRun.steps() / exactRun.seconds());
+                    exactRun.path(), exactRun.device().id(), exactRun.blocks(), exactRun.seconds(), exactRun.stepsPerSecond());
         }
         out.printf(Locale.ROOT, "device      %s%n", dev);
         out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
@@ -229,8 +227,8 @@ public final class PermanentCommand implements Callable<Integer> {
         if (exact != null) {
             f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact() + ",\"exact_modulus_bits\":" + exact.modulusBits()
                     + ",\"exact_path\":" + str(exactRun.path()) + ",\"exact_device\":" + str(exactRun.device().id())
-                    + ",\"exact_seconds\":" + num(exactRun.seconds()) + ",\"exact_steps\":" + exactRun.steps()
-                    + ",\"exact_steps_per_second\":" + num(exactRun.steps() / exactRun.seconds()));
+                    + ",\"exact_blocks\":" + exactRun.blocks() + ",\"exact_seconds\":" + num(exactRun.seconds()) + ",\"exact_steps\":" + exactRun.steps()
+                    + ",\"exact_steps_per_second\":" + num(exactRun.stepsPerSecond()));
         }
         f.add("\"device\":" + str(dev.id()));
         f.add("\"device_name\":" + str(dev.info().name()));

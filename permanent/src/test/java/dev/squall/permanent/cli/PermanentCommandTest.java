@@ -95,6 +95,22 @@ class PermanentCommandTest {
     }
 
     @Test
+    void exactCountOfABlockDiagonalMatrixBeyondTheSweepLimits(@TempDir Path dir) throws Exception {
+        // 64x64 pattern, J_8 eight times on the diagonal: perm = (8!)^8 ~ 7e36, blocks of order 8
+        StringBuilder s = new StringBuilder("%%MatrixMarket matrix coordinate pattern general\n64 64 512\n");
+        for (int b = 0; b < 8; b++) for (int i = 1; i <= 8; i++) for (int j = 1; j <= 8; j++) s.append(8 * b + i).append(' ').append(8 * b + j).append('\n');
+        Path f = dir.resolve("blocks.mtx");
+        Files.writeString(f, s);
+        Run r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--json");
+        assertEquals(0, r.code, r.out + r.err);
+        assertTrue(r.out.contains("\"exact\":\"" + factorial(8).pow(8) + "\",\"exact_is_value\":true"), r.out);
+        assertTrue(r.out.contains("\"exact_blocks\":[8, 8, 8, 8, 8, 8, 8, 8]"), r.out);
+        r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--no-decompose");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("64x64") && r.err.contains("n <= 40"), r.err);
+    }
+
+    @Test
     void exactAndAccurateMisuseExitTwo() {
         Run r = run("--random", "8:0.5", "--exact", "--device", "jvm");
         assertEquals(2, r.code);
