@@ -7,9 +7,13 @@
 #   CodeGen-PureReg n=40 p=0.1 and p=0.5; the generic sparse kernel (x in private memory) at n=36 p=0.1
 #   the JVM backend (multi-threaded Java, all host cores) at n=32 p=0.1; GPU/JVM ratio extrapolated by 2^(n-1)
 #   correctness on the GPU: every method at n=28 with --verify, and the module's device tests (gpu-check)
-#   peer: bench/peers/cupy_permanent.py (independent dense Gray-code kernel in CuPy)
+#   peers: bench/peers/cupy_permanent.py (independent dense Gray-code kernel in CuPy),
+#          bench/peers/cupy_exact_permanent.py (independent exact 0/1 Ryser kernel, 64-bit, in CuPy)
+# Round 3: the exact 0/1 kernel (--exact on cuda:0: 2^n Ryser steps in 64-bit integers), verified at n=28 against the
+#   JVM's 128-bit path and timed at n=32 p=0.5 (a residue mod 2^64: that count exceeds 64 bits) and n=36 p=0.15
+#   (certified exact); the generic dense kernel with x in local memory (dense-local) against x in private memory.
 # Each run has its own timeout, so one slow run cannot push the whole script past 8 minutes in the usual case.
-# Writes under $OUT (5 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, summary.txt
+# Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, cupy-exact-peer.txt, summary.txt
 # Round 2: generated kernels with cached level products and unrolled static blocks (permanent/PERF.md has the
 # predictions); --min-blocks B variants cap registers through __launch_bounds__(128, B) to test occupancy.
 set -uo pipefail
@@ -47,23 +51,29 @@ run "hybrid-n40-p0.5" 60  --random 40:0.5:1 --device cuda:0 --method codegen-hyb
 run "purereg-n40-p0.1" 60 --random 40:0.1:1 --device cuda:0 --method codegen-reg --no-decompose
 run "purereg-n40-p0.5" 60 --random 40:0.5:1 --device cuda:0 --method codegen-reg --no-decompose
 run "generic-sparse-n36-p0.1" 60 --random 36:0.1:1 --device cuda:0 --method sparse --no-decompose
-# occupancy: registers capped so 5 / 6 blocks of 128 fit per SM (640 / 768 threads; <= 102 / 80 registers)
-run "hybrid-n40-p0.1-minb5" 60 --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 5
-run "hybrid-n40-p0.1-minb6" 60 --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 6
-run "hybrid-n40-p0.5-minb5" 60 --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose --min-blocks 5
+# the generic dense kernel: x in private memory vs x in local (shared) memory
+run "generic-dense-n34-p0.5" 60 --random 34:0.5:1 --device cuda:0 --method dense --no-decompose
+run "generic-dense-local-n34-p0.5" 60 --random 34:0.5:1 --device cuda:0 --method dense-local --no-decompose
 run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose
 # the same n=40 matrix with decomposition on (what the blocks/elimination save)
 run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
 
+# 2b. the exact 0/1 kernel (the float solve runs too; exact_* fields time the exact kernel alone; --no-decompose: raw 2^n steps)
+run "verify-exact-n28-p0.5" 60 --random 28:0.5:2 --binary --exact --device cuda:0 --verify
+run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0 --no-decompose
+run "exact-n36-p0.15" 120 --random 36:0.15:1 --binary --exact --device cuda:0 --no-decompose --verify
+
 # 3. JVM backend on this host's cores, smaller n
 run "jvm-sparse-n32-p0.1" 60 --random 32:0.1:1 --device jvm --method sparse --no-decompose
 run "jvm-dense-n32-p0.5" 60 --random 32:0.5:1 --device jvm --method dense --no-decompose
+run "jvm-accurate-n28-p0.2" 90 --random 28:0.2:1 --device jvm --accurate --no-decompose --verify
 
 # 4. the module's device tests on CUDA (and NVIDIA OpenCL)
 if [ "${SQUALL_SKIP_GPU_CHECK:-0}" != "1" ]; then  # check.sh runs every class when called first
 "$B/bin/gpu-check" --select dev.squall.permanent.kernel.GenericKernelPermanentTest \
   --select dev.squall.permanent.codegen.GeneratedKernelPermanentTest \
-  --select dev.squall.permanent.PermanentSolverTest > /tmp/perm-gpu-check-console.txt 2>&1
+  --select dev.squall.permanent.PermanentSolverTest \
+  --select dev.squall.permanent.exact.BinaryKernelPermanentTest > /tmp/perm-gpu-check-console.txt 2>&1
 log "gpu-check exit: $?"
 pack_reports /tmp/perm-gpu-check-console.txt
 fi
@@ -71,14 +81,15 @@ fi
 # 5. peer: CuPy dense Gray-code kernel
 PYTHONUNBUFFERED=1 timeout 90 python3 bench/peers/cupy_permanent.py 32:0.1 36:0.1 36:0.5 > "$OUT/cupy-peer.txt" 2>&1
 log "cupy peer exit: $?"
+PYTHONUNBUFFERED=1 timeout 120 python3 bench/peers/cupy_exact_permanent.py 28:0.5 32:0.5 36:0.15 > "$OUT/cupy-exact-peer.txt" 2>&1
+log "cupy exact peer exit: $?"
 
 # 6. summary table (last)
-python3 - "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" > "$OUT/summary.txt" <<'PY'
+python3 - "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" "$OUT/cupy-exact-peer.txt" > "$OUT/summary.txt" <<'PY'
 import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {r["label"]: r for r in runs}
-paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75,
-         "hybrid-n40-p0.1-minb5": 3.18, "hybrid-n40-p0.1-minb6": 3.18, "hybrid-n40-p0.5-minb5": 6.51}
+paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75}
 print(f"{'run':28} {'n':>3} {'sweep s':>9} {'steps/s':>10} {'A100 paper s':>12} {'regs/resources':<40} value / verify")
 for r in runs:
     if r.get("failed"):
@@ -95,9 +106,18 @@ for lab in ("hybrid-n40-p0.1", "hybrid-n45-p0.1"):
         est = jvm["sweep_seconds"] * 2 ** (g["n"] - jvm["n"])
         print(f"GPU vs JVM (all host cores), {lab}: JVM n={jvm['n']} {jvm['sweep_seconds']:.2f} s extrapolated by 2^{g['n']-jvm['n']} to {est:.0f} s; ratio {est / g['sweep_seconds']:.1f}x (extrapolated, not measured at n={g['n']})")
 for r in runs:
+    if "exact" in r:
+        ve = r.get("verify_exact", {}).get("note", "")
+        print(f"exact {r['label']:24} n={r['n']} {r['exact']}{'' if r['exact_is_value'] else ' (mod 2^64 only)'} in {r['exact_seconds']:.3f} s,"
+              f" {r['exact_steps_per_second']:.3e} Ryser steps/s on {r['exact_device']} {ve}")
+for r in runs:
     for g in r.get("generated", []):
         if g.get("layout"): print(f"layout {r['label']}: {g['layout'][:150]}")
-for l in open(sys.argv[2]):
-    if l.startswith("{"): print("cupy peer: " + l.strip())
+for f, tag in ((sys.argv[2], "cupy peer"), (sys.argv[3], "cupy exact peer")):
+    try:
+        for l in open(f):
+            if l.startswith("{"): print(tag + ": " + l.strip())
+    except OSError:
+        print(tag + ": no output")
 PY
 cat "$OUT/summary.txt"

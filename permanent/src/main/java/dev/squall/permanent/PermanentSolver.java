@@ -38,6 +38,7 @@ public final class PermanentSolver {
     private ProgressListener progress = ProgressListener.NONE;
 
     private int minBlocksPerSm = 0;
+    private boolean accurate = false;
 
     public PermanentSolver device(Device d) {
         this.device = d;
@@ -69,6 +70,15 @@ public final class PermanentSolver {
         return this;
     }
 
+    /**
+     * Runs every Gray-code block as the double-double JVM sweep ({@link ChunkedJvmPermanent#accurate}),
+     * whatever the method and device: about 10x slower, for matrices whose alternating sum cancels.
+     */
+    public PermanentSolver accurate(boolean on) {
+        this.accurate = on;
+        return this;
+    }
+
     public PermanentSolver progress(ProgressListener p) {
         this.progress = p;
         return this;
@@ -97,12 +107,14 @@ public final class PermanentSolver {
         double sweepSeconds = 0;
         for (SquareMatrix b : red.blocks()) {
             RowScaling s = RowScaling.of(b);
-            Method m = resolve(b);
-            Device dev = method == Method.AUTO && b.n() <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
+            Method m = accurate ? Method.SPARSE : resolve(b);
+            Device dev = accurate || (method == Method.AUTO && b.n() <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
             long s0 = System.nanoTime();
-            double p = switch (m) {
+            double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
                 case DENSE -> dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
+                case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
+                        .withProgress(progress).compute(s.scaled());
                 case SPARSE -> {
                     SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
                     yield dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
@@ -119,7 +131,7 @@ public final class PermanentSolver {
             };
             sweepSeconds += (System.nanoTime() - s0) / 1e9;
             steps += NijenhuisWilf.steps(b.n());
-            used.add(m.cliName() + "@" + dev.id());
+            used.add((accurate ? "accurate" : m.cliName()) + "@" + dev.id());
             value = value.times(ScaledValue.of(p, s.exponent()));
         }
         return new PermanentResult(value, red, used, generated, steps, sweepSeconds, preMillis, (System.nanoTime() - t0) / 1e9);

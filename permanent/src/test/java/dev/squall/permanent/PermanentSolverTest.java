@@ -56,6 +56,15 @@ class PermanentSolverTest {
     }
 
     @Test
+    void accurateSolveMatchesExactDyadicPermanentThroughPreprocessing() {
+        SquareMatrix a = randomDyadic(15, 0.45, 808);
+        PermanentResult r = new PermanentSolver().device(Devices.jvm()).accurate(true).threads(2).solve(a);
+        assertRelative(exactDyadic(a), r.value(), 1e-13, "double-double solve, n=15");
+        assertFalse(r.methodsUsed().isEmpty());
+        for (String m : r.methodsUsed()) assertEquals("accurate@jvm", m);
+    }
+
+    @Test
     void blockDiagonalLargerThan63IsSolvedByDecomposition() {
         // 70x70 = J_5 repeated 14 times: perm = 120^14, beyond 63 only before the split
         int n = 70;

@@ -5,6 +5,7 @@ import dev.squall.permanent.PermanentResult;
 import dev.squall.permanent.PermanentSolver;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
+import dev.squall.permanent.cpu.ProgressListener;
 import dev.squall.permanent.matrix.MatrixMarketReader;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
@@ -38,7 +39,9 @@ import java.util.concurrent.Callable;
                 "  squall permanent --random 40:0.1:7 --device cuda:0 \\",
                 "                   --method codegen-hybrid --no-decompose",
                 "  squall permanent --matrix bcspwr02.mtx --verify --json",
-                "  squall permanent --matrix graph.mtx --exact  # 0/1: count matchings", "",
+                "  squall permanent --matrix graph.mtx --exact  # 0/1: count matchings",
+                "  squall permanent --random 32:0.5 --binary --exact --device cuda:0",
+                "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
 public final class PermanentCommand implements Callable<Integer> {
     static final int VERIFY_FAILED = 1, BAD_INPUT = 2;
@@ -54,8 +57,9 @@ public final class PermanentCommand implements Callable<Integer> {
     Input input;
 
     @Option(names = "--method", paramLabel = "M", defaultValue = "auto",
-            description = "auto | dense | sparse | codegen-reg | codegen-hybrid (default: ${DEFAULT-VALUE}). On --device jvm, dense and sparse"
-                    + " run multi-threaded Java; elsewhere the generic kernels; codegen-* need a CUDA or OpenCL device.")
+            description = "auto | dense | dense-local | sparse | codegen-reg | codegen-hybrid (default: ${DEFAULT-VALUE}). On --device jvm,"
+                    + " dense and sparse run multi-threaded Java; elsewhere the generic kernels (x in private memory); dense-local is the"
+                    + " generic kernel with x in local memory on any device; codegen-* need a CUDA or OpenCL device.")
     String method;
 
     @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
@@ -70,8 +74,18 @@ public final class PermanentCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "check against an independent path (JVM sweep, or exact integers for 0/1 matrices); exit 1 on mismatch")
     boolean verify;
 
-    @Option(names = "--exact", description = "for 0/1 matrices, also compute the exact integer permanent on the JVM")
+    @Option(names = "--exact", description = "0/1 matrices: also the exact integer permanent (perfect matchings). On a CUDA/OpenCL device the exact"
+            + " kernel (2^n Ryser steps in 64-bit integers, n <= 62): exact when below 2^64, which Bregman's bound certifies, else"
+            + " printed as the residue mod 2^64. On jvm: 128-bit integers on all threads (n <= 40). Orders are per block-triangular"
+            + " block (exact values multiply without limit) unless --no-decompose.")
     boolean exact;
+
+    @Option(names = "--binary", description = "with --random: entries 1 instead of uniform values (a random 0/1 matrix)")
+    boolean binary;
+
+    @Option(names = "--accurate", description = "the Gray-code phase as a double-double sweep on the JVM threads (about 10x slower; for matrices whose"
+            + " alternating sum cancels badly). Needs --device jvm (the default with this flag) and --method auto.")
+    boolean accurate;
 
     @Option(names = "--threads", paramLabel = "T", description = "JVM threads (default: all processors)")
     Integer threads;
@@ -101,34 +115,49 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
         Method m = Method.parse(method);
+        if (binary && input.random == null) throw new IllegalArgumentException("--binary applies to --random only (a --matrix file has its own values)");
+        if (accurate && m != Method.AUTO) throw new IllegalArgumentException("--accurate runs the double-double JVM sweep; it does not combine with --method " + m.cliName());
         SquareMatrix a = load();
-        Device dev = Devices.select(device);
-        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).progress(new StderrProgress(err));
+        Device dev = accurate && device == null ? Devices.jvm() : Devices.select(device);
+        if (accurate && !dev.isJvm()) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
+        if (exact && !a.isBinary()) throw new IllegalArgumentException("--exact needs a 0/1 matrix; this one has other values (use --binary with --random)");
+        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err));
         if (threads != null) solver.threads(threads);
         solver.minBlocksPerSm(minBlocks);
+        // the exact path first: its limits (per block) are checked before the long float sweep starts
+        ExactRun exactRun = null;
+        if (exact) exactRun = ExactRun.on(dev, a, !noDecompose, jvmThreads(), new StderrProgress(err));
         PermanentResult best = null;
         for (int r = 0; r < repeat; r++) {
             PermanentResult res = solver.solve(a);
             if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
         }
-        BinaryPermanent.Result exactResult = null;
-        if ((exact || verify) && a.isBinary() && a.n() <= 40) {
-            if (a.n() > 63) throw new IllegalArgumentException("--exact supports n <= 63");
-            exactResult = new BinaryPermanent(threads == null ? Runtime.getRuntime().availableProcessors() : threads).of(a);
-        } else if (exact && !a.isBinary()) {
-            throw new IllegalArgumentException("--exact needs a 0/1 matrix; this one has other values");
-        } else if (exact) {
-            throw new IllegalArgumentException("--exact is limited to n <= 40 on the JVM (this matrix is " + a.n() + "x" + a.n() + ")");
-        }
-        Verification v = verify ? verify(a, best, exactResult) : null;
-        if (json) out.println(json(a, dev, best, exactResult, v));
-        else text(out, a, dev, best, exactResult, v);
+        if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, jvmThreads(), ProgressListener.NONE);
+        Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
+        Verification ve = verify && exactRun != null && !exactRun.device().isJvm() ? verifyExact(a, exactRun) : null;
+        if (json) out.println(json(a, dev, best, exactRun, v, ve));
+        else text(out, a, dev, best, exactRun, v, ve);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
-        return v != null && !v.ok ? VERIFY_FAILED : 0;
+        return (v != null && !v.ok) || (ve != null && !ve.ok) ? VERIFY_FAILED : 0;
+    }
+
+    private int jvmThreads() {
+        return threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    }
+
+    /** The device's exact result against the JVM's 128-bit path (same residue modulo 2^64), where that is affordable. */
+    private Verification verifyExact(SquareMatrix a, ExactRun r) {
+        if (a.n() > 30) return new Verification("none", Double.NaN, Double.NaN, true, "exact: skipped, the JVM 128-bit check needs 2^" + (a.n() - 1) + " steps; verify at n <= 30");
+        BinaryPermanent.Result jvm = new BinaryPermanent(jvmThreads()).of(a);
+        // the whole matrix on the JVM (no split): the same value, or the same residue where the device reports one
+        boolean ok = jvm.exact() && (r.result().exact() ? jvm.value().equals(r.result().value())
+                : jvm.value().mod(java.math.BigInteger.ONE.shiftLeft(r.result().modulusBits())).equals(r.result().value()));
+        return new Verification("JVM 128-bit integer path", jvm.value().doubleValue(), ok ? 0 : Double.NaN, ok,
+                "exact: " + (ok ? "OK" : "FAILED") + " against the JVM 128-bit integer path (" + jvm.value() + ")");
     }
 
     private SquareMatrix load() throws IOException {
-        if (input.random != null) return RandomMatrices.parse(input.random);
+        if (input.random != null) return binary ? RandomMatrices.parse(input.random).pattern() : RandomMatrices.parse(input.random);
         try {
             return MatrixMarketReader.read(input.matrix);
         } catch (NoSuchFileException e) {
@@ -157,11 +186,16 @@ public final class PermanentCommand implements Callable<Integer> {
         return new Verification("JVM dense sweep without preprocessing", want, err, err <= 1e-9, "");
     }
 
-    private static void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, BinaryPermanent.Result exact, Verification v) {
+    private static void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
+        BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%s%n", a.n(), a.n(), a.nonzeros(), a.isBinary() ? " (0/1)" : "");
         out.printf(Locale.ROOT, "permanent   %s%s%n", r.scaled().toText(), r.outsideDoubleRange() ? "   (outside the double range; log10|perm| = "
                 + String.format(Locale.ROOT, "%.6f", r.scaled().log10Abs()) + ")" : "");
-        if (exact != null) out.printf("exact       %s%s%n", exact.value(), exact.exact() ? (exact.fitsLong() ? "" : " (exceeds 64 bits)") : " (only modulo 2^" + exact.modulusBits() + ")");
+        if (exact != null) {
+            out.printf(Locale.ROOT, "exact       %s%s   [%s on %s, blocks %s, %.4f s, %.3e steps/s]%n", exact.value(),
+                    exact.exact() ? (exact.fitsLong() ? "" : " (exceeds 64 bits)") : " (only modulo 2^" + exact.modulusBits() + ": the count may exceed it)",
+                    exactRun.path(), exactRun.device().id(), exactRun.blocks(), exactRun.seconds(), exactRun.stepsPerSecond());
+        }
         out.printf(Locale.ROOT, "device      %s%n", dev);
         out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.reduction().describe(), r.preprocessMillis());
@@ -178,9 +212,11 @@ public final class PermanentCommand implements Callable<Integer> {
                     ? String.format(Locale.ROOT, "%s against %s: reference %s, relative error %.2e", v.ok ? "OK" : "FAILED", v.against, v.reference, v.relError)
                     : v.note);
         }
+        if (ve != null) out.printf(Locale.ROOT, "verify      %s%n", ve.note);
     }
 
-    private static String json(SquareMatrix a, Device dev, PermanentResult r, BinaryPermanent.Result exact, Verification v) {
+    private static String json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
+        BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         List<String> f = new ArrayList<>();
         f.add("\"n\":" + a.n());
         f.add("\"nonzeros\":" + a.nonzeros());
@@ -188,7 +224,12 @@ public final class PermanentCommand implements Callable<Integer> {
         f.add("\"value_text\":" + str(r.scaled().toText()));
         f.add("\"log10_abs\":" + num(r.scaled().log10Abs()));
         f.add("\"outside_double_range\":" + r.outsideDoubleRange());
-        if (exact != null) f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact());
+        if (exact != null) {
+            f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact() + ",\"exact_modulus_bits\":" + exact.modulusBits()
+                    + ",\"exact_path\":" + str(exactRun.path()) + ",\"exact_device\":" + str(exactRun.device().id())
+                    + ",\"exact_blocks\":" + exactRun.blocks() + ",\"exact_seconds\":" + num(exactRun.seconds()) + ",\"exact_steps\":" + exactRun.steps()
+                    + ",\"exact_steps_per_second\":" + num(exactRun.stepsPerSecond()));
+        }
         f.add("\"device\":" + str(dev.id()));
         f.add("\"device_name\":" + str(dev.info().name()));
         f.add("\"methods\":[" + String.join(",", r.methodsUsed().stream().map(PermanentCommand::str).toList()) + "]");
@@ -212,6 +253,7 @@ public final class PermanentCommand implements Callable<Integer> {
             f.add("\"verify\":{\"ok\":" + v.ok + ",\"against\":" + str(v.against) + ",\"reference\":" + num(v.reference)
                     + ",\"relative_error\":" + num(v.relError) + ",\"note\":" + str(v.note) + "}");
         }
+        if (ve != null) f.add("\"verify_exact\":{\"ok\":" + ve.ok + ",\"note\":" + str(ve.note) + "}");
         return "{" + String.join(",", f) + "}";
     }
 

@@ -1,5 +1,6 @@
 package dev.squall.permanent.cpu;
 
+import dev.squall.permanent.exact.BregmanBound;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
 
@@ -47,25 +48,11 @@ public final class BinaryPermanent {
         NijenhuisWilf.checkOrder(n);
         if (!a.isBinary()) throw new IllegalArgumentException("the exact integer path needs a 0/1 matrix");
         int modulusBits = 129 - n;
-        if (bregmanLog2(a) >= modulusBits - 1) {
+        if (BregmanBound.log2(a) >= modulusBits - 1) {
             // still compute: the residue is useful, but say it is not the value
             return new Result(sweep(a).mod(BigInteger.ONE.shiftLeft(modulusBits)), false, modulusBits);
         }
         return new Result(sweep(a).mod(BigInteger.ONE.shiftLeft(modulusBits)), true, modulusBits);
-    }
-
-    /** log2 of Bregman's upper bound on the permanent of a 0/1 matrix (-infinity if a row is empty). */
-    static double bregmanLog2(SquareMatrix a) {
-        double bits = 0;
-        for (int i = 0; i < a.n(); i++) {
-            int r = 0;
-            for (int j = 0; j < a.n(); j++) if (a.get(i, j) != 0) r++;
-            if (r == 0) return Double.NEGATIVE_INFINITY;
-            double logFact = 0;
-            for (int k = 2; k <= r; k++) logFact += Math.log(k);
-            bits += logFact / r / Math.log(2);
-        }
-        return bits;
     }
 
     /** perm(A) modulo 2^(129-n), as a (possibly negative) BigInteger congruent to it. */

@@ -19,8 +19,17 @@ import dev.squall.tasks.runtime.*;
  * }</pre>
  */
 public final class GenericKernelPermanent {
+    /** Where a work-item keeps its x vector. */
+    public enum XStorage {
+        /** A private array: registers or per-thread stack memory, as the device compiler decides. */
+        PRIVATE,
+        /** The work-group's local (shared) memory; dense only. */
+        LOCAL
+    }
+
     private final Device device;
     private final boolean sparse;
+    private XStorage storage = XStorage.PRIVATE;
     private int maxThreads;
     private ProgressListener progress = ProgressListener.NONE;
 
@@ -32,7 +41,7 @@ public final class GenericKernelPermanent {
     }
 
     /** Work-items per launch: enough to fill the device; a multiple of the work-group size. */
-    static int defaultThreads(Device d) {
+    public static int defaultThreads(Device d) {
         if (d.isJvm()) return Runtime.getRuntime().availableProcessors() * 64;
         return d.info().isGpu() ? d.info().computeUnits() * 1024 : d.info().computeUnits() * 64;
     }
@@ -44,6 +53,13 @@ public final class GenericKernelPermanent {
         return this;
     }
 
+    /** Where x lives; {@link XStorage#LOCAL} is available for the dense kernel only. */
+    public GenericKernelPermanent withXStorage(XStorage s) {
+        if (s == XStorage.LOCAL && sparse) throw new IllegalArgumentException("x in local memory is implemented for the dense kernel only");
+        this.storage = s;
+        return this;
+    }
+
     public GenericKernelPermanent withProgress(ProgressListener listener) {
         this.progress = listener;
         return this;
@@ -52,7 +68,7 @@ public final class GenericKernelPermanent {
     public double compute(SquareMatrix a) {
         int n = a.n();
         long steps = NijenhuisWilf.steps(n);
-        int local = 64;
+        int local = PermanentKernels.GROUP;
         int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
         int global = (threads + local - 1) / local * local;
         DoubleArray xInit = DoubleArray.fromArray(NijenhuisWilf.startVector(a, 0));
@@ -70,8 +86,9 @@ public final class GenericKernelPermanent {
         } else {
             DoubleArray cols = DoubleArray.fromArray(a.columnMajor());
             g.transferToDevice(DataTransferMode.FIRST_EXECUTION, cols, xInit)
-                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
-                    .task("chunks", PermanentKernels::denseChunks, new KernelContext(), cols, xInit, plan, partials, n, threads);
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan);
+            if (storage == XStorage.LOCAL) g.task("chunks", PermanentKernels::denseChunksLocal, new KernelContext(), cols, xInit, plan, partials, n, threads);
+            else g.task("chunks", PermanentKernels::denseChunks, new KernelContext(), cols, xInit, plan, partials, n, threads);
         }
         g.transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
         KahanSum total = new KahanSum();

@@ -71,6 +71,13 @@ public final class SquareMatrix {
     }
 
     /** The matrix with rows and columns reordered: result(i, j) = this(rows[i], cols[j]). */
+    /** The sparsity pattern: 1 where this matrix has a nonzero, else 0 (a 0/1 matrix for the exact paths). */
+    public SquareMatrix pattern() {
+        double[] v = rowMajor();
+        for (int k = 0; k < v.length; k++) v[k] = v[k] != 0 ? 1 : 0;
+        return SquareMatrix.of(n(), v);
+    }
+
     public SquareMatrix permute(int[] rows, int[] cols) {
         double[] v = new double[values.length];
         for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) v[i * n + j] = values[rows[i] * n + cols[j]];

@@ -1,10 +1,16 @@
 package dev.squall.permanent.cli;
 
+import dev.squall.permanent.cpu.ChunkedJvmPermanent;
+import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +65,68 @@ class PermanentCommandTest {
         assertTrue(r.out.contains("exact       " + derangements(12)), r.out);
         assertTrue(r.out.contains("verify      OK"), r.out);
         assertTrue(r.out.contains("method      "), r.out);
+    }
+
+    @Test
+    void exactKernelOnTheOpenClOrCudaDevices() {
+        for (Device d : TestDevices.all()) {
+            if (d.isJvm()) continue;
+            Run r = run("--random", "19:0.5:9", "--binary", "--exact", "--verify", "--device", d.id(), "--json");
+            assertEquals(0, r.code, r.out + r.err);
+            BigInteger want = matchings(RandomMatrices.parse("19:0.5:9").pattern());
+            assertTrue(r.out.contains("\"exact\":\"" + want + "\",\"exact_is_value\":true"), want + " in " + r.out);
+            assertTrue(r.out.contains("\"exact_device\":\"" + d.id() + "\""), r.out);
+            assertTrue(r.out.contains("\"verify_exact\":{\"ok\":true"), r.out);
+            assertTrue(r.out.contains("\"verify\":{\"ok\":true"), r.out);
+        }
+    }
+
+    @Test
+    void accurateDoubleDoubleSweep() {
+        Run r = run("--random", "17:0.4:5", "--accurate", "--verify", "--threads", "2");
+        assertEquals(0, r.code, r.out + r.err);
+        assertTrue(r.out.contains("accurate@jvm"), r.out);
+        assertTrue(r.out.contains("verify      OK"), r.out);
+        SquareMatrix a = RandomMatrices.parse("17:0.4:5");
+        double want = new ChunkedJvmPermanent(2).dense(a);
+        Run j = run("--random", "17:0.4:5", "--accurate", "--json");
+        String v = j.out.replaceAll("(?s).*\"value\":([^,]+),.*", "$1");
+        assertRelative(want, Double.parseDouble(v), 1e-10, "accurate vs JVM dense sweep");
+    }
+
+    @Test
+    void exactCountOfABlockDiagonalMatrixBeyondTheSweepLimits(@TempDir Path dir) throws Exception {
+        // 64x64 pattern, J_8 eight times on the diagonal: perm = (8!)^8 ~ 7e36, blocks of order 8
+        StringBuilder s = new StringBuilder("%%MatrixMarket matrix coordinate pattern general\n64 64 512\n");
+        for (int b = 0; b < 8; b++) for (int i = 1; i <= 8; i++) for (int j = 1; j <= 8; j++) s.append(8 * b + i).append(' ').append(8 * b + j).append('\n');
+        Path f = dir.resolve("blocks.mtx");
+        Files.writeString(f, s);
+        Run r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--json");
+        assertEquals(0, r.code, r.out + r.err);
+        assertTrue(r.out.contains("\"exact\":\"" + factorial(8).pow(8) + "\",\"exact_is_value\":true"), r.out);
+        assertTrue(r.out.contains("\"exact_blocks\":[8, 8, 8, 8, 8, 8, 8, 8]"), r.out);
+        r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--no-decompose");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("64x64") && r.err.contains("n <= 40"), r.err);
+    }
+
+    @Test
+    void exactAndAccurateMisuseExitTwo() {
+        Run r = run("--random", "8:0.5", "--exact", "--device", "jvm");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("0/1"), r.err);
+        for (Device d : TestDevices.all()) {
+            if (d.isJvm()) continue;
+            r = run("--random", "8:0.5", "--accurate", "--device", d.id());
+            assertEquals(2, r.code);
+            assertTrue(r.err.contains("--device jvm"), r.err);
+        }
+        r = run("--random", "8:0.5", "--accurate", "--method", "dense");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("--method dense"), r.err);
+        r = run("--matrix", "x.mtx", "--binary");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("--binary"), r.err);
     }
 
     @Test

@@ -111,6 +111,27 @@ class ChunkedJvmPermanentTest {
     }
 
     @Test
+    void bandDpAgreesWithBigIntegerRyser() {
+        // the DP is the n = 24 reference below: check it against Ryser where Ryser is affordable
+        for (int w = 1; w <= 4; w++) {
+            SquareMatrix a = randomBanded(12, w, 0.85, 40 + w);
+            assertEquals(ryserBig(a), bandedMatchings(a, w), "w=" + w);
+        }
+        assertEquals(BigInteger.valueOf(fibonacci(12)), bandedMatchings(tridiagonalOnes(12), 1));
+    }
+
+    @Test
+    void binaryExactAtOrder24AgainstClosedFormAndBandDp() {
+        // D_24 ~ 6.2e23 > 2^64: needs the 128-bit residue (exact below 2^(129-24))
+        BinaryPermanent.Result d = new BinaryPermanent(2).of(onesMinusIdentity(24));
+        assertTrue(d.exact());
+        assertFalse(d.fitsLong());
+        assertEquals(derangements(24), d.value());
+        SquareMatrix b = randomBanded(24, 5, 0.75, 2425);
+        assertEquals(bandedMatchings(b, 5), new BinaryPermanent(2).of(b).value());
+    }
+
+    @Test
     void binaryPathRejectsRealEntriesAndSaysWhenNotExact() {
         assertThrows(IllegalArgumentException.class, () -> new BinaryPermanent(1).of(SquareMatrix.of(1, new double[] {0.5})));
         // J_21: 21! > 2^64 but < 2^(129-21): still exact

@@ -139,6 +139,50 @@ public final class ExactPermanents {
         return new java.math.BigDecimal(p).divide(new java.math.BigDecimal(BigInteger.valueOf(1024).pow(a.n()))).doubleValue();
     }
 
+    /**
+     * Perfect matchings of a banded 0/1 matrix ({@code a_ij = 0} for {@code |i - j| > w}) by a
+     * row-by-row DP over which columns of the window {@code [i-w, i+w]} are used: exact BigInteger
+     * counts for any n, independent of Ryser's formula.
+     */
+    public static BigInteger bandedMatchings(SquareMatrix a, int w) {
+        int n = a.n(), width = 2 * w + 1;
+        for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) {
+            if (Math.abs(i - j) > w && a.get(i, j) != 0) throw new IllegalArgumentException("entry (" + i + "," + j + ") outside band " + w);
+        }
+        BigInteger[] dp = new BigInteger[1 << width];
+        java.util.Arrays.fill(dp, BigInteger.ZERO);
+        int init = 0;
+        for (int k = 0; k < width; k++) if (k - w < 0) init |= 1 << k; // columns < 0 count as used
+        dp[init] = BigInteger.ONE;
+        for (int i = 0; i < n; i++) {
+            BigInteger[] next = new BigInteger[1 << width];
+            java.util.Arrays.fill(next, BigInteger.ZERO);
+            for (int mask = 0; mask < dp.length; mask++) {
+                if (dp[mask].signum() == 0) continue;
+                for (int k = 0; k < width; k++) {
+                    int col = i - w + k;
+                    if (col < 0 || col >= n || ((mask >>> k) & 1) != 0 || a.get(i, col) == 0) continue;
+                    int used = mask | (1 << k);
+                    if ((used & 1) == 0) continue; // column i-w leaves the window unused: no later row reaches it
+                    next[used >>> 1] = next[used >>> 1].add(dp[mask]);
+                }
+            }
+            dp = next;
+        }
+        BigInteger total = BigInteger.ZERO;
+        int need = (1 << w) - 1; // columns n-w .. n-1 used at the end
+        for (int mask = 0; mask < dp.length; mask++) if ((mask & need) == need) total = total.add(dp[mask]);
+        return total;
+    }
+
+    /** Random 0/1 matrix with nonzeros only within distance {@code w} of the diagonal, each with probability p. */
+    public static SquareMatrix randomBanded(int n, int w, double p, long seed) {
+        Random r = new Random(seed);
+        double[] v = new double[n * n];
+        for (int i = 0; i < n; i++) for (int j = Math.max(0, i - w); j <= Math.min(n - 1, i + w); j++) if (r.nextDouble() < p) v[i * n + j] = 1;
+        return SquareMatrix.of(n, v);
+    }
+
     public static SquareMatrix randomBinary(int n, double p, long seed) {
         Random r = new Random(seed);
         double[] v = new double[n * n];
