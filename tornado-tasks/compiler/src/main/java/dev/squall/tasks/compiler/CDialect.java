@@ -95,6 +95,9 @@ abstract class CDialect {
 
     abstract String bitCount(TypeKind k, String x);
 
+    /** High 64 bits of the 128-bit product of two longs (Math.multiplyHigh / unsignedMultiplyHigh). */
+    abstract String multiplyHigh(boolean unsigned, String a, String b);
+
     abstract String leadingZeros(TypeKind k, String x);
 
     // ---- atomics; space is "global" or "local"; each returns the old value ----

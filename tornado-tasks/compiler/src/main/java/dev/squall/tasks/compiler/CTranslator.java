@@ -1077,13 +1077,17 @@ final class CTranslator {
                     helpers.add(h);
                     return h + "(" + a.get(0) + ")";
                 }
+                case "multiplyHigh", "unsignedMultiplyHigh" -> {
+                    return d.multiplyHigh(name.startsWith("unsigned"), a.get(0), a.get(1));
+                }
                 case "signum" -> {
                     String h = isFloat ? "sq_signum_f" : "sq_signum_d";
                     helpers.add(h);
                     return h + "(" + a.get(0) + ")";
                 }
                 default -> throw new KernelLanguageException(mi, "Math." + name + " is not in the kernel language; supported: abs min max sqrt cbrt "
-                        + "exp expm1 log log1p log10 sin cos tan asin acos atan atan2 sinh cosh tanh pow hypot floor ceil rint round signum copySign fma");
+                        + "exp expm1 log log1p log10 sin cos tan asin acos atan atan2 sinh cosh tanh pow hypot floor ceil rint round signum copySign fma "
+                        + "multiplyHigh unsignedMultiplyHigh");
             }
         }
 

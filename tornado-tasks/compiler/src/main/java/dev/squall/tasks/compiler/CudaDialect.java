@@ -188,6 +188,12 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
+    String multiplyHigh(boolean unsigned, String a, String b) {
+        return unsigned ? "((long long) __umul64hi((unsigned long long) (" + a + "), (unsigned long long) (" + b + ")))"
+                : "__mul64hi((long long) (" + a + "), (long long) (" + b + "))";
+    }
+
+    @Override
     String leadingZeros(TypeKind k, String x) {
         return k == TypeKind.LONG ? "__clzll((long long) (" + x + "))" : "__clz((int) (" + x + "))";
     }

@@ -242,6 +242,11 @@ final class OpenClDialect extends CDialect {
     }
 
     @Override
+    String multiplyHigh(boolean unsigned, String a, String b) {
+        return unsigned ? "((long) mul_hi((ulong) (" + a + "), (ulong) (" + b + ")))" : "mul_hi((long) (" + a + "), (long) (" + b + "))";
+    }
+
+    @Override
     String leadingZeros(TypeKind k, String x) {
         return "((int) clz((" + type(k) + ") (" + x + ")))";
     }

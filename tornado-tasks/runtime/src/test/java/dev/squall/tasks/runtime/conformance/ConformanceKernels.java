@@ -284,6 +284,15 @@ public final class ConformanceKernels {
         if (ctx.localIdx == 0) out.set(ctx.groupIdx, groupSum(part, ctx.localGroupSizeX) + weighted(w, v));
     }
 
+    /** High halves of 128-bit products, signed and unsigned. */
+    @Kernel
+    public static void multiplyHigh(LongArray a, LongArray b, LongArray out, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            out.set(2 * i, Math.multiplyHigh(a.get(i), b.get(i)));
+            out.set(2 * i + 1, Math.unsignedMultiplyHigh(a.get(i), b.get(i)));
+        }
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

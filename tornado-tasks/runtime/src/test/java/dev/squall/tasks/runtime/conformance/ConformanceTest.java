@@ -361,6 +361,34 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void multiplyHighSignedAndUnsigned(Device device) {
+        int n = 517;
+        SplittableRandom rnd = new SplittableRandom(14);
+        long[] a = new long[n], b = new long[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i < 4 ? new long[] {Long.MIN_VALUE, -1L, Long.MAX_VALUE, 3L}[i] : rnd.nextLong();
+            b[i] = i < 4 ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, -1L, -7L}[i] : rnd.nextLong();
+        }
+        LongArray la = LongArray.fromArray(a), lb = LongArray.fromArray(b), out = new LongArray(2L * n);
+        out.init(0x5555555555555555L);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::multiplyHigh, la, lb, out, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.execute();
+        }
+        long[] exp = new long[2 * n];
+        for (int i = 0; i < n; i++) {
+            // independent of Math: the high word of the exact product through BigInteger
+            java.math.BigInteger x = java.math.BigInteger.valueOf(a[i]), y = java.math.BigInteger.valueOf(b[i]);
+            exp[2 * i] = x.multiply(y).shiftRight(64).longValue();
+            java.math.BigInteger ux = x.and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            java.math.BigInteger uy = y.and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            exp[2 * i + 1] = ux.multiply(uy).shiftRight(64).longValue();
+        }
+        Compare.exact("multiplyHigh on " + device.id(), exp, out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
