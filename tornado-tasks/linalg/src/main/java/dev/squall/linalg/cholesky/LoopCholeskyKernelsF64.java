@@ -51,8 +51,7 @@ public final class LoopCholeskyKernelsF64 {
                 for (int j = 0; j <= i && ok; j++) {
                     int pj = j * kb;
                     int at = k0 + i + (k0 + j) * n;
-                    double s = a.get(at);
-                    for (int c = 0; c < j; c++) s -= p.get(pi + c) * p.get(pj + c);
+                    double s = a.get(at) - dot(p, pi, pj, j);
                     if (i == j) {
                         if (s > 0) {
                             double d = Math.sqrt(s);
@@ -73,20 +72,44 @@ public final class LoopCholeskyKernelsF64 {
         }
     }
 
-    /** Panel solve {@code L21 = A21 L11^-T}, one row per work-item, into {@code p} and {@code a}. */
+    /**
+     * Panel solve {@code L21 = A21 L11^-T} into {@code p} and {@code a}: work-item {@code g} solves
+     * the {@link #TILE} rows from {@code k0 + kb + TILE g} together (four independent
+     * substitutions share each load of {@code L11}). Grid: {@code groups = ceil(rem / TILE)}.
+     */
     @Kernel
-    public static void solvePanel(DoubleArray a, int n, int k0, int kb, DoubleArray p, @ReadOnly IntArray info) {
-        for (@Parallel int i = k0 + kb; i < n; i++) {
+    public static void solvePanel(DoubleArray a, int n, int k0, int kb, DoubleArray p, @ReadOnly IntArray info, int groups) {
+        for (@Parallel int g = 0; g < groups; g++) {
             if (info.get(0) != Integer.MAX_VALUE) continue;
+            int i = k0 + kb + TILE * g;
             int pi = (i - k0) * kb;
             for (int j = 0; j < kb; j++) {
                 int pj = j * kb;
                 int at = i + (k0 + j) * n;
-                double s = a.get(at);
-                for (int c = 0; c < j; c++) s -= p.get(pi + c) * p.get(pj + c);
-                double v = s / p.get(pj + j);
-                p.set(pi + j, v);
-                a.set(at, v);
+                double s0 = a.get(at);
+                double s1 = i + 1 < n ? a.get(at + 1) : 0;
+                double s2 = i + 2 < n ? a.get(at + 2) : 0;
+                double s3 = i + 3 < n ? a.get(at + 3) : 0;
+                for (int c = 0; c < j; c++) {
+                    double l = p.get(pj + c);
+                    s0 -= p.get(pi + c) * l;
+                    s1 -= p.get(pi + kb + c) * l;
+                    s2 -= p.get(pi + 2 * kb + c) * l;
+                    s3 -= p.get(pi + 3 * kb + c) * l;
+                }
+                double inv = 1 / p.get(pj + j);
+                s0 *= inv;
+                s1 *= inv;
+                s2 *= inv;
+                s3 *= inv;
+                p.set(pi + j, s0);
+                p.set(pi + kb + j, s1);
+                p.set(pi + 2 * kb + j, s2);
+                p.set(pi + 3 * kb + j, s3);
+                a.set(at, s0);
+                if (i + 1 < n) a.set(at + 1, s1);
+                if (i + 2 < n) a.set(at + 2, s2);
+                if (i + 3 < n) a.set(at + 3, s3);
             }
         }
     }
@@ -132,6 +155,21 @@ public final class LoopCholeskyKernelsF64 {
                 subtractColumn(a, n, i, j + 3, s03, s13, s23, s33);
             }
         }
+    }
+
+    /** Inner product of {@code len} elements of {@code p} from {@code x} and {@code y}, four partial sums for instruction-level parallelism. */
+    @DeviceFunction
+    static double dot(DoubleArray p, int x, int y, int len) {
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        int c = 0;
+        for (; c + 3 < len; c += 4) {
+            s0 += p.get(x + c) * p.get(y + c);
+            s1 += p.get(x + c + 1) * p.get(y + c + 1);
+            s2 += p.get(x + c + 2) * p.get(y + c + 2);
+            s3 += p.get(x + c + 3) * p.get(y + c + 3);
+        }
+        for (; c < len; c++) s0 += p.get(x + c) * p.get(y + c);
+        return (s0 + s1) + (s2 + s3);
     }
 
     /** {@code A[i+r, col] -= s_r} for the rows of a tile column that lie in the matrix and on or below the diagonal. */
