@@ -38,6 +38,14 @@ public final class CholeskyRun implements AutoCloseable {
      * @throws IllegalArgumentException naming the size mismatch or the first non-finite entry
      */
     public CholeskyRun(Device device, KernelArray a, int n) {
+        this(device, a, n, BlockedCholesky.outerBlock(n));
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int)} with the outer block of the device path
+     * ({@link BlockedCholesky}, a multiple of 64); the {@code jvm} device ignores it.
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         Precision.of(a);
@@ -51,7 +59,7 @@ public final class CholeskyRun implements AutoCloseable {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
             CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-            BlockedCholesky.append(seq, work, n, info);
+            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all());
         }
         seq.download(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);

@@ -132,22 +132,22 @@ public final class LoopCholeskyKernelsF64 {
                 for (int c = 0; c < kb; c++) {
                     double a0 = p.get(pi + c), a1 = p.get(pi + kb + c), a2 = p.get(pi + 2 * kb + c), a3 = p.get(pi + 3 * kb + c);
                     double b0 = p.get(pj + c), b1 = p.get(pj + kb + c), b2 = p.get(pj + 2 * kb + c), b3 = p.get(pj + 3 * kb + c);
-                    s00 += a0 * b0;
-                    s10 += a1 * b0;
-                    s20 += a2 * b0;
-                    s30 += a3 * b0;
-                    s01 += a0 * b1;
-                    s11 += a1 * b1;
-                    s21 += a2 * b1;
-                    s31 += a3 * b1;
-                    s02 += a0 * b2;
-                    s12 += a1 * b2;
-                    s22 += a2 * b2;
-                    s32 += a3 * b2;
-                    s03 += a0 * b3;
-                    s13 += a1 * b3;
-                    s23 += a2 * b3;
-                    s33 += a3 * b3;
+                    s00 = Math.fma(a0, b0, s00);
+                    s10 = Math.fma(a1, b0, s10);
+                    s20 = Math.fma(a2, b0, s20);
+                    s30 = Math.fma(a3, b0, s30);
+                    s01 = Math.fma(a0, b1, s01);
+                    s11 = Math.fma(a1, b1, s11);
+                    s21 = Math.fma(a2, b1, s21);
+                    s31 = Math.fma(a3, b1, s31);
+                    s02 = Math.fma(a0, b2, s02);
+                    s12 = Math.fma(a1, b2, s12);
+                    s22 = Math.fma(a2, b2, s22);
+                    s32 = Math.fma(a3, b2, s32);
+                    s03 = Math.fma(a0, b3, s03);
+                    s13 = Math.fma(a1, b3, s13);
+                    s23 = Math.fma(a2, b3, s23);
+                    s33 = Math.fma(a3, b3, s33);
                 }
                 subtractColumn(a, n, i, j, s00, s10, s20, s30);
                 subtractColumn(a, n, i, j + 1, s01, s11, s21, s31);
