@@ -46,7 +46,8 @@ public final class LoopCholesky {
             if (rem == 0) break;
             int tiles = (rem + LoopCholeskyKernelsF64.TILE - 1) / LoopCholeskyKernelsF64.TILE;
             seq.loop("solve_panel", k, "solvePanel", work, n, k0, kb, panel, info, tiles);
-            seq.loop("update_trailing", k, "updateTrailing", work, n, k0, kb, panel, info, tiles);
+            int columnTiles = (rem + LoopCholeskyKernelsF64.TILE_COLS - 1) / LoopCholeskyKernelsF64.TILE_COLS;
+            seq.loop("update_trailing", k, "updateTrailing", work, n, k0, kb, panel, info, columnTiles);
         }
     }
 }
