@@ -3,14 +3,16 @@
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/linalg.sh
 # Measures (device time, CUDA events; GFLOP/s; --verify residuals from random probes):
-#   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix) and fp32 n = 16384
+#   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 512 from n = 8192) and fp32 n = 16384
+#   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
+#     trailing update, copies) for n = 16384 with outer blocks 256 (round 2's) and 512 (new default), and n = 8192
 #   squall cholesky n=64 batch=10000 (one work-group per matrix)     vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000 and n=4096 (Stan diag_inv + GEMM rounds) vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
-#   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (EJML is not in the offline repository,
-#   so the JVM peer comparison is not made here)
+#   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (loop-style kernels; the JVM-vs-EJML
+#   comparison is the JMH run in bench/results/2026-11-23-linalg-jvm-ejml, made on a CPU host)
 # Writes under $OUT (6 files): devices.txt, squall-linalg.jsonl, squall-linalg.log, torch-linalg.jsonl, torch-linalg.log, summary.txt
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
@@ -37,6 +39,9 @@ sq() {
 sq cholesky --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 5
 sq cholesky --n 16384 --precision fp64 --device cuda:0 --verify --repeat 3
+sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 256 --profile
+sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 512 --profile
+sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2
 sq cholesky --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20

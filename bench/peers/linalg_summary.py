@@ -37,12 +37,15 @@ def main():
     # the large DGEMM rate is the ceiling the batched 64x64 GEMM target refers to
     dgemm = peer.get(("gemm", 8192, 1, "fp64"), {}).get("gflops")
     print(f"{'op':10} {'n':>6} {'batch':>6} {'prec':5} {'device':10} {'squall ms':>10} {'GFLOP/s':>9} {'torch ms':>9} {'torch/squall':>12} {'residual':>10}")
+    profile = [r for r in squall if r.get("command") == "cholesky-profile"]
+    squall = [r for r in squall if r.get("command") != "cholesky-profile"]
     for r in squall:
         k = key(r)
         p = peer.get(k)
         ratio = f"{p['ms'] / r['ms_median']:.2f}x" if p else "-"
         res = r.get("residual", r.get("max_error"))
-        print(f"{k[0]:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r.get('gflops', float('nan')):>9.1f} "
+        op = k[0] + (f"/b{r['block']}" if r.get("block") and k[2] == 1 and k[0] == "cholesky" else "")
+        print(f"{op:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r.get('gflops', float('nan')):>9.1f} "
               f"{(p['ms'] if p else float('nan')):>9.3f} {ratio:>12} {res if res is not None else '-':>10}")
     if dgemm:
         for r in squall:
@@ -51,6 +54,12 @@ def main():
     for r in squall:
         if r.get("command") == "svd":
             print(f"svd {r['m']}x{r['n']} batch {r['batch']}: rank {r['rank_min']}..{r['rank_max']} at rel-tol {r['rel_tol']}, at most {r['sweeps_max']} Jacobi sweeps")
+    runs = {}
+    for r in profile:
+        runs.setdefault((r["n"], r["block"]), []).append(r)
+    for (n, block), rows in runs.items():
+        parts = [f"{r['phase']} {r['ms_median']:.1f} ms/{r['launches']}" for r in rows]
+        print(f"cholesky n={n} block={block} phases (ms/launches): " + ", ".join(parts))
     print("torch/squall > 1 means Squall is faster. Targets: cholesky fp64 n=16384 ratio >= 0.5; batched 64x64 cholesky and trinv ratio >= 2.")
 
 

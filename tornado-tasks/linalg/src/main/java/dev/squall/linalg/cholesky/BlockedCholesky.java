@@ -10,6 +10,8 @@ import dev.squall.linalg.triangular.TriangularInverse;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 
+import java.util.Set;
+
 /**
  * Right-looking blocked Cholesky of one large SPD matrix, as Stan Math does it on OpenCL: for
  * each diagonal block, factor it ({@link BatchedCholesky}'s local-memory kernel, recursively for
@@ -28,6 +30,13 @@ import dev.squall.tasks.api.KernelArray;
 public final class BlockedCholesky {
     /** Outer block size for large matrices; diagonal blocks are factored with {@link #INNER_BLOCK}. */
     public static final int OUTER_BLOCK = 256, INNER_BLOCK = 64;
+    /** Outer block used from {@link #LARGE_N} on: half the steps, rank-512 trailing GEMMs. */
+    public static final int LARGE_OUTER_BLOCK = 512, LARGE_N = 8192;
+
+    /** The default outer block for order n. */
+    public static int outerBlock(int n) {
+        return n >= LARGE_N ? LARGE_OUTER_BLOCK : OUTER_BLOCK;
+    }
 
     private BlockedCholesky() {
     }
@@ -36,8 +45,8 @@ public final class BlockedCholesky {
     static final class Workspace {
         final KernelArray inverse, temp, panel;
 
-        Workspace(Precision p, int n) {
-            int b = Math.min(n, OUTER_BLOCK);
+        Workspace(Precision p, int n, int outer) {
+            int b = Math.min(n, outer);
             inverse = p.allocate((long) b * b);
             temp = p.allocate(TriangularInverse.tempLength(b, 1));
             panel = p.allocate(Math.max(1, (long) n * b));
@@ -46,32 +55,58 @@ public final class BlockedCholesky {
 
     /** Appends the factorisation of the packed {@code n x n} matrix {@code a} in place; failing pivot to {@code info[0]}. */
     static void append(LaunchSequence seq, KernelArray a, int n, IntArray info) {
-        Workspace ws = new Workspace(Precision.of(a), n);
-        factorBlock(seq, a, 0, n, n, 0, info, ws);
-        CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+        append(seq, a, n, info, outerBlock(n), CholeskyPhase.all());
     }
 
-    private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws) {
+    /**
+     * Appends the launches of the given phases only ({@link CholeskyPhase#all()} for the
+     * factorisation), with outer block {@code outer} (a multiple of {@link #INNER_BLOCK}).
+     */
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases) {
+        if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
+            throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
+        }
+        Workspace ws = new Workspace(Precision.of(a), n, outer);
+        factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases);
+        if (phases.contains(CholeskyPhase.COPY)) CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+    }
+
+    /**
+     * Right-looking steps over blocks of {@code outer} (blocks larger than twice that) or
+     * {@link #INNER_BLOCK}; the diagonal blocks recurse. Inside a diagonal block every launch
+     * belongs to {@link CholeskyPhase#DIAGONAL_FACTOR}, so the recursion passes {@code null}
+     * ("everything") once that phase is selected.
+     */
+    private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws,
+                                    int outer, Set<CholeskyPhase> phases) {
         if (n <= INNER_BLOCK) {
-            BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase);
+            if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase);
             return;
         }
-        int b = n > 2 * OUTER_BLOCK ? OUTER_BLOCK : INNER_BLOCK;
+        int b = n > 2 * outer ? outer : INNER_BLOCK;
         for (int k0 = 0; k0 < n; k0 += b) {
             int kb = Math.min(b, n - k0), rem = n - k0 - kb;
             int d = off + k0 + k0 * lda;
-            factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws);
+            if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) {
+                factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws, outer, null);
+            }
             if (rem == 0) break;
-            TriangularInverse.append(seq, a, d, lda, 0, ws.inverse, ws.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
-            // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM)
-            BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
-                    BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
-                            new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false);
-            // trailing update of the lower triangle: A22 -= L21 L21^T
-            BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
-                    BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                            new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
-            CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);
+            if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_INVERSE)) {
+                TriangularInverse.append(seq, a, d, lda, 0, ws.inverse, ws.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
+            }
+            if (phases == null || phases.contains(CholeskyPhase.PANEL_SOLVE)) {
+                // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM)
+                BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
+                        BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
+                                new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false);
+            }
+            if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) {
+                // trailing update of the lower triangle: A22 -= L21 L21^T
+                BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
+                        BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                                new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
+            }
+            if (phases == null || phases.contains(CholeskyPhase.COPY)) CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);
         }
     }
 

@@ -13,7 +13,9 @@ import dev.squall.tasks.runtime.*;
  * A blocked Cholesky factorisation bound to a device, ready to run (repeatedly, for benchmarks).
  * Each {@link #execute()} uploads {@code A} from the host, copies its lower triangle into a
  * device work array (an n^2 copy, included in the time) and factors that, so {@code A} itself is
- * never changed, even on the JVM where device and host memory are the same.
+ * never changed, even on the JVM where device and host memory are the same. On the {@code jvm}
+ * device the factorisation is {@link LoopCholesky} (loop-style kernels over the fork-join pool),
+ * elsewhere {@link BlockedCholesky}.
  *
  * <pre>{@code
  * try (CholeskyRun run = new CholeskyRun(Devices.select("cuda:0"), a, n)) {
@@ -36,6 +38,14 @@ public final class CholeskyRun implements AutoCloseable {
      * @throws IllegalArgumentException naming the size mismatch or the first non-finite entry
      */
     public CholeskyRun(Device device, KernelArray a, int n) {
+        this(device, a, n, BlockedCholesky.outerBlock(n));
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int)} with the outer block of the device path
+     * ({@link BlockedCholesky}, a multiple of 64); the {@code jvm} device ignores it.
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         Precision.of(a);
@@ -45,8 +55,12 @@ public final class CholeskyRun implements AutoCloseable {
         this.device = device;
         info.init(Integer.MAX_VALUE);
         LaunchSequence seq = new LaunchSequence("cholesky").upload(DataTransferMode.EVERY_EXECUTION, a, info);
-        CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-        BlockedCholesky.append(seq, work, n, info);
+        if (device.isJvm()) {
+            LoopCholesky.append(seq, a, work, n, info);
+        } else {
+            CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
+            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all());
+        }
         seq.download(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);
     }

@@ -5,6 +5,8 @@ import dev.squall.linalg.cholesky.BatchedCholesky;
 import dev.squall.linalg.cholesky.BlockedCholesky;
 import dev.squall.linalg.cholesky.CholeskyFactor;
 import dev.squall.linalg.cholesky.CholeskyRun;
+import dev.squall.linalg.cholesky.LoopCholesky;
+import dev.squall.linalg.cholesky.PhaseProfile;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
@@ -23,9 +25,10 @@ import java.util.concurrent.Callable;
 
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (256/64 blocks, Stan's triangular inverse for the panel).", "--batch B > 1: B matrices of order n <= 64, one work-group each.", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64, one work-group each.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
+                "  squall cholesky --n 16384 --device cuda:0 --profile --block 512",
                 "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",
                 "  squall cholesky --n 1000 --device jvm --verify", "",
                 "Exit codes: 0 ok, 1 residual above tolerance, 2 bad input (also: not positive definite, with the pivot), 3 device error."})
@@ -36,6 +39,12 @@ public final class CholeskyCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "B", defaultValue = "1", description = "number of matrices (B > 1 needs n <= 64)")
     int batch;
 
+    @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 512 from n = 8192)")
+    Integer block;
+
+    @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
+    boolean profile;
+
     @Mixin
     CommonOptions common;
 
@@ -45,8 +54,12 @@ public final class CholeskyCommand implements Callable<Integer> {
         if (n < 1 || n > 46340) throw new IllegalArgumentException("--n must be 1..46340 (int indexing), got " + n);
         if (batch < 1) throw new IllegalArgumentException("--batch must be >= 1, got " + batch);
         if (batch > 1 && n > 64) throw new IllegalArgumentException("--batch " + batch + " needs --n <= 64, got " + n);
+        int outer = block != null ? block : BlockedCholesky.outerBlock(n);
+        if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
+        if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
+        if (profile && device.isJvm()) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);
         KernelArray original = a;
@@ -54,7 +67,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun run = new CholeskyRun(device, a, n)) {
+                try (CholeskyRun run = new CholeskyRun(device, a, n, outer)) {
                     t = Timing.measure(common.repeat, () -> run.execute().kernelMillis());
                     l = common.verify ? run.factor().l() : null;
                 }
@@ -100,23 +113,41 @@ public final class CholeskyCommand implements Callable<Integer> {
                 logLik = f.gaussianLogLikelihood(device, y);
             }
         }
-        print(System.out, device, p, t, flops, residual, logDet, logLik, ok);
+        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.isJvm() ? LoopCholesky.BLOCK : outer);
+        if (profile) {
+            System.err.println("profiling phases (block " + outer + ") ...");
+            printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat), outer);
+        }
         return ok ? 0 : 1;
     }
 
-    private void print(PrintStream out, Device device, Precision p, Timing t, double flops, double residual, double logDet, double logLik, boolean ok) {
+    private void print(PrintStream out, Device device, Precision p, Timing t, double flops, double residual, double logDet, double logLik, boolean ok, int outer) {
         if (common.json) {
             out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"cholesky\",\"n\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
+                    "{\"command\":\"cholesky\",\"n\":%d,\"block\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"log_det\":%s,\"log_likelihood\":%s,\"ok\":%b}",
-                    n, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, num(residual), num(logDet), num(logLik), ok));
+                    n, outer, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, num(residual), num(logDet), num(logLik), ok));
             return;
         }
-        out.println(String.format(Locale.ROOT, "cholesky n=%d batch=%d %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
-                n, batch, p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
+        out.println(String.format(Locale.ROOT, "cholesky n=%d block=%d batch=%d %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
+                n, outer, batch, p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
         if (common.verify) {
             out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, ok ? "(ok)" : "(TOO LARGE)"));
             if (batch == 1) out.println(String.format(Locale.ROOT, "log det A = %.6f, GP log-likelihood of a random y = %.6f", logDet, logLik));
+        }
+    }
+
+    private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {
+        double total = rows.get(rows.size() - 1).medianMs();
+        for (PhaseProfile.Row r : rows) {
+            if (common.json) {
+                out.println(String.format(Locale.ROOT, "{\"command\":\"cholesky-profile\",\"n\":%d,\"block\":%d,\"device\":\"%s\",\"phase\":\"%s\","
+                        + "\"launches\":%d,\"ms_median\":%.4f,\"ms_min\":%.4f,\"share\":%.4f}", n, outer, device.id(), r.label(), r.launches(),
+                        r.medianMs(), r.minMs(), r.medianMs() / total));
+            } else {
+                out.println(String.format(Locale.ROOT, "phase %-17s %6d launches %10.3f ms median %10.3f ms min %6.1f%%",
+                        r.label(), r.launches(), r.medianMs(), r.minMs(), 100 * r.medianMs() / total));
+            }
         }
     }
 

@@ -49,6 +49,15 @@ public final class LaunchSequence {
         return this;
     }
 
+    /**
+     * Appends a launch of the loop-style kernel {@code owner.kernel} (no {@code KernelContext}; the
+     * runtime sizes its grid from the {@code @Parallel} loop's trip count).
+     */
+    public LaunchSequence loop(String label, Class<?> owner, String kernel, Object... args) {
+        graph.task(label + "_" + launches++, owner, kernel, args);
+        return this;
+    }
+
     public int launches() {
         return launches;
     }

@@ -57,6 +57,24 @@ class CommandsTest {
         assertTrue(s.contains("\"ok\":true") && s.contains("\"rank_max\":"), s);
     }
 
+    /** --profile prints one JSON line per phase plus the total; --block 128 with n = 300 uses 128-wide outer steps. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void choleskyProfile(Device device) {
+        if (device.isJvm()) {
+            CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--profile", "--device", "jvm")
+                    .asCommandLineList().get(0).getCommand();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
+            assertTrue(e.getMessage().contains("--profile"), e.getMessage());
+            return;
+        }
+        String out = run(new CholeskyCommand(), "--n", "300", "--block", "128", "--profile", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(out.contains("\"ok\":true") && out.contains("\"block\":128"), out);
+        for (String phase : new String[] {"diagonal-factor", "diagonal-inverse", "panel-solve", "trailing-update", "copy", "total"}) {
+            assertTrue(out.contains("\"phase\":\"" + phase + "\""), phase + " missing in " + out);
+        }
+    }
+
     @Test
     void badInputIsNamed() {
         CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--batch", "5").asCommandLineList().get(0).getCommand();
