@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code squall demo}: a few kernels on each device present, verified and timed. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", header = "A short tour of every device present: three kernels, checked and timed.",
+        mixinStandardHelpOptions = true,
         description = {"Run a short tour on every device present (or one): saxpy, a sub-group/local-memory reduction and a",
                 "STREAM triad, each checked against plain Java, with times.", "", "Examples:", "  squall demo", "  squall demo --device jvm"})
 public final class DemoCommand implements Callable<Integer> {

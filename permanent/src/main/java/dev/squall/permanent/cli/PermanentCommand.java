@@ -27,7 +27,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code squall permanent}: the permanent of a Matrix Market file or a random matrix. */
-@Command(name = "permanent", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "permanent", header = "Matrix permanent by Gray-code Ryser, generated kernels, exact 0/1.",
+        mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's",
                 "formula in Nijenhuis-Wilf Gray-code order: dense or sparse sweeps, or kernels",
                 "generated for the matrix (x in registers). The matrix is first split into its",

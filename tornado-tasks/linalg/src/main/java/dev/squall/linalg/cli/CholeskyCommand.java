@@ -24,7 +24,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
-@Command(name = "cholesky", mixinStandardHelpOptions = true,
+@Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
+        mixinStandardHelpOptions = true,
         description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64, one work-group each.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",

@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /** {@code squall gemm}: batched uniform GEMM on the marshaled form. */
-@Command(name = "gemm", mixinStandardHelpOptions = true,
+@Command(name = "gemm", header = "Batched GEMM of uniform blocks, with GFLOP/s.",
+        mixinStandardHelpOptions = true,
         description = {"Batched GEMM C_e = op(A_e) op(B_e) of B uniform m x n x k products stored", "back to back (random inputs), printing device time and GFLOP/s (2mnk per", "product); --verify compares 3 sampled entries with plain Java.", "",
                 "Examples:",
                 "  squall gemm --m 64 --batch 10000 --device cuda:0 --verify",

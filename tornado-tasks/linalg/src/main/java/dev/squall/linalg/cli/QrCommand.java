@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /** {@code squall qr}: batched Householder QR of small random matrices. */
-@Command(name = "qr", mixinStandardHelpOptions = true,
+@Command(name = "qr", header = "Batched Householder QR of small matrices.",
+        mixinStandardHelpOptions = true,
         description = {"Householder QR of B random m x n matrices (n <= 64, entries in [-1, 1]), one", "work-group per matrix. Prints the device time and GFLOP/s (2mn^2 - 2n^3/3 per", "matrix for R, twice that with --q); --verify checks |QR - A|/|A| and", "|Q^T Q - I| on three matrices (with --q) or |R^T R - A^T A|/|A^T A| (without).", "Timed runs refactor the device copy in place (same work, no pivoting).", "",
                 "Examples:",
                 "  squall qr --m 128 --n 64 --batch 10000 --q --device cuda:0 --verify",

@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /** {@code squall svd}: batched one-sided Jacobi SVD with truncation rank. */
-@Command(name = "svd", mixinStandardHelpOptions = true,
+@Command(name = "svd", header = "Batched one-sided Jacobi SVD with truncation rank.",
+        mixinStandardHelpOptions = true,
         description = {"Thin SVD of B random m x n matrices (m >= n, n <= 64) by one-sided Jacobi,", "one work-group per matrix, with the truncation rank (singular values above", "--rel-tol times the largest). Inputs have a graded spectrum: column j of a", "random matrix is scaled by 10^(-12 j / n), so the rank depends on --rel-tol.", "Prints the device time, the rank range and the most sweeps; --verify checks", "|U S V^T - A|/|A| and |U^T U - I|, |V^T V - I| on three matrices.", "",
                 "Examples:",
                 "  squall svd --m 128 --n 64 --batch 10000 --rel-tol 1e-8 --device cuda:0 --verify",

@@ -14,7 +14,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code squall trinv}: batched lower-triangular inverse (Stan's diag_inv + multiply rounds). */
-@Command(name = "trinv", mixinStandardHelpOptions = true,
+@Command(name = "trinv", header = "Lower-triangular inverse (Stan), one matrix or a batch.",
+        mixinStandardHelpOptions = true,
         description = {"Invert B random lower-triangular n x n matrices (diagonal in [1,2], off-", "diagonal in [-1,1]/n) on a device: diag_inv on the diagonal blocks in one", "launch, then log2(n/tb) rounds of C3 = -C2 A3 C1 as batched GEMMs. Prints", "the device time, GFLOP/s (n^3/3 per matrix) and, with --verify, |L X v - v|", "/ |v| over 3 random v.", "",
                 "Examples:",
                 "  squall trinv --n 64 --batch 10000 --device cuda:0 --verify",
