@@ -27,6 +27,9 @@ public final class FormatChooser {
     public record Choice(SpmvFormat format, String reason, RowStats stats) {
     }
 
+    /** On CPUs, merge-path CSR only pays when one row holds more than 1/CPU_SHARE of all entries. */
+    static final int CPU_SHARE = 64;
+
     private static final Map<String, Choice> TRIALS = new ConcurrentHashMap<>();
 
     private FormatChooser() {
@@ -60,9 +63,15 @@ public final class FormatChooser {
             return new Choice(SpmvFormat.CSR_BINNED, String.format("%s rows (longest %d, mean %.1f, cv %.2f, SELL fill %.0f%%): rows binned by length,"
                     + " lanes per bin, long rows split over work-groups", skewed ? "skewed" : "uneven", s.max(), s.mean(), s.cv(), 100 * s.sellFill()), s);
         }
+        // CPU CSR hands each core contiguous blocks of rows: only a row holding a large share of all
+        // entries unbalances the cores, and then the merge path's equal shares pay for its second pass
+        if (skewed && (long) s.max() * CPU_SHARE > s.nnz()) {
+            return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f holds over 1/%d of the entries,"
+                    + " merge path balances the work", s.max(), s.mean(), CPU_SHARE), s);
+        }
         if (skewed) {
-            return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f, merge path balances the work",
-                    s.max(), s.mean()), s);
+            return new Choice(SpmvFormat.CSR, String.format("CPU device, skewed rows (longest %d, mean %.1f) but none holds 1/%d of the"
+                    + " entries: CSR row blocks stay balanced and stream with no padding", s.max(), s.mean(), CPU_SHARE), s);
         }
         return new Choice(SpmvFormat.CSR, "CPU device, no banded structure: CSR streams rows with no padding", s);
     }

@@ -37,6 +37,12 @@ class FormatChooserTest {
         assertEquals(SpmvFormat.CSR_MERGE, skewed.format());
         assertTrue(skewed.reason().contains("longest 800"), skewed.reason());
         assertEquals(SpmvFormat.CSR, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), jvm).format());
+        // long rows that are each a small share of many entries: row blocks stay balanced on CPUs
+        CsrMatrix many = RandomMatrices.skewed(60_000, 0.001, 800, 8, 1);
+        assertTrue((long) RowStats.of(many).max() * FormatChooser.CPU_SHARE < many.nnz());
+        FormatChooser.Choice wide = FormatChooser.choose(many, jvm);
+        assertEquals(SpmvFormat.CSR, wide.format());
+        assertTrue(wide.reason().contains("skewed rows (longest 800"), wide.reason());
     }
 
     /** The GPU rules (choose() reads only whether the device is a GPU). */

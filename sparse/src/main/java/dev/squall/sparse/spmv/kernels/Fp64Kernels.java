@@ -56,6 +56,45 @@ public final class Fp64Kernels {
     }
 
     /**
+     * CSR for CPU devices (the JVM, OpenCL on CPUs): work-item {@code b} computes the {@code blockRows}
+     * rows from {@code b * blockRows}, walking their entries as one stream (a row's start is the
+     * previous row's end, so each row costs one {@code rowPtr} read), with two accumulators so
+     * consecutive products do not wait on one floating-point add chain. alpha and beta are read once.
+     */
+    @Kernel
+    public static void csrRowBlocks(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                    @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef,
+                                    int rows, int blockRows, int blocks) {
+        for (@Parallel int b = 0; b < blocks; b++) {
+            double alpha = coef.get(0);
+            double beta = coef.get(1);
+            int r0 = b * blockRows;
+            int r1 = Math.min(r0 + blockRows, rows);
+            int k = rowPtr.get(r0);
+            for (int i = r0; i < r1; i++) {
+                int end = rowPtr.get(i + 1);
+                double s0 = 0;
+                double s1 = 0;
+                while (k + 1 < end) {
+                    s0 += val.get(k) * x.get(col.get(k));
+                    s1 += val.get(k + 1) * x.get(col.get(k + 1));
+                    k += 2;
+                }
+                if (k < end) {
+                    s0 += val.get(k) * x.get(col.get(k));
+                    k++;
+                }
+                double s = s0 + s1;
+                if (beta == 0) {
+                    y.set(i, alpha * s);
+                } else {
+                    y.set(i, alpha * s + beta * y.get(i));
+                }
+            }
+        }
+    }
+
+    /**
      * CSR, {@code lanes} work-items per row (a power of two up to the sub-group size), strided over
      * the row and reduced with sub-group shuffles (Bell and Garland's CSR-vector, lanes tuned to the
      * row length as in Venkat's thesis). Grid: rows * lanes work-items, rounded up to the group size.
