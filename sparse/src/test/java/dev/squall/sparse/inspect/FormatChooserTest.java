@@ -30,9 +30,12 @@ class FormatChooserTest {
     @Test
     void picksByStructureAndSaysWhy() {
         var jvm = Devices.jvm();
+        // CPUs stream CSR rows faster than they walk diagonals
         FormatChooser.Choice stencil = FormatChooser.choose(Stencils.of(27, 12, 11, 10), jvm);
-        assertEquals(SpmvFormat.DIA, stencil.format());
-        assertTrue(stencil.reason().contains("27 diagonals"), stencil.reason());
+        assertEquals(SpmvFormat.CSR, stencil.format());
+        assertTrue(stencil.reason().startsWith("CPU device: CSR row blocks"), stencil.reason());
+        assertEquals(SpmvFormat.DIA, FormatChooser.choose(Stencils.of(27, 12, 11, 10), true).format());
+        assertTrue(FormatChooser.choose(Stencils.of(27, 12, 11, 10), true).reason().contains("27 diagonals"));
         FormatChooser.Choice skewed = FormatChooser.choose(RandomMatrices.skewed(4000, 0.001, 800, 8, 1), jvm);
         assertEquals(SpmvFormat.CSR_MERGE, skewed.format());
         assertTrue(skewed.reason().contains("longest 800"), skewed.reason());
