@@ -1,5 +1,6 @@
 package dev.squall.sparse.inspect;
 
+import dev.squall.sparse.format.BcsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.spmv.SpmvExecutor;
@@ -29,6 +30,8 @@ public final class FormatChooser {
 
     /** On CPUs, merge-path CSR only pays when one row holds more than 1/CPU_SHARE of all entries. */
     static final int CPU_SHARE = 64;
+    /** BCSR is picked on GPUs when it moves at most this fraction of CSR's bytes. */
+    static final double BCSR_BYTES = 0.85;
 
     private static final Map<String, Choice> TRIALS = new ConcurrentHashMap<>();
 
@@ -37,7 +40,7 @@ public final class FormatChooser {
 
     /**
      * The rules, in order. On GPUs: few diagonals that are mostly full → DIA (stencils, banded);
-     * rows of similar length → SELL-C-σ (coalesced, little padding); otherwise (skewed, power-law,
+     * dense blocks that save bytes → BCSR; rows of similar length → SELL-C-σ (coalesced, little padding); otherwise (skewed, power-law,
      * uneven rows) → row-binned CSR, which gives each row lanes for its length and long rows whole
      * work-groups, so neither a long row nor a short one idles a sub-group. On CPUs: a row holding
      * over 1/64 of the entries → merge-path CSR (even work per work-item), otherwise CSR in blocks
@@ -59,6 +62,8 @@ public final class FormatChooser {
         }
         boolean skewed = s.max() > 16 * Math.max(1, s.mean()) && s.max() >= 64;
         if (gpu) {
+            Choice blocks = denseBlocks(a, s);
+            if (blocks != null) return blocks;
             if (!skewed && s.sellFill() >= 0.7) {
                 return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
             }
@@ -79,6 +84,22 @@ public final class FormatChooser {
     }
 
     /**
+     * BCSR when the matrix is made of dense blocks: a 2x2 count first (one pass; scattered matrices
+     * fill under half of their 2x2 blocks and stop here), then the inspector's best R x C, taken
+     * when its blocks are mostly full and it moves at most {@value #BCSR_BYTES} of CSR's bytes
+     * (SpMV is bandwidth-bound, so bytes decide; fp64 values assumed, fp32 favours blocks more).
+     */
+    static Choice denseBlocks(CsrMatrix a, RowStats s) {
+        if (BcsrFormat.shape(a, 2, 2, 8).fill() < 0.5) return null;
+        BcsrFormat.Shape b = BcsrFormat.bestShape(a, 8);
+        long csrBytes = 12L * a.nnz() + 4L * (a.rows() + 1);
+        double ratio = (double) b.bytes() / csrBytes;
+        if (b.r() * b.c() == 1 || b.fill() < 0.6 || ratio > BCSR_BYTES) return null;
+        return new Choice(SpmvFormat.BCSR, String.format("dense %dx%d blocks (%.0f%% full): BCSR moves %.0f%% of CSR's bytes",
+                b.r(), b.c(), 100 * b.fill(), 100 * ratio), s);
+    }
+
+    /**
      * Times the rule's pick and the other plausible formats ({@code runs} executions each, after a
      * warm-up) and returns the fastest, remembering the answer for this matrix, device and precision.
      */
@@ -89,7 +110,7 @@ public final class FormatChooser {
         Choice rule = choose(a, device);
         List<SpmvFormat> candidates = new ArrayList<>(List.of(rule.format()));
         for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_VECTOR, SpmvFormat.CSR_BINNED, SpmvFormat.SELL,
-                SpmvFormat.CSR_MERGE, SpmvFormat.DIA}) {
+                SpmvFormat.CSR_MERGE, SpmvFormat.DIA, SpmvFormat.BCSR}) {
             if (!candidates.contains(f)) candidates.add(f);
         }
         double[] x = new double[a.cols()];
