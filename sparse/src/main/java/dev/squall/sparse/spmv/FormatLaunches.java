@@ -85,8 +85,8 @@ final class FormatLaunches {
                 KernelArray partial = p.vector(b.segRow().length);
                 List<Launch> l = new ArrayList<>();
                 l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
-                        ints(b.segRow()), ints(b.segStart()), ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
-                        partial, b.bins(), b.segLen()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                        ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
+                        v.x(), v.y(), v.coef(), partial, b.bins()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
                 if (b.longRow().length > 0) {
                     l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, v.y(), v.coef(),
                             b.longRow().length}, null));

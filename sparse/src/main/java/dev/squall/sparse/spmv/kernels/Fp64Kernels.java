@@ -304,19 +304,22 @@ public final class Fp64Kernels {
     /**
      * Row-binned CSR for skewed and power-law matrices (the binning of Ashari et al., "Fast sparse
      * matrix-vector multiplication on GPUs for graph applications", SC'14, with CSR-vector lanes per
-     * bin as in Bell and Garland). The inspector sorts rows into bins by length; work-group
-     * {@code g} belongs to bin {@code b} with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's
-     * lane count is uniform in a group (shuffles and the barrier stay uniform). A bin of
-     * {@code lanes < group size} gives each row {@code lanes} consecutive work-items (rows from
-     * {@code rowList[binItem[b] ...]}); a bin of {@code lanes == group size} (the first) gives a whole group
-     * to a segment of at most {@code segLen} entries of a long row ({@code segRow}, {@code segStart}),
-     * reduced through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * bin as in Bell and Garland). The inspector sorts rows into bins by length and lays their entries
+     * out in schedule order ({@code col}, {@code val}); work-group {@code g} belongs to bin {@code b}
+     * with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's lane count is uniform in a group
+     * (shuffles and the barrier stay uniform). A bin of {@code lanes < group size} gives row
+     * {@code rowList[item]} {@code lanes} consecutive work-items over entries
+     * {@code [listPtr[item], listPtr[item + 1])}; a bin of {@code lanes == group size} (the first) gives
+     * a whole group to segment {@code [segStart, segEnd)} of a long row ({@code segRow}), reduced
+     * through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * Each lane takes its entries two at a time, both index loads issued before the x loads, so a
+     * lane of a short row waits for one index-then-x round trip instead of two.
      */
     @Kernel
     public static void csrBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
-                                 @ReadOnly IntArray rowList, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
-                                 @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
-                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int segLen) {
+                                 @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                 @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32);
         int g = ctx.groupIdx;
         int local = ctx.localIdx;
@@ -333,19 +336,27 @@ public final class Fp64Kernels {
         int seg = g - binGroup.get(b);
         if (whole) {
             row = segRow.get(seg);
-            int start = segStart.get(seg);
-            k0 = start + local;
-            k1 = Math.min(start + segLen, rowPtr.get(row + 1));
+            k0 = segStart.get(seg) + local;
+            k1 = segEnd.get(seg);
         } else {
             int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
             if (item < binItem.get(b + 1)) {
                 row = rowList.get(item);
-                k0 = rowPtr.get(row) + (local & (lanes - 1));
-                k1 = rowPtr.get(row + 1);
+                k0 = listPtr.get(item) + (local & (lanes - 1));
+                k1 = listPtr.get(item + 1);
             }
         }
         double s = 0;
-        for (int k = k0; k < k1; k += lanes) {
+        int k = k0;
+        while (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
             s += val.get(k) * x.get(col.get(k));
         }
         int width = Math.min(lanes, 32);
