@@ -34,9 +34,9 @@ class BinnedCsrFormatTest {
                     assertEquals(want, lanes, e.getKey() + " row " + r + " of length " + len);
                     // the row's entries, copied in schedule order
                     assertEquals(len, b.listPtr()[t + 1] - b.listPtr()[t], e.getKey() + " row " + r + " range");
-                    for (int q = 0; q < len; q++) {
-                        assertEquals(a.colIndex(a.rowStart(r) + q), b.entryCol()[b.listPtr()[t] + q]);
-                        assertEquals(a.value(a.rowStart(r) + q), b.entryVal()[b.listPtr()[t] + q]);
+                    for (int u = 0; u < len; u++) {
+                        assertEquals(a.colIndex(a.rowStart(r) + u), b.entryCol()[b.listPtr()[t] + u]);
+                        assertEquals(a.value(a.rowStart(r) + u), b.entryVal()[b.listPtr()[t] + u]);
                     }
                 }
             }
