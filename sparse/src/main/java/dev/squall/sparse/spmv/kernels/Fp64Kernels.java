@@ -9,6 +9,7 @@ import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * SpMV executors, double precision: {@code y = alpha A x + beta y} with {@code coef = {alpha, beta}}
@@ -432,6 +433,113 @@ public final class Fp64Kernels {
                 s += val.get(q) * x.get(base + col.get(q));
             }
             store(y, t, s, coef);
+        }
+    }
+
+    /** Vectors of X one pass of {@link #spmmBinned} multiplies (its private accumulators). */
+    static final int SPMM_CHUNK = 8;
+
+    /**
+     * SpMM {@code Y = alpha A X + beta Y} on {@link #csrBinned}'s schedule (same bins, lanes and
+     * long-row segments, entries in schedule order), for either layout: {@code X(j, c)} is
+     * {@code x[j * xRow + c * xVec]} and {@code Y(i, c)} is {@code y[i * yRow + c * yVec]}
+     * (row-major: {@code xRow = k, xVec = 1}; column-major: {@code xRow = 1, xVec = cols}). Each lane
+     * keeps {@value #SPMM_CHUNK} accumulators, so the matrix is read once per chunk of vectors
+     * (not once per vector), and a power-law row gets lanes (or groups) for its length. Long-row
+     * segments leave {@code partial[segment * k + c]} for {@link #spmmSegmentSums}.
+     */
+    @Kernel
+    public static void spmmBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                  @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                  @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                  @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int k,
+                                  int xRow, int xVec, int yRow, int yVec) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32 * SPMM_CHUNK);
+        double[] acc = new double[SPMM_CHUNK];
+        int g = ctx.groupIdx;
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        int lanes = binLanes.get(b);
+        boolean whole = lanes >= groupSize;
+        int row = -1;
+        int k0 = 0;
+        int k1 = 0;
+        int seg = g - binGroup.get(b);
+        if (whole) {
+            row = segRow.get(seg);
+            k0 = segStart.get(seg) + local;
+            k1 = segEnd.get(seg);
+        } else {
+            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
+            if (item < binItem.get(b + 1)) {
+                row = rowList.get(item);
+                k0 = listPtr.get(item) + (local & (lanes - 1));
+                k1 = listPtr.get(item + 1);
+            }
+        }
+        int width = Math.min(lanes, 32);
+        for (int c0 = 0; c0 < k; c0 += SPMM_CHUNK) {
+            int nv = Math.min(SPMM_CHUNK, k - c0);
+            for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                acc[c] = 0;
+            }
+            for (int q = k0; q < k1; q += lanes) {
+                double v = val.get(q);
+                int base = col.get(q) * xRow + c0 * xVec;
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    if (c < nv) {
+                        acc[c] += v * x.get(base + c * xVec);
+                    }
+                }
+            }
+            for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                for (int off = width / 2; off > 0; off >>= 1) {
+                    acc[c] += ctx.shuffleDown(acc[c], off);
+                }
+            }
+            if ((local & 31) == 0) {
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    warpSums[(local / 32) * SPMM_CHUNK + c] = acc[c];
+                }
+            }
+            // uniform: every work-item runs the same chunks; the second barrier guards warpSums' reuse
+            ctx.localBarrier();
+            if (whole) {
+                if (local < nv) {
+                    double t = 0;
+                    for (int w = 0; w < groupSize / 32; w++) {
+                        t += warpSums[w * SPMM_CHUNK + local];
+                    }
+                    partial.set(seg * k + c0 + local, t);
+                }
+            } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    if (c < nv) {
+                        store(y, row * yRow + (c0 + c) * yVec, acc[c], coef);
+                    }
+                }
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /** Second pass of {@link #spmmBinned}: {@code Y(longRow[j], c)} is the sum of its segments' partials for vector c. */
+    @Kernel
+    public static void spmmSegmentSums(@ReadOnly IntArray longRow, @ReadOnly IntArray longSeg, @ReadOnly DoubleArray partial,
+                                       @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int longRows, int k, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < longRows * k; t++) {
+            int j = t / k;
+            int c = t - j * k;
+            double s = 0;
+            int end = longSeg.get(j + 1);
+            for (int q = longSeg.get(j); q < end; q++) {
+                s += partial.get(q * k + c);
+            }
+            store(y, longRow.get(j) * yRow + c * yVec, s, coef);
         }
     }
 
