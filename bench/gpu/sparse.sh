@@ -108,12 +108,12 @@ speer = {(r["matrix"], r["layout"]): r for r in peers if r["op"] == "spmm"}
 sm = rows("spmm.jsonl")
 if sm:
     print("\nSpMM fp64, K = 8: GB/s of counted bytes (matrix once + X and Y); peer = CuPy csr_matrix @ X (cusparseSpMM)")
-    print(f"{'matrix':20} {'layout':>6} {'squall':>8} {'GFLOP/s':>8} {'cuSPARSE':>8} {'ratio':>6} {'verify':>6}")
+    print(f"{'matrix':20} {'layout':>6} {'squall':>8} {'GFLOP/s':>8} {'cuSPARSE':>8} {'ratio':>6} {'verify':>6} kernel")
     for r in sm:
         p = speer.get((key(r["matrix"]), r["layout"]))
         pg = p["gbs"] if p else float("nan")
         print(f"{key(r['matrix']):20} {r['layout']:>6} {r['gbs']:>8.0f} {r['gflops']:>8.0f} {pg:>8.0f} {r['gbs'] / pg:>6.2f} "
-              f"{'ok' if r.get('verified') else 'FAIL':>6}")
+              f"{'ok' if r.get('verified') else 'FAIL':>6} {'binned' if 'binned' in r.get('detail', '') else 'per-output'}")
 try:
     jmh = [l.split() for l in open(f"{out}/jvm-ejml.txt") if l.startswith("SpmvJvmBenchmark.")]
 except FileNotFoundError:

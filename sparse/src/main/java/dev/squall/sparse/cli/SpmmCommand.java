@@ -130,10 +130,11 @@ public final class SpmmCommand implements Callable<Integer> {
                 System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\","
                                 + "\"device\":\"%s\",\"precision\":\"%s\",\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,\"executor_ms_median\":%.6f,"
                                 + "\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,\"copy_gbs\":%.3f,"
-                                + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s}",
+                                + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s,\"detail\":\"%s\"}",
                         name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, dev.id(),
                         p.name().toLowerCase(Locale.ROOT), m.inspectorMillis(), firstMs, med, ms[0], repeat, batch, gflops, bytes, gbs, copyGbs,
-                        gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null"));
+                        gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null",
+                        m.detail().replace("\\", "\\\\").replace("\"", "\\\"")));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries; K = %d, %s-major%n", name, a.rows(), a.cols(), a.nnz(), vectors, layoutName);
                 System.out.printf(Locale.ROOT, "device     %s, %s (%s)%n", dev.id(), p.name().toLowerCase(Locale.ROOT), m.detail());
