@@ -3,6 +3,7 @@ package dev.squall.sparse.cli;
 import dev.squall.sparse.bench.CopyBandwidth;
 import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.io.MatrixMarketReader;
 import dev.squall.sparse.spmm.Layout;
@@ -31,6 +32,7 @@ import picocli.CommandLine.Option;
                 "Examples:",
                 "  squall spmm --generate 27pt:100x100x100 --vectors 8 --verify",
                 "  squall spmm --matrix shared/data/ani4.mtx --vectors 16 --layout col --precision fp32 --json",
+                "  squall spmm --generate rmat:16 --vectors 4 --layout row,col --transpose --verify     (Y = A^T X)",
                 "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (file, line and value named), 3 device error."})
 public final class SpmmCommand implements Callable<Integer> {
     static final class Source {
@@ -59,6 +61,9 @@ public final class SpmmCommand implements Callable<Integer> {
 
     @Option(names = "--batch", paramLabel = "B", defaultValue = "10", description = "back-to-back calls per timed sample (default 10)")
     int batch;
+
+    @Option(names = "--transpose", description = "compute Y = A^T X instead (the inspector transposes A once)")
+    boolean transpose;
 
     @Option(names = "--verify", description = "compare Y with a JVM product; exit 1 if the relative error is too large")
     boolean verify;
@@ -89,13 +94,15 @@ public final class SpmmCommand implements Callable<Integer> {
         System.err.println("spmm: measuring copy bandwidth");
         double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         int worst = 0;
-        for (Layout l : layouts) worst = Math.max(worst, runOne(a, name, l, p, dev, copyGbs));
+        // the operator whose product is verified and counted; the executor transposes A itself
+        CsrMatrix op = transpose ? CsrTranspose.of(a) : a;
+        for (Layout l : layouts) worst = Math.max(worst, runOne(a, op, name, l, p, dev, copyGbs));
         return worst;
     }
 
-    private int runOne(CsrMatrix a, String name, Layout l, Precision p, Device dev, double copyGbs) {
+    private int runOne(CsrMatrix given, CsrMatrix a, String name, Layout l, Precision p, Device dev, double copyGbs) {
         double[] x = new SplittableRandom(11).doubles((long) a.cols() * vectors, -1, 1).toArray();
-        try (SpmmExecutor m = SpmmExecutor.create(a, vectors, l, p, dev)) {
+        try (SpmmExecutor m = transpose ? SpmmExecutor.createTransposed(given, vectors, l, p, dev) : SpmmExecutor.create(a, vectors, l, p, dev)) {
             m.setX(x);
             double firstMs = m.execute().hostMicros() / 1e3;
             System.err.println("spmm: " + l + ", running " + repeat + " x " + batch + " executions");
@@ -127,11 +134,11 @@ public final class SpmmCommand implements Callable<Integer> {
             }
             String layoutName = l == Layout.ROW_MAJOR ? "row" : "col";
             if (json) {
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\","
+                System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\",\"transpose\":%s,"
                                 + "\"device\":\"%s\",\"precision\":\"%s\",\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,\"executor_ms_median\":%.6f,"
                                 + "\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,\"copy_gbs\":%.3f,"
                                 + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s,\"detail\":\"%s\"}",
-                        name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, dev.id(),
+                        name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, transpose, dev.id(),
                         p.name().toLowerCase(Locale.ROOT), m.inspectorMillis(), firstMs, med, ms[0], repeat, batch, gflops, bytes, gbs, copyGbs,
                         gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null",
                         m.detail().replace("\\", "\\\\").replace("\"", "\\\"")));

@@ -2,6 +2,7 @@ package dev.squall.sparse.spmm;
 
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -44,7 +45,7 @@ public final class SpmmExecutor implements AutoCloseable {
     private final List<Step> steps;
     private final String detail;
     private final String id;
-    private final double inspectorMillis;
+    private double inspectorMillis;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
     private ExecutionPlan batch;
@@ -151,6 +152,20 @@ public final class SpmmExecutor implements AutoCloseable {
     /** Binds {@code a} to {@code device} for products with {@code k} vectors laid out as {@code layout}. */
     public static SpmmExecutor create(CsrMatrix a, int k, Layout layout, Precision precision, Device device) {
         return new SpmmExecutor(a, k, layout, precision, device, device.info().isGpu());
+    }
+
+    /**
+     * An executor of {@code Y = alpha A^T X + beta Y}: the inspector transposes A once (its time is part
+     * of {@link #inspectorMillis()}), then runs as {@link #create} on {@code A^T}; X has {@code a.rows() * k}
+     * entries, Y {@code a.cols() * k}.
+     */
+    public static SpmmExecutor createTransposed(CsrMatrix a, int k, Layout layout, Precision precision, Device device) {
+        long t0 = System.nanoTime();
+        CsrMatrix at = CsrTranspose.of(a);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        SpmmExecutor e = create(at, k, layout, precision, device);
+        e.inspectorMillis += ms;
+        return e;
     }
 
     /** Sets X ({@code cols * k} entries in this executor's layout). */

@@ -49,6 +49,16 @@ class SpmmCommandTest {
         assertTrue(lines[0].contains("\"layout\":\"row\"") && lines[1].contains("\"layout\":\"col\""));
     }
 
+    /** --transpose: Y = A^T X verified against a JVM product of the transposed operator (shapes: SpmmExecutorTest, 1xN and Nx1). */
+    @Test
+    void transposedProductVerifies() {
+        Object[] r = run("--generate", "skewed:700x90", "--vectors", "3", "--layout", "col", "--transpose", "--device", "jvm", "--repeat", "2",
+                "--batch", "2", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String l = ((String) r[1]).strip();
+        assertTrue(l.contains("\"transpose\":true") && l.contains("\"verified\":true"), l);
+    }
+
     @Test
     void textReportAndBadInput() {
         Object[] r = run("--matrix", TestData.file("bcsstk01.mtx").toString(), "--vectors", "3", "--precision", "fp32", "--device", "jvm",
