@@ -570,6 +570,84 @@ public final class Fp64Kernels {
         }
     }
 
+    /**
+     * CSB product {@code Y = alpha A X + beta Y} (Buluç et al., SPAA 2009): work-item {@code t} owns block
+     * row {@code t / k} for vector {@code t % k}, scales its slice of Y by beta (writing 0 when beta is 0,
+     * so Y is not read), then adds the entries of the block row's blocks; no other work-item writes that
+     * slice, so no atomics. Layout strides as in {@link #spmmBinned}.
+     */
+    @Kernel
+    public static void csbMultiply(@ReadOnly IntArray blockRowPtr, @ReadOnly IntArray blockCol, @ReadOnly IntArray blockStart,
+                                   @ReadOnly IntArray packed, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, @NoAlias DoubleArray y,
+                                   @ReadOnly DoubleArray coef, int rows, int beta, int blockRows, int k, int xRow, int xVec, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < blockRows * k; t++) {
+            int br = t / k;
+            int c = t - br * k;
+            int i0 = br * beta;
+            int i1 = Math.min(i0 + beta, rows);
+            csbScaleSlice(y, coef, i0, i1, c * yVec, yRow);
+            double alpha = coef.get(0);
+            int end = blockRowPtr.get(br + 1);
+            for (int b = blockRowPtr.get(br); b < end; b++) {
+                int xBase = blockCol.get(b) * beta * xRow + c * xVec;
+                int yBase = i0 * yRow + c * yVec;
+                int e1 = blockStart.get(b + 1);
+                for (int e = blockStart.get(b); e < e1; e++) {
+                    int p = packed.get(e);
+                    int at = yBase + (p >>> 16) * yRow;
+                    y.set(at, y.get(at) + alpha * val.get(e) * x.get(xBase + (p & 0xFFFF) * xRow));
+                }
+            }
+        }
+    }
+
+    /**
+     * CSB product with the transpose, {@code Y = alpha A^T X + beta Y}, from the same blocks walked by
+     * block column ({@code colBlocks} from {@code colBlockPtr}): work-item {@code t} owns block column
+     * {@code t / k} of A (a slice of Y) for vector {@code t % k}; an entry at (r, c) in its block adds to
+     * {@code Y(c)} from {@code X(r)}.
+     */
+    @Kernel
+    public static void csbMultiplyTransposed(@ReadOnly IntArray colBlockPtr, @ReadOnly IntArray colBlocks, @ReadOnly IntArray blockRow,
+                                             @ReadOnly IntArray blockStart, @ReadOnly IntArray packed, @ReadOnly DoubleArray val,
+                                             @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int cols, int beta,
+                                             int blockCols, int k, int xRow, int xVec, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < blockCols * k; t++) {
+            int bc = t / k;
+            int c = t - bc * k;
+            int j0 = bc * beta;
+            int j1 = Math.min(j0 + beta, cols);
+            csbScaleSlice(y, coef, j0, j1, c * yVec, yRow);
+            double alpha = coef.get(0);
+            int end = colBlockPtr.get(bc + 1);
+            for (int q = colBlockPtr.get(bc); q < end; q++) {
+                int b = colBlocks.get(q);
+                int xBase = blockRow.get(b) * beta * xRow + c * xVec;
+                int yBase = j0 * yRow + c * yVec;
+                int e1 = blockStart.get(b + 1);
+                for (int e = blockStart.get(b); e < e1; e++) {
+                    int p = packed.get(e);
+                    int at = yBase + (p & 0xFFFF) * yRow;
+                    y.set(at, y.get(at) + alpha * val.get(e) * x.get(xBase + (p >>> 16) * xRow));
+                }
+            }
+        }
+    }
+
+    /** y[off + i * stride] = beta y[...] for i in [i0, i1), or 0 when beta is 0 (y not read). */
+    @DeviceFunction
+    static void csbScaleSlice(DoubleArray y, DoubleArray coef, int i0, int i1, int off, int stride) {
+        double b = coef.get(1);
+        for (int i = i0; i < i1; i++) {
+            int at = off + i * stride;
+            if (b == 0) {
+                y.set(at, 0.0);
+            } else {
+                y.set(at, b * y.get(at));
+            }
+        }
+    }
+
     /** b = a: the copy kernel whose bandwidth the SpMV figures are compared with. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray a, @NoAlias DoubleArray b, int n) {
