@@ -592,10 +592,25 @@ public final class Fp64Kernels {
                 int xBase = blockCol.get(b) * beta * xRow + c * xVec;
                 int yBase = i0 * yRow + c * yVec;
                 int e1 = blockStart.get(b + 1);
+                // entries are row-major in a block: sum a row's run in a register, update Y once per run
+                int cur = -1;
+                double run = 0;
                 for (int e = blockStart.get(b); e < e1; e++) {
                     int p = packed.get(e);
-                    int at = yBase + (p >>> 16) * yRow;
-                    y.set(at, y.get(at) + alpha * val.get(e) * x.get(xBase + (p & 0xFFFF) * xRow));
+                    int r = p >>> 16;
+                    if (r != cur) {
+                        if (cur >= 0) {
+                            int at = yBase + cur * yRow;
+                            y.set(at, y.get(at) + alpha * run);
+                        }
+                        cur = r;
+                        run = 0;
+                    }
+                    run += val.get(e) * x.get(xBase + (p & 0xFFFF) * xRow);
+                }
+                if (cur >= 0) {
+                    int at = yBase + cur * yRow;
+                    y.set(at, y.get(at) + alpha * run);
                 }
             }
         }
