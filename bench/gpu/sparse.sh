@@ -8,10 +8,12 @@
 # matrix. fp32 for 27pt, skewed and R-MAT. SpMM (K = 8, row- and column-major X) on 27pt, skewed and R-MAT,
 # peer CuPy csr_matrix @ X (cusparseSpMM). Timing on both sides: batches of 10 back-to-back products
 # between two CUDA events (the peer captures its batch in a CUDA graph when CuPy can), median of 30.
-# Counted bytes are identical for squall and the peer. BCSR on a block matrix (1M rows of 4x4 blocks), no peer.
-# Order: fp64 SpMV, the CuPy peer, then fp32, SpMM, BCSR (so a slow host cannot cost the comparison).
-# Writes under $OUT (7 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, spmm.jsonl, cupy.jsonl,
-# stderr.txt, summary.txt. Budget: under 8 minutes; steps are skipped (and said so) past 7.
+# Counted bytes are identical for squall and the peer. BCSR on a block matrix (1M rows of 4x4 blocks; auto should
+# pick bcsr), no peer. Last, the JVM target on the host's CPU: JMH SpmvJvmBenchmark, Squall CSR on the jvm device
+# against EJML's CSC product (27pt and skewed, 1M rows).
+# Order: fp64 SpMV, the CuPy peer, then fp32, SpMM, BCSR, JMH (so a slow host cannot cost the comparison).
+# Writes under $OUT (8 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, spmm.jsonl, cupy.jsonl,
+# jvm-ejml.txt, stderr.txt, summary.txt. Budget: under 8 minutes; steps are skipped (and said so) past 7.
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
 mkdir -p "$OUT"
@@ -66,6 +68,9 @@ done
 # BCSR (R x C picked by the inspector) on a matrix of dense 4x4 blocks, with the other formats (no peer)
 step 60 "spmv fp64 blocks:250000x4" "$S" spmv --generate blocks:250000x4 --device "$DEV" --format auto,csr,csr-binned,sell,bcsr $REP --verify \
     --json >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
+# the JVM target: Squall CSR on the jvm device vs EJML 0.44 CSC (single-threaded), same matrices, one JMH run
+step 150 "jmh SpmvJvmBenchmark" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+    org.openjdk.jmh.Main SpmvJvmBenchmark -f 1 -wi 3 -i 5 > "$OUT/jvm-ejml.txt" 2>&1
 echo "total $((SECONDS - start)) s" >> "$OUT/stderr.txt"
 
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
@@ -103,12 +108,23 @@ speer = {(r["matrix"], r["layout"]): r for r in peers if r["op"] == "spmm"}
 sm = rows("spmm.jsonl")
 if sm:
     print("\nSpMM fp64, K = 8: GB/s of counted bytes (matrix once + X and Y); peer = CuPy csr_matrix @ X (cusparseSpMM)")
-    print(f"{'matrix':20} {'layout':>6} {'squall':>8} {'GFLOP/s':>8} {'cuSPARSE':>8} {'ratio':>6} {'verify':>6}")
+    print(f"{'matrix':20} {'layout':>6} {'squall':>8} {'GFLOP/s':>8} {'cuSPARSE':>8} {'ratio':>6} {'verify':>6} kernel")
     for r in sm:
         p = speer.get((key(r["matrix"]), r["layout"]))
         pg = p["gbs"] if p else float("nan")
         print(f"{key(r['matrix']):20} {r['layout']:>6} {r['gbs']:>8.0f} {r['gflops']:>8.0f} {pg:>8.0f} {r['gbs'] / pg:>6.2f} "
-              f"{'ok' if r.get('verified') else 'FAIL':>6}")
+              f"{'ok' if r.get('verified') else 'FAIL':>6} {'binned' if 'binned' in r.get('detail', '') else 'per-output'}")
+try:
+    jmh = [l.split() for l in open(f"{out}/jvm-ejml.txt") if l.startswith("SpmvJvmBenchmark.")]
+except FileNotFoundError:
+    jmh = []
+if jmh:
+    ms = {(w[0].split(".")[1], w[1]): float(w[4]) for w in jmh if len(w) >= 7}
+    print(f"\nJVM (host CPU, {len(__import__('os').sched_getaffinity(0))} cores), fp64 SpMV ms/op (JMH): Squall csr/auto on the jvm device vs EJML CSC")
+    print(f"{'matrix':20} {'squall csr':>10} {'auto':>8} {'ejml':>8} {'ejml/csr':>8}")
+    for m in sorted({k[1] for k in ms}):
+        c, a_, e = ms.get(("squallCsr", m), float("nan")), ms.get(("squallAuto", m), float("nan")), ms.get(("ejmlCsc", m), float("nan"))
+        print(f"{m:20} {c:>10.2f} {a_:>8.2f} {e:>8.2f} {e / c:>8.2f}")
 bad = [r for r in peers if r["rel_error"] > (1e-12 if r["precision"] == "fp64" else 1e-5)]
 if bad:
     print(f"\npeer figures failing their own host check: {[(r['matrix'], r['op'], r['precision']) for r in bad]}")

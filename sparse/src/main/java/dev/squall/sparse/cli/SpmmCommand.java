@@ -3,8 +3,10 @@ package dev.squall.sparse.cli;
 import dev.squall.sparse.bench.CopyBandwidth;
 import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.io.MatrixMarketReader;
+import dev.squall.sparse.spmm.CsbExecutor;
 import dev.squall.sparse.spmm.Layout;
 import dev.squall.sparse.spmm.SpmmExecutor;
 import dev.squall.sparse.spmv.Precision;
@@ -31,6 +33,8 @@ import picocli.CommandLine.Option;
                 "Examples:",
                 "  squall spmm --generate 27pt:100x100x100 --vectors 8 --verify",
                 "  squall spmm --matrix shared/data/ani4.mtx --vectors 16 --layout col --precision fp32 --json",
+                "  squall spmm --generate rmat:16 --vectors 4 --layout row,col --transpose --verify     (Y = A^T X)",
+                "  squall spmm --generate 27pt:60x60x60 --format csb --transpose --device jvm --verify  (CSB, no transpose built)",
                 "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (file, line and value named), 3 device error."})
 public final class SpmmCommand implements Callable<Integer> {
     static final class Source {
@@ -60,6 +64,14 @@ public final class SpmmCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "B", defaultValue = "10", description = "back-to-back calls per timed sample (default 10)")
     int batch;
 
+    @Option(names = "--format", paramLabel = "F", defaultValue = "csr",
+            description = {"csr (default: rows binned by length on GPUs, a work-item per output on CPUs) or csb",
+                    "(compressed sparse blocks: A X and A^T X from one copy, no transpose built; for CPUs)"})
+    String format;
+
+    @Option(names = "--transpose", description = "compute Y = A^T X instead (csr: the inspector transposes A once; csb: the same blocks by column)")
+    boolean transpose;
+
     @Option(names = "--verify", description = "compare Y with a JVM product; exit 1 if the relative error is too large")
     boolean verify;
 
@@ -72,6 +84,7 @@ public final class SpmmCommand implements Callable<Integer> {
         if (batch < 1) throw new IllegalArgumentException("--batch " + batch + " must be at least 1");
         if (vectors < 1) throw new IllegalArgumentException("--vectors " + vectors + " must be at least 1");
         Precision p = Precision.parse(precision);
+        if (!format.equals("csr") && !format.equals("csb")) throw new IllegalArgumentException("--format " + format + ": expected csr or csb");
         Layout[] layouts = Arrays.stream(layout.split(",")).map(Layout::parse).toArray(Layout[]::new);
         Device dev = Devices.select(device);
         String name;
@@ -89,15 +102,16 @@ public final class SpmmCommand implements Callable<Integer> {
         System.err.println("spmm: measuring copy bandwidth");
         double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         int worst = 0;
-        for (Layout l : layouts) worst = Math.max(worst, runOne(a, name, l, p, dev, copyGbs));
+        // the operator whose product is verified and counted; the executor transposes A itself
+        CsrMatrix op = transpose ? CsrTranspose.of(a) : a;
+        for (Layout l : layouts) worst = Math.max(worst, runOne(a, op, name, l, p, dev, copyGbs));
         return worst;
     }
 
-    private int runOne(CsrMatrix a, String name, Layout l, Precision p, Device dev, double copyGbs) {
+    private int runOne(CsrMatrix given, CsrMatrix a, String name, Layout l, Precision p, Device dev, double copyGbs) {
         double[] x = new SplittableRandom(11).doubles((long) a.cols() * vectors, -1, 1).toArray();
-        try (SpmmExecutor m = SpmmExecutor.create(a, vectors, l, p, dev)) {
-            m.setX(x);
-            double firstMs = m.execute().hostMicros() / 1e3;
+        try (Product m = open(given, l, p, dev)) {
+            double firstMs = m.first(x);
             System.err.println("spmm: " + l + ", running " + repeat + " x " + batch + " executions");
             // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
             for (int w = 0; w < Math.max(3, repeat / 5); w++) m.batchMillis(batch);
@@ -127,13 +141,14 @@ public final class SpmmCommand implements Callable<Integer> {
             }
             String layoutName = l == Layout.ROW_MAJOR ? "row" : "col";
             if (json) {
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\","
+                System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\",\"transpose\":%s,"
                                 + "\"device\":\"%s\",\"precision\":\"%s\",\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,\"executor_ms_median\":%.6f,"
                                 + "\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,\"copy_gbs\":%.3f,"
-                                + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s}",
-                        name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, dev.id(),
+                                + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s,\"detail\":\"%s\"}",
+                        name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, transpose, dev.id(),
                         p.name().toLowerCase(Locale.ROOT), m.inspectorMillis(), firstMs, med, ms[0], repeat, batch, gflops, bytes, gbs, copyGbs,
-                        gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null"));
+                        gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null",
+                        m.detail().replace("\\", "\\\\").replace("\"", "\\\"")));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries; K = %d, %s-major%n", name, a.rows(), a.cols(), a.nnz(), vectors, layoutName);
                 System.out.printf(Locale.ROOT, "device     %s, %s (%s)%n", dev.id(), p.name().toLowerCase(Locale.ROOT), m.detail());
@@ -146,6 +161,83 @@ public final class SpmmCommand implements Callable<Integer> {
             }
             return ok ? 0 : 1;
         }
+    }
+
+    /** What runOne times: the CSR executors (binned or per output) or CSB's, behind one face. */
+    private interface Product extends AutoCloseable {
+        /** Sets X, runs once, returns the first call's milliseconds (kernel build and uploads included). */
+        double first(double[] x);
+
+        double batchMillis(int calls);
+
+        double[] y();
+
+        double inspectorMillis();
+
+        String detail();
+
+        @Override
+        void close();
+    }
+
+    private Product open(CsrMatrix given, Layout l, Precision p, Device dev) {
+        if (format.equals("csb")) {
+            CsbExecutor c = CsbExecutor.create(given, vectors, l, p, dev);
+            return new Product() {
+                public double first(double[] x) {
+                    long t0 = System.nanoTime();
+                    c.multiply(transpose, 1, x, 0, null);
+                    return (System.nanoTime() - t0) / 1e6;
+                }
+
+                public double batchMillis(int calls) {
+                    return c.batchMillis(transpose, calls);
+                }
+
+                public double[] y() {
+                    return c.y(transpose);
+                }
+
+                public double inspectorMillis() {
+                    return c.inspectorMillis();
+                }
+
+                public String detail() {
+                    return c.detail();
+                }
+
+                public void close() {
+                    c.close();
+                }
+            };
+        }
+        SpmmExecutor m = transpose ? SpmmExecutor.createTransposed(given, vectors, l, p, dev) : SpmmExecutor.create(given, vectors, l, p, dev);
+        return new Product() {
+            public double first(double[] x) {
+                m.setX(x);
+                return m.execute().hostMicros() / 1e3;
+            }
+
+            public double batchMillis(int calls) {
+                return m.batchMillis(calls);
+            }
+
+            public double[] y() {
+                return m.y();
+            }
+
+            public double inspectorMillis() {
+                return m.inspectorMillis();
+            }
+
+            public String detail() {
+                return m.detail();
+            }
+
+            public void close() {
+                m.close();
+            }
+        };
     }
 
     /** Counted bytes of one SpMM: the matrix once (as SpMV) plus X and Y once each. */

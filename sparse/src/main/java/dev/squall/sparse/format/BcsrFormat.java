@@ -28,23 +28,39 @@ public record BcsrFormat(int rows, int cols, int r, int c, int[] blockPtr, int[]
     /** Largest block side the inspector tries. */
     public static final int MAX_SIDE = 4;
 
-    /** The inspector: R x C with the fewest counted bytes for values of {@code valueBytes} bytes. */
-    public static BcsrFormat from(CsrMatrix a, int valueBytes) {
-        int bestR = 1;
-        int bestC = 1;
-        long best = Long.MAX_VALUE;
+    /**
+     * A block shape and what it costs.
+     *
+     * @param blocks stored blocks
+     * @param bytes  counted bytes of the matrix per product: blocks (values, index, mask) and block-row pointers
+     * @param fill   entries per stored slot
+     */
+    public record Shape(int r, int c, long blocks, long bytes, double fill) {
+    }
+
+    /** The shape with the fewest counted bytes for values of {@code valueBytes} bytes (R, C in 1..4). */
+    public static Shape bestShape(CsrMatrix a, int valueBytes) {
+        Shape best = null;
         for (int r = 1; r <= MAX_SIDE; r++) {
             for (int c = 1; c <= MAX_SIDE; c++) {
-                long blocks = countBlocks(a, r, c);
-                long bytes = blocks * ((long) r * c * valueBytes + 8) + 4L * ((a.rows() + r - 1) / r + 1);
-                if (bytes < best) {
-                    best = bytes;
-                    bestR = r;
-                    bestC = c;
-                }
+                Shape s = shape(a, r, c, valueBytes);
+                if (best == null || s.bytes() < best.bytes()) best = s;
             }
         }
-        return from(a, bestR, bestC);
+        return best;
+    }
+
+    /** The cost of an R x C tiling (one counting pass over the entries). */
+    public static Shape shape(CsrMatrix a, int r, int c, int valueBytes) {
+        long blocks = countBlocks(a, r, c);
+        long bytes = blocks * ((long) r * c * valueBytes + 8) + 4L * ((a.rows() + r - 1) / r + 1);
+        return new Shape(r, c, blocks, bytes, blocks == 0 ? 1 : (double) a.nnz() / (blocks * r * c));
+    }
+
+    /** The inspector: R x C with the fewest counted bytes for values of {@code valueBytes} bytes. */
+    public static BcsrFormat from(CsrMatrix a, int valueBytes) {
+        Shape s = bestShape(a, valueBytes);
+        return from(a, s.r(), s.c());
     }
 
     /** The inspector with fixed block sizes. */

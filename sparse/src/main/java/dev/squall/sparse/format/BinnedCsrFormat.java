@@ -9,6 +9,10 @@ import java.util.List;
  * {@link #WARP_MAX} are cut into segments of at most {@code segLen} entries, each given a whole
  * work-group. The matrix itself stays CSR, so the round trip is the identity; the schedule is
  * a permutation of the rows (every row in exactly one bin, long rows covered by their segments).
+ * The executor reads a copy of the entries laid out in schedule order (long rows first, then the
+ * bins' rows in list order), so the rows a sub-group takes are adjacent in memory even when they
+ * are far apart in the matrix (R-MAT's short rows): a sub-group reads whole sectors of indices and
+ * values, and a row's range comes from {@code listPtr[item]} directly instead of through {@code rowPtr[rowList[item]]}.
  *
  * <pre>{@code
  * BinnedCsrFormat b = BinnedCsrFormat.from(a, 256, 2048);
@@ -23,12 +27,18 @@ import java.util.List;
  * @param binItem   first index of each bin in {@code rowList} (0 for the segment bin), and {@code rowList.length} at the end
  * @param rowList   rows of the lane bins, bin by bin, ascending within a bin
  * @param segRow    row of each segment
- * @param segStart  first entry (index into the CSR arrays) of each segment
+ * @param listPtr   first entry (index into {@code entryCol}, {@code entryVal}) of each row of {@code rowList}, and nnz at the end
+ * @param segRow    row of each segment
+ * @param segStart  first entry (index into {@code entryCol}, {@code entryVal}) of each segment
+ * @param segEnd    end (exclusive) of each segment's entries
  * @param longRow   the rows cut into segments, ascending
  * @param longSeg   first segment of each long row, and the segment count at the end
+ * @param entryCol  column of every entry, in schedule order (long rows, then {@code rowList}'s rows)
+ * @param entryVal  value of every entry, in the same order
  */
 public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLanes, int[] binGroup, int[] binItem, int[] rowList,
-                              int[] segRow, int[] segStart, int[] longRow, int[] longSeg) {
+                              int[] listPtr, int[] segRow, int[] segStart, int[] segEnd, int[] longRow, int[] longSeg,
+                              int[] entryCol, double[] entryVal) {
     /** Rows longer than this get whole work-groups (a 32-lane sub-group would loop more than 16 times). */
     public static final int WARP_MAX = 512;
 
@@ -91,6 +101,7 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         int[] rowList = new int[items];
         int[] segRow = new int[(int) segments];
         int[] segStart = new int[(int) segments];
+        int[] segEnd = new int[(int) segments];
         int[] longRow = new int[longRows];
         int[] longSeg = new int[longRows + 1];
         int s = 0;
@@ -99,18 +110,45 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
             int len = a.rowLength(i);
             if (len > WARP_MAX) {
                 longRow[lr] = i;
-                longSeg[lr++] = s;
-                for (int k = a.rowStart(i); k < a.rowStart(i + 1); k += segLen) {
-                    segRow[s] = i;
-                    segStart[s++] = k;
-                }
+                longSeg[lr++] = s++;
+                s += (len + segLen - 1) / segLen - 1;
             } else {
                 rowList[fill[Integer.numberOfTrailingZeros(lanesFor(len))]++] = i;
             }
         }
         longSeg[longRows] = s;
-        return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, segRow, segStart,
-                longRow, longSeg);
+        // entries in schedule order: long rows' segments, then the listed rows
+        int[] col = a.colIdx();
+        double[] val = a.values();
+        int[] entryCol = new int[a.nnz()];
+        double[] entryVal = new double[a.nnz()];
+        int[] listPtr = new int[items + 1];
+        int at = 0;
+        s = 0;
+        for (int j = 0; j < longRows; j++) {
+            int r = longRow[j];
+            for (int k = a.rowStart(r); k < a.rowStart(r + 1); k += segLen) {
+                segRow[s] = r;
+                segStart[s] = at + k - a.rowStart(r);
+                segEnd[s++] = at + Math.min(k + segLen, a.rowStart(r + 1)) - a.rowStart(r);
+            }
+            at = copyRow(a, r, col, val, entryCol, entryVal, at);
+        }
+        for (int t = 0; t < items; t++) {
+            listPtr[t] = at;
+            at = copyRow(a, rowList[t], col, val, entryCol, entryVal, at);
+        }
+        listPtr[items] = at;
+        return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, listPtr,
+                segRow, segStart, segEnd, longRow, longSeg, entryCol, entryVal);
+    }
+
+    private static int copyRow(CsrMatrix a, int r, int[] col, double[] val, int[] toCol, double[] toVal, int at) {
+        int k0 = a.rowStart(r);
+        int len = a.rowStart(r + 1) - k0;
+        System.arraycopy(col, k0, toCol, at, len);
+        System.arraycopy(val, k0, toVal, at, len);
+        return at + len;
     }
 
     /** Number of bins. */

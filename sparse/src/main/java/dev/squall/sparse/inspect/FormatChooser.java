@@ -1,5 +1,6 @@
 package dev.squall.sparse.inspect;
 
+import dev.squall.sparse.format.BcsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.spmv.SpmvExecutor;
@@ -27,18 +28,23 @@ public final class FormatChooser {
     public record Choice(SpmvFormat format, String reason, RowStats stats) {
     }
 
+    /** On CPUs, merge-path CSR only pays when one row holds more than 1/CPU_SHARE of all entries. */
+    static final int CPU_SHARE = 64;
+    /** BCSR is picked on GPUs when it moves at most this fraction of CSR's bytes. */
+    static final double BCSR_BYTES = 0.85;
+
     private static final Map<String, Choice> TRIALS = new ConcurrentHashMap<>();
 
     private FormatChooser() {
     }
 
     /**
-     * The rules, in order: few diagonals that are mostly full → DIA (stencils, banded). On GPUs:
-     * rows of similar length → SELL-C-σ (coalesced, little padding); otherwise (skewed, power-law,
+     * The rules, in order. On GPUs: few diagonals that are mostly full → DIA (stencils, banded);
+     * dense blocks that save bytes → BCSR; rows of similar length → SELL-C-σ (coalesced, little padding); otherwise (skewed, power-law,
      * uneven rows) → row-binned CSR, which gives each row lanes for its length and long rows whole
-     * work-groups, so neither a long row nor a short one idles a sub-group. On CPUs: rows far
-     * longer than the mean → merge-path CSR (even work per work-item), otherwise CSR with a
-     * work-item per row (each work-item then streams its rows).
+     * work-groups, so neither a long row nor a short one idles a sub-group. On CPUs: a row holding
+     * over 1/64 of the entries → merge-path CSR (even work per work-item), otherwise CSR in blocks
+     * of rows (each core streams its rows' entries, whatever the structure).
      */
     public static Choice choose(CsrMatrix a, Device device) {
         return choose(a, device.info().isGpu());
@@ -49,22 +55,48 @@ public final class FormatChooser {
         RowStats s = RowStats.of(a);
         if (s.nnz() == 0) return new Choice(SpmvFormat.CSR, "no entries", s);
         double diaFill = (double) s.nnz() / ((double) s.diagonals() * s.rows());
-        if (s.diagonals() <= 64 && diaFill >= 0.6) {
+        // DIA only on GPUs: a CPU core walking 27 diagonal streams per row ran at half the speed of
+        // CSR row blocks on the JVM and PoCL (27-point stencil, 1M rows), though it moves fewer bytes
+        if (gpu && s.diagonals() <= 64 && diaFill >= 0.6) {
             return new Choice(SpmvFormat.DIA, String.format("%d diagonals, %.0f%% full: banded/stencil structure", s.diagonals(), 100 * diaFill), s);
         }
         boolean skewed = s.max() > 16 * Math.max(1, s.mean()) && s.max() >= 64;
         if (gpu) {
+            Choice blocks = denseBlocks(a, s);
+            if (blocks != null) return blocks;
             if (!skewed && s.sellFill() >= 0.7) {
                 return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
             }
             return new Choice(SpmvFormat.CSR_BINNED, String.format("%s rows (longest %d, mean %.1f, cv %.2f, SELL fill %.0f%%): rows binned by length,"
                     + " lanes per bin, long rows split over work-groups", skewed ? "skewed" : "uneven", s.max(), s.mean(), s.cv(), 100 * s.sellFill()), s);
         }
-        if (skewed) {
-            return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f, merge path balances the work",
-                    s.max(), s.mean()), s);
+        // CPU CSR hands each core contiguous blocks of rows: only a row holding a large share of all
+        // entries unbalances the cores, and then the merge path's equal shares pay for its second pass
+        if (skewed && (long) s.max() * CPU_SHARE > s.nnz()) {
+            return new Choice(SpmvFormat.CSR_MERGE, String.format("skewed rows: longest %d vs mean %.1f holds over 1/%d of the entries,"
+                    + " merge path balances the work", s.max(), s.mean(), CPU_SHARE), s);
         }
-        return new Choice(SpmvFormat.CSR, "CPU device, no banded structure: CSR streams rows with no padding", s);
+        if (skewed) {
+            return new Choice(SpmvFormat.CSR, String.format("CPU device, skewed rows (longest %d, mean %.1f) but none holds 1/%d of the"
+                    + " entries: CSR row blocks stay balanced and stream with no padding", s.max(), s.mean(), CPU_SHARE), s);
+        }
+        return new Choice(SpmvFormat.CSR, "CPU device: CSR row blocks stream each row's entries with no padding", s);
+    }
+
+    /**
+     * BCSR when the matrix is made of dense blocks: a 2x2 count first (one pass; scattered matrices
+     * fill under half of their 2x2 blocks and stop here), then the inspector's best R x C, taken
+     * when its blocks are mostly full and it moves at most {@value #BCSR_BYTES} of CSR's bytes
+     * (SpMV is bandwidth-bound, so bytes decide; fp64 values assumed, fp32 favours blocks more).
+     */
+    static Choice denseBlocks(CsrMatrix a, RowStats s) {
+        if (BcsrFormat.shape(a, 2, 2, 8).fill() < 0.5) return null;
+        BcsrFormat.Shape b = BcsrFormat.bestShape(a, 8);
+        long csrBytes = 12L * a.nnz() + 4L * (a.rows() + 1);
+        double ratio = (double) b.bytes() / csrBytes;
+        if (b.r() * b.c() == 1 || b.fill() < 0.6 || ratio > BCSR_BYTES) return null;
+        return new Choice(SpmvFormat.BCSR, String.format("dense %dx%d blocks (%.0f%% full): BCSR moves %.0f%% of CSR's bytes",
+                b.r(), b.c(), 100 * b.fill(), 100 * ratio), s);
     }
 
     /**
@@ -78,7 +110,7 @@ public final class FormatChooser {
         Choice rule = choose(a, device);
         List<SpmvFormat> candidates = new ArrayList<>(List.of(rule.format()));
         for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_VECTOR, SpmvFormat.CSR_BINNED, SpmvFormat.SELL,
-                SpmvFormat.CSR_MERGE, SpmvFormat.DIA}) {
+                SpmvFormat.CSR_MERGE, SpmvFormat.DIA, SpmvFormat.BCSR}) {
             if (!candidates.contains(f)) candidates.add(f);
         }
         double[] x = new double[a.cols()];

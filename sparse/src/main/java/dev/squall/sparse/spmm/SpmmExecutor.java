@@ -1,6 +1,8 @@
 package dev.squall.sparse.spmm;
 
+import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -10,12 +12,18 @@ import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ExecutionResult;
 import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Sparse times dense block, {@code Y = alpha A X + beta Y} with K vectors, X and Y in one layout
- * (row- or column-major). The matrix (CSR) stays on the device; X, Y and the coefficients are
- * copied there when a setter changed them. Row-major gives each row's K outputs to neighbouring
- * work-items, which read the row's entries once between them and X rows contiguously.
+ * (row- or column-major). The matrix stays on the device; X, Y and the coefficients are copied
+ * there when a setter changed them. On GPUs, for column-major X and for skewed rows, the rows are
+ * binned by length as in csr-binned SpMV (lanes per row for its length, long rows split over
+ * work-groups) and each lane accumulates up to 8 vectors at once, so the matrix is read once per
+ * 8 vectors. Otherwise a work-item per output: row-major gives a row's K outputs to neighbouring
+ * work-items, which share the row's entries and read X rows contiguously.
  *
  * <pre>{@code
  * try (SpmmExecutor m = SpmmExecutor.create(a, 8, Layout.ROW_MAJOR, Precision.FP64, Devices.select(null))) {
@@ -34,10 +42,10 @@ public final class SpmmExecutor implements AutoCloseable {
     private final KernelArray x;
     private final KernelArray y;
     private final KernelArray coef;
-    private final Object[] args;
-    private final String kernel;
+    private final List<Step> steps;
+    private final String detail;
     private final String id;
-    private final double inspectorMillis;
+    private double inspectorMillis;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
     private ExecutionPlan batch;
@@ -45,7 +53,15 @@ public final class SpmmExecutor implements AutoCloseable {
     private boolean dirty = true;
     private ExecutionResult last;
 
-    private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d) {
+    /** Work-group size of the binned SpMM and its long-row segment length (entries), as csr-binned SpMV. */
+    static final int GROUP = 256;
+    static final int SEGMENT = 8 * GROUP;
+
+    /** One launch: kernel of the precision's class, arguments, grid (null for loop kernels). */
+    private record Step(String kernel, Object[] args, WorkerGrid grid) {
+    }
+
+    private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
         if (k < 1) throw new IllegalArgumentException("--vectors " + k + " must be at least 1");
         if ((long) a.rows() * k > Integer.MAX_VALUE - 1 || (long) a.cols() * k > Integer.MAX_VALUE - 1) {
@@ -60,30 +76,96 @@ public final class SpmmExecutor implements AutoCloseable {
         this.y = p.vector(a.rows() * k);
         this.coef = p.vector(2);
         Precision.write(coef, new double[] {1, 0});
-        IntArray rowPtr = ints(a.rowPtr());
-        IntArray col = ints(a.colIdx());
-        KernelArray val = p.array(a.values());
-        int total = a.rows() * k;
-        if (layout == Layout.ROW_MAJOR) {
-            kernel = "spmmRowMajor";
-            args = new Object[] {rowPtr, col, val, x, y, coef, k, total};
+        boolean rowMajor = layout == Layout.ROW_MAJOR;
+        List<Step> l = new ArrayList<>();
+        // GPUs: binned for column-major X (a work-item per output would re-read the matrix per vector)
+        // and for skewed rows; regular rows with row-major X keep a work-item per output (neighbours share the row)
+        if (gpuStyle && a.nnz() > 0 && (!rowMajor || skewed(a))) {
+            BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT);
+            if ((long) b.segRow().length * k > Integer.MAX_VALUE - 1) throw new IllegalArgumentException("spmm: too many long-row partial sums");
+            int xRow = rowMajor ? k : 1;
+            int xVec = rowMajor ? 1 : a.cols();
+            int yRow = rowMajor ? k : 1;
+            int yVec = rowMajor ? 1 : a.rows();
+            KernelArray partial = p.vector(Math.max(1, b.segRow().length * k));
+            l.add(new Step("spmmBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+                    ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
+                    x, y, coef, partial, b.bins(), k, xRow, xVec, yRow, yVec}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+            if (b.longRow().length > 0) {
+                l.add(new Step("spmmSegmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, y, coef, b.longRow().length, k,
+                        yRow, yVec}, null));
+            }
+            detail = (rowMajor ? "row-major" : "column-major") + " X/Y: rows binned by length (" + b.describe()
+                    + "), 8 vectors per pass over the matrix";
         } else {
-            kernel = "spmmColMajor";
-            args = new Object[] {rowPtr, col, val, x, y, coef, a.rows(), a.cols(), total};
+            IntArray rowPtr = ints(a.rowPtr());
+            IntArray col = ints(a.colIdx());
+            KernelArray val = p.array(a.values());
+            int total = a.rows() * k;
+            if (rowMajor) {
+                l.add(new Step("spmmRowMajor", new Object[] {rowPtr, col, val, x, y, coef, k, total}, null));
+                detail = "row-major X/Y: a work-item per output, the K outputs of a row adjacent";
+            } else {
+                l.add(new Step("spmmColMajor", new Object[] {rowPtr, col, val, x, y, coef, a.rows(), a.cols(), total}, null));
+                detail = "column-major X/Y: a work-item per output, rows adjacent within each vector";
+            }
         }
+        this.steps = l;
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
         synchronized (SpmmExecutor.class) {
             id = "spmm" + serial++;
         }
         upload = new ExecutionPlan(new TaskGraph(id + "in").transferToDevice(DataTransferMode.EVERY_EXECUTION, x, y, coef).snapshot());
         upload.withDevice(d);
-        run = new ExecutionPlan(new TaskGraph(id).task("t", p.kernels(), kernel, args).snapshot());
-        run.withDevice(d).withProfiler(true);
+        run = plan(id, 1);
+    }
+
+    /** Rows far longer than the mean (the rule of the SpMV format chooser). */
+    static boolean skewed(CsrMatrix a) {
+        int max = 0;
+        for (int i = 0; i < a.rows(); i++) max = Math.max(max, a.rowLength(i));
+        double mean = a.rows() == 0 ? 0 : (double) a.nnz() / a.rows();
+        return max > 16 * Math.max(1, mean) && max >= 64;
+    }
+
+    /** {@code calls} products back to back in one plan. */
+    private ExecutionPlan plan(String name, int calls) {
+        TaskGraph g = new TaskGraph(name);
+        for (int r = 0; r < calls; r++) {
+            for (int i = 0; i < steps.size(); i++) g.task("b" + r + "t" + i, precision.kernels(), steps.get(i).kernel(), steps.get(i).args());
+        }
+        ExecutionPlan plan = new ExecutionPlan(g.snapshot());
+        plan.withDevice(device).withProfiler(true);
+        for (int r = 0; r < calls; r++) {
+            for (int i = 0; i < steps.size(); i++) {
+                if (steps.get(i).grid() != null) plan.withGrid("b" + r + "t" + i, steps.get(i).grid());
+            }
+        }
+        return plan;
+    }
+
+    /** For tests: the launches of a GPU ({@code gpuStyle}) or a CPU, run on {@code device}. */
+    static SpmmExecutor createStyled(CsrMatrix a, int k, Layout layout, Precision precision, Device device, boolean gpuStyle) {
+        return new SpmmExecutor(a, k, layout, precision, device, gpuStyle);
     }
 
     /** Binds {@code a} to {@code device} for products with {@code k} vectors laid out as {@code layout}. */
     public static SpmmExecutor create(CsrMatrix a, int k, Layout layout, Precision precision, Device device) {
-        return new SpmmExecutor(a, k, layout, precision, device);
+        return new SpmmExecutor(a, k, layout, precision, device, device.info().isGpu());
+    }
+
+    /**
+     * An executor of {@code Y = alpha A^T X + beta Y}: the inspector transposes A once (its time is part
+     * of {@link #inspectorMillis()}), then runs as {@link #create} on {@code A^T}; X has {@code a.rows() * k}
+     * entries, Y {@code a.cols() * k}.
+     */
+    public static SpmmExecutor createTransposed(CsrMatrix a, int k, Layout layout, Precision precision, Device device) {
+        long t0 = System.nanoTime();
+        CsrMatrix at = CsrTranspose.of(a);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        SpmmExecutor e = create(at, k, layout, precision, device);
+        e.inspectorMillis += ms;
+        return e;
     }
 
     /** Sets X ({@code cols * k} entries in this executor's layout). */
@@ -122,10 +204,7 @@ public final class SpmmExecutor implements AutoCloseable {
         uploadIfDirty();
         if (batch == null || batchCalls != calls) {
             if (batch != null) batch.close();
-            TaskGraph g = new TaskGraph(id + "b" + calls);
-            for (int r = 0; r < calls; r++) g.task("b" + r, precision.kernels(), kernel, args);
-            batch = new ExecutionPlan(g.snapshot());
-            batch.withDevice(device).withProfiler(true);
+            batch = plan(id + "b" + calls, calls);
             batchCalls = calls;
         }
         last = batch.execute();
@@ -164,8 +243,7 @@ public final class SpmmExecutor implements AutoCloseable {
 
     /** One line: kernel and work-item mapping. */
     public String detail() {
-        return layout == Layout.ROW_MAJOR ? "row-major X/Y: a work-item per output, the K outputs of a row adjacent"
-                : "column-major X/Y: a work-item per output, rows adjacent within each vector";
+        return detail;
     }
 
     private void uploadIfDirty() {

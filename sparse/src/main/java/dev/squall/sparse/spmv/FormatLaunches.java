@@ -33,16 +33,32 @@ final class FormatLaunches {
     private FormatLaunches() {
     }
 
+    /** Rows per work-item of CSR on CPU devices: enough to amortise a work-item, few enough to balance cores. */
+    static final int CPU_BLOCK_ROWS = 256;
+
+    /** The launches for {@code d}: GPU-style (many light work-items) on GPUs, CPU-style elsewhere. */
     static Built build(CsrMatrix a, SpmvFormat f, Precision p, Device d, Vectors v) {
+        return build(a, f, p, v, d.info().isGpu());
+    }
+
+    /** The launches in GPU style ({@code gpu}) or CPU style, whatever the device (tests run both styles everywhere). */
+    static Built build(CsrMatrix a, SpmvFormat f, Precision p, Vectors v, boolean gpu) {
         int rows = a.rows();
         if (a.nnz() == 0) {
             return new Built(List.of(new Launch("scale", new Object[] {v.y(), v.coef(), rows}, null)), "no entries: y = beta y");
         }
-        boolean gpu = d.info().isGpu();
         return switch (f) {
-            case CSR -> new Built(List.of(new Launch("csrScalar",
-                    new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
-                    "one work-item per row");
+            case CSR -> {
+                if (gpu) {
+                    yield new Built(List.of(new Launch("csrScalar",
+                            new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
+                            "one work-item per row");
+                }
+                int blocks = (rows + CPU_BLOCK_ROWS - 1) / CPU_BLOCK_ROWS;
+                yield new Built(List.of(new Launch("csrRowBlocks", new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()),
+                        v.x(), v.y(), v.coef(), rows, CPU_BLOCK_ROWS, blocks}, null)),
+                        CPU_BLOCK_ROWS + " rows per work-item (CPU device), entries streamed, 2 accumulators");
+            }
             case CSR_VECTOR -> {
                 int lanes = lanesFor(a);
                 long items = (long) rows * lanes;
@@ -69,8 +85,8 @@ final class FormatLaunches {
                 KernelArray partial = p.vector(b.segRow().length);
                 List<Launch> l = new ArrayList<>();
                 l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
-                        ints(b.segRow()), ints(b.segStart()), ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
-                        partial, b.bins(), b.segLen()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                        ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
+                        v.x(), v.y(), v.coef(), partial, b.bins()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
                 if (b.longRow().length > 0) {
                     l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, v.y(), v.coef(),
                             b.longRow().length}, null));

@@ -44,6 +44,10 @@ public final class SpmvExecutor implements AutoCloseable {
     private ExecutionResult last;
 
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d) {
+        this(a, f, p, d, d.info().isGpu());
+    }
+
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
         this.matrix = a;
         this.format = f;
@@ -52,7 +56,7 @@ public final class SpmvExecutor implements AutoCloseable {
         this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
-        FormatLaunches.Built built = FormatLaunches.build(a, f, p, d, v);
+        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
         synchronized (SpmvExecutor.class) {
@@ -78,6 +82,11 @@ public final class SpmvExecutor implements AutoCloseable {
      */
     public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
         return new SpmvExecutor(a, format, precision, device);
+    }
+
+    /** For tests: the launches a GPU ({@code gpuStyle}) or a CPU would get, run on {@code device}. */
+    static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle) {
+        return new SpmvExecutor(a, format, precision, device, gpuStyle);
     }
 
     /**

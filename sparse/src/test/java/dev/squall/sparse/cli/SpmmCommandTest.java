@@ -8,6 +8,8 @@ import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -47,6 +49,34 @@ class SpmmCommandTest {
             assertTrue(l.contains("\"counted_bytes\":" + want), l);
         }
         assertTrue(lines[0].contains("\"layout\":\"row\"") && lines[1].contains("\"layout\":\"col\""));
+    }
+
+    /** --transpose: Y = A^T X verified against a JVM product of the transposed operator (shapes: SpmmExecutorTest, 1xN and Nx1). */
+    @Test
+    void transposedProductVerifies() {
+        Object[] r = run("--generate", "skewed:700x90", "--vectors", "3", "--layout", "col", "--transpose", "--device", "jvm", "--repeat", "2",
+                "--batch", "2", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String l = ((String) r[1]).strip();
+        assertTrue(l.contains("\"transpose\":true") && l.contains("\"verified\":true"), l);
+    }
+
+    /** --format csb: both directions verify; an unknown format is bad input. */
+    @Test
+    void csbRunsBothDirections() {
+        for (String t : new String[] {"", "--transpose"}) {
+            List<String> args = new ArrayList<>(List.of("--generate", "rmat:9", "--format", "csb", "--vectors", "3", "--layout", "row,col",
+                    "--device", "jvm", "--repeat", "2", "--batch", "2", "--verify", "--json"));
+            if (!t.isEmpty()) args.add(t);
+            Object[] r = run(args.toArray(String[]::new));
+            assertEquals(0, r[0], (String) r[2]);
+            for (String l : ((String) r[1]).strip().split("\n")) {
+                assertTrue(l.contains("\"verified\":true") && l.contains("CSB, ") && l.contains("\"transpose\":" + !t.isEmpty()), l);
+            }
+        }
+        Object[] bad = run("--generate", "5pt:10x10", "--format", "ell", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--format ell: expected csr or csb"), (String) bad[2]);
     }
 
     @Test

@@ -42,7 +42,7 @@ class SpmvCommandTest {
         Object[] r = run("--generate", "27pt:13x11x9", "--device", "jvm", "--repeat", "3", "--verify", "--json");
         assertEquals(0, r[0]);
         String json = (String) r[1];
-        assertTrue(json.contains("\"format\":\"dia\"") && json.contains("\"verified\":true") && json.contains("\"nnz\":" + (37 * 31 * 25)), json);
+        assertTrue(json.contains("\"format\":\"csr\"") && json.contains("\"verified\":true") && json.contains("\"nnz\":" + (37 * 31 * 25)), json);
         assertTrue(json.contains("\"ratio_to_copy\":"), json);
     }
 

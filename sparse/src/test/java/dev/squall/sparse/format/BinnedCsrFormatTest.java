@@ -32,6 +32,12 @@ class BinnedCsrFormatTest {
                     int want = 1;
                     while (want < 32 && want * 2 < len) want *= 2;
                     assertEquals(want, lanes, e.getKey() + " row " + r + " of length " + len);
+                    // the row's entries, copied in schedule order
+                    assertEquals(len, b.listPtr()[t + 1] - b.listPtr()[t], e.getKey() + " row " + r + " range");
+                    for (int u = 0; u < len; u++) {
+                        assertEquals(a.colIndex(a.rowStart(r) + u), b.entryCol()[b.listPtr()[t] + u]);
+                        assertEquals(a.value(a.rowStart(r) + u), b.entryVal()[b.listPtr()[t] + u]);
+                    }
                 }
             }
             int segs = 0;
@@ -39,16 +45,24 @@ class BinnedCsrFormatTest {
                 int r = b.longRow()[j];
                 seen[r]++;
                 assertTrue(a.rowLength(r) > BinnedCsrFormat.WARP_MAX);
+                // the segments cover the row's entries in order, each at most 1024 long, with nothing between them
                 int next = a.rowStart(r);
                 for (int s = b.longSeg()[j]; s < b.longSeg()[j + 1]; s++) {
                     assertEquals(r, b.segRow()[s]);
-                    assertEquals(next, b.segStart()[s], e.getKey() + " segment " + s);
-                    next = Math.min(next + 1024, a.rowStart(r + 1));
+                    int len = b.segEnd()[s] - b.segStart()[s];
+                    assertTrue(len > 0 && len <= 1024, e.getKey() + " segment " + s + " length " + len);
+                    if (s > b.longSeg()[j]) assertEquals(b.segEnd()[s - 1], b.segStart()[s]);
+                    for (int q = 0; q < len; q++) {
+                        assertEquals(a.colIndex(next + q), b.entryCol()[b.segStart()[s] + q]);
+                        assertEquals(a.value(next + q), b.entryVal()[b.segStart()[s] + q]);
+                    }
+                    next += len;
                     segs++;
                 }
                 assertEquals(a.rowStart(r + 1), next, e.getKey() + " row " + r + " fully covered");
             }
             assertEquals(segs, b.segRow().length);
+            assertEquals(a.nnz(), b.listPtr()[b.rowList().length], e.getKey() + " every entry copied once");
             for (int i = 0; i < a.rows(); i++) assertEquals(1, seen[i], e.getKey() + " row " + i + " scheduled once");
         }
         BinnedCsrFormat lr = BinnedCsrFormat.from(TestMatrices.all().get("long rows"), 256, 1024);

@@ -32,6 +32,8 @@ class FormatRoundTripTest {
                 assertTrue(a.sameAs(BcsrFormat.from(a, rc[0], rc[1]).toCsr()), "bcsr " + rc[0] + "x" + rc[1] + " " + n);
             }
             assertTrue(a.sameAs(BcsrFormat.from(a, 8).toCsr()), "bcsr chosen " + n);
+            for (int beta : new int[] {1, 4, 64}) assertTrue(a.sameAs(CsbFormat.from(a, beta).toCsr()), "csb " + beta + " " + n);
+            assertTrue(a.sameAs(CsbFormat.from(a).toCsr()), "csb chosen " + n);
             try {
                 assertTrue(a.sameAs(DiaFormat.from(a).toCsr()), "dia " + n);
             } catch (IllegalArgumentException ex) {
@@ -49,6 +51,26 @@ class FormatRoundTripTest {
         assertEquals(4, BcsrFormat.from(a, 2, 2).toCsr().nnz());
         assertTrue(a.sameAs(BcsrFormat.from(a, 3, 3).toCsr()));
         assertTrue(a.sameAs(DiaFormat.from(a).toCsr()));
+        assertEquals(4, CsbFormat.from(a, 2).toCsr().nnz());
+    }
+
+    /** CSB: in-block coordinates packed as row << 16 | column, blocks by block row then column, the column walk by block column. */
+    @Test
+    void csbLayoutIsWhatThePaperDescribes() {
+        // rows [1 5 0 0 0], [7 2 0 0 8], [0 0 3 6 0], [0 0 0 4 0], [9 0 0 0 0] with 2x2 blocks (3 x 3 block grid)
+        CsrMatrix a = CsrMatrix.fromCoo(5, 5, new int[] {0, 0, 1, 1, 1, 2, 2, 3, 4}, new int[] {0, 1, 0, 1, 4, 2, 3, 3, 0},
+                new double[] {1, 5, 7, 2, 8, 3, 6, 4, 9});
+        CsbFormat c = CsbFormat.from(a, 2);
+        assertEquals(java.util.List.of(0, 2, 3, 4), java.util.Arrays.stream(c.blockRowPtr()).boxed().toList());
+        assertEquals(java.util.List.of(0, 2, 1, 0), java.util.Arrays.stream(c.blockCol()).boxed().toList());
+        assertEquals(java.util.List.of(0, 4, 5, 8, 9), java.util.Arrays.stream(c.blockStart()).boxed().toList());
+        // block (0, 0): (0,0)=1 (0,1)=5 (1,0)=7 (1,1)=2; block (0, 2): (1,0)=8
+        assertEquals(java.util.List.of(0, 1, 1 << 16, 1 << 16 | 1, 1 << 16), java.util.Arrays.stream(c.packed()).boxed().toList().subList(0, 5));
+        assertEquals(java.util.List.of(1.0, 5.0, 7.0, 2.0, 8.0, 3.0, 6.0, 4.0, 9.0), java.util.Arrays.stream(c.val()).boxed().toList());
+        // by block column: column 0 holds blocks 0 (row 0) and 3 (row 2), column 1 block 2, column 2 block 1
+        assertEquals(java.util.List.of(0, 3, 2, 1), java.util.Arrays.stream(c.colBlocks()).boxed().toList());
+        assertEquals(java.util.List.of(0, 2, 3, 4), java.util.Arrays.stream(c.colBlockPtr()).boxed().toList());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CsbFormat.from(a, 3)).getMessage().contains("power of two"));
     }
 
     @Test

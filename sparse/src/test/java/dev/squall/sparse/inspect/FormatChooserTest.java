@@ -30,13 +30,22 @@ class FormatChooserTest {
     @Test
     void picksByStructureAndSaysWhy() {
         var jvm = Devices.jvm();
+        // CPUs stream CSR rows faster than they walk diagonals
         FormatChooser.Choice stencil = FormatChooser.choose(Stencils.of(27, 12, 11, 10), jvm);
-        assertEquals(SpmvFormat.DIA, stencil.format());
-        assertTrue(stencil.reason().contains("27 diagonals"), stencil.reason());
+        assertEquals(SpmvFormat.CSR, stencil.format());
+        assertTrue(stencil.reason().startsWith("CPU device: CSR row blocks"), stencil.reason());
+        assertEquals(SpmvFormat.DIA, FormatChooser.choose(Stencils.of(27, 12, 11, 10), true).format());
+        assertTrue(FormatChooser.choose(Stencils.of(27, 12, 11, 10), true).reason().contains("27 diagonals"));
         FormatChooser.Choice skewed = FormatChooser.choose(RandomMatrices.skewed(4000, 0.001, 800, 8, 1), jvm);
         assertEquals(SpmvFormat.CSR_MERGE, skewed.format());
         assertTrue(skewed.reason().contains("longest 800"), skewed.reason());
         assertEquals(SpmvFormat.CSR, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), jvm).format());
+        // long rows that are each a small share of many entries: row blocks stay balanced on CPUs
+        CsrMatrix many = RandomMatrices.skewed(60_000, 0.001, 800, 8, 1);
+        assertTrue((long) RowStats.of(many).max() * FormatChooser.CPU_SHARE < many.nnz());
+        FormatChooser.Choice wide = FormatChooser.choose(many, jvm);
+        assertEquals(SpmvFormat.CSR, wide.format());
+        assertTrue(wide.reason().contains("skewed rows (longest 800"), wide.reason());
     }
 
     /** The GPU rules (choose() reads only whether the device is a GPU). */
@@ -48,8 +57,30 @@ class FormatChooserTest {
         assertEquals(SpmvFormat.CSR_BINNED, skewed.format());
         assertTrue(skewed.reason().startsWith("skewed rows (longest 800"), skewed.reason());
         assertEquals(SpmvFormat.CSR_BINNED, FormatChooser.choose(RandomMatrices.rmat(12, 16, 3), gpu).format());
-        // equal row lengths, no diagonal structure: SELL
-        assertEquals(SpmvFormat.SELL, FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), gpu).format());
+        // equal row lengths, no diagonal or block structure: SELL
+        assertEquals(SpmvFormat.SELL, FormatChooser.choose(RandomMatrices.skewed(3000, 0, 1, 9, 5), gpu).format());
+        // dense 3x3 blocks: BCSR 3x3 moves 80 bytes per 9 entries against CSR's 108
+        FormatChooser.Choice blocks = FormatChooser.choose(RandomMatrices.blocks(300, 3, 4, 1), gpu);
+        assertEquals(SpmvFormat.BCSR, blocks.format());
+        assertTrue(blocks.reason().startsWith("dense 3x3 blocks (100% full): BCSR moves 7"), blocks.reason());
+        // 2x2 blocks half full save no bytes: not BCSR
+        assertEquals(SpmvFormat.SELL, FormatChooser.choose(halfFullBlocks(), gpu).format());
+    }
+
+    /** 2x2 blocks with the diagonal pair set (2 of 4 slots), 3 blocks per block row at random block columns. */
+    static CsrMatrix halfFullBlocks() {
+        java.util.Random rnd = new java.util.Random(11);
+        int nb = 500;
+        java.util.List<int[]> e = new java.util.ArrayList<>();
+        for (int br = 0; br < nb; br++) {
+            java.util.Set<Integer> cols = new java.util.TreeSet<>(java.util.List.of(br));
+            while (cols.size() < 3) cols.add(rnd.nextInt(nb));
+            for (int bc : cols) for (int d = 0; d < 2; d++) e.add(new int[] {2 * br + d, 2 * bc + d});
+        }
+        int[] ri = e.stream().mapToInt(t -> t[0]).toArray();
+        int[] ci = e.stream().mapToInt(t -> t[1]).toArray();
+        double[] v = rnd.doubles(ri.length, 0.5, 1.5).toArray();
+        return CsrMatrix.fromCoo(2 * nb, 2 * nb, ri, ci, v);
     }
 
     @Test

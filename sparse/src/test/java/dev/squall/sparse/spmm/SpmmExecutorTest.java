@@ -89,6 +89,85 @@ class SpmmExecutorTest {
         return tests.stream();
     }
 
+    /**
+     * The launches of the other kind of device (the binned SpMM with 8 accumulators on the JVM and
+     * PoCL, a work-item per output on GPUs), K = 11 so a second, partial chunk of vectors runs.
+     */
+    @TestFactory
+    Stream<DynamicTest> otherDeviceKindsLaunchesMatchTheReference() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Device d : SparseTestDevices.all()) {
+            boolean style = !d.info().isGpu();
+            for (Precision p : Precision.values()) {
+                for (Layout l : Layout.values()) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + l + (style ? " gpu-style" : " cpu-style"), () -> {
+                        Random rnd = new Random(23 * p.ordinal() + l.ordinal());
+                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                            CsrMatrix a = e.getValue();
+                            int k = e.getKey().equals("long rows") || e.getKey().startsWith("1") ? 11 : 3;
+                            String what = d.id() + " " + p + " " + l + (style ? " gpu-style" : " cpu-style") + " K=" + k + " " + e.getKey();
+                            double[] x = rnd.doubles((long) a.cols() * k, -1, 1).toArray();
+                            try (SpmmExecutor m = SpmmExecutor.createStyled(a, k, l, p, d, style)) {
+                                double[] poison = new double[a.rows() * k];
+                                Arrays.fill(poison, Double.NaN);
+                                m.setY(poison);
+                                check(what + " (alpha 1, beta 0)", a, k, l, p, 1, x, 0, null, m.multiply(1, x, 0, null));
+                                double[] y0 = rnd.doubles((long) a.rows() * k, -1, 1).toArray();
+                                check(what + " (alpha -0.75, beta 2)", a, k, l, p, -0.75, x, 2, y0, m.multiply(-0.75, x, 2, y0));
+                            }
+                        }
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /** A^T X through the transposing inspector, against a scatter over A's entries (no transpose built). */
+    @TestFactory
+    Stream<DynamicTest> transposedProductMatchesAScatter() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Device d : SparseTestDevices.all()) {
+            for (Layout l : Layout.values()) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " fp64 transposed " + l, () -> {
+                    Random rnd = new Random(31 + l.ordinal());
+                    for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                        CsrMatrix a = e.getValue();
+                        int k = 3;
+                        String what = d.id() + " A^T " + l + " " + e.getKey();
+                        double[] x = rnd.doubles((long) a.rows() * k, -1, 1).toArray();
+                        double[] want = new double[a.cols() * k];
+                        double[] abs = new double[a.cols() * k];
+                        int[] len = new int[a.cols()];
+                        for (int i = 0; i < a.rows(); i++) {
+                            for (int q = a.rowStart(i); q < a.rowStart(i + 1); q++) {
+                                int j = a.colIndex(q);
+                                len[j]++;
+                                for (int c = 0; c < k; c++) {
+                                    double t = a.value(q) * x[l.index(i, c, a.rows(), k)];
+                                    want[l.index(j, c, a.cols(), k)] += t;
+                                    abs[l.index(j, c, a.cols(), k)] += Math.abs(t);
+                                }
+                            }
+                        }
+                        try (SpmmExecutor m = SpmmExecutor.createTransposed(a, k, l, Precision.FP64, d)) {
+                            double[] got = m.multiply(1, x, 0, null);
+                            assertEquals(a.cols() * k, got.length, what);
+                            for (int j = 0; j < a.cols(); j++) {
+                                for (int c = 0; c < k; c++) {
+                                    int at = l.index(j, c, a.cols(), k);
+                                    double bound = 2 * (len[j] + 4) * 0x1p-53 * abs[at] + Double.MIN_NORMAL;
+                                    if (!(Math.abs(got[at] - want[at]) <= bound)) fail(what + ": Y[" + j + ", " + c + "] = " + got[at] + ", expected " + want[at]);
+                                }
+                            }
+                        }
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
     @Test
     void rejectsBadShapes() {
         CsrMatrix a = MATRICES.get("Nx1");

@@ -124,6 +124,40 @@ class SpmvExecutorTest {
         return tests.stream();
     }
 
+    /**
+     * The launches of the other kind of device: GPU-style launches (csr-scalar, 8 items per merge or COO
+     * work-item) on the JVM and PoCL, CPU-style ones (CSR row blocks, 256 items per work-item) on GPUs,
+     * so every kernel is checked on every device whatever the device's own kind picks.
+     */
+    @TestFactory
+    Stream<DynamicTest> otherDeviceKindsLaunchesMatchTheReference() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Device d : SparseTestDevices.all()) {
+            boolean style = !d.info().isGpu();
+            for (Precision p : Precision.values()) {
+                for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_MERGE, SpmvFormat.COO, SpmvFormat.HYB}) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + f.cliName() + (style ? " gpu-style" : " cpu-style"), () -> {
+                        Random rnd = new Random(7 * f.ordinal() + p.ordinal());
+                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                            CsrMatrix a = e.getValue();
+                            String what = d.id() + " " + p + " " + f.cliName() + (style ? " gpu-style " : " cpu-style ") + e.getKey();
+                            double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                            try (SpmvExecutor s = SpmvExecutor.createStyled(a, f, p, d, style)) {
+                                double[] poison = new double[a.rows()];
+                                Arrays.fill(poison, Double.NaN);
+                                s.setY(poison);
+                                check(what + " (alpha 1, beta 0)", a, p, 1, x, 0, null, s.multiply(1, x, 0, null));
+                                double[] y0 = rnd.doubles(a.rows(), -1, 1).toArray();
+                                check(what + " (alpha -1.5, beta 0.5)", a, p, -1.5, x, 0.5, y0, s.multiply(-1.5, x, 0.5, y0));
+                            }
+                        }
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
     /** A^T x through the transposing inspector, against a scatter over A's entries (no transpose built). */
     @TestFactory
     Stream<DynamicTest> transposedProductMatchesAScatter() {

@@ -9,6 +9,7 @@ import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * SpMV executors, double precision: {@code y = alpha A x + beta y} with {@code coef = {alpha, beta}}
@@ -52,6 +53,45 @@ public final class Fp64Kernels {
                 s += val.get(k) * x.get(col.get(k));
             }
             store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * CSR for CPU devices (the JVM, OpenCL on CPUs): work-item {@code b} computes the {@code blockRows}
+     * rows from {@code b * blockRows}, walking their entries as one stream (a row's start is the
+     * previous row's end, so each row costs one {@code rowPtr} read), with two accumulators so
+     * consecutive products do not wait on one floating-point add chain. alpha and beta are read once.
+     */
+    @Kernel
+    public static void csrRowBlocks(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                    @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef,
+                                    int rows, int blockRows, int blocks) {
+        for (@Parallel int b = 0; b < blocks; b++) {
+            double alpha = coef.get(0);
+            double beta = coef.get(1);
+            int r0 = b * blockRows;
+            int r1 = Math.min(r0 + blockRows, rows);
+            int k = rowPtr.get(r0);
+            for (int i = r0; i < r1; i++) {
+                int end = rowPtr.get(i + 1);
+                double s0 = 0;
+                double s1 = 0;
+                while (k + 1 < end) {
+                    s0 += val.get(k) * x.get(col.get(k));
+                    s1 += val.get(k + 1) * x.get(col.get(k + 1));
+                    k += 2;
+                }
+                if (k < end) {
+                    s0 += val.get(k) * x.get(col.get(k));
+                    k++;
+                }
+                double s = s0 + s1;
+                if (beta == 0) {
+                    y.set(i, alpha * s);
+                } else {
+                    y.set(i, alpha * s + beta * y.get(i));
+                }
+            }
         }
     }
 
@@ -265,19 +305,22 @@ public final class Fp64Kernels {
     /**
      * Row-binned CSR for skewed and power-law matrices (the binning of Ashari et al., "Fast sparse
      * matrix-vector multiplication on GPUs for graph applications", SC'14, with CSR-vector lanes per
-     * bin as in Bell and Garland). The inspector sorts rows into bins by length; work-group
-     * {@code g} belongs to bin {@code b} with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's
-     * lane count is uniform in a group (shuffles and the barrier stay uniform). A bin of
-     * {@code lanes < group size} gives each row {@code lanes} consecutive work-items (rows from
-     * {@code rowList[binItem[b] ...]}); a bin of {@code lanes == group size} (the first) gives a whole group
-     * to a segment of at most {@code segLen} entries of a long row ({@code segRow}, {@code segStart}),
-     * reduced through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * bin as in Bell and Garland). The inspector sorts rows into bins by length and lays their entries
+     * out in schedule order ({@code col}, {@code val}); work-group {@code g} belongs to bin {@code b}
+     * with {@code binGroup[b] <= g < binGroup[b + 1]}, so a bin's lane count is uniform in a group
+     * (shuffles and the barrier stay uniform). A bin of {@code lanes < group size} gives row
+     * {@code rowList[item]} {@code lanes} consecutive work-items over entries
+     * {@code [listPtr[item], listPtr[item + 1])}; a bin of {@code lanes == group size} (the first) gives
+     * a whole group to segment {@code [segStart, segEnd)} of a long row ({@code segRow}), reduced
+     * through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * Each lane takes its entries two at a time, both index loads issued before the x loads, so a
+     * lane of a short row waits for one index-then-x round trip instead of two.
      */
     @Kernel
     public static void csrBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
-                                 @ReadOnly IntArray rowList, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
-                                 @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
-                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int segLen) {
+                                 @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                 @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32);
         int g = ctx.groupIdx;
         int local = ctx.localIdx;
@@ -294,19 +337,27 @@ public final class Fp64Kernels {
         int seg = g - binGroup.get(b);
         if (whole) {
             row = segRow.get(seg);
-            int start = segStart.get(seg);
-            k0 = start + local;
-            k1 = Math.min(start + segLen, rowPtr.get(row + 1));
+            k0 = segStart.get(seg) + local;
+            k1 = segEnd.get(seg);
         } else {
             int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
             if (item < binItem.get(b + 1)) {
                 row = rowList.get(item);
-                k0 = rowPtr.get(row) + (local & (lanes - 1));
-                k1 = rowPtr.get(row + 1);
+                k0 = listPtr.get(item) + (local & (lanes - 1));
+                k1 = listPtr.get(item + 1);
             }
         }
         double s = 0;
-        for (int k = k0; k < k1; k += lanes) {
+        int k = k0;
+        while (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
             s += val.get(k) * x.get(col.get(k));
         }
         int width = Math.min(lanes, 32);
@@ -385,6 +436,113 @@ public final class Fp64Kernels {
         }
     }
 
+    /** Vectors of X one pass of {@link #spmmBinned} multiplies (its private accumulators). */
+    static final int SPMM_CHUNK = 8;
+
+    /**
+     * SpMM {@code Y = alpha A X + beta Y} on {@link #csrBinned}'s schedule (same bins, lanes and
+     * long-row segments, entries in schedule order), for either layout: {@code X(j, c)} is
+     * {@code x[j * xRow + c * xVec]} and {@code Y(i, c)} is {@code y[i * yRow + c * yVec]}
+     * (row-major: {@code xRow = k, xVec = 1}; column-major: {@code xRow = 1, xVec = cols}). Each lane
+     * keeps {@value #SPMM_CHUNK} accumulators, so the matrix is read once per chunk of vectors
+     * (not once per vector), and a power-law row gets lanes (or groups) for its length. Long-row
+     * segments leave {@code partial[segment * k + c]} for {@link #spmmSegmentSums}.
+     */
+    @Kernel
+    public static void spmmBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                  @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                  @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                  @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int k,
+                                  int xRow, int xVec, int yRow, int yVec) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32 * SPMM_CHUNK);
+        double[] acc = new double[SPMM_CHUNK];
+        int g = ctx.groupIdx;
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        int lanes = binLanes.get(b);
+        boolean whole = lanes >= groupSize;
+        int row = -1;
+        int k0 = 0;
+        int k1 = 0;
+        int seg = g - binGroup.get(b);
+        if (whole) {
+            row = segRow.get(seg);
+            k0 = segStart.get(seg) + local;
+            k1 = segEnd.get(seg);
+        } else {
+            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
+            if (item < binItem.get(b + 1)) {
+                row = rowList.get(item);
+                k0 = listPtr.get(item) + (local & (lanes - 1));
+                k1 = listPtr.get(item + 1);
+            }
+        }
+        int width = Math.min(lanes, 32);
+        for (int c0 = 0; c0 < k; c0 += SPMM_CHUNK) {
+            int nv = Math.min(SPMM_CHUNK, k - c0);
+            for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                acc[c] = 0;
+            }
+            for (int q = k0; q < k1; q += lanes) {
+                double v = val.get(q);
+                int base = col.get(q) * xRow + c0 * xVec;
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    if (c < nv) {
+                        acc[c] += v * x.get(base + c * xVec);
+                    }
+                }
+            }
+            for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                for (int off = width / 2; off > 0; off >>= 1) {
+                    acc[c] += ctx.shuffleDown(acc[c], off);
+                }
+            }
+            if ((local & 31) == 0) {
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    warpSums[(local / 32) * SPMM_CHUNK + c] = acc[c];
+                }
+            }
+            // uniform: every work-item runs the same chunks; the second barrier guards warpSums' reuse
+            ctx.localBarrier();
+            if (whole) {
+                if (local < nv) {
+                    double t = 0;
+                    for (int w = 0; w < groupSize / 32; w++) {
+                        t += warpSums[w * SPMM_CHUNK + local];
+                    }
+                    partial.set(seg * k + c0 + local, t);
+                }
+            } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                    if (c < nv) {
+                        store(y, row * yRow + (c0 + c) * yVec, acc[c], coef);
+                    }
+                }
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /** Second pass of {@link #spmmBinned}: {@code Y(longRow[j], c)} is the sum of its segments' partials for vector c. */
+    @Kernel
+    public static void spmmSegmentSums(@ReadOnly IntArray longRow, @ReadOnly IntArray longSeg, @ReadOnly DoubleArray partial,
+                                       @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int longRows, int k, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < longRows * k; t++) {
+            int j = t / k;
+            int c = t - j * k;
+            double s = 0;
+            int end = longSeg.get(j + 1);
+            for (int q = longSeg.get(j); q < end; q++) {
+                s += partial.get(q * k + c);
+            }
+            store(y, longRow.get(j) * yRow + c * yVec, s, coef);
+        }
+    }
+
     /**
      * BCSR with R x C blocks: work-item {@code t} computes row {@code t} (row {@code t % r} of block
      * row {@code t / r}); slots whose mask bit is clear are padding and are skipped, so padding is
@@ -409,6 +567,99 @@ public final class Fp64Kernels {
                 }
             }
             store(y, t, s, coef);
+        }
+    }
+
+    /**
+     * CSB product {@code Y = alpha A X + beta Y} (Buluç et al., SPAA 2009): work-item {@code t} owns block
+     * row {@code t / k} for vector {@code t % k}, scales its slice of Y by beta (writing 0 when beta is 0,
+     * so Y is not read), then adds the entries of the block row's blocks; no other work-item writes that
+     * slice, so no atomics. Layout strides as in {@link #spmmBinned}.
+     */
+    @Kernel
+    public static void csbMultiply(@ReadOnly IntArray blockRowPtr, @ReadOnly IntArray blockCol, @ReadOnly IntArray blockStart,
+                                   @ReadOnly IntArray packed, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, @NoAlias DoubleArray y,
+                                   @ReadOnly DoubleArray coef, int rows, int beta, int blockRows, int k, int xRow, int xVec, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < blockRows * k; t++) {
+            int br = t / k;
+            int c = t - br * k;
+            int i0 = br * beta;
+            int i1 = Math.min(i0 + beta, rows);
+            csbScaleSlice(y, coef, i0, i1, c * yVec, yRow);
+            double alpha = coef.get(0);
+            int end = blockRowPtr.get(br + 1);
+            for (int b = blockRowPtr.get(br); b < end; b++) {
+                int xBase = blockCol.get(b) * beta * xRow + c * xVec;
+                int yBase = i0 * yRow + c * yVec;
+                int e1 = blockStart.get(b + 1);
+                // entries are row-major in a block: sum a row's run in a register, update Y once per run
+                int cur = -1;
+                double run = 0;
+                for (int e = blockStart.get(b); e < e1; e++) {
+                    int p = packed.get(e);
+                    int r = p >>> 16;
+                    if (r != cur) {
+                        if (cur >= 0) {
+                            int at = yBase + cur * yRow;
+                            y.set(at, y.get(at) + alpha * run);
+                        }
+                        cur = r;
+                        run = 0;
+                    }
+                    run += val.get(e) * x.get(xBase + (p & 0xFFFF) * xRow);
+                }
+                if (cur >= 0) {
+                    int at = yBase + cur * yRow;
+                    y.set(at, y.get(at) + alpha * run);
+                }
+            }
+        }
+    }
+
+    /**
+     * CSB product with the transpose, {@code Y = alpha A^T X + beta Y}, from the same blocks walked by
+     * block column ({@code colBlocks} from {@code colBlockPtr}): work-item {@code t} owns block column
+     * {@code t / k} of A (a slice of Y) for vector {@code t % k}; an entry at (r, c) in its block adds to
+     * {@code Y(c)} from {@code X(r)}.
+     */
+    @Kernel
+    public static void csbMultiplyTransposed(@ReadOnly IntArray colBlockPtr, @ReadOnly IntArray colBlocks, @ReadOnly IntArray blockRow,
+                                             @ReadOnly IntArray blockStart, @ReadOnly IntArray packed, @ReadOnly DoubleArray val,
+                                             @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int cols, int beta,
+                                             int blockCols, int k, int xRow, int xVec, int yRow, int yVec) {
+        for (@Parallel int t = 0; t < blockCols * k; t++) {
+            int bc = t / k;
+            int c = t - bc * k;
+            int j0 = bc * beta;
+            int j1 = Math.min(j0 + beta, cols);
+            csbScaleSlice(y, coef, j0, j1, c * yVec, yRow);
+            double alpha = coef.get(0);
+            int end = colBlockPtr.get(bc + 1);
+            for (int q = colBlockPtr.get(bc); q < end; q++) {
+                int b = colBlocks.get(q);
+                int xBase = blockRow.get(b) * beta * xRow + c * xVec;
+                int yBase = j0 * yRow + c * yVec;
+                int e1 = blockStart.get(b + 1);
+                for (int e = blockStart.get(b); e < e1; e++) {
+                    int p = packed.get(e);
+                    int at = yBase + (p & 0xFFFF) * yRow;
+                    y.set(at, y.get(at) + alpha * val.get(e) * x.get(xBase + (p >>> 16) * xRow));
+                }
+            }
+        }
+    }
+
+    /** y[off + i * stride] = beta y[...] for i in [i0, i1), or 0 when beta is 0 (y not read). */
+    @DeviceFunction
+    static void csbScaleSlice(DoubleArray y, DoubleArray coef, int i0, int i1, int off, int stride) {
+        double b = coef.get(1);
+        for (int i = i0; i < i1; i++) {
+            int at = off + i * stride;
+            if (b == 0) {
+                y.set(at, 0.0);
+            } else {
+                y.set(at, b * y.get(at));
+            }
         }
     }
 
