@@ -24,7 +24,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code squall spmm}: Y = A X with K dense vectors, times and counted bandwidth. */
-@Command(name = "spmm", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "spmm", header = "Sparse matrix times K dense vectors (row- or column-major), with GB/s.",
+        mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sparse matrix times a block of K dense vectors, Y = A X (CSR; X and Y row- or column-major).",
                 "Reports inspector time, executor time per call (median of --repeat samples of --batch back-to-back",
                 "calls), GFLOP/s (2 nnz K per call), GB/s of counted bytes (values, indices and row pointers once,",

@@ -27,7 +27,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code squall spmv}: inspect a matrix into a format, run SpMV many times, report times and bandwidth. */
-@Command(name = "spmv", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "spmv", header = "Sparse matrix-vector product in a chosen or automatic format, with GB/s.",
+        mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sparse matrix-vector product y = A x: the inspector converts the matrix to a format once, the",
                 "executor runs it --repeat times. Reports inspector time, executor time per call, GFLOP/s, GB/s of",
                 "counted bytes (values, indices, row pointers, x and y once each), the ratio to this device's copy",
