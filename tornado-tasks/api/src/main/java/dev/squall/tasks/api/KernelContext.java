@@ -47,6 +47,16 @@ public class KernelContext {
         throw new UnsupportedOperationException("localBarrier needs a running work-group");
     }
 
+    /**
+     * Orders this work-item's global-memory writes before its later ones, as seen by every work-item of the launch
+     * (CUDA {@code __threadfence()}, OpenCL {@code mem_fence(CLK_GLOBAL_MEM_FENCE)}). It does not wait for anyone:
+     * use it between writing a result and publishing it with an atomic, so that the work-group that sees the last
+     * count can read every group's result (the "last work-group finishes" pattern).
+     */
+    public void globalFence() {
+        VarHandle.fullFence();
+    }
+
     /** Like {@link #localBarrier()}, within the work-group; kept for TornadoVM compatibility. */
     public void globalBarrier() {
         localBarrier();

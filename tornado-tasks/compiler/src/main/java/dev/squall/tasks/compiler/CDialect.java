@@ -74,6 +74,9 @@ abstract class CDialect {
 
     abstract String barrier();
 
+    /** Orders global writes device-wide (no waiting). */
+    abstract String globalFence();
+
     // ---- maths ----
 
     /** A float function by its C99 double name: sqrt becomes sqrtf in CUDA; OpenCL overloads. */

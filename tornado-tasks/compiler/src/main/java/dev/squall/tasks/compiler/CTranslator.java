@@ -980,6 +980,9 @@ final class CTranslator {
                 case "localBarrier", "globalBarrier" -> {
                     return d.barrier();
                 }
+                case "globalFence" -> {
+                    return d.globalFence();
+                }
                 case "subgroupSize" -> {
                     helpers.add("sq_sgsize");
                     return "sq_sgsize()";

@@ -128,6 +128,11 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
+    String globalFence() {
+        return "__threadfence()";
+    }
+
+    @Override
     String barrier() {
         return "__syncthreads()";
     }

@@ -183,6 +183,11 @@ final class OpenClDialect extends CDialect {
     }
 
     @Override
+    String globalFence() {
+        return "mem_fence(CLK_GLOBAL_MEM_FENCE)";
+    }
+
+    @Override
     String barrier() {
         return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
     }

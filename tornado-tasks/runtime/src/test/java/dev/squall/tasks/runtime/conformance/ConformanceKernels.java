@@ -293,6 +293,32 @@ public final class ConformanceKernels {
         }
     }
 
+    /** One launch, grid-wide sum: the last work-group to finish (seen through an atomic after a global fence) adds the partials. */
+    @Kernel
+    public static void lastGroupSum(KernelContext ctx, DoubleArray x, DoubleArray partials, IntArray counter, DoubleArray total, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(64);
+        int[] last = ctx.allocateIntLocalArray(1);
+        int lid = ctx.localIdx, gid = ctx.globalIdx;
+        int groups = ctx.globalGroupSizeX / ctx.localGroupSizeX;
+        part[lid] = gid < n ? x.get(gid) : 0.0;
+        ctx.localBarrier();
+        for (int s = ctx.localGroupSizeX / 2; s > 0; s >>= 1) {
+            if (lid < s) part[lid] += part[lid + s];
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            partials.set(ctx.groupIdx, part[0]);
+            ctx.globalFence();
+            last[0] = ctx.atomicAdd(counter, 0, 1) == groups - 1 ? 1 : 0;
+        }
+        ctx.localBarrier();
+        if (lid == 0 && last[0] == 1) {
+            double t = 0;
+            for (int g = 0; g < groups; g++) t += partials.get(g);
+            total.set(0, t);
+        }
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

@@ -389,6 +389,25 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void globalFenceLetsTheLastGroupFinish(Device device) {
+        int n = 64 * 37 - 5, local = 64, groups = (n + local - 1) / local;
+        double[] x = new SplittableRandom(15).doubles(n, 0, 1).toArray();
+        DoubleArray in = doubles(x), partials = new DoubleArray(groups), total = new DoubleArray(1);
+        IntArray counter = new IntArray(1);
+        total.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.FIRST_EXECUTION, in, counter)
+                .task("t", ConformanceKernels::lastGroupSum, new KernelContext(), in, partials, counter, total, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, total, counter))) {
+            p.withGrid("t", WorkerGrid.of((long) groups * local).withLocal(local)).execute();
+        }
+        double exp = 0;
+        for (double v : x) exp += v;
+        assertEquals(groups, counter.get(0), "every group counted once");
+        assertEquals(exp, total.get(0), 1e-9 * exp, "sum written by the last group");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
