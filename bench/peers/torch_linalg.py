@@ -10,19 +10,13 @@ import sys
 
 import torch
 
+from cuda_timing import median_ms as _median_ms
+
 
 def median_ms(fn, reps):
-    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    fn()
-    torch.cuda.synchronize()
-    for i in range(reps):
-        start[i].record()
-        fn()
-        end[i].record()
-    torch.cuda.synchronize()
-    t = sorted(s.elapsed_time(e) for s, e in zip(start, end))
-    return t[reps // 2]
+    return _median_ms(fn, reps, warmup=1)
+
+
 
 
 def covariance(n, batch, dtype, gen):

@@ -8,20 +8,9 @@ import sys
 
 import torch
 
+from cuda_timing import median_ms
 
-def median_ms(fn, reps=50):
-    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    for i in range(reps):
-        start[i].record()
-        fn()
-        end[i].record()
-    torch.cuda.synchronize()
-    t = sorted(s.elapsed_time(e) for s, e in zip(start, end))
-    return t[reps // 2]
+
 
 
 def main():
