@@ -11,12 +11,13 @@ final class JvmWorkGroup {
     final int size;
     private final List<Object> locals = new ArrayList<>();
     final CyclicBarrier barrier; // null when items run one after another (no barriers in the kernel)
-    final long[] exchange;
+    /** Sub-group exchange slots, two sets used alternately so one barrier per exchange suffices. */
+    final long[][] exchange;
 
     JvmWorkGroup(int size, boolean concurrent) {
         this.size = size;
         this.barrier = concurrent ? new CyclicBarrier(size) : null;
-        this.exchange = concurrent ? new long[size] : null;
+        this.exchange = concurrent ? new long[2][size] : null;
     }
 
     /** The group's {@code index}-th local array, created by the first item that reaches that allocation. */

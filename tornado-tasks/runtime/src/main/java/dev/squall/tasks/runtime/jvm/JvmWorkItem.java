@@ -7,9 +7,12 @@ final class JvmWorkItem extends KernelContext {
     JvmWorkGroup group;
     private int allocations;
 
+    private int exchanges;
+
     void reset(JvmWorkGroup group) {
         this.group = group;
         this.allocations = 0;
+        this.exchanges = 0;
     }
 
     @Override
@@ -24,11 +27,12 @@ final class JvmWorkItem extends KernelContext {
 
     @Override
     protected long exchange(long bits, int srcLane) {
+        // every item of the group makes the same exchanges in the same order, so the parity agrees; the set written
+        // now is written again only two exchanges later, after a barrier every reader of this one has passed
+        long[] slots = group.exchange[exchanges++ & 1];
         int me = localLinearId();
-        group.exchange[me] = bits;
+        slots[me] = bits;
         group.await();
-        long v = group.exchange[me - subgroupLocalId() + srcLane];
-        group.await();
-        return v;
+        return slots[me - subgroupLocalId() + srcLane];
     }
 }
