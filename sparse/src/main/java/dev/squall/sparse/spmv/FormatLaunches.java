@@ -8,6 +8,8 @@ import dev.squall.sparse.format.DiaFormat;
 import dev.squall.sparse.format.EllFormat;
 import dev.squall.sparse.format.HybFormat;
 import dev.squall.sparse.format.SellFormat;
+import dev.squall.sparse.exec.DeviceArrays;
+import dev.squall.sparse.exec.Launch;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
@@ -157,9 +159,7 @@ final class FormatLaunches {
     }
 
     static IntArray ints(int[] v) {
-        IntArray a = new IntArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
-        return a;
+        return DeviceArrays.ints(v);
     }
 
     private static long roundUp(long v, long m) {

@@ -303,6 +303,44 @@ public final class Fp64Kernels {
     }
 
     /**
+     * This work-item's place in the binned schedule (csr-binned and binned SpMM): finds the group's bin and
+     * returns its lane count; {@code slot} gets {row, first entry, end, segment} where "segment" is the
+     * group's index within its bin (a long-row segment when the bin has a whole group per row). Row is -1
+     * and the range empty for the spare lanes of a bin's last group.
+     */
+    @DeviceFunction
+    static int binnedSlot(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                          @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                          @ReadOnly IntArray segEnd, int bins, int[] slot) {
+        int g = ctx.groupIdx;
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        int lanes = binLanes.get(b);
+        int seg = g - binGroup.get(b);
+        slot[0] = -1;
+        slot[1] = 0;
+        slot[2] = 0;
+        slot[3] = seg;
+        if (lanes >= groupSize) {
+            slot[0] = segRow.get(seg);
+            slot[1] = segStart.get(seg) + local;
+            slot[2] = segEnd.get(seg);
+        } else {
+            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
+            if (item < binItem.get(b + 1)) {
+                slot[0] = rowList.get(item);
+                slot[1] = listPtr.get(item) + (local & (lanes - 1));
+                slot[2] = listPtr.get(item + 1);
+            }
+        }
+        return lanes;
+    }
+
+    /**
      * Row-binned CSR for skewed and power-law matrices (the binning of Ashari et al., "Fast sparse
      * matrix-vector multiplication on GPUs for graph applications", SC'14, with CSR-vector lanes per
      * bin as in Bell and Garland). The inspector sorts rows into bins by length and lays their entries
@@ -322,31 +360,15 @@ public final class Fp64Kernels {
                                  @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
                                  @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32);
-        int g = ctx.groupIdx;
         int local = ctx.localIdx;
         int groupSize = ctx.localGroupSizeX;
-        int b = 0;
-        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
-            b++;
-        }
-        int lanes = binLanes.get(b);
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
         boolean whole = lanes >= groupSize;
-        int row = -1;
-        int k0 = 0;
-        int k1 = 0;
-        int seg = g - binGroup.get(b);
-        if (whole) {
-            row = segRow.get(seg);
-            k0 = segStart.get(seg) + local;
-            k1 = segEnd.get(seg);
-        } else {
-            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
-            if (item < binItem.get(b + 1)) {
-                row = rowList.get(item);
-                k0 = listPtr.get(item) + (local & (lanes - 1));
-                k1 = listPtr.get(item + 1);
-            }
-        }
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
         double s = 0;
         int k = k0;
         while (k + lanes < k1) {
@@ -456,31 +478,15 @@ public final class Fp64Kernels {
                                   int xRow, int xVec, int yRow, int yVec) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32 * SPMM_CHUNK);
         double[] acc = new double[SPMM_CHUNK];
-        int g = ctx.groupIdx;
         int local = ctx.localIdx;
         int groupSize = ctx.localGroupSizeX;
-        int b = 0;
-        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
-            b++;
-        }
-        int lanes = binLanes.get(b);
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
         boolean whole = lanes >= groupSize;
-        int row = -1;
-        int k0 = 0;
-        int k1 = 0;
-        int seg = g - binGroup.get(b);
-        if (whole) {
-            row = segRow.get(seg);
-            k0 = segStart.get(seg) + local;
-            k1 = segEnd.get(seg);
-        } else {
-            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
-            if (item < binItem.get(b + 1)) {
-                row = rowList.get(item);
-                k0 = listPtr.get(item) + (local & (lanes - 1));
-                k1 = listPtr.get(item + 1);
-            }
-        }
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
         int width = Math.min(lanes, 32);
         for (int c0 = 0; c0 < k; c0 += SPMM_CHUNK) {
             int nv = Math.min(SPMM_CHUNK, k - c0);
