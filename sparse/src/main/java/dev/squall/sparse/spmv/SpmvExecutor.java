@@ -34,10 +34,10 @@ public final class SpmvExecutor implements AutoCloseable {
     private final LaunchRunner runner;
 
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d) {
-        this(a, f, p, d, d.info().isGpu());
+        this(a, f, p, d, d.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()));
     }
 
-    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle) {
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle, boolean longOffsets) {
         long t0 = System.nanoTime();
         this.matrix = a;
         this.format = f;
@@ -46,7 +46,7 @@ public final class SpmvExecutor implements AutoCloseable {
         this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
-        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle);
+        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
         String id;
@@ -67,7 +67,12 @@ public final class SpmvExecutor implements AutoCloseable {
 
     /** For tests: the launches a GPU ({@code gpuStyle}) or a CPU would get, run on {@code device}. */
     static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle) {
-        return new SpmvExecutor(a, format, precision, device, gpuStyle);
+        return new SpmvExecutor(a, format, precision, device, gpuStyle, FormatLaunches.needsLongOffsets(a.nnz()));
+    }
+
+    /** For tests: 64-bit row pointers forced on a small matrix (only CSR has them; other formats are refused). */
+    static SpmvExecutor createWithLongOffsets(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        return new SpmvExecutor(a, format, precision, device, device.info().isGpu(), true);
     }
 
     /**

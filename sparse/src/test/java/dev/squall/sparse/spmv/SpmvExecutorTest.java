@@ -7,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.reference.ReferenceSpmv;
-import dev.squall.sparse.testing.TestMatrices;
-import dev.squall.tasks.runtime.Device;
 import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.SparseTestDevices;
+import dev.squall.sparse.testing.TestMatrices;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -185,9 +186,59 @@ class SpmvExecutorTest {
     @Test
     void rejectsWrongVectorLengths() {
         CsrMatrix a = MATRICES.get("1xN");
-        try (SpmvExecutor s = SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, dev.squall.tasks.runtime.Devices.jvm())) {
+        try (SpmvExecutor s = SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, Devices.jvm())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.setX(new double[3]));
             assertTrue(e.getMessage().contains("x has 3 entries, the matrix needs 1333"), e.getMessage());
         }
+    }
+
+    /** CSR with 64-bit row pointers (the path for 2^31 or more entries), forced on the small test matrices. */
+    @TestFactory
+    Stream<DynamicTest> longOffsetCsrMatchesTheReference() {
+        return DeviceCases.each(new String[] {"csr-long"}, d -> "", (d, p, name) -> {
+            Random rnd = new Random(41 + p.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                String what = d.id() + " " + p + " " + name + " " + e.getKey();
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor s = SpmvExecutor.createWithLongOffsets(a, SpmvFormat.CSR, p, d)) {
+                    if (a.nnz() > 0) assertTrue(s.detail().contains("64-bit row pointers"), what + ": " + s.detail());
+                    twoProducts(what, a, p, s, rnd, x);
+                }
+            }
+        });
+    }
+
+    @Test
+    void formatsWithoutLongOffsetsAreRefusedByName() {
+        CsrMatrix a = MATRICES.values().iterator().next();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SpmvExecutor.createWithLongOffsets(a, SpmvFormat.SELL, Precision.FP64, Devices.jvm()));
+        assertTrue(e.getMessage().contains("sell keeps 32-bit entry offsets") && e.getMessage().contains("use --format csr"), e.getMessage());
+    }
+
+    /** One launch (the last group of a long row adds its segments) and two launches add in the same order: same bits. */
+    @TestFactory
+    Stream<DynamicTest> oneAndTwoLaunchCsrBinnedGiveTheSameBits() {
+        return DeviceCases.each(new String[] {"csr-binned"}, d -> "", (d, p, name) -> {
+            Random rnd = new Random(43 + p.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor one = SpmvExecutor.createStyled(a, SpmvFormat.CSR_BINNED, p, d, true);
+                     SpmvExecutor two = SpmvExecutor.createStyled(a, SpmvFormat.CSR_BINNED_TWO_LAUNCH, p, d, true)) {
+                    one.setY(DeviceCases.poison(a.rows()));
+                    double[] want = two.multiply(1, x, 0, null);
+                    double[] got = one.multiply(1, x, 0, null);
+                    one.execute(); // again: the counters must have been re-armed
+                    double[] again = one.y();
+                    for (int i = 0; i < a.rows(); i++) {
+                        String what = d.id() + " " + p + " " + e.getKey() + " row " + i;
+                        assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(got[i]), what + ": " + got[i] + " vs " + want[i]);
+                        assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(again[i]), what + " (second run)");
+                    }
+                }
+            }
+        });
     }
 }

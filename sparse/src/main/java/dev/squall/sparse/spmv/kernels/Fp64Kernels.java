@@ -6,6 +6,7 @@ import dev.squall.tasks.api.Fp32Variant;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
@@ -50,6 +51,23 @@ public final class Fp64Kernels {
             double s = 0;
             int end = rowPtr.get(i + 1);
             for (int k = rowPtr.get(i); k < end; k++) {
+                s += val.get(k) * x.get(col.get(k));
+            }
+            store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * CSR with 64-bit row pointers, one work-item per row: for matrices of 2^31 or more entries, whose
+     * offsets do not fit in an int (column indices stay 32-bit: the column count is below 2^31).
+     */
+    @Kernel
+    public static void csrScalarLong(@ReadOnly LongArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                     @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            double s = 0;
+            long end = rowPtr.get(i + 1);
+            for (long k = rowPtr.get(i); k < end; k++) {
                 s += val.get(k) * x.get(col.get(k));
             }
             store(y, i, s, coef);
@@ -350,7 +368,9 @@ public final class Fp64Kernels {
      * {@code rowList[item]} {@code lanes} consecutive work-items over entries
      * {@code [listPtr[item], listPtr[item + 1])}; a bin of {@code lanes == group size} (the first) gives
      * a whole group to segment {@code [segStart, segEnd)} of a long row ({@code segRow}), reduced
-     * through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * through local memory into {@code partial[segment]}; with {@code oneLaunch} the last group of a long
+     * row ({@code segLong[segment]}, counted in {@code segCount}) adds them ({@link #finishLongRow}),
+     * otherwise a second launch of {@link #segmentSums} stores those rows.
      * Each lane takes its entries two at a time, both index loads issued before the x loads, so a
      * lane of a short row waits for one index-then-x round trip instead of two.
      */
@@ -358,7 +378,8 @@ public final class Fp64Kernels {
     public static void csrBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
                                  @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
                                  @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
-                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins) {
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins,
+                                 @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount, int oneLaunch) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32);
         int local = ctx.localIdx;
         int groupSize = ctx.localGroupSizeX;
@@ -398,9 +419,36 @@ public final class Fp64Kernels {
                     t += warpSums[w];
                 }
                 partial.set(seg, t);
+                if (oneLaunch != 0) {
+                    finishLongRow(ctx, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                }
             }
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
             store(y, row, s, coef);
+        }
+    }
+
+    /**
+     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): after
+     * writing its segment's partial, a group publishes it (global fence, then count on the row's counter);
+     * the group that brings the count to the row's segment count adds the partials in segment order (the
+     * same order as {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
+     */
+    @DeviceFunction
+    static void finishLongRow(KernelContext ctx, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
+                              DoubleArray y, DoubleArray coef, int row, int seg) {
+        ctx.globalFence();
+        int j = segLong.get(seg);
+        int first = longSeg.get(j);
+        int end = longSeg.get(j + 1);
+        if (ctx.atomicAdd(segCount, j, 1) == end - first - 1) {
+            ctx.globalFence(); // keep the partial reads after the count that says they are all written
+            double r = 0;
+            for (int q = first; q < end; q++) {
+                r += partial.get(q);
+            }
+            store(y, row, r, coef);
+            segCount.set(j, 0);
         }
     }
 
