@@ -1,15 +1,16 @@
 package dev.squall.sparse.spmm;
 
+import static dev.squall.sparse.exec.DeviceArrays.ints;
+
+import dev.squall.sparse.exec.Launch;
+import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.CsbFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
-import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.ExecutionPlan;
-import dev.squall.tasks.runtime.ExecutionResult;
-import dev.squall.tasks.runtime.TaskGraph;
+import java.util.List;
 
 /**
  * SpMM with A and with A^T from one CSB copy of the matrix on the device ({@link CsbFormat}):
@@ -46,14 +47,7 @@ public final class CsbExecutor implements AutoCloseable {
         final KernelArray x;
         final KernelArray y;
         final KernelArray coef;
-        final String kernel;
-        final Object[] args;
-        final ExecutionPlan upload;
-        final ExecutionPlan run;
-        ExecutionPlan batch;
-        int batchCalls;
-        boolean dirty = true;
-        ExecutionResult last;
+        final LaunchRunner runner;
 
         Side(boolean t, String id, IntArray[] shared, KernelArray val) {
             this.t = t;
@@ -71,19 +65,15 @@ public final class CsbExecutor implements AutoCloseable {
             int yRow = row ? k : 1;
             int yVec = row ? 1 : out;
             int beta = csb.beta();
+            Launch launch;
             if (t) {
-                kernel = "csbMultiplyTransposed";
-                args = new Object[] {shared[3], shared[4], shared[5], shared[2], shared[6], val, x, y, coef, csb.cols(), beta,
-                        csb.colBlockPtr().length - 1, k, xRow, xVec, yRow, yVec};
+                launch = new Launch("csbMultiplyTransposed", new Object[] {shared[3], shared[4], shared[5], shared[2], shared[6], val, x, y, coef, csb.cols(), beta,
+                        csb.colBlockPtr().length - 1, k, xRow, xVec, yRow, yVec}, null);
             } else {
-                kernel = "csbMultiply";
-                args = new Object[] {shared[0], shared[1], shared[2], shared[6], val, x, y, coef, csb.rows(), beta,
-                        csb.blockRowPtr().length - 1, k, xRow, xVec, yRow, yVec};
+                launch = new Launch("csbMultiply", new Object[] {shared[0], shared[1], shared[2], shared[6], val, x, y, coef, csb.rows(), beta,
+                        csb.blockRowPtr().length - 1, k, xRow, xVec, yRow, yVec}, null);
             }
-            upload = new ExecutionPlan(new TaskGraph(id + "in").transferToDevice(DataTransferMode.EVERY_EXECUTION, x, y, coef).snapshot());
-            upload.withDevice(device);
-            run = new ExecutionPlan(new TaskGraph(id).task("t", precision.kernels(), kernel, args).snapshot());
-            run.withDevice(device).withProfiler(true);
+            runner = new LaunchRunner(id, precision.kernels(), List.of(launch), device, x, y, coef);
         }
 
         double[] multiply(double alpha, double[] xv, double beta, double[] y0) {
@@ -96,41 +86,15 @@ public final class CsbExecutor implements AutoCloseable {
             } else if (beta != 0) {
                 throw new IllegalArgumentException("beta is " + beta + " but no Y was given");
             }
-            dirty = true;
-            uploadIfDirty();
-            last = run.execute();
-            last.transferToHost(y);
+            runner.markDirty();
+            runner.execute();
+            runner.copyBack(y);
             return Precision.read(y, outLen);
-        }
-
-        void uploadIfDirty() {
-            if (dirty) {
-                upload.execute();
-                dirty = false;
-            }
-        }
-
-        double batchMillis(int calls, String id) {
-            uploadIfDirty();
-            if (batch == null || batchCalls != calls) {
-                if (batch != null) batch.close();
-                TaskGraph g = new TaskGraph(id + "b" + calls);
-                for (int r = 0; r < calls; r++) g.task("b" + r, precision.kernels(), kernel, args);
-                batch = new ExecutionPlan(g.snapshot());
-                batch.withDevice(device).withProfiler(true);
-                batchCalls = calls;
-            }
-            last = batch.execute();
-            return last.profile().kernelMillis() / calls;
         }
 
         @Override
         public void close() {
-            run.freeDeviceMemory();
-            upload.freeDeviceMemory();
-            if (batch != null) batch.close();
-            run.close();
-            upload.close();
+            runner.close();
         }
     }
 
@@ -177,15 +141,13 @@ public final class CsbExecutor implements AutoCloseable {
 
     /** Executor time per call over {@code calls} back-to-back products (with the last X and coefficients). */
     public double batchMillis(boolean transpose, int calls) {
-        if (calls < 1) throw new IllegalArgumentException("calls " + calls + " must be at least 1");
-        return (transpose ? transposed : forward).batchMillis(calls, transpose ? "csbTb" : "csbAb");
+        return (transpose ? transposed : forward).runner.batchMillis(calls);
     }
 
     /** Y after the last batch of one direction, copied back. */
     public double[] y(boolean transpose) {
         Side s = transpose ? transposed : forward;
-        if (s.last == null) throw new IllegalStateException("no product has run yet");
-        s.last.transferToHost(s.y);
+        s.runner.copyBack(s.y);
         return Precision.read(s.y, s.outLen);
     }
 
@@ -201,12 +163,6 @@ public final class CsbExecutor implements AutoCloseable {
 
     private static void check(String what, int got, long want) {
         if (got != want) throw new IllegalArgumentException(what + " has " + got + " entries, needs " + want);
-    }
-
-    private static IntArray ints(int[] v) {
-        IntArray r = new IntArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) r.set(i, v[i]);
-        return r;
     }
 
     /** Releases both directions' launches and device copies. */

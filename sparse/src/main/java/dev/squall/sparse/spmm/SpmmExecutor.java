@@ -1,17 +1,17 @@
 package dev.squall.sparse.spmm;
 
+import static dev.squall.sparse.exec.DeviceArrays.ints;
+
+import dev.squall.sparse.exec.Launch;
+import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
-import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.ExecutionPlan;
-import dev.squall.tasks.runtime.ExecutionResult;
 import dev.squall.tasks.runtime.Profile;
-import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,24 +42,13 @@ public final class SpmmExecutor implements AutoCloseable {
     private final KernelArray x;
     private final KernelArray y;
     private final KernelArray coef;
-    private final List<Step> steps;
     private final String detail;
-    private final String id;
     private double inspectorMillis;
-    private final ExecutionPlan upload;
-    private final ExecutionPlan run;
-    private ExecutionPlan batch;
-    private int batchCalls;
-    private boolean dirty = true;
-    private ExecutionResult last;
+    private final LaunchRunner runner;
 
     /** Work-group size of the binned SpMM and its long-row segment length (entries), as csr-binned SpMV. */
     static final int GROUP = 256;
     static final int SEGMENT = 8 * GROUP;
-
-    /** One launch: kernel of the precision's class, arguments, grid (null for loop kernels). */
-    private record Step(String kernel, Object[] args, WorkerGrid grid) {
-    }
 
     private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
@@ -77,7 +66,7 @@ public final class SpmmExecutor implements AutoCloseable {
         this.coef = p.vector(2);
         Precision.write(coef, new double[] {1, 0});
         boolean rowMajor = layout == Layout.ROW_MAJOR;
-        List<Step> l = new ArrayList<>();
+        List<Launch> l = new ArrayList<>();
         // GPUs: binned for column-major X (a work-item per output would re-read the matrix per vector)
         // and for skewed rows; regular rows with row-major X keep a work-item per output (neighbours share the row)
         if (gpuStyle && a.nnz() > 0 && (!rowMajor || skewed(a))) {
@@ -88,11 +77,11 @@ public final class SpmmExecutor implements AutoCloseable {
             int yRow = rowMajor ? k : 1;
             int yVec = rowMajor ? 1 : a.rows();
             KernelArray partial = p.vector(Math.max(1, b.segRow().length * k));
-            l.add(new Step("spmmBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+            l.add(new Launch("spmmBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
                     ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
                     x, y, coef, partial, b.bins(), k, xRow, xVec, yRow, yVec}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
             if (b.longRow().length > 0) {
-                l.add(new Step("spmmSegmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, y, coef, b.longRow().length, k,
+                l.add(new Launch("spmmSegmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, y, coef, b.longRow().length, k,
                         yRow, yVec}, null));
             }
             detail = (rowMajor ? "row-major" : "column-major") + " X/Y: rows binned by length (" + b.describe()
@@ -103,21 +92,19 @@ public final class SpmmExecutor implements AutoCloseable {
             KernelArray val = p.array(a.values());
             int total = a.rows() * k;
             if (rowMajor) {
-                l.add(new Step("spmmRowMajor", new Object[] {rowPtr, col, val, x, y, coef, k, total}, null));
+                l.add(new Launch("spmmRowMajor", new Object[] {rowPtr, col, val, x, y, coef, k, total}, null));
                 detail = "row-major X/Y: a work-item per output, the K outputs of a row adjacent";
             } else {
-                l.add(new Step("spmmColMajor", new Object[] {rowPtr, col, val, x, y, coef, a.rows(), a.cols(), total}, null));
+                l.add(new Launch("spmmColMajor", new Object[] {rowPtr, col, val, x, y, coef, a.rows(), a.cols(), total}, null));
                 detail = "column-major X/Y: a work-item per output, rows adjacent within each vector";
             }
         }
-        this.steps = l;
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
+        String id;
         synchronized (SpmmExecutor.class) {
             id = "spmm" + serial++;
         }
-        upload = new ExecutionPlan(new TaskGraph(id + "in").transferToDevice(DataTransferMode.EVERY_EXECUTION, x, y, coef).snapshot());
-        upload.withDevice(d);
-        run = plan(id, 1);
+        runner = new LaunchRunner(id, p.kernels(), l, d, x, y, coef);
     }
 
     /** Rows far longer than the mean (the rule of the SpMV format chooser). */
@@ -126,22 +113,6 @@ public final class SpmmExecutor implements AutoCloseable {
         for (int i = 0; i < a.rows(); i++) max = Math.max(max, a.rowLength(i));
         double mean = a.rows() == 0 ? 0 : (double) a.nnz() / a.rows();
         return max > 16 * Math.max(1, mean) && max >= 64;
-    }
-
-    /** {@code calls} products back to back in one plan. */
-    private ExecutionPlan plan(String name, int calls) {
-        TaskGraph g = new TaskGraph(name);
-        for (int r = 0; r < calls; r++) {
-            for (int i = 0; i < steps.size(); i++) g.task("b" + r + "t" + i, precision.kernels(), steps.get(i).kernel(), steps.get(i).args());
-        }
-        ExecutionPlan plan = new ExecutionPlan(g.snapshot());
-        plan.withDevice(device).withProfiler(true);
-        for (int r = 0; r < calls; r++) {
-            for (int i = 0; i < steps.size(); i++) {
-                if (steps.get(i).grid() != null) plan.withGrid("b" + r + "t" + i, steps.get(i).grid());
-            }
-        }
-        return plan;
     }
 
     /** For tests: the launches of a GPU ({@code gpuStyle}) or a CPU, run on {@code device}. */
@@ -172,7 +143,7 @@ public final class SpmmExecutor implements AutoCloseable {
     public SpmmExecutor setX(double[] v) {
         check("X", v.length, (long) a.cols() * k);
         Precision.write(x, v);
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
@@ -180,41 +151,31 @@ public final class SpmmExecutor implements AutoCloseable {
     public SpmmExecutor setY(double[] v) {
         check("Y", v.length, (long) a.rows() * k);
         Precision.write(y, v);
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
     /** Sets alpha and beta (default 1 and 0). */
     public SpmmExecutor setCoefficients(double alpha, double beta) {
         Precision.write(coef, new double[] {alpha, beta});
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
     /** Computes Y = alpha A X + beta Y once; the profile's kernel time is this call's executor time. */
     public Profile execute() {
-        uploadIfDirty();
-        last = run.execute();
-        return last.profile();
+        return runner.execute().profile();
     }
 
     /** Executor time per call over {@code calls} back-to-back products between one pair of device events. */
     public double batchMillis(int calls) {
-        if (calls < 1) throw new IllegalArgumentException("calls " + calls + " must be at least 1");
-        uploadIfDirty();
-        if (batch == null || batchCalls != calls) {
-            if (batch != null) batch.close();
-            batch = plan(id + "b" + calls, calls);
-            batchCalls = calls;
-        }
-        last = batch.execute();
-        return last.profile().kernelMillis() / calls;
+        return runner.batchMillis(calls);
     }
 
     /** Y after the last execution, copied back ({@code rows * k}, this executor's layout). */
     public double[] y() {
-        if (last == null) execute();
-        last.transferToHost(y);
+        if (!runner.hasRun()) execute();
+        runner.copyBack(y);
         return Precision.read(y, a.rows() * k);
     }
 
@@ -246,30 +207,13 @@ public final class SpmmExecutor implements AutoCloseable {
         return detail;
     }
 
-    private void uploadIfDirty() {
-        if (dirty) {
-            upload.execute();
-            dirty = false;
-        }
-    }
-
     private static void check(String what, int got, long want) {
         if (got != want) throw new IllegalArgumentException(what + " has " + got + " entries, needs " + want);
-    }
-
-    private static IntArray ints(int[] v) {
-        IntArray r = new IntArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) r.set(i, v[i]);
-        return r;
     }
 
     /** Releases the launches and the device copies of this executor's arrays. */
     @Override
     public void close() {
-        run.freeDeviceMemory();
-        upload.freeDeviceMemory();
-        if (batch != null) batch.close();
-        run.close();
-        upload.close();
+        runner.close();
     }
 }

@@ -8,8 +8,11 @@ import dev.squall.sparse.format.DiaFormat;
 import dev.squall.sparse.format.EllFormat;
 import dev.squall.sparse.format.HybFormat;
 import dev.squall.sparse.format.SellFormat;
+import dev.squall.sparse.exec.DeviceArrays;
+import dev.squall.sparse.exec.Launch;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.WorkerGrid;
 import java.util.ArrayList;
@@ -43,9 +46,28 @@ final class FormatLaunches {
 
     /** The launches in GPU style ({@code gpu}) or CPU style, whatever the device (tests run both styles everywhere). */
     static Built build(CsrMatrix a, SpmvFormat f, Precision p, Vectors v, boolean gpu) {
+        return build(a, f, p, v, gpu, needsLongOffsets(a.nnz()));
+    }
+
+    /** Entry offsets of 2^31 or more do not fit the 32-bit row pointers of every format but CSR's 64-bit variant. */
+    static boolean needsLongOffsets(long nnz) {
+        return nnz > Integer.MAX_VALUE;
+    }
+
+    /** As {@link #build(CsrMatrix, SpmvFormat, Precision, Vectors, boolean)}; {@code longOffsets} forces 64-bit row pointers (tests). */
+    static Built build(CsrMatrix a, SpmvFormat f, Precision p, Vectors v, boolean gpu, boolean longOffsets) {
         int rows = a.rows();
         if (a.nnz() == 0) {
             return new Built(List.of(new Launch("scale", new Object[] {v.y(), v.coef(), rows}, null)), "no entries: y = beta y");
+        }
+        if (longOffsets) {
+            if (f != SpmvFormat.CSR) {
+                throw new IllegalArgumentException(f.cliName() + " keeps 32-bit entry offsets; a matrix of " + a.nnz()
+                        + " entries needs 64-bit offsets (2^31 or more entries): use --format csr");
+            }
+            return new Built(List.of(new Launch("csrScalarLong",
+                    new Object[] {longs(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
+                    "one work-item per row, 64-bit row pointers");
         }
         return switch (f) {
             case CSR -> {
@@ -80,18 +102,23 @@ final class FormatLaunches {
                         new Launch("carryFix", new Object[] {v.y(), v.coef(), carry, carryRow, items}, null));
                 yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
-            case CSR_BINNED -> {
+            case CSR_BINNED, CSR_BINNED_TWO_LAUNCH -> {
                 BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT);
+                boolean oneLaunch = f == SpmvFormat.CSR_BINNED;
                 KernelArray partial = p.vector(b.segRow().length);
+                IntArray longSeg = ints(b.longSeg());
+                IntArray segCount = new IntArray(Math.max(1, b.longRow().length)); // zero; the last group of a row re-arms it
                 List<Launch> l = new ArrayList<>();
                 l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
                         ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
-                        v.x(), v.y(), v.coef(), partial, b.bins()}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
-                if (b.longRow().length > 0) {
-                    l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, v.y(), v.coef(),
+                        v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)), longSeg, segCount,
+                        oneLaunch ? 1 : 0}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                if (!oneLaunch && b.longRow().length > 0) {
+                    l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), longSeg, partial, v.y(), v.coef(),
                             b.longRow().length}, null));
                 }
-                yield new Built(l, b.describe());
+                yield new Built(l, b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
+                        ? ", long rows finished by their last group" : ", long rows finished by a second launch"));
             }
             case COO -> {
                 List<Launch> l = new ArrayList<>();
@@ -148,6 +175,15 @@ final class FormatLaunches {
         return chunk + " entries per work-item, " + chunks + " work-items";
     }
 
+    /** For each long-row segment, the index of its long row ({@code longSeg[j] <= segment < longSeg[j + 1]}). */
+    static int[] segLong(int[] longSeg, int segments) {
+        int[] r = new int[segments];
+        for (int j = 0; j + 1 < longSeg.length; j++) {
+            for (int q = longSeg[j]; q < longSeg[j + 1]; q++) r[q] = j;
+        }
+        return r;
+    }
+
     /** Lanes per row for CSR-vector: the power of two nearest the mean row length, 2..32. */
     static int lanesFor(CsrMatrix a) {
         double mean = a.rows() == 0 ? 0 : (double) a.nnz() / a.rows();
@@ -157,9 +193,13 @@ final class FormatLaunches {
     }
 
     static IntArray ints(int[] v) {
-        IntArray a = new IntArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
-        return a;
+        return DeviceArrays.ints(v);
+    }
+
+    private static LongArray longs(int[] v) {
+        LongArray r = new LongArray(Math.max(1, v.length));
+        for (int i = 0; i < v.length; i++) r.set(i, v[i]);
+        return r;
     }
 
     private static long roundUp(long v, long m) {

@@ -2,13 +2,10 @@ package dev.squall.sparse.spmv;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
+import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.tasks.api.KernelArray;
-import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.ExecutionPlan;
-import dev.squall.tasks.runtime.ExecutionResult;
 import dev.squall.tasks.runtime.Profile;
-import dev.squall.tasks.runtime.TaskGraph;
 import java.util.List;
 
 /**
@@ -34,20 +31,13 @@ public final class SpmvExecutor implements AutoCloseable {
     private final FormatLaunches.Vectors v;
     private final String detail;
     private double inspectorMillis;
-    private final ExecutionPlan upload;
-    private final ExecutionPlan run;
-    private final List<Launch> launches;
-    private final String id;
-    private ExecutionPlan batch;
-    private int batchCalls;
-    private boolean dirty = true;
-    private ExecutionResult last;
+    private final LaunchRunner runner;
 
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d) {
-        this(a, f, p, d, d.info().isGpu());
+        this(a, f, p, d, d.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()));
     }
 
-    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle) {
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle, boolean longOffsets) {
         long t0 = System.nanoTime();
         this.matrix = a;
         this.format = f;
@@ -56,23 +46,14 @@ public final class SpmvExecutor implements AutoCloseable {
         this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
-        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle);
+        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
+        String id;
         synchronized (SpmvExecutor.class) {
             id = "spmv" + serial++;
         }
-        this.upload = new ExecutionPlan(new TaskGraph(id + "in")
-                .transferToDevice(DataTransferMode.EVERY_EXECUTION, v.x(), v.y(), v.coef(), v.coefAcc()).snapshot());
-        TaskGraph g = new TaskGraph(id);
-        this.launches = built.launches();
-        for (int i = 0; i < launches.size(); i++) g.task("t" + i, p.kernels(), launches.get(i).kernel(), launches.get(i).args());
-        this.run = new ExecutionPlan(g.snapshot());
-        upload.withDevice(d);
-        run.withDevice(d).withProfiler(true);
-        for (int i = 0; i < launches.size(); i++) {
-            if (launches.get(i).grid() != null) run.withGrid("t" + i, launches.get(i).grid());
-        }
+        this.runner = new LaunchRunner(id, p.kernels(), built.launches(), d, v.x(), v.y(), v.coef(), v.coefAcc());
     }
 
     /**
@@ -86,7 +67,12 @@ public final class SpmvExecutor implements AutoCloseable {
 
     /** For tests: the launches a GPU ({@code gpuStyle}) or a CPU would get, run on {@code device}. */
     static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle) {
-        return new SpmvExecutor(a, format, precision, device, gpuStyle);
+        return new SpmvExecutor(a, format, precision, device, gpuStyle, FormatLaunches.needsLongOffsets(a.nnz()));
+    }
+
+    /** For tests: 64-bit row pointers forced on a small matrix (only CSR has them; other formats are refused). */
+    static SpmvExecutor createWithLongOffsets(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        return new SpmvExecutor(a, format, precision, device, device.info().isGpu(), true);
     }
 
     /**
@@ -107,7 +93,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setX(double[] x) {
         check("x", x.length, matrix.cols());
         Precision.write(v.x(), x);
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
@@ -115,7 +101,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setY(double[] y) {
         check("y", y.length, matrix.rows());
         Precision.write(v.y(), y);
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
@@ -123,7 +109,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setCoefficients(double alpha, double beta) {
         Precision.write(v.coef(), new double[] {alpha, beta});
         Precision.write(v.coefAcc(), new double[] {alpha, 1});
-        dirty = true;
+        runner.markDirty();
         return this;
     }
 
@@ -133,12 +119,7 @@ public final class SpmvExecutor implements AutoCloseable {
      * (the first call also builds the kernels and copies the matrix).
      */
     public Profile execute() {
-        if (dirty) {
-            upload.execute();
-            dirty = false;
-        }
-        last = run.execute();
-        return last.profile();
+        return runner.execute().profile();
     }
 
     /**
@@ -150,34 +131,13 @@ public final class SpmvExecutor implements AutoCloseable {
      * beta is 0 (with beta not 0 each call accumulates).
      */
     public double batchMillis(int calls) {
-        if (calls < 1) throw new IllegalArgumentException("calls " + calls + " must be at least 1");
-        if (dirty) {
-            upload.execute();
-            dirty = false;
-        }
-        if (batch == null || batchCalls != calls) {
-            if (batch != null) batch.close();
-            TaskGraph g = new TaskGraph(id + "b" + calls);
-            for (int r = 0; r < calls; r++) {
-                for (int i = 0; i < launches.size(); i++) g.task("b" + r + "t" + i, precision.kernels(), launches.get(i).kernel(), launches.get(i).args());
-            }
-            batch = new ExecutionPlan(g.snapshot());
-            batch.withDevice(device).withProfiler(true);
-            for (int r = 0; r < calls; r++) {
-                for (int i = 0; i < launches.size(); i++) {
-                    if (launches.get(i).grid() != null) batch.withGrid("b" + r + "t" + i, launches.get(i).grid());
-                }
-            }
-            batchCalls = calls;
-        }
-        last = batch.execute();
-        return last.profile().kernelMillis() / calls;
+        return runner.batchMillis(calls);
     }
 
     /** y after the last {@link #execute()}, copied back from the device. */
     public double[] y() {
-        if (last == null) execute();
-        last.transferToHost(v.y());
+        if (!runner.hasRun()) execute();
+        runner.copyBack(v.y());
         return Precision.read(v.y(), matrix.rows());
     }
 
@@ -220,11 +180,7 @@ public final class SpmvExecutor implements AutoCloseable {
     /** Releases the launches and the device copies of this executor's arrays. */
     @Override
     public void close() {
-        run.freeDeviceMemory();
-        upload.freeDeviceMemory();
-        if (batch != null) batch.close();
-        run.close();
-        upload.close();
+        runner.close();
     }
 
     /** For tests of the device path: the vectors this executor owns. */

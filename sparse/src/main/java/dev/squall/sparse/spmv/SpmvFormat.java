@@ -11,8 +11,13 @@ public enum SpmvFormat {
     CSR_VECTOR,
     /** CSR with merge-path load balancing: equal shares of rows + nonzeros per work-item. */
     CSR_MERGE,
-    /** CSR with rows binned by length: lanes per row chosen per bin, long rows split over whole work-groups. */
+    /**
+     * CSR with rows binned by length: lanes per row chosen per bin, long rows split over whole work-groups,
+     * whose partial sums the last group of each row adds (one launch).
+     */
     CSR_BINNED,
+    /** As {@link #CSR_BINNED}, long rows' partial sums added by a second launch (kept to compare on GPUs). */
+    CSR_BINNED_TWO_LAUNCH,
     /** Row-sorted COO, segmented reduction in two passes, no atomics. */
     COO,
     /** ELLPACK, column-major. */

@@ -5,34 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.generate.MatrixGenerators;
+import dev.squall.sparse.testing.CliRunner;
 import dev.squall.sparse.testing.TestData;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class SpmmCommandTest {
     static Object[] run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringBuilder err = new StringBuilder();
-        System.setOut(new PrintStream(out, true));
-        try {
-            CommandLine cl = new CommandLine(new SpmmCommand());
-            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-                if (ex instanceof IllegalArgumentException) {
-                    err.append(ex.getMessage());
-                    return 2;
-                }
-                throw ex;
-            });
-            cl.setExitCodeExceptionMapper(t -> 2);
-            return new Object[] {cl.execute(args), out.toString(), err.toString()};
-        } finally {
-            System.setOut(old);
-        }
+        return CliRunner.run(new SpmmCommand(), args);
     }
 
     @Test

@@ -3,38 +3,18 @@ package dev.squall.sparse.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.squall.sparse.testing.CliRunner;
 import dev.squall.sparse.testing.TestData;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class SpmvCommandTest {
     /** Runs the command as the squall launcher does (bad input -> 2) and returns exit code and stdout. */
     static Object[] run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringBuilder err = new StringBuilder();
-        System.setOut(new PrintStream(out, true));
-        try {
-            CommandLine cl = new CommandLine(new SpmvCommand());
-            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-                if (ex instanceof IllegalArgumentException) {
-                    err.append(ex.getMessage());
-                    return 2;
-                }
-                throw ex;
-            });
-            cl.setExitCodeExceptionMapper(t -> 2);
-            int code = cl.execute(args);
-            return new Object[] {code, out.toString(), err.toString()};
-        } finally {
-            System.setOut(old);
-        }
+        return CliRunner.run(new SpmvCommand(), args);
     }
 
     @Test

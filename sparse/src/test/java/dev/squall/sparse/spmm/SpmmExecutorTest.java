@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
@@ -56,37 +57,32 @@ class SpmmExecutorTest {
         }
     }
 
+    /** alpha 1 and beta 0 over a poisoned Y (Y must not be read), then alpha -0.75 and beta 2. */
+    private static void twoProducts(String what, CsrMatrix a, int k, Layout l, Precision p, SpmmExecutor m, Random rnd, double[] x) {
+        m.setY(DeviceCases.poison(a.rows() * k));
+        check(what + " (alpha 1, beta 0)", a, k, l, p, 1, x, 0, null, m.multiply(1, x, 0, null));
+        double[] y0 = rnd.doubles((long) a.rows() * k, -1, 1).toArray();
+        check(what + " (alpha -0.75, beta 2)", a, k, l, p, -0.75, x, 2, y0, m.multiply(-0.75, x, 2, y0));
+    }
+
     @TestFactory
     Stream<DynamicTest> everyLayoutMatchesTheReference() {
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
-            for (Precision p : Precision.values()) {
-                for (Layout l : Layout.values()) {
-                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + l, () -> {
-                        Random rnd = new Random(17 * p.ordinal() + l.ordinal());
-                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
-                            CsrMatrix a = e.getValue();
-                            int k = e.getKey().equals("long rows") ? 2 : 5;
-                            String what = d.id() + " " + p + " " + l + " K=" + k + " " + e.getKey();
-                            double[] x = rnd.doubles((long) a.cols() * k, -1, 1).toArray();
-                            try (SpmmExecutor m = SpmmExecutor.create(a, k, l, p, d)) {
-                                double[] poison = new double[a.rows() * k];
-                                Arrays.fill(poison, Double.NaN);
-                                m.setY(poison);
-                                check(what + " (alpha 1, beta 0)", a, k, l, p, 1, x, 0, null, m.multiply(1, x, 0, null));
-                                double[] y0 = rnd.doubles((long) a.rows() * k, -1, 1).toArray();
-                                check(what + " (alpha -0.75, beta 2)", a, k, l, p, -0.75, x, 2, y0, m.multiply(-0.75, x, 2, y0));
-                                m.setCoefficients(1.5, 0);
-                                double ms = m.batchMillis(2);
-                                assertTrue(ms >= 0, what);
-                                check(what + " (batch, alpha 1.5)", a, k, l, p, 1.5, x, 0, null, m.y());
-                            }
-                        }
-                    }));
+        return DeviceCases.each(Layout.values(), d -> "", (d, p, l) -> {
+            Random rnd = new Random(17 * p.ordinal() + l.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                int k = e.getKey().equals("long rows") ? 2 : 5;
+                String what = d.id() + " " + p + " " + l + " K=" + k + " " + e.getKey();
+                double[] x = rnd.doubles((long) a.cols() * k, -1, 1).toArray();
+                try (SpmmExecutor m = SpmmExecutor.create(a, k, l, p, d)) {
+                    twoProducts(what, a, k, l, p, m, rnd, x);
+                    m.setCoefficients(1.5, 0);
+                    double ms = m.batchMillis(2);
+                    assertTrue(ms >= 0, what);
+                    check(what + " (batch, alpha 1.5)", a, k, l, p, 1.5, x, 0, null, m.y());
                 }
             }
-        }
-        return tests.stream();
+        });
     }
 
     /**
@@ -95,32 +91,19 @@ class SpmmExecutorTest {
      */
     @TestFactory
     Stream<DynamicTest> otherDeviceKindsLaunchesMatchTheReference() {
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        return DeviceCases.each(Layout.values(), d -> d.info().isGpu() ? " cpu-style" : " gpu-style", (d, p, l) -> {
             boolean style = !d.info().isGpu();
-            for (Precision p : Precision.values()) {
-                for (Layout l : Layout.values()) {
-                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + l + (style ? " gpu-style" : " cpu-style"), () -> {
-                        Random rnd = new Random(23 * p.ordinal() + l.ordinal());
-                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
-                            CsrMatrix a = e.getValue();
-                            int k = e.getKey().equals("long rows") || e.getKey().startsWith("1") ? 11 : 3;
-                            String what = d.id() + " " + p + " " + l + (style ? " gpu-style" : " cpu-style") + " K=" + k + " " + e.getKey();
-                            double[] x = rnd.doubles((long) a.cols() * k, -1, 1).toArray();
-                            try (SpmmExecutor m = SpmmExecutor.createStyled(a, k, l, p, d, style)) {
-                                double[] poison = new double[a.rows() * k];
-                                Arrays.fill(poison, Double.NaN);
-                                m.setY(poison);
-                                check(what + " (alpha 1, beta 0)", a, k, l, p, 1, x, 0, null, m.multiply(1, x, 0, null));
-                                double[] y0 = rnd.doubles((long) a.rows() * k, -1, 1).toArray();
-                                check(what + " (alpha -0.75, beta 2)", a, k, l, p, -0.75, x, 2, y0, m.multiply(-0.75, x, 2, y0));
-                            }
-                        }
-                    }));
+            Random rnd = new Random(23 * p.ordinal() + l.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                int k = e.getKey().equals("long rows") || e.getKey().startsWith("1") ? 11 : 3;
+                String what = d.id() + " " + p + " " + l + (style ? " gpu-style" : " cpu-style") + " K=" + k + " " + e.getKey();
+                double[] x = rnd.doubles((long) a.cols() * k, -1, 1).toArray();
+                try (SpmmExecutor m = SpmmExecutor.createStyled(a, k, l, p, d, style)) {
+                    twoProducts(what, a, k, l, p, m, rnd, x);
                 }
             }
-        }
-        return tests.stream();
+        });
     }
 
     /** A^T X through the transposing inspector, against a scatter over A's entries (no transpose built). */

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.reference.ReferenceSpmv;
+import dev.squall.sparse.testing.DeviceCases;
+import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.sparse.testing.SparseTestDevices;
+import dev.squall.tasks.runtime.Devices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -75,53 +77,47 @@ class SpmvExecutorTest {
         return false;
     }
 
+    /** alpha 1 and beta 0 over a poisoned y (y must not be read), then alpha -1.5 and beta 0.5. */
+    private static void twoProducts(String what, CsrMatrix a, Precision p, SpmvExecutor s, Random rnd, double[] x) {
+        s.setY(DeviceCases.poison(a.rows()));
+        check(what + " (alpha 1, beta 0)", a, p, 1, x, 0, null, s.multiply(1, x, 0, null));
+        double[] y0 = rnd.doubles(a.rows(), -1, 1).toArray();
+        check(what + " (alpha -1.5, beta 0.5)", a, p, -1.5, x, 0.5, y0, s.multiply(-1.5, x, 0.5, y0));
+    }
+
     @TestFactory
     Stream<DynamicTest> everyFormatMatchesTheReference() {
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
-            for (Precision p : Precision.values()) {
-                for (SpmvFormat f : SpmvFormat.values()) {
-                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + f.cliName(), () -> {
-                        Random rnd = new Random(f.ordinal() * 31 + p.ordinal());
-                        int checked = 0;
-                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
-                            CsrMatrix a = e.getValue();
-                            String what = d.id() + " " + p + " " + f.cliName() + " " + e.getKey();
-                            if (refuses(f, a)) {
-                                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-                                        () -> SpmvExecutor.create(a, f, p, d), what);
-                                assertTrue(ex.getMessage().contains(f == SpmvFormat.DIA ? "DIA would store" : "ELL would pad"), ex.getMessage());
-                                continue;
-                            }
-                            double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
-                            try (SpmvExecutor s = SpmvExecutor.create(a, f, p, d)) {
-                                // beta = 0 over a poisoned y: y must not be read
-                                double[] poison = new double[a.rows()];
-                                Arrays.fill(poison, Double.NaN);
-                                s.setY(poison);
-                                check(what + " (alpha 1, beta 0)", a, p, 1, x, 0, null, s.multiply(1, x, 0, null));
-                                double[] y0 = rnd.doubles(a.rows(), -1, 1).toArray();
-                                check(what + " (alpha -1.5, beta 0.5)", a, p, -1.5, x, 0.5, y0, s.multiply(-1.5, x, 0.5, y0));
-                                // a second execution with the data resident gives the same y (beta 0 again)
-                                s.setCoefficients(2, 0);
-                                s.execute();
-                                s.execute();
-                                check(what + " (resident, alpha 2)", a, p, 2, x, 0, null, s.y());
-                                // a timed batch of back-to-back calls leaves the same y (beta 0)
-                                double ms = s.batchMillis(3);
-                                assertTrue(ms >= 0 && ms < 60_000, what + " batch time " + ms);
-                                check(what + " (after a batch of 3)", a, p, 2, x, 0, null, s.y());
-                            }
-                            checked++;
-                        }
-                        // only DIA and ELL may refuse (scattered or skewed matrices); they must still run the regular ones
-                        if (f == SpmvFormat.DIA || f == SpmvFormat.ELL) assertTrue(checked >= 5, f + " checked only " + checked + " matrices");
-                        else assertEquals(MATRICES.size(), checked);
-                    }));
+        return DeviceCases.each(SpmvFormat.values(), d -> "", (d, p, f) -> {
+            Random rnd = new Random(f.ordinal() * 31 + p.ordinal());
+            int checked = 0;
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                String what = d.id() + " " + p + " " + f.cliName() + " " + e.getKey();
+                if (refuses(f, a)) {
+                    IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                            () -> SpmvExecutor.create(a, f, p, d), what);
+                    assertTrue(ex.getMessage().contains(f == SpmvFormat.DIA ? "DIA would store" : "ELL would pad"), ex.getMessage());
+                    continue;
                 }
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor s = SpmvExecutor.create(a, f, p, d)) {
+                    twoProducts(what, a, p, s, rnd, x);
+                    // a second execution with the data resident gives the same y (beta 0 again)
+                    s.setCoefficients(2, 0);
+                    s.execute();
+                    s.execute();
+                    check(what + " (resident, alpha 2)", a, p, 2, x, 0, null, s.y());
+                    // a timed batch of back-to-back calls leaves the same y (beta 0)
+                    double ms = s.batchMillis(3);
+                    assertTrue(ms >= 0 && ms < 60_000, what + " batch time " + ms);
+                    check(what + " (after a batch of 3)", a, p, 2, x, 0, null, s.y());
+                }
+                checked++;
             }
-        }
-        return tests.stream();
+            // only DIA and ELL may refuse (scattered or skewed matrices); they must still run the regular ones
+            if (f == SpmvFormat.DIA || f == SpmvFormat.ELL) assertTrue(checked >= 5, f + " checked only " + checked + " matrices");
+            else assertEquals(MATRICES.size(), checked);
+        });
     }
 
     /**
@@ -131,31 +127,19 @@ class SpmvExecutorTest {
      */
     @TestFactory
     Stream<DynamicTest> otherDeviceKindsLaunchesMatchTheReference() {
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        SpmvFormat[] formats = {SpmvFormat.CSR, SpmvFormat.CSR_MERGE, SpmvFormat.COO, SpmvFormat.HYB};
+        return DeviceCases.each(formats, d -> d.info().isGpu() ? " cpu-style" : " gpu-style", (d, p, f) -> {
             boolean style = !d.info().isGpu();
-            for (Precision p : Precision.values()) {
-                for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_MERGE, SpmvFormat.COO, SpmvFormat.HYB}) {
-                    tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + f.cliName() + (style ? " gpu-style" : " cpu-style"), () -> {
-                        Random rnd = new Random(7 * f.ordinal() + p.ordinal());
-                        for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
-                            CsrMatrix a = e.getValue();
-                            String what = d.id() + " " + p + " " + f.cliName() + (style ? " gpu-style " : " cpu-style ") + e.getKey();
-                            double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
-                            try (SpmvExecutor s = SpmvExecutor.createStyled(a, f, p, d, style)) {
-                                double[] poison = new double[a.rows()];
-                                Arrays.fill(poison, Double.NaN);
-                                s.setY(poison);
-                                check(what + " (alpha 1, beta 0)", a, p, 1, x, 0, null, s.multiply(1, x, 0, null));
-                                double[] y0 = rnd.doubles(a.rows(), -1, 1).toArray();
-                                check(what + " (alpha -1.5, beta 0.5)", a, p, -1.5, x, 0.5, y0, s.multiply(-1.5, x, 0.5, y0));
-                            }
-                        }
-                    }));
+            Random rnd = new Random(7 * f.ordinal() + p.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                String what = d.id() + " " + p + " " + f.cliName() + (style ? " gpu-style " : " cpu-style ") + e.getKey();
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor s = SpmvExecutor.createStyled(a, f, p, d, style)) {
+                    twoProducts(what, a, p, s, rnd, x);
                 }
             }
-        }
-        return tests.stream();
+        });
     }
 
     /** A^T x through the transposing inspector, against a scatter over A's entries (no transpose built). */
@@ -202,9 +186,59 @@ class SpmvExecutorTest {
     @Test
     void rejectsWrongVectorLengths() {
         CsrMatrix a = MATRICES.get("1xN");
-        try (SpmvExecutor s = SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, dev.squall.tasks.runtime.Devices.jvm())) {
+        try (SpmvExecutor s = SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, Devices.jvm())) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.setX(new double[3]));
             assertTrue(e.getMessage().contains("x has 3 entries, the matrix needs 1333"), e.getMessage());
         }
+    }
+
+    /** CSR with 64-bit row pointers (the path for 2^31 or more entries), forced on the small test matrices. */
+    @TestFactory
+    Stream<DynamicTest> longOffsetCsrMatchesTheReference() {
+        return DeviceCases.each(new String[] {"csr-long"}, d -> "", (d, p, name) -> {
+            Random rnd = new Random(41 + p.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                String what = d.id() + " " + p + " " + name + " " + e.getKey();
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor s = SpmvExecutor.createWithLongOffsets(a, SpmvFormat.CSR, p, d)) {
+                    if (a.nnz() > 0) assertTrue(s.detail().contains("64-bit row pointers"), what + ": " + s.detail());
+                    twoProducts(what, a, p, s, rnd, x);
+                }
+            }
+        });
+    }
+
+    @Test
+    void formatsWithoutLongOffsetsAreRefusedByName() {
+        CsrMatrix a = MATRICES.values().iterator().next();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SpmvExecutor.createWithLongOffsets(a, SpmvFormat.SELL, Precision.FP64, Devices.jvm()));
+        assertTrue(e.getMessage().contains("sell keeps 32-bit entry offsets") && e.getMessage().contains("use --format csr"), e.getMessage());
+    }
+
+    /** One launch (the last group of a long row adds its segments) and two launches add in the same order: same bits. */
+    @TestFactory
+    Stream<DynamicTest> oneAndTwoLaunchCsrBinnedGiveTheSameBits() {
+        return DeviceCases.each(new String[] {"csr-binned"}, d -> "", (d, p, name) -> {
+            Random rnd = new Random(43 + p.ordinal());
+            for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                CsrMatrix a = e.getValue();
+                double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                try (SpmvExecutor one = SpmvExecutor.createStyled(a, SpmvFormat.CSR_BINNED, p, d, true);
+                     SpmvExecutor two = SpmvExecutor.createStyled(a, SpmvFormat.CSR_BINNED_TWO_LAUNCH, p, d, true)) {
+                    one.setY(DeviceCases.poison(a.rows()));
+                    double[] want = two.multiply(1, x, 0, null);
+                    double[] got = one.multiply(1, x, 0, null);
+                    one.execute(); // again: the counters must have been re-armed
+                    double[] again = one.y();
+                    for (int i = 0; i < a.rows(); i++) {
+                        String what = d.id() + " " + p + " " + e.getKey() + " row " + i;
+                        assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(got[i]), what + ": " + got[i] + " vs " + want[i]);
+                        assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(again[i]), what + " (second run)");
+                    }
+                }
+            }
+        });
     }
 }

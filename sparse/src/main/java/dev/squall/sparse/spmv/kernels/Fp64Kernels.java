@@ -6,6 +6,7 @@ import dev.squall.tasks.api.Fp32Variant;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
@@ -50,6 +51,23 @@ public final class Fp64Kernels {
             double s = 0;
             int end = rowPtr.get(i + 1);
             for (int k = rowPtr.get(i); k < end; k++) {
+                s += val.get(k) * x.get(col.get(k));
+            }
+            store(y, i, s, coef);
+        }
+    }
+
+    /**
+     * CSR with 64-bit row pointers, one work-item per row: for matrices of 2^31 or more entries, whose
+     * offsets do not fit in an int (column indices stay 32-bit: the column count is below 2^31).
+     */
+    @Kernel
+    public static void csrScalarLong(@ReadOnly LongArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                     @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, int rows) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            double s = 0;
+            long end = rowPtr.get(i + 1);
+            for (long k = rowPtr.get(i); k < end; k++) {
                 s += val.get(k) * x.get(col.get(k));
             }
             store(y, i, s, coef);
@@ -303,6 +321,44 @@ public final class Fp64Kernels {
     }
 
     /**
+     * This work-item's place in the binned schedule (csr-binned and binned SpMM): finds the group's bin and
+     * returns its lane count; {@code slot} gets {row, first entry, end, segment} where "segment" is the
+     * group's index within its bin (a long-row segment when the bin has a whole group per row). Row is -1
+     * and the range empty for the spare lanes of a bin's last group.
+     */
+    @DeviceFunction
+    static int binnedSlot(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                          @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                          @ReadOnly IntArray segEnd, int bins, int[] slot) {
+        int g = ctx.groupIdx;
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        int lanes = binLanes.get(b);
+        int seg = g - binGroup.get(b);
+        slot[0] = -1;
+        slot[1] = 0;
+        slot[2] = 0;
+        slot[3] = seg;
+        if (lanes >= groupSize) {
+            slot[0] = segRow.get(seg);
+            slot[1] = segStart.get(seg) + local;
+            slot[2] = segEnd.get(seg);
+        } else {
+            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
+            if (item < binItem.get(b + 1)) {
+                slot[0] = rowList.get(item);
+                slot[1] = listPtr.get(item) + (local & (lanes - 1));
+                slot[2] = listPtr.get(item + 1);
+            }
+        }
+        return lanes;
+    }
+
+    /**
      * Row-binned CSR for skewed and power-law matrices (the binning of Ashari et al., "Fast sparse
      * matrix-vector multiplication on GPUs for graph applications", SC'14, with CSR-vector lanes per
      * bin as in Bell and Garland). The inspector sorts rows into bins by length and lays their entries
@@ -312,7 +368,9 @@ public final class Fp64Kernels {
      * {@code rowList[item]} {@code lanes} consecutive work-items over entries
      * {@code [listPtr[item], listPtr[item + 1])}; a bin of {@code lanes == group size} (the first) gives
      * a whole group to segment {@code [segStart, segEnd)} of a long row ({@code segRow}), reduced
-     * through local memory into {@code partial[segment]}; {@link #segmentSums} stores those rows.
+     * through local memory into {@code partial[segment]}; with {@code oneLaunch} the last group of a long
+     * row ({@code segLong[segment]}, counted in {@code segCount}) adds them ({@link #finishLongRow}),
+     * otherwise a second launch of {@link #segmentSums} stores those rows.
      * Each lane takes its entries two at a time, both index loads issued before the x loads, so a
      * lane of a short row waits for one index-then-x round trip instead of two.
      */
@@ -320,33 +378,18 @@ public final class Fp64Kernels {
     public static void csrBinned(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
                                  @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
                                  @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
-                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins) {
+                                 @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins,
+                                 @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount, int oneLaunch) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32);
-        int g = ctx.groupIdx;
         int local = ctx.localIdx;
         int groupSize = ctx.localGroupSizeX;
-        int b = 0;
-        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
-            b++;
-        }
-        int lanes = binLanes.get(b);
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
         boolean whole = lanes >= groupSize;
-        int row = -1;
-        int k0 = 0;
-        int k1 = 0;
-        int seg = g - binGroup.get(b);
-        if (whole) {
-            row = segRow.get(seg);
-            k0 = segStart.get(seg) + local;
-            k1 = segEnd.get(seg);
-        } else {
-            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
-            if (item < binItem.get(b + 1)) {
-                row = rowList.get(item);
-                k0 = listPtr.get(item) + (local & (lanes - 1));
-                k1 = listPtr.get(item + 1);
-            }
-        }
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
         double s = 0;
         int k = k0;
         while (k + lanes < k1) {
@@ -376,9 +419,36 @@ public final class Fp64Kernels {
                     t += warpSums[w];
                 }
                 partial.set(seg, t);
+                if (oneLaunch != 0) {
+                    finishLongRow(ctx, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                }
             }
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
             store(y, row, s, coef);
+        }
+    }
+
+    /**
+     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): after
+     * writing its segment's partial, a group publishes it (global fence, then count on the row's counter);
+     * the group that brings the count to the row's segment count adds the partials in segment order (the
+     * same order as {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
+     */
+    @DeviceFunction
+    static void finishLongRow(KernelContext ctx, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
+                              DoubleArray y, DoubleArray coef, int row, int seg) {
+        ctx.globalFence();
+        int j = segLong.get(seg);
+        int first = longSeg.get(j);
+        int end = longSeg.get(j + 1);
+        if (ctx.atomicAdd(segCount, j, 1) == end - first - 1) {
+            ctx.globalFence(); // keep the partial reads after the count that says they are all written
+            double r = 0;
+            for (int q = first; q < end; q++) {
+                r += partial.get(q);
+            }
+            store(y, row, r, coef);
+            segCount.set(j, 0);
         }
     }
 
@@ -456,31 +526,15 @@ public final class Fp64Kernels {
                                   int xRow, int xVec, int yRow, int yVec) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32 * SPMM_CHUNK);
         double[] acc = new double[SPMM_CHUNK];
-        int g = ctx.groupIdx;
         int local = ctx.localIdx;
         int groupSize = ctx.localGroupSizeX;
-        int b = 0;
-        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
-            b++;
-        }
-        int lanes = binLanes.get(b);
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
         boolean whole = lanes >= groupSize;
-        int row = -1;
-        int k0 = 0;
-        int k1 = 0;
-        int seg = g - binGroup.get(b);
-        if (whole) {
-            row = segRow.get(seg);
-            k0 = segStart.get(seg) + local;
-            k1 = segEnd.get(seg);
-        } else {
-            int item = binItem.get(b) + seg * (groupSize / lanes) + local / lanes;
-            if (item < binItem.get(b + 1)) {
-                row = rowList.get(item);
-                k0 = listPtr.get(item) + (local & (lanes - 1));
-                k1 = listPtr.get(item + 1);
-            }
-        }
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
         int width = Math.min(lanes, 32);
         for (int c0 = 0; c0 < k; c0 += SPMM_CHUNK) {
             int nv = Math.min(SPMM_CHUNK, k - c0);
