@@ -262,8 +262,9 @@ final class CTranslator {
                     continue;
                 }
                 if (elem != null) {
-                    boolean ro = kernel && readOnly.contains(p);
-                    boolean restrict = kernel && (ro || hasAnnotation(p, "NoAlias"));
+                    // @ReadOnly / @NoAlias on a device function's parameter carry through too (const restrict)
+                    boolean ro = readOnly.contains(p);
+                    boolean restrict = ro || hasAnnotation(p, "NoAlias");
                     ps.add(d.arrayParam(cElem(elem), ro, restrict, n));
                     ps.add(d.longType() + " " + n + "__len");
                 } else {
@@ -1189,7 +1190,8 @@ final class CTranslator {
                         throw new KernelLanguageException(args.get(i).getLeaf(), n + " is @ReadOnly but device function " + m.getSimpleName()
                                 + " writes its parameter " + m.getParameters().get(i).getSimpleName() + "; remove @ReadOnly or do not write it");
                     }
-                    a.add(readOnly.contains(arr) ? "(" + d.pointerType(cElem(elem)) + ") " + n : n);
+                    boolean calleeReadOnly = hasAnnotation(m.getParameters().get(i), "ReadOnly");
+                    a.add(readOnly.contains(arr) && !calleeReadOnly ? "(" + d.pointerType(cElem(elem)) + ") " + n : n);
                     a.add(n + "__len");
                 } else {
                     a.add(top(args.get(i)));
