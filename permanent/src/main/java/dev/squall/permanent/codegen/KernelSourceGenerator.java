@@ -220,7 +220,7 @@ public final class KernelSourceGenerator {
     }
 
     /** Balanced multiply tree (more independent multiplies in flight than a chain); null for no factors. */
-    static String tree(List<String> f) {
+    public static String tree(List<String> f) {
         if (f.isEmpty()) return null;
         if (f.size() == 1) return f.get(0);
         int h = f.size() / 2;
