@@ -100,14 +100,12 @@ public final class BinaryKernelPermanent {
         try (ExecutionPlan p = new ExecutionPlan(g.snapshot()).withDevice(device)) {
             p.withGrid("ryser", WorkerGrid.of(global).withLocal(local));
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                long end = Math.min(steps, l.offset() + l.threads() * l.delta());
-                plan.set(0, l.offset());
-                plan.set(1, l.delta());
-                plan.set(2, end);
+                long[] words = l.planWords(steps);
+                for (int i = 0; i < words.length; i++) plan.set(i, words[i]);
                 partials.init(0x5EED_BAD0_5EED_BAD0L); // poison: a work-item that does not write shows
                 p.execute();
                 for (int t = 0; t < l.threads(); t++) total += partials.get(t); // wraps: exact modulo 2^64
-                progress.stepsDone(end, steps);
+                progress.stepsDone(l.end(steps), steps);
             }
         }
         return total;

@@ -2,6 +2,7 @@ package dev.squall.permanent.exact;
 
 import dev.squall.permanent.codegen.KernelSourceGenerator;
 import dev.squall.permanent.codegen.KernelSourceGenerator.Backend;
+import dev.squall.permanent.codegen.UnrolledGrayBlock;
 import dev.squall.permanent.matrix.SquareMatrix;
 
 import java.util.ArrayList;
@@ -94,30 +95,14 @@ public final class ExactSourceGenerator {
         s.append("      }\n");
         s.append("      P = ").append(total(groups)).append(";\n");
         s.append("      u64 acc = (g & 1) ? (u64) 0 - P : P;\n");
-        if (unroll > 1) {
-            // the block starts at an even g, so step m's term sign is that of m
-            s.append("      if ((g & ").append(unroll - 1).append(") == 0 && g + ").append(unroll).append(" <= end) {\n");
-            s.append("        u32 sb = ((g >> ").append(unrollLog2).append(") & 1) ? 0xFFFFFFFFu : 1u;\n");
-            s.append("        u64 odd = 0;\n");
-            for (int m = 1; m < unroll; m++) {
-                int j = Integer.numberOfTrailingZeros(m);
-                boolean dynamicSign = j + 1 >= unrollLog2;
-                boolean plus = ((m >> (j + 1)) & 1) == 0;
-                s.append("        {");
-                for (int i = 0; i < n; i++) {
-                    if (a.get(i, j) == 0) continue;
-                    s.append(" r").append(i).append(dynamicSign ? " += sb;" : plus ? "++;" : "--;");
-                }
-                for (int g : touched[j]) s.append(' ').append(groupProduct(groups, g));
-                s.append(" P = ").append(total(groups)).append(';');
-                s.append((m & 1) == 0 ? " acc += P;" : " odd += P;").append(" }\n");
+        UnrolledGrayBlock.emit(s, unrollLog2, new UnrolledGrayBlock.Types("u32", "0xFFFFFFFFu", "1u", "u64", "0"), (m, j, sign) -> {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                if (a.get(i, j) != 0) b.append(" r").append(i).append(switch (sign) { case PLUS -> "++;"; case MINUS -> "--;"; case BLOCK -> " += sb;"; });
             }
-            s.append("        acc -= odd;\n");
-            s.append("        g += ").append(unroll).append(";\n");
-            s.append("      } else {\n        g += 1;\n      }\n");
-        } else {
-            s.append("      g += 1;\n");
-        }
+            for (int g : touched[j]) b.append(' ').append(groupProduct(groups, g));
+            return b.append(" P = ").append(total(groups)).append(';').toString();
+        });
         s.append("      sum += acc;\n");
         s.append("    }\n");
         s.append("  }\n");

@@ -54,10 +54,7 @@ final class GeneratedExactSweep {
             MemorySegment plan = arena.allocate(24, 8);
             MemorySegment partials = arena.allocate(8L * threads, 8);
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                long end = Math.min(steps, l.offset() + l.threads() * l.delta());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 0, l.offset());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 1, l.delta());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 2, end);
+                MemorySegment.copy(l.planWords(steps), 0, plan, ValueLayout.JAVA_LONG, 0, 3);
                 nd.copyToDevice(plan, planBuf, 0, 24);
                 // poison: a work-item that does not write its partial shows in the sum
                 partials.fill((byte) 0x5D);
@@ -65,7 +62,7 @@ final class GeneratedExactSweep {
                 launch.launch(new long[] {(threads + local - 1) / local * local}, new long[] {local});
                 nd.copyToHost(partBuf, 0, partials, 8L * threads);
                 for (int t = 0; t < l.threads(); t++) total += partials.getAtIndex(ValueLayout.JAVA_LONG, t); // wraps: exact modulo 2^64
-                progress.stepsDone(end, steps);
+                progress.stepsDone(l.end(steps), steps);
             }
         } finally {
             launch.release();
