@@ -12,6 +12,7 @@
 # Round 3: the exact 0/1 kernel (--exact on cuda:0: 2^n Ryser steps in 64-bit integers), verified at n=28 against the
 #   JVM's 128-bit path and timed at n=32 p=0.5 (a residue mod 2^64: that count exceeds 64 bits) and n=36 p=0.15
 #   (certified exact); the generic dense kernel with x in local memory (dense-local) against x in private memory.
+# Round 4: the exact kernel generated per matrix (default) against the generic one at n=36, and n=40 p=0.15.
 # Each run has its own timeout, so one slow run cannot push the whole script past 8 minutes in the usual case.
 # Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, cupy-exact-peer.txt, summary.txt
 # Round 2: generated kernels with cached level products and unrolled static blocks (permanent/PERF.md has the
@@ -59,9 +60,13 @@ run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hyb
 run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
 
 # 2b. the exact 0/1 kernel (the float solve runs too; exact_* fields time the exact kernel alone; --no-decompose: raw 2^n steps)
+# Round 4: the exact kernel is generated per matrix (row sums in registers); --repeat 2 keeps the faster run, whose build
+# comes from the cache, so exact_seconds is the sweep; the generic kernel runs once more at n=36 for comparison.
 run "verify-exact-n28-p0.5" 60 --random 28:0.5:2 --binary --exact --device cuda:0 --verify
-run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0 --no-decompose
-run "exact-n36-p0.15" 120 --random 36:0.15:1 --binary --exact --device cuda:0 --no-decompose --verify
+run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0 --no-decompose --repeat 2
+run "exact-n36-p0.15" 60 --random 36:0.15:1 --binary --exact --device cuda:0 --no-decompose --repeat 2
+run "exact-generic-n36-p0.15" 60 --random 36:0.15:1 --binary --exact --exact-kernel generic --device cuda:0 --no-decompose
+run "exact-n40-p0.15" 90 --random 40:0.15:1 --binary --exact --device cuda:0 --no-decompose
 
 # 3. JVM backend on this host's cores, smaller n
 run "jvm-sparse-n32-p0.1" 60 --random 32:0.1:1 --device jvm --method sparse --no-decompose
@@ -109,7 +114,7 @@ for r in runs:
     if "exact" in r:
         ve = r.get("verify_exact", {}).get("note", "")
         print(f"exact {r['label']:24} n={r['n']} {r['exact']}{'' if r['exact_is_value'] else ' (mod 2^64 only)'} in {r['exact_seconds']:.3f} s,"
-              f" {r['exact_steps_per_second']:.3e} Ryser steps/s on {r['exact_device']} {ve}")
+              f" {r['exact_steps_per_second']:.3e} Ryser steps/s on {r['exact_device']} ({r.get('exact_path', '')}) {ve}")
 for r in runs:
     for g in r.get("generated", []):
         if g.get("layout"): print(f"layout {r['label']}: {g['layout'][:150]}")

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * One exact 0/1 permanent for {@code --exact}: the 64-bit exact kernel on a CUDA/OpenCL device,
+ * One exact 0/1 permanent for {@code --exact}: the 64-bit exact kernel (generated per matrix, or generic) on a CUDA/OpenCL device,
  * the 128-bit multi-threaded path on the JVM; optionally block by block
  * ({@link BlockExactPermanent}); with its time, step count and blocks.
  */
@@ -20,7 +20,8 @@ record ExactRun(BinaryPermanent.Result result, Device device, String path, doubl
     /** Largest block the JVM's exact path takes here: 2^(n-1) steps of 128-bit arithmetic. */
     static final int JVM_MAX_N = 40;
 
-    static ExactRun on(Device device, SquareMatrix a, boolean decompose, int jvmThreads, ProgressListener progress) {
+    /** {@code generated}: on CUDA/OpenCL, the per-matrix generated kernel rather than the generic one (ignored on the JVM). */
+    static ExactRun on(Device device, SquareMatrix a, boolean decompose, boolean generated, int jvmThreads, ProgressListener progress) {
         long t0 = System.nanoTime();
         long[] steps = {0};
         int max = device.isJvm() ? JVM_MAX_N : BinaryKernels.MAX_N;
@@ -31,7 +32,8 @@ record ExactRun(BinaryPermanent.Result result, Device device, String path, doubl
                         + (device.isJvm() ? " (use a GPU/OpenCL device for up to " + BinaryKernels.MAX_N + ")" : ""));
             }
             steps[0] += device.isJvm() ? 1L << (b.n() - 1) : 1L << b.n();
-            return device.isJvm() ? new BinaryPermanent(jvmThreads).of(b) : new BinaryKernelPermanent(device).withProgress(progress).compute(b);
+            return device.isJvm() ? new BinaryPermanent(jvmThreads).of(b)
+                    : new BinaryKernelPermanent(device).withGeneratedKernel(generated).withProgress(progress).compute(b);
         };
         BinaryPermanent.Result r;
         List<Integer> blocks;
@@ -43,7 +45,7 @@ record ExactRun(BinaryPermanent.Result result, Device device, String path, doubl
             r = block.apply(a);
             blocks = List.of(a.n());
         }
-        String path = device.isJvm() ? "128-bit Nijenhuis-Wilf sweep" : "64-bit Ryser kernel";
+        String path = device.isJvm() ? "128-bit Nijenhuis-Wilf sweep" : generated ? "generated 64-bit Ryser kernel" : "generic 64-bit Ryser kernel";
         return new ExactRun(r, device, path, (System.nanoTime() - t0) / 1e9, steps[0], blocks);
     }
 

@@ -116,17 +116,14 @@ public final class GeneratedKernelPermanent {
             MemorySegment plan = arena.allocate(24, 8);
             MemorySegment partials = arena.allocate(16L * threads, 8);
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                long end = Math.min(steps, l.offset() + l.threads() * l.delta());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 0, l.offset());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 1, l.delta());
-                plan.setAtIndex(ValueLayout.JAVA_LONG, 2, end);
+                MemorySegment.copy(l.planWords(steps), 0, plan, ValueLayout.JAVA_LONG, 0, 3);
                 nd.copyToDevice(plan, planBuf, 0, 24);
                 launch.launch(new long[] {threads}, new long[] {local});
                 nd.copyToHost(partBuf, 0, partials, 16L * threads);
                 for (int t = 0; t < threads; t++) {
                     total.add(partials.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * t), partials.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * t + 1));
                 }
-                progress.stepsDone(end, steps);
+                progress.stepsDone(l.end(steps), steps);
             }
         } finally {
             launch.release();

@@ -165,31 +165,17 @@ public final class KernelSourceGenerator {
         s.append("        default: P = 0.0;\n");
         s.append("      }\n");
         s.append("      double acc = (g & 1) ? -P : P;\n");
-        if (unroll > 1) {
-            s.append("      if ((g & ").append(unroll - 1).append(") == 0 && g + ").append(unroll).append(" <= end) {\n");
-            s.append("        double sb = ((g >> ").append(k).append(") & 1) ? -1.0 : 1.0;\n");
-            s.append("        double odd = 0.0;\n");
-            for (int m = 1; m < unroll; m++) {
-                int j = Integer.numberOfTrailingZeros(m);
-                boolean dynamicSign = j + 1 >= k;
-                boolean plus = ((m >> (j + 1)) & 1) == 0;
-                s.append("        {");
-                for (int i = 0; i < n; i++) {
-                    double v = a.get(i, j);
-                    if (v == 0) continue;
-                    String r = "r" + i;
-                    if (dynamicSign) s.append(' ').append(r).append(" = fma(sb, ").append(lit(v)).append(", ").append(r).append(");");
-                    else s.append(' ').append(r).append(plus ? " += " : " -= ").append(lit(v)).append(';');
-                }
-                s.append(' ').append(levelProducts(lv, lv.levelOfColumn(j)));
-                s.append((m & 1) == 0 ? " acc += P;" : " odd += P;").append(" }\n");
+        UnrolledGrayBlock.emit(s, k, new UnrolledGrayBlock.Types("double", "-1.0", "1.0", "double", "0.0"), (m, j, sign) -> {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                double v = a.get(i, j);
+                if (v == 0) continue;
+                String r = "r" + i;
+                if (sign == UnrolledGrayBlock.Sign.BLOCK) b.append(' ').append(r).append(" = fma(sb, ").append(lit(v)).append(", ").append(r).append(");");
+                else b.append(' ').append(r).append(sign == UnrolledGrayBlock.Sign.PLUS ? " += " : " -= ").append(lit(v)).append(';');
             }
-            s.append("        acc -= odd;\n");
-            s.append("        g += ").append(unroll).append(";\n");
-            s.append("      } else {\n        g += 1;\n      }\n");
-        } else {
-            s.append("      g += 1;\n");
-        }
+            return b.append(' ').append(levelProducts(lv, lv.levelOfColumn(j))).toString();
+        });
         // branch-free TwoSum (Knuth): sum + comp carries the block sums without the rounding of their addition
         s.append("      double ts = sum + acc; double bb = ts - sum;\n");
         s.append("      comp += (sum - (ts - bb)) + (acc - bb); sum = ts;\n");
@@ -220,7 +206,7 @@ public final class KernelSourceGenerator {
     }
 
     /** Balanced multiply tree (more independent multiplies in flight than a chain); null for no factors. */
-    static String tree(List<String> f) {
+    public static String tree(List<String> f) {
         if (f.isEmpty()) return null;
         if (f.size() == 1) return f.get(0);
         int h = f.size() / 2;

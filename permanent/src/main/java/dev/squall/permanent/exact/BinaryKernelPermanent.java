@@ -11,9 +11,12 @@ import dev.squall.tasks.runtime.*;
 import java.math.BigInteger;
 
 /**
- * Exact permanents of 0/1 matrices on any Squall device (CUDA, OpenCL, the JVM backend) with
- * {@link BinaryKernels#ryserChunks}: 2^n Ryser steps in 64-bit wrapping integers, chunked by the
- * {@link LaunchPlan}, partials summed modulo 2^64 on the host (exact, order-free). The residue
+ * Exact permanents of 0/1 matrices on any Squall device (CUDA, OpenCL, the JVM backend): 2^n
+ * Ryser steps in 64-bit wrapping integers, chunked by the {@link LaunchPlan}, partials summed
+ * modulo 2^64 on the host (exact, order-free). On CUDA/OpenCL devices the kernel is generated for
+ * the matrix ({@link ExactSourceGenerator}: row sums in registers, columns as constant row lists);
+ * on the JVM, or with {@code withGeneratedKernel(false)}, it is the generic
+ * {@link BinaryKernels#ryserChunks}. The residue
  * is the permanent whenever it is below 2^64, which {@link BregmanBound} certifies; otherwise
  * the result says it is only the residue.
  *
@@ -29,10 +32,23 @@ public final class BinaryKernelPermanent {
     private final Device device;
     private int maxThreads;
     private ProgressListener progress = ProgressListener.NONE;
+    private boolean generated;
 
     public BinaryKernelPermanent(Device device) {
         this.device = device;
         this.maxThreads = GenericKernelPermanent.defaultThreads(device);
+        this.generated = !device.isJvm();
+    }
+
+    /** Per-matrix generated kernel (default on CUDA/OpenCL) or the generic one; the JVM backend has only the generic one. */
+    public BinaryKernelPermanent withGeneratedKernel(boolean on) {
+        if (on && device.isJvm()) throw new IllegalArgumentException("the generated exact kernel needs a CUDA or OpenCL device, not " + device.id());
+        this.generated = on;
+        return this;
+    }
+
+    public boolean generatedKernel() {
+        return generated;
     }
 
     /** Overrides the number of work-items per launch (tests use small counts to get several launches). */
@@ -57,7 +73,8 @@ public final class BinaryKernelPermanent {
             throw new IllegalArgumentException("the exact kernel supports 1 <= n <= " + BinaryKernels.MAX_N + " (2^n Ryser steps), got n=" + n);
         }
         if (!a.isBinary()) throw new IllegalArgumentException("the exact integer path needs a 0/1 matrix; this one has other values");
-        long residue = (n & 1) == 0 ? sweep(a) : -sweep(a); // perm = (-1)^n sum
+        long sum = generated ? new GeneratedExactSweep(device, maxThreads, progress).sweep(a) : sweep(a);
+        long residue = (n & 1) == 0 ? sum : -sum; // perm = (-1)^n sum
         boolean exact = BregmanBound.log2(a) < MODULUS_BITS - 0.01; // margin for rounding in the log sum
         return new BinaryPermanent.Result(new BigInteger(Long.toUnsignedString(residue)), exact, MODULUS_BITS);
     }
@@ -83,14 +100,12 @@ public final class BinaryKernelPermanent {
         try (ExecutionPlan p = new ExecutionPlan(g.snapshot()).withDevice(device)) {
             p.withGrid("ryser", WorkerGrid.of(global).withLocal(local));
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                long end = Math.min(steps, l.offset() + l.threads() * l.delta());
-                plan.set(0, l.offset());
-                plan.set(1, l.delta());
-                plan.set(2, end);
+                long[] words = l.planWords(steps);
+                for (int i = 0; i < words.length; i++) plan.set(i, words[i]);
                 partials.init(0x5EED_BAD0_5EED_BAD0L); // poison: a work-item that does not write shows
                 p.execute();
                 for (int t = 0; t < l.threads(); t++) total += partials.get(t); // wraps: exact modulo 2^64
-                progress.stepsDone(end, steps);
+                progress.stepsDone(l.end(steps), steps);
             }
         }
         return total;

@@ -96,13 +96,12 @@ public final class GenericKernelPermanent {
         try (ExecutionPlan p = new ExecutionPlan(g.snapshot()).withDevice(device)) {
             p.withGrid("chunks", WorkerGrid.of(global).withLocal(local));
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                plan.set(0, l.offset());
-                plan.set(1, l.delta());
-                plan.set(2, Math.min(steps, l.offset() + l.threads() * l.delta()));
+                long[] words = l.planWords(steps);
+                for (int i = 0; i < words.length; i++) plan.set(i, words[i]);
                 partials.init(Double.NaN);
                 p.execute();
                 for (int t = 0; t < threads; t++) total.add(partials.get(2 * t), partials.get(2 * t + 1));
-                done = Math.min(steps, l.offset() + l.threads() * l.delta());
+                done = l.end(steps);
                 progress.stepsDone(done, steps);
             }
         }

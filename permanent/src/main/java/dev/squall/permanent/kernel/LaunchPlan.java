@@ -19,6 +19,15 @@ import java.util.List;
 public final class LaunchPlan {
     /** One launch: work-item t runs steps {@code [offset + t*delta, min(offset + (t+1)*delta, total))}. */
     public record Launch(long offset, long delta, int threads) {
+        /** One past the launch's last step. */
+        public long end(long totalSteps) {
+            return Math.min(totalSteps, offset + threads * delta);
+        }
+
+        /** The kernels' {@code plan} argument: {@code {offset, delta, end}}. */
+        public long[] planWords(long totalSteps) {
+            return new long[] {offset, delta, end(totalSteps)};
+        }
     }
 
     private LaunchPlan() {

@@ -9,6 +9,11 @@ import dev.squall.tasks.api.*;
  * {@code (sum, compensation)} of {@code (-1)^g prod x^(g)} over its chunk; the host reduces the
  * partials in order. {@code plan} holds {@code offset, delta, totalSteps} of the launch
  * ({@link LaunchPlan}).
+ *
+ * <p>The three kernels share one sweep skeleton through device functions: chunk bounds, Gray-code
+ * sign, compensated accumulation in a private {@code acc = {sum, comp}}; only the x updates differ
+ * (dense private, dense local, sparse private). The local-memory variants are separate functions
+ * because a device function's array parameter has one address space.
  */
 public final class PermanentKernels {
     /** Size of the private x array: the largest order the sweep supports, rounded up. */
@@ -25,41 +30,20 @@ public final class PermanentKernels {
                                    @ReadOnly LongArray plan, DoubleArray partials, int n, int threads) {
         int t = ctx.globalIdx;
         if (t >= threads) return;
-        long start = plan.get(0) + (long) t * plan.get(1);
-        long end = Math.min(start + plan.get(1), plan.get(2));
-        double sum = 0.0;
-        double comp = 0.0;
+        long start = chunkStart(plan, t);
+        long end = chunkEnd(plan, start);
+        double[] acc = new double[2];
         if (start < end) {
             double[] x = new double[MAX_N];
-            long code = start ^ (start >>> 1);
             for (int i = 0; i < n; i++) x[i] = xInit.get(i);
-            for (int j = 0; j < n - 1; j++) {
-                if (((code >>> j) & 1L) != 0) {
-                    for (int i = 0; i < n; i++) x[i] += cols.get(j * n + i);
-                }
-            }
-            double p = 1.0;
-            for (int i = 0; i < n; i++) p *= x[i];
-            sum = (start & 1L) == 0 ? p : -p;
+            for (int j = 0; j < n - 1; j++) if (inGrayCode(start, j)) denseAdd(x, cols, j * n, 1.0, n);
+            acc[0] = signed(start, product(x, n));
             for (long g = start + 1; g < end; g++) {
                 int j = Long.numberOfTrailingZeros(g);
-                double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-                int off = j * n;
-                double prod = 1.0;
-                for (int i = 0; i < n; i++) {
-                    double v = x[i] + s * cols.get(off + i);
-                    x[i] = v;
-                    prod *= v;
-                }
-                double term = (g & 1L) == 0 ? prod : -prod;
-                double tt = sum + term;
-                if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
-                else comp += (term - tt) + sum;
-                sum = tt;
+                compensatedAdd(acc, signed(g, denseAdd(x, cols, j * n, graySign(g, j), n)));
             }
         }
-        partials.set(2 * t, sum);
-        partials.set(2 * t + 1, comp);
+        writePartial(partials, t, acc);
     }
 
     /**
@@ -75,40 +59,19 @@ public final class PermanentKernels {
         int t = ctx.globalIdx;
         int l = ctx.localIdx;
         if (t >= threads) return;
-        long start = plan.get(0) + (long) t * plan.get(1);
-        long end = Math.min(start + plan.get(1), plan.get(2));
-        double sum = 0.0;
-        double comp = 0.0;
+        long start = chunkStart(plan, t);
+        long end = chunkEnd(plan, start);
+        double[] acc = new double[2];
         if (start < end) {
-            long code = start ^ (start >>> 1);
             for (int i = 0; i < n; i++) x[i * GROUP + l] = xInit.get(i);
-            for (int j = 0; j < n - 1; j++) {
-                if (((code >>> j) & 1L) != 0) {
-                    for (int i = 0; i < n; i++) x[i * GROUP + l] += cols.get(j * n + i);
-                }
-            }
-            double p = 1.0;
-            for (int i = 0; i < n; i++) p *= x[i * GROUP + l];
-            sum = (start & 1L) == 0 ? p : -p;
+            for (int j = 0; j < n - 1; j++) if (inGrayCode(start, j)) denseAddLocal(x, l, cols, j * n, 1.0, n);
+            acc[0] = signed(start, productLocal(x, l, n));
             for (long g = start + 1; g < end; g++) {
                 int j = Long.numberOfTrailingZeros(g);
-                double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-                int off = j * n;
-                double prod = 1.0;
-                for (int i = 0; i < n; i++) {
-                    double v = x[i * GROUP + l] + s * cols.get(off + i);
-                    x[i * GROUP + l] = v;
-                    prod *= v;
-                }
-                double term = (g & 1L) == 0 ? prod : -prod;
-                double tt = sum + term;
-                if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
-                else comp += (term - tt) + sum;
-                sum = tt;
+                compensatedAdd(acc, signed(g, denseAddLocal(x, l, cols, j * n, graySign(g, j), n)));
             }
         }
-        partials.set(2 * t, sum);
-        partials.set(2 * t + 1, comp);
+        writePartial(partials, t, acc);
     }
 
     /** Sparse: columns in CSC ({@code colStart}, {@code rowIdx}, {@code vals}); a step updates one column's nonzeros. */
@@ -118,40 +81,115 @@ public final class PermanentKernels {
                                     @ReadOnly LongArray plan, DoubleArray partials, int n, int threads) {
         int t = ctx.globalIdx;
         if (t >= threads) return;
-        long start = plan.get(0) + (long) t * plan.get(1);
-        long end = Math.min(start + plan.get(1), plan.get(2));
-        double sum = 0.0;
-        double comp = 0.0;
+        long start = chunkStart(plan, t);
+        long end = chunkEnd(plan, start);
+        double[] acc = new double[2];
         if (start < end) {
             double[] x = new double[MAX_N];
-            long code = start ^ (start >>> 1);
             for (int i = 0; i < n; i++) x[i] = xInit.get(i);
-            for (int j = 0; j < n - 1; j++) {
-                if (((code >>> j) & 1L) != 0) {
-                    for (int k = colStart.get(j); k < colStart.get(j + 1); k++) x[rowIdx.get(k)] += vals.get(k);
-                }
-            }
-            double p = 1.0;
-            for (int i = 0; i < n; i++) p *= x[i];
-            sum = (start & 1L) == 0 ? p : -p;
+            for (int j = 0; j < n - 1; j++) if (inGrayCode(start, j)) sparseAdd(x, colStart, rowIdx, vals, j, 1.0);
+            acc[0] = signed(start, product(x, n));
             for (long g = start + 1; g < end; g++) {
                 int j = Long.numberOfTrailingZeros(g);
-                double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-                int kEnd = colStart.get(j + 1);
-                for (int k = colStart.get(j); k < kEnd; k++) {
-                    int r = rowIdx.get(k);
-                    x[r] += s * vals.get(k);
-                }
-                double prod = 1.0;
-                for (int i = 0; i < n; i++) prod *= x[i];
-                double term = (g & 1L) == 0 ? prod : -prod;
-                double tt = sum + term;
-                if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
-                else comp += (term - tt) + sum;
-                sum = tt;
+                sparseAdd(x, colStart, rowIdx, vals, j, graySign(g, j));
+                compensatedAdd(acc, signed(g, product(x, n)));
             }
         }
-        partials.set(2 * t, sum);
-        partials.set(2 * t + 1, comp);
+        writePartial(partials, t, acc);
+    }
+
+    // ---- the shared sweep skeleton ----
+
+    /** First step of work-item t's chunk (Elbek and Kaya, Algorithm 2: aligned power-of-two chunks). */
+    @DeviceFunction
+    static long chunkStart(LongArray plan, int t) {
+        return plan.get(0) + (long) t * plan.get(1);
+    }
+
+    @DeviceFunction
+    static long chunkEnd(LongArray plan, long start) {
+        return Math.min(start + plan.get(1), plan.get(2));
+    }
+
+    /** Whether column j is in the subset gray(g) = g ^ (g >>> 1). */
+    @DeviceFunction
+    static boolean inGrayCode(long g, int j) {
+        return (((g ^ (g >>> 1)) >>> j) & 1L) != 0;
+    }
+
+    /** Step g flips column j = ctz(g): +1 when it enters the subset (bit j+1 of g is 0), -1 when it leaves. */
+    @DeviceFunction
+    static double graySign(long g, int j) {
+        return ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
+    }
+
+    /** {@code (-1)^g v}: the popcount of gray(g) has the parity of g. */
+    @DeviceFunction
+    static double signed(long g, double v) {
+        return (g & 1L) == 0 ? v : -v;
+    }
+
+    /**
+     * Adds {@code term} into {@code acc = {sum, comp}} with Neumaier's compensation (the branch
+     * on magnitudes keeps the rounding error of the larger operand's side).
+     */
+    @DeviceFunction
+    static void compensatedAdd(double[] acc, double term) {
+        double sum = acc[0];
+        double tt = sum + term;
+        if (Math.abs(sum) >= Math.abs(term)) acc[1] += (sum - tt) + term;
+        else acc[1] += (term - tt) + sum;
+        acc[0] = tt;
+    }
+
+    @DeviceFunction
+    static void writePartial(DoubleArray partials, int t, double[] acc) {
+        partials.set(2 * t, acc[0]);
+        partials.set(2 * t + 1, acc[1]);
+    }
+
+    @DeviceFunction
+    static double product(double[] x, int n) {
+        double p = 1.0;
+        for (@Unroll(4) int i = 0; i < n; i++) p *= x[i];
+        return p;
+    }
+
+    @DeviceFunction
+    static double productLocal(double[] x, int l, int n) {
+        double p = 1.0;
+        for (@Unroll(4) int i = 0; i < n; i++) p *= x[i * GROUP + l];
+        return p;
+    }
+
+    /** {@code x += s * column} (column starting at {@code cols[off]}) and returns the new {@code prod x}. */
+    @DeviceFunction
+    static double denseAdd(double[] x, DoubleArray cols, int off, double s, int n) {
+        double prod = 1.0;
+        for (@Unroll(4) int i = 0; i < n; i++) {
+            double v = x[i] + s * cols.get(off + i);
+            x[i] = v;
+            prod *= v;
+        }
+        return prod;
+    }
+
+    /** {@link #denseAdd} on the strided local-memory x of work-item l. */
+    @DeviceFunction
+    static double denseAddLocal(double[] x, int l, DoubleArray cols, int off, double s, int n) {
+        double prod = 1.0;
+        for (@Unroll(4) int i = 0; i < n; i++) {
+            double v = x[i * GROUP + l] + s * cols.get(off + i);
+            x[i * GROUP + l] = v;
+            prod *= v;
+        }
+        return prod;
+    }
+
+    /** {@code x += s * column j} over the column's nonzeros. */
+    @DeviceFunction
+    static void sparseAdd(double[] x, IntArray colStart, IntArray rowIdx, DoubleArray vals, int j, double s) {
+        int kEnd = colStart.get(j + 1);
+        for (int k = colStart.get(j); k < kEnd; k++) x[rowIdx.get(k)] += s * vals.get(k);
     }
 }

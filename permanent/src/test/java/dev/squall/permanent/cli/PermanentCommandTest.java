@@ -71,14 +71,20 @@ class PermanentCommandTest {
     void exactKernelOnTheOpenClOrCudaDevices() {
         for (Device d : TestDevices.all()) {
             if (d.isJvm()) continue;
-            Run r = run("--random", "19:0.5:9", "--binary", "--exact", "--verify", "--device", d.id(), "--json");
-            assertEquals(0, r.code, r.out + r.err);
             BigInteger want = matchings(RandomMatrices.parse("19:0.5:9").pattern());
-            assertTrue(r.out.contains("\"exact\":\"" + want + "\",\"exact_is_value\":true"), want + " in " + r.out);
-            assertTrue(r.out.contains("\"exact_device\":\"" + d.id() + "\""), r.out);
-            assertTrue(r.out.contains("\"verify_exact\":{\"ok\":true"), r.out);
-            assertTrue(r.out.contains("\"verify\":{\"ok\":true"), r.out);
+            for (String kernel : new String[] {"generated", "generic"}) {
+                Run r = run("--random", "19:0.5:9", "--binary", "--exact", "--exact-kernel", kernel, "--repeat", "2", "--verify", "--device", d.id(), "--json");
+                assertEquals(0, r.code, r.out + r.err);
+                assertTrue(r.out.contains("\"exact\":\"" + want + "\",\"exact_is_value\":true"), want + " in " + r.out);
+                assertTrue(r.out.contains("\"exact_path\":\"" + kernel + " 64-bit Ryser kernel\""), r.out);
+                assertTrue(r.out.contains("\"exact_device\":\"" + d.id() + "\""), r.out);
+                assertTrue(r.out.contains("\"verify_exact\":{\"ok\":true"), r.out);
+                assertTrue(r.out.contains("\"verify\":{\"ok\":true"), r.out);
+            }
         }
+        Run bad = run("--random", "8:0.5", "--binary", "--exact", "--exact-kernel", "fast");
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains("--exact-kernel") && bad.err.contains("'fast'"), bad.err);
     }
 
     @Test

@@ -21,6 +21,9 @@ class LaunchPlanTest {
                     assertEquals(0, l.offset() % l.delta(), "aligned");
                     assertTrue(l.threads() >= 1 && l.threads() <= threads);
                     next = l.offset() + (long) l.threads() * l.delta();
+                    long end = Math.min(next, total);
+                    assertEquals(end, l.end(total), "end is clipped to the total");
+                    assertArrayEquals(new long[] {l.offset(), l.delta(), end}, l.planWords(total));
                 }
                 assertTrue(next >= total && next - total < plan.getLast().delta(), "covers " + total + " with " + threads);
                 assertTrue(plan.size() <= 64);
