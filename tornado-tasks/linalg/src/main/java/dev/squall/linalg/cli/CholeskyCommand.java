@@ -127,13 +127,13 @@ public final class CholeskyCommand implements Callable<Integer> {
             out.println(String.format(Locale.ROOT,
                     "{\"command\":\"cholesky\",\"n\":%d,\"block\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"log_det\":%s,\"log_likelihood\":%s,\"ok\":%b}",
-                    n, outer, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, num(residual), num(logDet), num(logLik), ok));
+                    n, outer, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(residual), Report.num(logDet), Report.num(logLik), ok));
             return;
         }
         out.println(String.format(Locale.ROOT, "cholesky n=%d block=%d batch=%d %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                 n, outer, batch, p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
         if (common.verify) {
-            out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, ok ? "(ok)" : "(TOO LARGE)"));
+            out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, Report.verdict(ok)));
             if (batch == 1) out.println(String.format(Locale.ROOT, "log det A = %.6f, GP log-likelihood of a random y = %.6f", logDet, logLik));
         }
     }
@@ -150,9 +150,5 @@ public final class CholeskyCommand implements Callable<Integer> {
                         r.label(), r.launches(), r.medianMs(), r.minMs(), 100 * r.medianMs() / total));
             }
         }
-    }
-
-    static String num(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.6e", v);
     }
 }

@@ -39,7 +39,7 @@ public final class TrinvCommand implements Callable<Integer> {
     public Integer call() {
         common.check();
         if (n < 1 || batch < 1) throw new IllegalArgumentException("--n and --batch must be >= 1, got " + n + " and " + batch);
-        if ((long) n * n * batch > Integer.MAX_VALUE) throw new IllegalArgumentException("--batch x --n^2 exceeds 2^31 - 1 elements");
+        Report.checkElements((long) n * n * batch, "--batch x --n^2");
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         KernelArray l = Inputs.lowerTriangular(p, n, batch, common.seed);
@@ -49,7 +49,7 @@ public final class TrinvCommand implements Callable<Integer> {
         TriangularInverse.append(seq, l, 0, n, n * n, w, temp, n, batch, block);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.measure(common.repeat, () -> plan.execute().profile().kernelMillis());
+            t = Timing.ofKernels(plan, common.repeat);
             if (common.verify) plan.execute().transferToHost(w);
         }
         double flops = (double) n * n * n / 3 * batch;
@@ -60,11 +60,11 @@ public final class TrinvCommand implements Callable<Integer> {
                     "{\"command\":\"trinv\",\"n\":%d,\"batch\":%d,\"block\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"launches\":%d,\"ms_median\":%.4f,"
                             + "\"ms_min\":%.4f,\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"ok\":%b}",
                     n, batch, block, p, device.id(), seq.launches(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify,
-                    CholeskyCommand.num(residual), ok));
+                    Report.num(residual), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "trinv n=%d batch=%d block=%d %s on %s (%s): %d launches, %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                     n, batch, block, p, device.id(), device.info().name(), seq.launches(), t.medianMs(), t.minMs(), t.gflops(flops)));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "residual |L X v - v|/|v| = %.3e %s", residual, ok ? "(ok)" : "(TOO LARGE)"));
+            if (common.verify) System.out.println(String.format(Locale.ROOT, "residual |L X v - v|/|v| = %.3e %s", residual, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }
