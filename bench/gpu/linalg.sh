@@ -6,8 +6,10 @@
 #   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 512 from n = 8192) and fp32 n = 16384
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
 #     trailing update, copies) for n = 16384 with outer blocks 256 (round 2's) and 512 (new default), and n = 8192
-#   squall cholesky n=64 batch=10000 (one work-group per matrix)     vs torch.linalg.cholesky on the batch
-#   squall trinv    n=64 batch=10000 and n=4096 (Stan diag_inv + GEMM rounds) vs torch.linalg.solve_triangular(L, I)
+#   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, shuffles) and --kernel group
+#     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
+#   squall trinv    n=64 batch=10000, --kernel warp and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32 and 64),
+#     and n=4096 (blocks)                                             vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
@@ -44,9 +46,11 @@ sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 512 --
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2
-sq cholesky --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20
-sq trinv --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20
-sq trinv --n 64 --batch 10000 --block 64 --precision fp64 --device cuda:0 --verify --repeat 20
+sq cholesky --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
+sq cholesky --n 64 --batch 10000 --kernel group --precision fp64 --device cuda:0 --verify --repeat 20
+sq trinv --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
+sq trinv --n 64 --batch 10000 --kernel blocks --block 32 --precision fp64 --device cuda:0 --verify --repeat 20
+sq trinv --n 64 --batch 10000 --kernel blocks --block 64 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq gemm --m 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20
 sq gemm --m 8192 --batch 1 --precision fp64 --device cuda:0 --repeat 5

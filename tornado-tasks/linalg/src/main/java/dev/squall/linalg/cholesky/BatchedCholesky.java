@@ -8,8 +8,9 @@ import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
 
 /**
- * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once: one work-group
- * per matrix, the matrix held in local memory. Matrices are packed column-major, {@code n x n}
+ * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of two
+ * kernels ({@link SmallCholeskyKernel}): one sub-group per matrix in registers (the default) or
+ * one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
  * each, and are overwritten by their factors (zeros above the diagonal).
  *
  * <pre>{@code
@@ -22,17 +23,22 @@ public final class BatchedCholesky {
     }
 
     /**
-     * Factors in place on {@code device} and copies the factors back into {@code a}.
+     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP} kernel and copies the factors back into {@code a}.
      *
      * @throws IllegalArgumentException on wrong sizes, {@code n > 64}, or a non-finite input entry (naming it)
      */
     public static BatchStatus factor(Device device, KernelArray a, int n, int batch) {
+        return factor(device, a, n, batch, SmallCholeskyKernel.WARP);
+    }
+
+    /** Like {@link #factor(Device, KernelArray, int, int)} with the given kernel. */
+    public static BatchStatus factor(Device device, KernelArray a, int n, int batch, SmallCholeskyKernel kernel) {
         InputChecks.squareBatch("A", a, n, batch);
         InputChecks.finiteLower("A", a, n, batch);
         IntArray info = new IntArray(batch);
         info.init(Integer.MAX_VALUE);
         LaunchSequence seq = new LaunchSequence("potrf_batched").upload(DataTransferMode.EVERY_EXECUTION, a, info);
-        append(seq, a, 0, n, n * n, n, batch, info, 0, 0);
+        append(seq, a, 0, n, n * n, n, batch, info, 0, 0, kernel);
         seq.download(DataTransferMode.EVERY_EXECUTION, a, info);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
@@ -43,14 +49,23 @@ public final class BatchedCholesky {
     /**
      * Appends the factorisation of {@code batch} matrices of order {@code n} (matrix {@code e} at
      * {@code aOff + e * stride}, leading dimension {@code lda}); failing pivots go to
-     * {@code info[infoOff + e]} as {@code pivotBase + j} (atomic minimum).
+     * {@code info[infoOff + e]} as {@code pivotBase + j} (atomic minimum). With the
+     * {@link SmallCholeskyKernel#GROUP} kernel a failing matrix keeps its columns factored up to the
+     * pivot; with {@link SmallCholeskyKernel#WARP} its values are undefined.
      */
     public static void append(LaunchSequence seq, KernelArray a, int aOff, int lda, int stride, int n, int batch,
-                              IntArray info, int infoOff, int pivotBase) {
+                              IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
         if (n < 1 || n > CholeskyKernelsF64.MAX_N) {
             throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
         }
         Precision p = Precision.of(a);
+        if (kernel == SmallCholeskyKernel.WARP) {
+            int groups = (batch + WarpCholeskyKernelsF64.MATRICES_PER_GROUP - 1) / WarpCholeskyKernelsF64.MATRICES_PER_GROUP;
+            seq.launch("potrf_warp", p.pick(WarpCholeskyKernelsF64.class, WarpCholeskyKernelsF32.class), "potrfWarp",
+                    WorkerGrid.of((long) groups * WarpCholeskyKernelsF64.THREADS).withLocal(WarpCholeskyKernelsF64.THREADS),
+                    a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
+            return;
+        }
         seq.launch("potrf_small", p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class), "potrfSmall",
                 WorkerGrid.of((long) batch * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS),
                 a, aOff, lda, stride, n, info, infoOff, pivotBase);

@@ -80,7 +80,7 @@ public final class BlockedCholesky {
     private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws,
                                     int outer, Set<CholeskyPhase> phases) {
         if (n <= INNER_BLOCK) {
-            if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase);
+            if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase, SmallCholeskyKernel.GROUP);
             return;
         }
         int b = n > 2 * outer ? outer : INNER_BLOCK;

@@ -7,6 +7,7 @@ import dev.squall.linalg.cholesky.CholeskyFactor;
 import dev.squall.linalg.cholesky.CholeskyRun;
 import dev.squall.linalg.cholesky.LoopCholesky;
 import dev.squall.linalg.cholesky.PhaseProfile;
+import dev.squall.linalg.cholesky.SmallCholeskyKernel;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
@@ -26,11 +27,12 @@ import java.util.concurrent.Callable;
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
         mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64, one work-group each.", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp (default) factors", "each in one warp's registers with shuffles, --kernel group in one work-", "group's local memory (the round-2 kernel, kept for comparison).", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 512",
                 "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",
+                "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify",
                 "  squall cholesky --n 1000 --device jvm --verify", "",
                 "Exit codes: 0 ok, 1 residual above tolerance, 2 bad input (also: not positive definite, with the pivot), 3 device error."})
 public final class CholeskyCommand implements Callable<Integer> {
@@ -42,6 +44,9 @@ public final class CholeskyCommand implements Callable<Integer> {
 
     @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 512 from n = 8192)")
     Integer block;
+
+    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp or group (default ${DEFAULT-VALUE})")
+    String kernel;
 
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
@@ -57,6 +62,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         if (batch > 1 && n > 64) throw new IllegalArgumentException("--batch " + batch + " needs --n <= 64, got " + n);
         int outer = block != null ? block : BlockedCholesky.outerBlock(n);
         if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
+        SmallCholeskyKernel small = SmallCholeskyKernel.parse(kernel);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
@@ -79,7 +85,7 @@ public final class CholeskyCommand implements Callable<Integer> {
                 // factor a device copy: on the JVM the input itself would be overwritten and refactored
                 LaunchSequence seq = new LaunchSequence("potrf_batched").upload(DataTransferMode.EVERY_EXECUTION, a, info);
                 CopyLaunches.lower(seq, a, 0, n, n * n, work, 0, n, n * n, n, batch);
-                BatchedCholesky.append(seq, work, 0, n, n * n, n, batch, info, 0, 0);
+                BatchedCholesky.append(seq, work, 0, n, n * n, n, batch, info, 0, 0, small);
                 seq.download(DataTransferMode.EVERY_EXECUTION, info);
                 try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
                     t = Timing.measure(common.repeat, () -> {
@@ -125,17 +131,22 @@ public final class CholeskyCommand implements Callable<Integer> {
     private void print(PrintStream out, Device device, Precision p, Timing t, double flops, double residual, double logDet, double logLik, boolean ok, int outer) {
         if (common.json) {
             out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"cholesky\",\"n\":%d,\"block\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
+                    "{\"command\":\"cholesky\",\"n\":%d,\"block\":%d,\"batch\":%d,\"kernel\":\"%s\",\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"log_det\":%s,\"log_likelihood\":%s,\"ok\":%b}",
-                    n, outer, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, num(residual), num(logDet), num(logLik), ok));
+                    n, outer, batch, kernelLabel(), p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(residual), Report.num(logDet), Report.num(logLik), ok));
             return;
         }
-        out.println(String.format(Locale.ROOT, "cholesky n=%d block=%d batch=%d %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
-                n, outer, batch, p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
+        out.println(String.format(Locale.ROOT, "cholesky n=%d block=%d batch=%d kernel=%s %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
+                n, outer, batch, kernelLabel(), p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
         if (common.verify) {
-            out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, ok ? "(ok)" : "(TOO LARGE)"));
+            out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, Report.verdict(ok)));
             if (batch == 1) out.println(String.format(Locale.ROOT, "log det A = %.6f, GP log-likelihood of a random y = %.6f", logDet, logLik));
         }
+    }
+
+    /** The batched kernel's name, or "blocked" for one matrix. */
+    private String kernelLabel() {
+        return batch > 1 ? kernel.toLowerCase(Locale.ROOT) : "blocked";
     }
 
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {
@@ -150,9 +161,5 @@ public final class CholeskyCommand implements Callable<Integer> {
                         r.label(), r.launches(), r.medianMs(), r.minMs(), 100 * r.medianMs() / total));
             }
         }
-    }
-
-    static String num(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.6e", v);
     }
 }

@@ -53,7 +53,7 @@ public final class GemmCommand implements Callable<Integer> {
         int nn = n == null ? m : n, kk = k == null ? m : k;
         if (m < 1 || nn < 1 || kk < 1 || batch < 1) throw new IllegalArgumentException("--m, --n, --k and --batch must be >= 1");
         long sa = (long) m * kk, sb = (long) kk * nn, sc = (long) m * nn;
-        if (Math.max(sa, Math.max(sb, sc)) * batch > Integer.MAX_VALUE) throw new IllegalArgumentException("operands exceed 2^31 - 1 elements");
+        Report.checkElements(Math.max(sa, Math.max(sb, sc)) * batch, "--batch x the largest operand");
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         SplittableRandom rnd = new SplittableRandom(common.seed);
@@ -65,14 +65,14 @@ public final class GemmCommand implements Callable<Integer> {
         BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.measure(common.repeat, () -> plan.execute().profile().kernelMillis());
+            t = Timing.ofKernels(plan, common.repeat);
             if (common.verify) plan.execute().transferToHost(c);
         }
         double flops = 2.0 * d.multiplyAdds();
         double err = 0;
         if (common.verify) {
             double[] ha = Precision.toDoubles(a), hb = Precision.toDoubles(b), hc = Precision.toDoubles(c);
-            for (int e : new int[] {0, batch / 2, batch - 1}) {
+            for (int e : Report.sampled(batch)) {
                 double[] ref = new double[(int) sc];
                 ReferenceGemm.gemm(transA == Transpose.T, transB == Transpose.T, m, nn, kk, 1, ha, (int) (e * sa), lda, hb, (int) (e * sb), ldb, 0, ref, 0, m);
                 for (int i = 0; i < sc; i++) err = Math.max(err, Math.abs(ref[i] - hc[(int) (e * sc) + i]) / Math.sqrt(kk));
@@ -83,11 +83,11 @@ public final class GemmCommand implements Callable<Integer> {
             System.out.println(String.format(Locale.ROOT,
                     "{\"command\":\"gemm\",\"m\":%d,\"n\":%d,\"k\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"max_error\":%s,\"ok\":%b}",
-                    m, nn, kk, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, CholeskyCommand.num(common.verify ? err : Double.NaN), ok));
+                    m, nn, kk, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(common.verify ? err : Double.NaN), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                     m, nn, kk, batch, transA, transB, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, ok ? "(ok)" : "(TOO LARGE)"));
+            if (common.verify) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }

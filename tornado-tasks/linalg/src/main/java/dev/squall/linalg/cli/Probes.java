@@ -4,6 +4,7 @@ import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
 
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 /**
  * Residuals estimated with random probe vectors in O(n^2) per matrix, so they stay cheap for
@@ -15,61 +16,41 @@ final class Probes {
     private Probes() {
     }
 
+    /** One probe's relative residual for the matrix at {@code base}. */
+    private interface Residual {
+        double of(int base, double[] v);
+    }
+
     static double cholesky(int n, int batch, KernelArray l, KernelArray a) {
-        double worst = 0;
-        SplittableRandom rnd = new SplittableRandom(7);
-        for (int e = 0; e < batch; e++) {
-            int base = e * n * n;
-            for (int p = 0; p < PROBES; p++) {
-                double[] v = rnd.doubles(n, -1, 1).toArray();
-                double[] ltv = lowerT(n, l, base, v), llt = lower(n, l, base, ltv), av = full(n, a, base, v);
-                worst = Math.max(worst, dist(llt, av) / norm(av));
-            }
-        }
-        return worst;
+        return worst(n, batch, (base, v) -> {
+            double[] llt = times(n, l, base, times(n, l, base, v, Part.LOWER_TRANSPOSED), Part.LOWER);
+            double[] av = times(n, a, base, v, Part.FULL);
+            return dist(llt, av) / norm(av);
+        });
     }
 
     static double inverse(int n, int batch, KernelArray l, KernelArray x) {
+        return worst(n, batch, (base, v) -> dist(times(n, l, base, times(n, x, base, v, Part.LOWER), Part.LOWER), v) / norm(v));
+    }
+
+    private static double worst(int n, int batch, Residual residual) {
         double worst = 0;
         SplittableRandom rnd = new SplittableRandom(7);
         for (int e = 0; e < batch; e++) {
-            int base = e * n * n;
-            for (int p = 0; p < PROBES; p++) {
-                double[] v = rnd.doubles(n, -1, 1).toArray();
-                double[] lxv = lower(n, l, base, lower(n, x, base, v));
-                worst = Math.max(worst, dist(lxv, v) / norm(v));
-            }
+            for (int p = 0; p < PROBES; p++) worst = Math.max(worst, residual.of(e * n * n, rnd.doubles(n, -1, 1).toArray()));
         }
         return worst;
     }
 
-    /** Lower triangle of m times v. */
-    private static double[] lower(int n, KernelArray m, int base, double[] v) {
-        double[] r = new double[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
-            double s = 0;
-            for (int k = 0; k <= i; k++) s += Precision.get(m, base + i + k * n) * v[k];
-            r[i] = s;
-        });
-        return r;
-    }
+    /** Which part of the column-major n x n matrix multiplies v. */
+    private enum Part { FULL, LOWER, LOWER_TRANSPOSED }
 
-    /** Transpose of the lower triangle of m times v. */
-    private static double[] lowerT(int n, KernelArray m, int base, double[] v) {
+    private static double[] times(int n, KernelArray m, int base, double[] v, Part part) {
         double[] r = new double[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(j -> {
+        IntStream.range(0, n).parallel().forEach(i -> {
+            int from = part == Part.LOWER_TRANSPOSED ? i : 0, to = part == Part.LOWER ? i + 1 : n;
             double s = 0;
-            for (int i = j; i < n; i++) s += Precision.get(m, base + i + j * n) * v[i];
-            r[j] = s;
-        });
-        return r;
-    }
-
-    private static double[] full(int n, KernelArray m, int base, double[] v) {
-        double[] r = new double[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
-            double s = 0;
-            for (int k = 0; k < n; k++) s += Precision.get(m, base + i + k * n) * v[k];
+            for (int k = from; k < to; k++) s += Precision.get(m, part == Part.LOWER_TRANSPOSED ? base + k + i * n : base + i + k * n) * v[k];
             r[i] = s;
         });
         return r;

@@ -24,14 +24,8 @@ import java.util.concurrent.Callable;
                 "  squall qr --m 50 --n 20 --batch 10 --device jvm --verify", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
 public final class QrCommand implements Callable<Integer> {
-    @Option(names = "--m", paramLabel = "M", required = true, description = "rows")
-    int m;
-
-    @Option(names = "--n", paramLabel = "N", required = true, description = "columns, 1..64")
-    int n;
-
-    @Option(names = "--batch", paramLabel = "B", defaultValue = "1", description = "number of matrices (default ${DEFAULT-VALUE})")
-    int batch;
+    @Mixin
+    MatrixBatchOptions shape;
 
     @Option(names = "--q", description = "also form the thin Q (m x min(m, n))")
     boolean wantQ;
@@ -42,8 +36,8 @@ public final class QrCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         common.check();
-        if (m < 1 || n < 1 || batch < 1) throw new IllegalArgumentException("--m, --n and --batch must be >= 1, got " + m + ", " + n + ", " + batch);
-        if ((long) m * n * batch > Integer.MAX_VALUE) throw new IllegalArgumentException("--batch x --m x --n exceeds 2^31 - 1 elements");
+        shape.check();
+        int m = shape.m, n = shape.n, batch = shape.batch;
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         double[] input = new SplittableRandom(common.seed).doubles((long) m * n * batch, -1, 1).toArray();
@@ -54,7 +48,7 @@ public final class QrCommand implements Callable<Integer> {
         BatchedQr.append(seq, a, m, n, batch, tau, q);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.measure(common.repeat, () -> plan.execute().profile().kernelMillis());
+            t = Timing.ofKernels(plan, common.repeat);
         }
         double perMatrix = 2.0 * m * k * n - 2.0 * k * k * k / 3;
         double flops = perMatrix * batch * (wantQ ? 2 : 1);
@@ -63,7 +57,7 @@ public final class QrCommand implements Callable<Integer> {
             System.err.println("verifying ...");
             QrFactors f = BatchedQr.factor(device, p.fromDoubles(input), m, n, batch, wantQ);
             worst = 0;
-            for (int e : new int[] {0, batch / 2, batch - 1}) {
+            for (int e : Report.sampled(batch)) {
                 double[] ae = java.util.Arrays.copyOfRange(input, e * m * n, (e + 1) * m * n);
                 worst = Math.max(worst, wantQ ? Math.max(QrChecks.reconstruction(m, n, f.q(e), f.r(e), ae), QrChecks.orthogonality(m, k, f.q(e)))
                         : QrChecks.gram(m, n, f.r(e), ae));
@@ -74,11 +68,11 @@ public final class QrCommand implements Callable<Integer> {
             System.out.println(String.format(Locale.ROOT,
                     "{\"command\":\"qr\",\"m\":%d,\"n\":%d,\"batch\":%d,\"q\":%b,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"ok\":%b}",
-                    m, n, batch, wantQ, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, CholeskyCommand.num(worst), ok));
+                    m, n, batch, wantQ, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(worst), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "qr %dx%d batch=%d%s %s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                     m, n, batch, wantQ ? " with Q" : "", p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, ok ? "(ok)" : "(TOO LARGE)"));
+            if (common.verify) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }

@@ -25,14 +25,8 @@ import java.util.concurrent.Callable;
                 "  squall svd --m 40 --n 20 --batch 5 --device jvm --verify", "",
                 "Exit codes: 0 ok, 1 verification failed or no convergence, 2 bad input, 3 device error."})
 public final class SvdCommand implements Callable<Integer> {
-    @Option(names = "--m", paramLabel = "M", required = true, description = "rows")
-    int m;
-
-    @Option(names = "--n", paramLabel = "N", required = true, description = "columns, 1..64, at most M")
-    int n;
-
-    @Option(names = "--batch", paramLabel = "B", defaultValue = "1", description = "number of matrices (default ${DEFAULT-VALUE})")
-    int batch;
+    @Mixin
+    MatrixBatchOptions shape;
 
     @Option(names = "--rel-tol", paramLabel = "T", defaultValue = "1e-8", description = "relative truncation threshold in [0, 1) (default ${DEFAULT-VALUE})")
     double relTol;
@@ -43,11 +37,11 @@ public final class SvdCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         common.check();
-        if (m < 1 || n < 1 || batch < 1) throw new IllegalArgumentException("--m, --n and --batch must be >= 1, got " + m + ", " + n + ", " + batch);
+        shape.check();
+        int m = shape.m, n = shape.n, batch = shape.batch;
         if (m < n) throw new IllegalArgumentException("--m must be >= --n, got " + m + " x " + n);
-        if (n > 64) throw new IllegalArgumentException("--n must be <= 64, got " + n);
         if (!(relTol >= 0 && relTol < 1)) throw new IllegalArgumentException("--rel-tol must be in [0, 1), got " + relTol);
-        if (((long) m * n + (long) n * n) * batch > Integer.MAX_VALUE) throw new IllegalArgumentException("--batch x (m n + n^2) exceeds 2^31 - 1 elements");
+        Report.checkElements(((long) m * n + (long) n * n) * batch, "--batch x (m n + n^2)");
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         double[] input = new SplittableRandom(common.seed).doubles((long) m * n * batch, -1, 1).toArray();
@@ -66,7 +60,7 @@ public final class SvdCommand implements Callable<Integer> {
         seq.download(DataTransferMode.EVERY_EXECUTION, rank, sweeps);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.measure(common.repeat, () -> plan.execute().profile().kernelMillis());
+            t = Timing.ofKernels(plan, common.repeat);
         }
         int minRank = Integer.MAX_VALUE, maxRank = 0, maxSweeps = 0;
         for (int e = 0; e < batch; e++) {
@@ -79,7 +73,7 @@ public final class SvdCommand implements Callable<Integer> {
             System.err.println("verifying ...");
             SvdResult r = BatchedSvd.decompose(device, p.fromDoubles(input), m, n, batch, relTol);
             worst = 0;
-            for (int e : new int[] {0, batch / 2, batch - 1}) {
+            for (int e : Report.sampled(batch)) {
                 double[] ae = java.util.Arrays.copyOfRange(input, e * m * n, (e + 1) * m * n);
                 worst = Math.max(worst, QrChecks.svdReconstruction(m, n, n, r.u(e, n), r.singularValues(e), r.v(e, n), ae));
                 int kept = r.rank(e);
@@ -91,11 +85,11 @@ public final class SvdCommand implements Callable<Integer> {
             System.out.println(String.format(Locale.ROOT,
                     "{\"command\":\"svd\",\"m\":%d,\"n\":%d,\"batch\":%d,\"rel_tol\":%s,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"rank_min\":%d,\"rank_max\":%d,\"sweeps_max\":%d,\"verified\":%b,\"residual\":%s,\"ok\":%b}",
-                    m, n, batch, relTol, p, device.id(), t.medianMs(), t.minMs(), minRank, maxRank, maxSweeps, common.verify, CholeskyCommand.num(worst), ok));
+                    m, n, batch, relTol, p, device.id(), t.medianMs(), t.minMs(), minRank, maxRank, maxSweeps, common.verify, Report.num(worst), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "svd %dx%d batch=%d %s on %s: %.3f ms median, %.3f ms min; rank %d..%d at rel-tol %s; at most %d sweeps",
                     m, n, batch, p, device.id(), t.medianMs(), t.minMs(), minRank, maxRank, relTol, maxSweeps));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, ok ? "(ok)" : "(TOO LARGE)"));
+            if (common.verify) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }

@@ -1,5 +1,7 @@
 package dev.squall.linalg.cli;
 
+import dev.squall.tasks.runtime.ExecutionPlan;
+
 import java.util.Arrays;
 import java.util.function.DoubleSupplier;
 
@@ -17,6 +19,11 @@ record Timing(double medianMs, double minMs, double warmupMs) {
         System.err.println();
         Arrays.sort(t);
         return new Timing(t[repeat / 2], t[0], warm);
+    }
+
+    /** Kernel times of {@code plan} (profiled) over {@code repeat} executions after one warm-up. */
+    static Timing ofKernels(ExecutionPlan plan, int repeat) {
+        return measure(repeat, () -> plan.execute().profile().kernelMillis());
     }
 
     double gflops(double flops) {

@@ -85,8 +85,101 @@ public final class GemmKernelsF64 {
     }
 
     /**
+     * Reads this work-item's four elements of the A and B panels at depth {@code p0} into the
+     * private arrays {@code va} and {@code vb} (the prefetch that overlaps the next panel's global
+     * reads with the current panel's multiply-adds).
+     */
+    @DeviceFunction
+    static void fetchPanels(DoubleArray a, int aOff, int lda, int transA, int row0, DoubleArray b, int bOff, int ldb, int transB, int col0,
+                            int m, int n, int k, int p0, int lid, int tile, double[] va, double[] vb) {
+        for (@Unroll int i = 0; i < 4; i++) {
+            va[i] = loadA(a, aOff, lda, m, k, transA, row0, p0, lid + i * THREADS, tile);
+            vb[i] = loadB(b, bOff, ldb, n, k, transB, col0, p0, lid + i * THREADS, tile);
+        }
+    }
+
+    /** Writes the prefetched panel elements {@code va}, {@code vb} into the local panels {@code as} ({@code ldA}) and {@code bs} ({@code ldB}). */
+    @DeviceFunction
+    static void stagePanels(double[] as, double[] bs, double[] va, double[] vb, int transA, int transB, int lid, int tile, int depth, int ldA, int ldB) {
+        for (@Unroll int i = 0; i < 4; i++) {
+            as[slotA(transA, lid + i * THREADS, tile, ldA)] = va[i];
+            bs[slotB(transB, lid + i * THREADS, tile, depth, ldB)] = vb[i];
+        }
+    }
+
+    /**
+     * {@code acc += A panel x B panel} for this work-item's {@code regs x regs} block (rows
+     * {@code tx + 16 i}, columns {@code ty + 16 j}; {@code acc[i * regs + j]}). Every index of the
+     * private arrays is an unrolled loop variable, so once inlined with a constant {@code regs}
+     * they live in registers. A warp's read of A is 16 consecutive doubles; B is a broadcast.
+     */
+    @DeviceFunction
+    static void multiplyPanel(double[] acc, double[] as, double[] bs, int tx, int ty, int depth, int ldA, int ldB, int regs) {
+        double[] av = new double[8];
+        double[] bv = new double[8];
+        for (int p = 0; p < depth; p++) {
+            for (@Unroll int i = 0; i < regs; i++) {
+                av[i] = as[p * ldA + tx + 16 * i];
+                bv[i] = bs[p * ldB + ty + 16 * i];
+            }
+            for (@Unroll int i = 0; i < regs; i++) {
+                for (@Unroll int j = 0; j < regs; j++) acc[i * regs + j] += av[i] * bv[j];
+            }
+        }
+    }
+
+    /** Writes this work-item's {@code regs x regs} block {@code alpha acc + beta C} (rows {@code r0 + 16 i}, columns {@code q0 + 16 j}). */
+    @DeviceFunction
+    static void storeBlock(DoubleArray c, int cOff, int ldc, int m, int n, int r0, int q0, double alpha, double beta, double[] acc, int regs) {
+        for (@Unroll int i = 0; i < regs; i++) {
+            for (@Unroll int j = 0; j < regs; j++) store(c, cOff, ldc, m, n, r0 + 16 * i, q0 + 16 * j, alpha, beta, acc[i * regs + j]);
+        }
+    }
+
+    /**
+     * The body shared by {@link #gemm} and {@link #gemmLarge}: one {@code tile x tile} tile of one
+     * entry per work-group of {@link #THREADS}, panels of {@code depth} staged in the local arrays
+     * {@code as} ({@code ldA}) and {@code bs} ({@code ldB}), a {@code regs x regs} register block per
+     * work-item ({@code tile = 16 regs}). The next panel is read into registers while the current
+     * one is multiplied. Work-groups whose tile lies outside their entry (or, with {@code lowerOnly},
+     * above the diagonal) return before the first barrier, uniformly.
+     */
+    @DeviceFunction
+    static void tileProduct(KernelContext ctx, DoubleArray a, DoubleArray b, DoubleArray c, IntArray desc, double alpha, double beta,
+                            int transA, int transB, int lowerOnly, int tilesM, int tilesN,
+                            double[] as, double[] bs, int tile, int depth, int ldA, int ldB, int regs) {
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = (t % tilesM) * tile, col0 = (t / tilesM) * tile;
+        if (row0 >= m || col0 >= n) return;
+        if (lowerOnly != 0 && row0 + tile <= col0) return;
+        int lid = ctx.localIdx;
+        int tx = lid & 15, ty = lid >> 4;
+        double[] acc = new double[64];
+        double[] va = new double[4];
+        double[] vb = new double[4];
+        if (k > 0) fetchPanels(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, tile, va, vb);
+        for (int p0 = 0; p0 < k; p0 += depth) {
+            stagePanels(as, bs, va, vb, transA, transB, lid, tile, depth, ldA, ldB);
+            ctx.localBarrier();
+            int next = p0 + depth;
+            if (next < k) fetchPanels(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, tile, va, vb);
+            multiplyPanel(acc, as, bs, tx, ty, depth, ldA, ldB, regs);
+            ctx.localBarrier();
+        }
+        storeBlock(c, cOff, ldc, m, n, row0 + tx, col0 + ty, alpha, beta, acc, regs);
+    }
+
+    /**
      * {@code C_e = alpha op(A_e) op(B_e) + beta C_e} for every entry {@code e}. Grid: one group of
-     * {@link #THREADS} per (entry, tile row, tile column), {@code tilesM x tilesN} tiles per entry.
+     * {@link #THREADS} per (entry, tile row, tile column), {@code tilesM x tilesN} tiles per entry
+     * of {@link #TILE} x {@link #TILE}, a 4 x 4 register block per work-item.
      * With {@code lowerOnly != 0} tiles entirely above the diagonal are skipped (a SYRK-style update).
      * With {@code beta == 0}, {@code C} is not read.
      */
@@ -95,231 +188,22 @@ public final class GemmKernelsF64 {
                             double alpha, double beta, int transA, int transB, int lowerOnly, int tilesM, int tilesN) {
         double[] as = ctx.allocateDoubleLocalArray(DEPTH * TILE);
         double[] bs = ctx.allocateDoubleLocalArray(DEPTH * PAD_LD);
-        int perEntry = tilesM * tilesN;
-        int e = ctx.groupIdx / perEntry;
-        int t = ctx.groupIdx - e * perEntry;
-        int d = e * 9;
-        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
-        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
-        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
-        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
-        int row0 = (t % tilesM) * TILE, col0 = (t / tilesM) * TILE;
-        if (row0 >= m || col0 >= n) return;
-        if (lowerOnly != 0 && row0 + TILE <= col0) return;
-        int lid = ctx.localIdx;
-        int tx = lid & 15, ty = lid >> 4;
-        double c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-        double c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
-        // the next panel is read into registers while the current one is multiplied (global latency hidden by the FMAs)
-        double va0 = 0, va1 = 0, va2 = 0, va3 = 0, vb0 = 0, vb1 = 0, vb2 = 0, vb3 = 0;
-        if (k > 0) {
-            va0 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid, TILE);
-            va1 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + THREADS, TILE);
-            va2 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + 2 * THREADS, TILE);
-            va3 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + 3 * THREADS, TILE);
-            vb0 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid, TILE);
-            vb1 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + THREADS, TILE);
-            vb2 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + 2 * THREADS, TILE);
-            vb3 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + 3 * THREADS, TILE);
-        }
-        for (int p0 = 0; p0 < k; p0 += DEPTH) {
-            as[slotA(transA, lid, TILE, TILE)] = va0;
-            as[slotA(transA, lid + THREADS, TILE, TILE)] = va1;
-            as[slotA(transA, lid + 2 * THREADS, TILE, TILE)] = va2;
-            as[slotA(transA, lid + 3 * THREADS, TILE, TILE)] = va3;
-            bs[slotB(transB, lid, TILE, DEPTH, PAD_LD)] = vb0;
-            bs[slotB(transB, lid + THREADS, TILE, DEPTH, PAD_LD)] = vb1;
-            bs[slotB(transB, lid + 2 * THREADS, TILE, DEPTH, PAD_LD)] = vb2;
-            bs[slotB(transB, lid + 3 * THREADS, TILE, DEPTH, PAD_LD)] = vb3;
-            ctx.localBarrier();
-            int next = p0 + DEPTH;
-            if (next < k) {
-                va0 = loadA(a, aOff, lda, m, k, transA, row0, next, lid, TILE);
-                va1 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + THREADS, TILE);
-                va2 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + 2 * THREADS, TILE);
-                va3 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + 3 * THREADS, TILE);
-                vb0 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid, TILE);
-                vb1 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + THREADS, TILE);
-                vb2 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + 2 * THREADS, TILE);
-                vb3 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + 3 * THREADS, TILE);
-            }
-            for (int p = 0; p < DEPTH; p++) {
-                int ap = p * TILE + tx, bp = p * PAD_LD + ty;
-                double a0 = as[ap], a1 = as[ap + 16], a2 = as[ap + 32], a3 = as[ap + 48];
-                double b0 = bs[bp], b1 = bs[bp + 16], b2 = bs[bp + 32], b3 = bs[bp + 48];
-                c00 += a0 * b0; c01 += a0 * b1; c02 += a0 * b2; c03 += a0 * b3;
-                c10 += a1 * b0; c11 += a1 * b1; c12 += a1 * b2; c13 += a1 * b3;
-                c20 += a2 * b0; c21 += a2 * b1; c22 += a2 * b2; c23 += a2 * b3;
-                c30 += a3 * b0; c31 += a3 * b1; c32 += a3 * b2; c33 += a3 * b3;
-            }
-            ctx.localBarrier();
-        }
-        int r0 = row0 + tx, q0 = col0 + ty;
-        store(c, cOff, ldc, m, n, r0, q0, alpha, beta, c00);
-        store(c, cOff, ldc, m, n, r0, q0 + 16, alpha, beta, c01);
-        store(c, cOff, ldc, m, n, r0, q0 + 32, alpha, beta, c02);
-        store(c, cOff, ldc, m, n, r0, q0 + 48, alpha, beta, c03);
-        store(c, cOff, ldc, m, n, r0 + 16, q0, alpha, beta, c10);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 16, alpha, beta, c11);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 32, alpha, beta, c12);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 48, alpha, beta, c13);
-        store(c, cOff, ldc, m, n, r0 + 32, q0, alpha, beta, c20);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 16, alpha, beta, c21);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 32, alpha, beta, c22);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 48, alpha, beta, c23);
-        store(c, cOff, ldc, m, n, r0 + 48, q0, alpha, beta, c30);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 16, alpha, beta, c31);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 32, alpha, beta, c32);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 48, alpha, beta, c33);
+        tileProduct(ctx, a, b, c, desc, alpha, beta, transA, transB, lowerOnly, tilesM, tilesN, as, bs, TILE, DEPTH, TILE, PAD_LD, 4);
     }
 
     /**
      * Like {@link #gemm} with a {@link #BIG_TILE} x {@link #BIG_TILE} tile per group of
-     * {@link #THREADS}: each work-item keeps an 8 x 8 block of C in 64 scalar registers (rows
-     * {@code tx + 16 i}, columns {@code ty + 16 j}, written out explicitly because the kernel
-     * language has no unroll pragma) and reads 16 local values per 64 multiply-adds, the ratio at
-     * which FP64 FMA throughput, not local-memory bandwidth, bounds the loop. Panels of depth
-     * {@link #BIG_DEPTH}; the next panel is prefetched into registers during the multiply. For
-     * large products (the blocked Cholesky's trailing updates, one big GEMM).
+     * {@link #THREADS}: each work-item keeps an 8 x 8 block of C in registers and reads 16 local
+     * values per 64 multiply-adds, the ratio at which FP64 FMA throughput, not local-memory
+     * bandwidth, bounds the loop. Panels of depth {@link #BIG_DEPTH}. For large products (the
+     * blocked Cholesky's trailing updates, one big GEMM).
      */
     @Kernel
     public static void gemmLarge(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
                                  double alpha, double beta, int transA, int transB, int lowerOnly, int tilesM, int tilesN) {
         double[] as = ctx.allocateDoubleLocalArray(BIG_DEPTH * BIG_LD);
         double[] bs = ctx.allocateDoubleLocalArray(BIG_DEPTH * BIG_LD);
-        int perEntry = tilesM * tilesN;
-        int e = ctx.groupIdx / perEntry;
-        int t = ctx.groupIdx - e * perEntry;
-        int d = e * 9;
-        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
-        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
-        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
-        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
-        int row0 = (t % tilesM) * BIG_TILE, col0 = (t / tilesM) * BIG_TILE;
-        if (row0 >= m || col0 >= n) return;
-        if (lowerOnly != 0 && row0 + BIG_TILE <= col0) return;
-        int lid = ctx.localIdx;
-        int tx = lid & 15, ty = lid >> 4;
-        double c00 = 0, c01 = 0, c02 = 0, c03 = 0, c04 = 0, c05 = 0, c06 = 0, c07 = 0;
-        double c10 = 0, c11 = 0, c12 = 0, c13 = 0, c14 = 0, c15 = 0, c16 = 0, c17 = 0;
-        double c20 = 0, c21 = 0, c22 = 0, c23 = 0, c24 = 0, c25 = 0, c26 = 0, c27 = 0;
-        double c30 = 0, c31 = 0, c32 = 0, c33 = 0, c34 = 0, c35 = 0, c36 = 0, c37 = 0;
-        double c40 = 0, c41 = 0, c42 = 0, c43 = 0, c44 = 0, c45 = 0, c46 = 0, c47 = 0;
-        double c50 = 0, c51 = 0, c52 = 0, c53 = 0, c54 = 0, c55 = 0, c56 = 0, c57 = 0;
-        double c60 = 0, c61 = 0, c62 = 0, c63 = 0, c64 = 0, c65 = 0, c66 = 0, c67 = 0;
-        double c70 = 0, c71 = 0, c72 = 0, c73 = 0, c74 = 0, c75 = 0, c76 = 0, c77 = 0;
-        double va0 = 0, va1 = 0, va2 = 0, va3 = 0, vb0 = 0, vb1 = 0, vb2 = 0, vb3 = 0;
-        if (k > 0) {
-            va0 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid, BIG_TILE);
-            va1 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + THREADS, BIG_TILE);
-            va2 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + 2 * THREADS, BIG_TILE);
-            va3 = loadA(a, aOff, lda, m, k, transA, row0, 0, lid + 3 * THREADS, BIG_TILE);
-            vb0 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid, BIG_TILE);
-            vb1 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + THREADS, BIG_TILE);
-            vb2 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + 2 * THREADS, BIG_TILE);
-            vb3 = loadB(b, bOff, ldb, n, k, transB, col0, 0, lid + 3 * THREADS, BIG_TILE);
-        }
-        for (int p0 = 0; p0 < k; p0 += BIG_DEPTH) {
-            as[slotA(transA, lid, BIG_TILE, BIG_LD)] = va0;
-            as[slotA(transA, lid + THREADS, BIG_TILE, BIG_LD)] = va1;
-            as[slotA(transA, lid + 2 * THREADS, BIG_TILE, BIG_LD)] = va2;
-            as[slotA(transA, lid + 3 * THREADS, BIG_TILE, BIG_LD)] = va3;
-            bs[slotB(transB, lid, BIG_TILE, BIG_DEPTH, BIG_LD)] = vb0;
-            bs[slotB(transB, lid + THREADS, BIG_TILE, BIG_DEPTH, BIG_LD)] = vb1;
-            bs[slotB(transB, lid + 2 * THREADS, BIG_TILE, BIG_DEPTH, BIG_LD)] = vb2;
-            bs[slotB(transB, lid + 3 * THREADS, BIG_TILE, BIG_DEPTH, BIG_LD)] = vb3;
-            ctx.localBarrier();
-            int next = p0 + BIG_DEPTH;
-            if (next < k) {
-                va0 = loadA(a, aOff, lda, m, k, transA, row0, next, lid, BIG_TILE);
-                va1 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + THREADS, BIG_TILE);
-                va2 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + 2 * THREADS, BIG_TILE);
-                va3 = loadA(a, aOff, lda, m, k, transA, row0, next, lid + 3 * THREADS, BIG_TILE);
-                vb0 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid, BIG_TILE);
-                vb1 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + THREADS, BIG_TILE);
-                vb2 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + 2 * THREADS, BIG_TILE);
-                vb3 = loadB(b, bOff, ldb, n, k, transB, col0, next, lid + 3 * THREADS, BIG_TILE);
-            }
-            for (int p = 0; p < BIG_DEPTH; p++) {
-                int ap = p * BIG_LD + tx, bp = p * BIG_LD + ty;
-                double a0 = as[ap], a1 = as[ap + 16], a2 = as[ap + 32], a3 = as[ap + 48], a4 = as[ap + 64], a5 = as[ap + 80], a6 = as[ap + 96], a7 = as[ap + 112];
-                double b0 = bs[bp], b1 = bs[bp + 16], b2 = bs[bp + 32], b3 = bs[bp + 48], b4 = bs[bp + 64], b5 = bs[bp + 80], b6 = bs[bp + 96], b7 = bs[bp + 112];
-                c00 += a0 * b0; c01 += a0 * b1; c02 += a0 * b2; c03 += a0 * b3; c04 += a0 * b4; c05 += a0 * b5; c06 += a0 * b6; c07 += a0 * b7;
-                c10 += a1 * b0; c11 += a1 * b1; c12 += a1 * b2; c13 += a1 * b3; c14 += a1 * b4; c15 += a1 * b5; c16 += a1 * b6; c17 += a1 * b7;
-                c20 += a2 * b0; c21 += a2 * b1; c22 += a2 * b2; c23 += a2 * b3; c24 += a2 * b4; c25 += a2 * b5; c26 += a2 * b6; c27 += a2 * b7;
-                c30 += a3 * b0; c31 += a3 * b1; c32 += a3 * b2; c33 += a3 * b3; c34 += a3 * b4; c35 += a3 * b5; c36 += a3 * b6; c37 += a3 * b7;
-                c40 += a4 * b0; c41 += a4 * b1; c42 += a4 * b2; c43 += a4 * b3; c44 += a4 * b4; c45 += a4 * b5; c46 += a4 * b6; c47 += a4 * b7;
-                c50 += a5 * b0; c51 += a5 * b1; c52 += a5 * b2; c53 += a5 * b3; c54 += a5 * b4; c55 += a5 * b5; c56 += a5 * b6; c57 += a5 * b7;
-                c60 += a6 * b0; c61 += a6 * b1; c62 += a6 * b2; c63 += a6 * b3; c64 += a6 * b4; c65 += a6 * b5; c66 += a6 * b6; c67 += a6 * b7;
-                c70 += a7 * b0; c71 += a7 * b1; c72 += a7 * b2; c73 += a7 * b3; c74 += a7 * b4; c75 += a7 * b5; c76 += a7 * b6; c77 += a7 * b7;
-            }
-            ctx.localBarrier();
-        }
-        int r0 = row0 + tx, q0 = col0 + ty;
-        store(c, cOff, ldc, m, n, r0, q0, alpha, beta, c00);
-        store(c, cOff, ldc, m, n, r0, q0 + 16, alpha, beta, c01);
-        store(c, cOff, ldc, m, n, r0, q0 + 32, alpha, beta, c02);
-        store(c, cOff, ldc, m, n, r0, q0 + 48, alpha, beta, c03);
-        store(c, cOff, ldc, m, n, r0, q0 + 64, alpha, beta, c04);
-        store(c, cOff, ldc, m, n, r0, q0 + 80, alpha, beta, c05);
-        store(c, cOff, ldc, m, n, r0, q0 + 96, alpha, beta, c06);
-        store(c, cOff, ldc, m, n, r0, q0 + 112, alpha, beta, c07);
-        store(c, cOff, ldc, m, n, r0 + 16, q0, alpha, beta, c10);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 16, alpha, beta, c11);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 32, alpha, beta, c12);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 48, alpha, beta, c13);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 64, alpha, beta, c14);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 80, alpha, beta, c15);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 96, alpha, beta, c16);
-        store(c, cOff, ldc, m, n, r0 + 16, q0 + 112, alpha, beta, c17);
-        store(c, cOff, ldc, m, n, r0 + 32, q0, alpha, beta, c20);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 16, alpha, beta, c21);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 32, alpha, beta, c22);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 48, alpha, beta, c23);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 64, alpha, beta, c24);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 80, alpha, beta, c25);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 96, alpha, beta, c26);
-        store(c, cOff, ldc, m, n, r0 + 32, q0 + 112, alpha, beta, c27);
-        store(c, cOff, ldc, m, n, r0 + 48, q0, alpha, beta, c30);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 16, alpha, beta, c31);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 32, alpha, beta, c32);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 48, alpha, beta, c33);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 64, alpha, beta, c34);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 80, alpha, beta, c35);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 96, alpha, beta, c36);
-        store(c, cOff, ldc, m, n, r0 + 48, q0 + 112, alpha, beta, c37);
-        store(c, cOff, ldc, m, n, r0 + 64, q0, alpha, beta, c40);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 16, alpha, beta, c41);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 32, alpha, beta, c42);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 48, alpha, beta, c43);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 64, alpha, beta, c44);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 80, alpha, beta, c45);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 96, alpha, beta, c46);
-        store(c, cOff, ldc, m, n, r0 + 64, q0 + 112, alpha, beta, c47);
-        store(c, cOff, ldc, m, n, r0 + 80, q0, alpha, beta, c50);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 16, alpha, beta, c51);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 32, alpha, beta, c52);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 48, alpha, beta, c53);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 64, alpha, beta, c54);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 80, alpha, beta, c55);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 96, alpha, beta, c56);
-        store(c, cOff, ldc, m, n, r0 + 80, q0 + 112, alpha, beta, c57);
-        store(c, cOff, ldc, m, n, r0 + 96, q0, alpha, beta, c60);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 16, alpha, beta, c61);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 32, alpha, beta, c62);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 48, alpha, beta, c63);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 64, alpha, beta, c64);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 80, alpha, beta, c65);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 96, alpha, beta, c66);
-        store(c, cOff, ldc, m, n, r0 + 96, q0 + 112, alpha, beta, c67);
-        store(c, cOff, ldc, m, n, r0 + 112, q0, alpha, beta, c70);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 16, alpha, beta, c71);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 32, alpha, beta, c72);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 48, alpha, beta, c73);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 64, alpha, beta, c74);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 80, alpha, beta, c75);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 96, alpha, beta, c76);
-        store(c, cOff, ldc, m, n, r0 + 112, q0 + 112, alpha, beta, c77);
+        tileProduct(ctx, a, b, c, desc, alpha, beta, transA, transB, lowerOnly, tilesM, tilesN, as, bs, BIG_TILE, BIG_DEPTH, BIG_LD, BIG_LD, 8);
     }
 
     /**

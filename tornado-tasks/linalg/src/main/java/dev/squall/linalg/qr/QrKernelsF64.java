@@ -28,6 +28,41 @@ public final class QrKernelsF64 {
     }
 
     /**
+     * Applies {@code H_j = I - tau_j v_j v_j^T} from the left to {@code cols} columns of {@code t}
+     * (column {@code c0 + c} at {@code tOff + (c0 + c) * ldt}), rows j to m - 1, where {@code v_j}
+     * is stored below the diagonal of column j at {@code col} in {@code a} ({@code v_j(j) = 1}).
+     * Each team of {@link #LANES} work-items forms one column's dot product (coalesced reads),
+     * then all update {@code T -= v (tau v^T T)}. Used by {@link #geqrf} on the trailing columns
+     * of A and by {@link #orgqr} on Q. Call from code every work-item reaches (it has barriers).
+     */
+    @DeviceFunction
+    static void applyReflector(KernelContext ctx, DoubleArray a, int col, int j, int m, double tj,
+                               DoubleArray t, int tOff, int ldt, int c0, int cols, double[] dots, double[] w) {
+        int lid = ctx.localIdx;
+        int lane = lid % LANES, team = lid / LANES;
+        for (int c = team; c < cols; c += TEAMS) {
+            int cc = tOff + (c0 + c) * ldt;
+            double d = lane == 0 ? t.get(cc + j) : 0;
+            for (int i = j + 1 + lane; i < m; i += LANES) d += a.get(col + i) * t.get(cc + i);
+            dots[c * LANES + lane] = d;
+        }
+        ctx.localBarrier();
+        if (lid < cols) {
+            double d = 0;
+            for (int q = 0; q < LANES; q++) d += dots[lid * LANES + q];
+            w[lid] = tj * d;
+        }
+        ctx.localBarrier();
+        int rows = m - j;
+        for (int idx = lid; idx < rows * cols; idx += THREADS) {
+            int r = j + idx % rows, c = idx / rows;
+            double v = r == j ? 1 : a.get(col + r);
+            int at = tOff + r + (c0 + c) * ldt;
+            t.set(at, t.get(at) - v * w[c]);
+        }
+    }
+
+    /**
      * Factors {@code A_e = Q_e R_e} in place for every matrix {@code e} (at {@code aOff + e * stride},
      * leading dimension {@code lda}, {@code m x n}): {@code R} on and above the diagonal, the
      * reflectors below it, {@code tau_e(j)} at {@code tau[e * min(m, n) + j]}.
@@ -40,7 +75,6 @@ public final class QrKernelsF64 {
         double[] w = ctx.allocateDoubleLocalArray(MAX_N);
         int e = ctx.groupIdx;
         int lid = ctx.localIdx;
-        int lane = lid % LANES, team = lid / LANES;
         int base = aOff + e * stride;
         int steps = Math.min(m, n);
         for (int j = 0; j < steps; j++) {
@@ -71,28 +105,7 @@ public final class QrKernelsF64 {
             }
             for (int i = j + 1 + lid; i < m; i += THREADS) a.set(col + i, a.get(col + i) * scale);
             ctx.localBarrier();
-            // w_c = v^T A(j:m, c) for the trailing columns, LANES partial sums per column
-            int cols = n - j - 1;
-            for (int c = team; c < cols; c += TEAMS) {
-                int cc = base + (j + 1 + c) * lda;
-                double d = lane == 0 ? a.get(cc + j) : 0;
-                for (int i = j + 1 + lane; i < m; i += LANES) d += a.get(col + i) * a.get(cc + i);
-                dots[c * LANES + lane] = d;
-            }
-            ctx.localBarrier();
-            if (lid < cols) {
-                double d = 0;
-                for (int q = 0; q < LANES; q++) d += dots[lid * LANES + q];
-                w[lid] = tj * d;
-            }
-            ctx.localBarrier();
-            int rows = m - j;
-            for (int idx = lid; idx < rows * cols; idx += THREADS) {
-                int r = j + idx % rows, c = idx / rows;
-                double v = r == j ? 1 : a.get(col + r);
-                int at = base + r + (j + 1 + c) * lda;
-                a.set(at, a.get(at) - v * w[c]);
-            }
+            applyReflector(ctx, a, col, j, m, tj, a, base, lda, j + 1, n - j - 1, dots, w);
             if (lid == 0) {
                 a.set(col + j, beta);
                 tau.set(e * steps + j, tj);
@@ -114,7 +127,6 @@ public final class QrKernelsF64 {
         double[] w = ctx.allocateDoubleLocalArray(MAX_N);
         int e = ctx.groupIdx;
         int lid = ctx.localIdx;
-        int lane = lid % LANES, team = lid / LANES;
         int base = aOff + e * stride;
         int k = Math.min(m, n);
         int qb = e * qStride;
@@ -126,27 +138,7 @@ public final class QrKernelsF64 {
         for (int j = k - 1; j >= 0; j--) {
             int col = base + j * lda;
             double tj = tau.get(e * k + j);
-            int cols = k - j;
-            for (int c = team; c < cols; c += TEAMS) {
-                int cc = qb + (j + c) * ldq;
-                double d = lane == 0 ? q.get(cc + j) : 0;
-                for (int i = j + 1 + lane; i < m; i += LANES) d += a.get(col + i) * q.get(cc + i);
-                dots[c * LANES + lane] = d;
-            }
-            ctx.localBarrier();
-            if (lid < cols) {
-                double d = 0;
-                for (int p = 0; p < LANES; p++) d += dots[lid * LANES + p];
-                w[lid] = tj * d;
-            }
-            ctx.localBarrier();
-            int rows = m - j;
-            for (int idx = lid; idx < rows * cols; idx += THREADS) {
-                int r = j + idx % rows, c = idx / rows;
-                double v = r == j ? 1 : a.get(col + r);
-                int at = qb + r + (j + c) * ldq;
-                q.set(at, q.get(at) - v * w[c]);
-            }
+            applyReflector(ctx, a, col, j, m, tj, q, qb, ldq, j, k - j, dots, w);
             ctx.localBarrier();
         }
     }

@@ -19,6 +19,8 @@ import dev.squall.tasks.runtime.*;
  * times {@code tb} are handled by cutting the last blocks at {@code n} (equivalent to padding
  * with the identity).
  *
+ * For orders up to 64, {@link #appendWarp} inverts each matrix in one launch, one warp per matrix.
+ *
  * <pre>{@code
  * KernelArray inv = TriangularInverse.invert(Devices.select(null), l, 64, 10_000);
  * }</pre>
@@ -41,14 +43,34 @@ public final class TriangularInverse {
         InputChecks.finiteLower("L", l, n, batch);
         InputChecks.nonZeroDiagonal("L", l, n, batch);
         Precision p = Precision.of(l);
-        KernelArray w = p.allocate((long) n * n * batch), temp = p.allocate(Math.max(1, (long) n * n * batch / 2));
+        KernelArray w = p.allocate((long) n * n * batch);
         LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.EVERY_EXECUTION, l);
-        append(seq, l, 0, n, n * n, w, temp, n, batch, DEFAULT_BLOCK);
+        if (n <= WarpTriangularKernelsF64.MAX_N) {
+            appendWarp(seq, l, 0, n, n * n, w, n, batch);
+        } else {
+            append(seq, l, 0, n, n * n, w, p.allocate(tempLength(n, batch)), n, batch, DEFAULT_BLOCK);
+        }
         seq.download(DataTransferMode.EVERY_EXECUTION, w);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
         return w;
+    }
+
+    /**
+     * Appends the one launch that writes into {@code w} (packed, {@code n x n} per matrix) the
+     * inverses of the lower triangles of {@code batch} matrices of order {@code n <= 64} of
+     * {@code src} (layout as in {@link #append}), one sub-group per matrix in registers
+     * ({@link WarpTriangularKernelsF64#trinvWarp}).
+     */
+    public static void appendWarp(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
+        if (n < 1 || n > WarpTriangularKernelsF64.MAX_N) {
+            throw new IllegalArgumentException("the warp kernel inverts orders 1.." + WarpTriangularKernelsF64.MAX_N + ", got " + n);
+        }
+        int groups = (batch + WarpTriangularKernelsF64.MATRICES_PER_GROUP - 1) / WarpTriangularKernelsF64.MATRICES_PER_GROUP;
+        seq.launch("trinv_warp", Precision.of(w).pick(WarpTriangularKernelsF64.class, WarpTriangularKernelsF32.class), "trinvWarp",
+                WorkerGrid.of((long) groups * WarpTriangularKernelsF64.THREADS).withLocal(WarpTriangularKernelsF64.THREADS),
+                src, srcOff, lds, srcStride, w, n, batch);
     }
 
     /** Size of the scratch array {@link #append} needs. */

@@ -12,6 +12,7 @@ import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
@@ -24,6 +25,14 @@ class BatchedCholeskyTest {
         return TestDevices.all();
     }
 
+    static List<Arguments> devicesAndKernels() {
+        List<Arguments> out = new java.util.ArrayList<>();
+        for (Device d : TestDevices.all()) {
+            for (SmallCholeskyKernel k : SmallCholeskyKernel.values()) out.add(Arguments.of(d, k));
+        }
+        return out;
+    }
+
     private static double[] pack(double[][] ms) {
         int len = ms[0].length;
         double[] all = new double[len * ms.length];
@@ -31,45 +40,50 @@ class BatchedCholeskyTest {
         return all;
     }
 
-    /** Well- and ill-conditioned matrices in one batch, one of them not positive definite. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("devices")
-    void factorsBatchAndReportsFailingPivot(Device device) {
-        for (int n : new int[] {37, 64, 1}) {
+    /** Well- and ill-conditioned matrices in one batch of 5 (an odd count: the warp kernel's last group is half empty), one not positive definite. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("devicesAndKernels")
+    void factorsBatchAndReportsFailingPivot(Device device, SmallCholeskyKernel kernel) {
+        for (int n : new int[] {37, 64, 1, 32, 33}) {
             SplittableRandom rnd = new SplittableRandom(n);
-            double[][] ms = new double[4][];
+            double[][] ms = new double[5][];
             ms[0] = Matrices.spd(rnd, n, 1.0);
             ms[1] = Matrices.spd(rnd, n, 1e-6);       // ill-conditioned
             ms[2] = Matrices.spd(rnd, n, 0.5);
             ms[3] = Matrices.spd(rnd, n, 0.5);
+            ms[4] = Matrices.spd(rnd, n, 0.3);
             int bad = n / 2;
             ms[2][bad + bad * n] -= 1e3;               // not positive definite at pivot `bad`
             double[] a = pack(ms);
+            // only the lower triangle is input: NaN above it must neither be read nor survive
+            for (int e = 0; e < 5; e++) {
+                for (int c = 1; c < n; c++) for (int r = 0; r < c; r++) a[e * n * n + r + c * n] = Double.NaN;
+            }
             KernelArray da = Precision.FP64.fromDoubles(a);
-            BatchStatus s = BatchedCholesky.factor(device, da, n, 4);
+            BatchStatus s = BatchedCholesky.factor(device, da, n, 5, kernel);
             double[] got = Precision.toDoubles(da);
             int refPivot = assertThrows(NotPositiveDefiniteException.class, () -> ReferenceCholesky.factor(n, ms[2])).pivot();
             assertEquals(refPivot, s.failedPivot(2), "failing pivot on " + device.id());
             assertFalse(s.allPositiveDefinite());
             assertTrue(s.describeFirstFailure().contains("matrix 2"), s.describeFirstFailure());
-            for (int e : new int[] {0, 1, 3}) {
+            for (int e : new int[] {0, 1, 3, 4}) {
                 assertEquals(-1, s.failedPivot(e));
                 double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
-                Compare.close("L of matrix " + e + " n=" + n + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, e == 1 ? 1e-8 : 1e-12);
+                Compare.close("L of matrix " + e + " n=" + n + " by " + kernel + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, e == 1 ? 1e-8 : 1e-12);
                 assertTrue(Residuals.cholesky(n, l, ms[e]) < 1e-14, "residual of matrix " + e);
                 assertTrue(Residuals.upperIsZero(n, got, e * n * n));
             }
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("devices")
-    void singlePrecision(Device device) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("devicesAndKernels")
+    void singlePrecision(Device device, SmallCholeskyKernel kernel) {
         int n = 45;
         SplittableRandom rnd = new SplittableRandom(3);
         double[][] ms = {Matrices.spd(rnd, n, 1), Matrices.spd(rnd, n, 0.2)};
         KernelArray da = Precision.FP32.fromDoubles(pack(ms));
-        assertTrue(BatchedCholesky.factor(device, da, n, 2).allPositiveDefinite());
+        assertTrue(BatchedCholesky.factor(device, da, n, 2, kernel).allPositiveDefinite());
         double[] got = Precision.toDoubles(da);
         for (int e = 0; e < 2; e++) {
             double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);

@@ -39,8 +39,12 @@ class CommandsTest {
         assertTrue(c.contains("\"ok\":true") && c.contains("\"log_likelihood\":"), c);
         String b = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(b.contains("\"ok\":true"), b);
+        String g2 = run(new CholeskyCommand(), "--n", "33", "--batch", "3", "--kernel", "group", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(g2.contains("\"ok\":true") && g2.contains("\"kernel\":\"group\""), g2);
         String t = run(new TrinvCommand(), "--n", "99", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(t.contains("\"ok\":true"), t);
+        assertTrue(t.contains("\"ok\":true") && t.contains("\"kernel\":\"blocks\""), t);
+        String tw = run(new TrinvCommand(), "--n", "45", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(tw.contains("\"ok\":true") && tw.contains("\"kernel\":\"warp\""), tw);
         String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
                 "--device", device.id(), "--verify", "--repeat", "1");
         assertTrue(g.contains("(ok)"), g);
@@ -83,6 +87,9 @@ class CommandsTest {
         TrinvCommand t = new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--precision", "fp16").asCommandLineList().get(0).getCommand();
         IllegalArgumentException p = assertThrows(IllegalArgumentException.class, t::call);
         assertTrue(p.getMessage().contains("fp16"), p.getMessage());
+        TrinvCommand k = new CommandLine(new TrinvCommand()).parseArgs("--n", "100", "--kernel", "warp").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException kw = assertThrows(IllegalArgumentException.class, k::call);
+        assertTrue(kw.getMessage().contains("--kernel warp needs --n <= 64, got 100"), kw.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());

@@ -1,5 +1,6 @@
 package dev.squall.linalg.triangular;
 
+import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.reference.ReferenceTriangular;
@@ -8,8 +9,10 @@ import dev.squall.linalg.testing.Matrices;
 import dev.squall.linalg.testing.Residuals;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.ExecutionPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -52,16 +55,57 @@ class TriangularInverseTest {
         }
     }
 
+    /** Both kernels for orders up to 64 (warp: one launch; blocks: diag_inv + GEMM rounds), into NaN-poisoned outputs, odd batches. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void smallOrdersByWarpAndBlockKernels(Device device) {
+        for (int[] nb : new int[][] {{33, 5}, {64, 3}, {20, 1}}) {
+            int n = nb[0], batch = nb[1];
+            double[] l = factors(new SplittableRandom(10 + n), n, batch);
+            for (boolean warp : new boolean[] {true, false}) {
+                KernelArray src = Precision.FP64.fromDoubles(l);
+                double[] poison = new double[n * n * batch];
+                java.util.Arrays.fill(poison, Double.NaN);
+                KernelArray w = Precision.FP64.fromDoubles(poison);
+                LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.EVERY_EXECUTION, src, w);
+                if (warp) TriangularInverse.appendWarp(seq, src, 0, n, n * n, w, n, batch);
+                else TriangularInverse.append(seq, src, 0, n, n * n, w, Precision.FP64.allocate(TriangularInverse.tempLength(n, batch)), n, batch, 16);
+                seq.download(DataTransferMode.EVERY_EXECUTION, w);
+                try (ExecutionPlan plan = seq.plan(device)) {
+                    plan.execute();
+                }
+                double[] got = Precision.toDoubles(w);
+                for (int e = 0; e < batch; e++) {
+                    double[] le = java.util.Arrays.copyOfRange(l, e * n * n, (e + 1) * n * n);
+                    double[] xe = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
+                    String what = (warp ? "warp" : "blocks") + " n=" + n + " matrix " + e + " on " + device.id();
+                    Compare.close(what, ReferenceTriangular.invertLower(n, le), xe, 1e-11);
+                    assertTrue(Residuals.upperIsZero(n, got, e * n * n), what);
+                }
+            }
+        }
+    }
+
+    @Test
+    void warpKernelRejectsOrdersAbove64() {
+        KernelArray a = Precision.FP64.allocate(65 * 65);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TriangularInverse.appendWarp(new LaunchSequence("x"), a, 0, 65, 65 * 65, a, 65, 1));
+        assertTrue(e.getMessage().contains("1..64, got 65"), e.getMessage());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void singlePrecision(Device device) {
-        int n = 77, batch = 2;
-        double[] l = factors(new SplittableRandom(4), n, batch);
-        double[] got = Precision.toDoubles(TriangularInverse.invert(device, Precision.FP32.fromDoubles(l), n, batch));
-        for (int e = 0; e < batch; e++) {
-            double[] le = java.util.Arrays.copyOfRange(l, e * n * n, (e + 1) * n * n);
-            double r = Residuals.inverse(n, le, java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n));
-            assertTrue(r < 1e-4, "fp32 ||L X - I|| = " + r);
+        for (int n : new int[] {77, 50}) {   // blocks, warp
+            int batch = 3;
+            double[] l = factors(new SplittableRandom(4), n, batch);
+            double[] got = Precision.toDoubles(TriangularInverse.invert(device, Precision.FP32.fromDoubles(l), n, batch));
+            for (int e = 0; e < batch; e++) {
+                double[] le = java.util.Arrays.copyOfRange(l, e * n * n, (e + 1) * n * n);
+                double r = Residuals.inverse(n, le, java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n));
+                assertTrue(r < 1e-4, "fp32 n=" + n + " ||L X - I|| = " + r);
+            }
         }
     }
 
