@@ -129,6 +129,23 @@ public class KernelContext {
         return Double.longBitsToDouble(shuffleBitsDown(Double.doubleToRawLongBits(v), delta));
     }
 
+    /** The value held by lane {@code srcLane} of this sub-group (a broadcast when every lane asks for the same one). */
+    public int shuffle(int v, int srcLane) {
+        return (int) exchange(v, srcLane);
+    }
+
+    public long shuffle(long v, int srcLane) {
+        return exchange(v, srcLane);
+    }
+
+    public float shuffle(float v, int srcLane) {
+        return Float.intBitsToFloat((int) exchange(Float.floatToRawIntBits(v), srcLane));
+    }
+
+    public double shuffle(double v, int srcLane) {
+        return Double.longBitsToDouble(exchange(Double.doubleToRawLongBits(v), srcLane));
+    }
+
     /** The value held by lane {@code lane ^ mask} ({@code mask} below the sub-group size). */
     public int shuffleXor(int v, int mask) {
         return (int) exchange(v, subgroupLocalId() ^ mask);

@@ -113,7 +113,8 @@ abstract class CDialect {
 
     // ---- sub-groups; OpenCL passes the kernel's exchange buffer ----
 
-    abstract String shuffle(boolean xor, TypeKind k, String v, String arg);
+    /** A sub-group shuffle; mode is "down", "xor" or "idx" (from a given lane). */
+    abstract String shuffle(String mode, TypeKind k, String v, String arg);
 
     abstract String subgroupAdd(TypeKind k, String v);
 

@@ -996,7 +996,7 @@ final class CTranslator {
                     helpers.add("sq_lid");
                     return "sq_lid()";
                 }
-                case "shuffleDown", "shuffleXor", "subgroupReduceAdd" -> {
+                case "shuffle", "shuffleDown", "shuffleXor", "subgroupReduceAdd" -> {
                     if (!kernel) throw new KernelLanguageException(mi, "sub-group operations are allowed in kernels only, not in device functions; "
                             + "return the value and shuffle in the kernel");
                     TypeKind k = m.getParameters().get(0).asType().getKind();
@@ -1006,9 +1006,9 @@ final class CTranslator {
                         helpers.add(d.hasHelper("sq_shfl") ? "sq_shfl" : "sq_sg_add_" + CDialect.letter(k));
                         return d.subgroupAdd(k, v);
                     }
-                    boolean xor = name.equals("shuffleXor");
-                    helpers.add(d.hasHelper("sq_shfl") ? "sq_shfl" : "sq_shfl_" + (xor ? "xor_" : "down_") + CDialect.letter(k));
-                    return d.shuffle(xor, k, v, top(args.get(1)));
+                    String mode = name.equals("shuffleXor") ? "xor" : name.equals("shuffle") ? "idx" : "down";
+                    helpers.add(d.hasHelper("sq_shfl") ? "sq_shfl" : "sq_shfl_" + mode + "_" + CDialect.letter(k));
+                    return d.shuffle(mode, k, v, top(args.get(1)));
                 }
                 default -> {
                 }

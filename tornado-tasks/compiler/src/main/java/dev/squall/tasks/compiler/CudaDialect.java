@@ -24,6 +24,7 @@ final class CudaDialect extends CDialect {
                     return __shfl_sync(sq_sgmask(), v, s < sq_sgsize() ? s : lane);
                 }
                 template <typename T> $FT sq_shfl_xor(T v, int m) { return __shfl_sync(sq_sgmask(), v, sq_sglane() ^ m); }
+                template <typename T> $FT sq_shfl_idx(T v, int src) { return __shfl_sync(sq_sgmask(), v, src); }
                 template <typename T> $FT sq_sg_add(T v) {
                     for (int m = sq_sgsize() >> 1; m > 0; m >>= 1) v += sq_shfl_xor(v, m);
                     return v;
@@ -226,8 +227,8 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
-    String shuffle(boolean xor, TypeKind k, String v, String arg) {
-        return (xor ? "sq_shfl_xor(" : "sq_shfl_down(") + v + ", " + arg + ")";
+    String shuffle(String mode, TypeKind k, String v, String arg) {
+        return "sq_shfl_" + mode + "(" + v + ", " + arg + ")";
     }
 
     @Override

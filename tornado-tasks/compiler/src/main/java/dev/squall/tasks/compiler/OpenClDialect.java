@@ -69,6 +69,8 @@ final class OpenClDialect extends CDialect {
             helper("sq_shfl_down_" + k[0], k[1] + " sq_shfl_down_" + k[0] + "(__local long* xc, " + k[1] + " v, int d) {\n"
                     + "    int lane = sq_sglane(), s = lane + d;\n"
                     + "    return " + back.replace("SRC", "s < sq_sgsize() ? s : lane") + ";\n}", "sq_xchg", "sq_sglane");
+            helper("sq_shfl_idx_" + k[0], k[1] + " sq_shfl_idx_" + k[0] + "(__local long* xc, " + k[1] + " v, int src) {\n"
+                    + "    return " + back.replace("SRC", "src") + ";\n}", "sq_xchg");
             helper("sq_shfl_xor_" + k[0], k[1] + " sq_shfl_xor_" + k[0] + "(__local long* xc, " + k[1] + " v, int m) {\n"
                     + "    return " + back.replace("SRC", "sq_sglane() ^ m") + ";\n}", "sq_xchg", "sq_sglane");
             helper("sq_sg_add_" + k[0], k[1] + " sq_sg_add_" + k[0] + "(__local long* xc, " + k[1] + " v) {\n"
@@ -277,8 +279,8 @@ final class OpenClDialect extends CDialect {
     }
 
     @Override
-    String shuffle(boolean xor, TypeKind k, String v, String arg) {
-        return "sq_shfl_" + (xor ? "xor_" : "down_") + letter(k) + "(sq_xchg_buf, " + v + ", " + arg + ")";
+    String shuffle(String mode, TypeKind k, String v, String arg) {
+        return "sq_shfl_" + mode + "_" + letter(k) + "(sq_xchg_buf, " + v + ", " + arg + ")";
     }
 
     @Override

@@ -319,6 +319,15 @@ public final class ConformanceKernels {
         }
     }
 
+    /** Shuffle from a given lane: every lane reads lane 3 of its sub-group, and lane (l + 5) % size for a rotation. */
+    @Kernel
+    public static void laneShuffles(KernelContext ctx, DoubleArray x, DoubleArray broadcast, IntArray rotated) {
+        int i = ctx.globalIdx;
+        int lane = ctx.subgroupLocalId();
+        broadcast.set(i, ctx.shuffle(x.get(i), 3));
+        rotated.set(i, ctx.shuffle(i, (lane + 5) % ctx.subgroupSize()));
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

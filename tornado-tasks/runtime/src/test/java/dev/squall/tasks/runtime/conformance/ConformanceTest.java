@@ -408,6 +408,29 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void shuffleFromAGivenLane(Device device) {
+        int n = 128;
+        double[] x = new SplittableRandom(16).doubles(n, -1, 1).toArray();
+        DoubleArray in = doubles(x), broadcast = new DoubleArray(n);
+        IntArray rotated = new IntArray(n);
+        broadcast.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::laneShuffles, new KernelContext(), in, broadcast, rotated)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, broadcast, rotated))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        double[] eb = new double[n];
+        int[] er = new int[n];
+        for (int i = 0; i < n; i++) {
+            int base = i / 32 * 32;
+            eb[i] = x[base + 3];
+            er[i] = base + (i % 32 + 5) % 32;
+        }
+        Compare.close("broadcast from lane 3 on " + device.id(), eb, broadcast.toHeapArray(), 0);
+        Compare.exact("rotation by 5 on " + device.id(), er, rotated.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
