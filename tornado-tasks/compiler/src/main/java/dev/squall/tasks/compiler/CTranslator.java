@@ -131,14 +131,12 @@ final class CTranslator {
             calls.put(e.getKey(), list);
         }
         for (ExecutableElement start : deviceFunctions.keySet()) {
-            Deque<ExecutableElement> stack = new ArrayDeque<>();
             MethodInvocationTree cycle = findCycle(start, start, calls, target, new HashSet<>());
             if (cycle != null) {
                 errors.add(new KernelLanguageException(cycle, "device function " + start.getSimpleName()
                         + " calls itself (directly or through other device functions); kernels cannot recurse: use a loop with an explicit stack in a private array"));
                 return;
             }
-            stack.clear();
         }
     }
 
@@ -1035,8 +1033,9 @@ final class CTranslator {
             String v = top(args.get(2));
             switch (name) {
                 case "atomicAdd" -> {
-                    if (k == TypeKind.FLOAT || k == TypeKind.DOUBLE) helpers.add("sq_atomic_add_" + CDialect.letter(k) + "_" + space);
-                    if (d instanceof CudaDialect) helpers.remove("sq_atomic_add_" + CDialect.letter(k) + "_" + space);
+                    // OpenCL has no float atomics: a compare-and-swap helper (CUDA has none registered, nor needs one)
+                    String helper = k == TypeKind.FLOAT || k == TypeKind.DOUBLE ? "sq_atomic_add_" + CDialect.letter(k) + "_" + space : null;
+                    if (helper != null && d.hasHelper(helper)) helpers.add(helper);
                     return d.atomicAdd(k, space, ptr, v);
                 }
                 case "atomicMin", "atomicMax" -> {

@@ -41,8 +41,8 @@ public final class KernelProcessor extends AbstractProcessor {
     private final Map<String, Owner> pending = new LinkedHashMap<>();
     private final Set<String> allOwners = new TreeSet<>();
 
-    private record Owner(TypeElement type, String binaryName, List<ExecutableElement> kernels, List<ExecutableElement> deviceFunctions,
-                         FileObject cl, FileObject cu) {
+    /** An owner waiting for javac's analysis; by name, since the round's elements are stale by then. */
+    private record Owner(String qualifiedName, String outermostName, Set<String> kernelNames, FileObject cl, FileObject cu) {
     }
 
     @Override
@@ -110,7 +110,10 @@ public final class KernelProcessor extends AbstractProcessor {
                 writeLauncher(type, binary, ks, devFns);
                 FileObject cl = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cl", type);
                 FileObject cu = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cu", type);
-                pending.put(binary, new Owner(type, binary, ks, devFns, cl, cu));
+                Set<String> kernelNames = new HashSet<>();
+                for (ExecutableElement k : ks) kernelNames.add(k.getSimpleName().toString());
+                pending.put(binary, new Owner(type.getQualifiedName().toString(), outermost(type).getQualifiedName().toString(),
+                        kernelNames, cl, cu));
                 allOwners.add(binary);
             } catch (IOException ex) {
                 processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler: cannot write the generated files of " + binary + ": " + ex, type);
@@ -227,7 +230,7 @@ public final class KernelProcessor extends AbstractProcessor {
         String top = outermost(e.getTypeElement()).getQualifiedName().toString();
         for (Iterator<Owner> it = pending.values().iterator(); it.hasNext(); ) {
             Owner o = it.next();
-            if (!outermost(o.type).getQualifiedName().contentEquals(top)) continue;
+            if (!o.outermostName.equals(top)) continue;
             it.remove();
             translate(o, e.getCompilationUnit());
         }
@@ -270,11 +273,10 @@ public final class KernelProcessor extends AbstractProcessor {
 
     private void translate(Owner o, CompilationUnitTree cu) {
         // symbols from the processing rounds are stale once javac analyses: look the class up again
-        TypeElement type = processingEnv.getElementUtils().getTypeElement(o.type.getQualifiedName());
+        TypeElement type = processingEnv.getElementUtils().getTypeElement(o.qualifiedName);
         if (type == null) return;
         List<ExecutableElement> kernels = new ArrayList<>(), devFns = new ArrayList<>();
-        Set<String> kernelNames = new HashSet<>();
-        for (ExecutableElement k : o.kernels) kernelNames.add(k.getSimpleName().toString());
+        Set<String> kernelNames = o.kernelNames;
         for (Element e : type.getEnclosedElements()) {
             if (!(e instanceof ExecutableElement m)) continue;
             if (CTranslator.hasAnnotation(m, "Kernel") && kernelNames.contains(m.getSimpleName().toString())) kernels.add(m);
