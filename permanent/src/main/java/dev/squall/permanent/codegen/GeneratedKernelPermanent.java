@@ -118,6 +118,9 @@ public final class GeneratedKernelPermanent {
             for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
                 MemorySegment.copy(l.planWords(steps), 0, plan, ValueLayout.JAVA_LONG, 0, 3);
                 nd.copyToDevice(plan, planBuf, 0, 24);
+                // poison (all-ones bits read as NaN): a work-item that does not write its partials shows in the sum
+                partials.fill((byte) 0xFF);
+                nd.copyToDevice(partials, partBuf, 0, 16L * threads);
                 launch.launch(new long[] {threads}, new long[] {local});
                 nd.copyToHost(partBuf, 0, partials, 16L * threads);
                 for (int t = 0; t < threads; t++) {
