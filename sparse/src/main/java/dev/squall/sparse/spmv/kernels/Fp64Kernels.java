@@ -414,11 +414,7 @@ public final class Fp64Kernels {
         ctx.localBarrier();
         if (whole) {
             if (local == 0) {
-                double t = 0;
-                for (int w = 0; w < groupSize / 32; w++) {
-                    t += warpSums[w];
-                }
-                partial.set(seg, t);
+                partial.set(seg, warpTotal(warpSums, 1, 0, groupSize / 32));
                 if (oneLaunch != 0) {
                     finishLongRow(ctx, partial, segLong, longSeg, segCount, y, coef, row, seg);
                 }
@@ -426,6 +422,23 @@ public final class Fp64Kernels {
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
             store(y, row, s, coef);
         }
+    }
+
+    /**
+     * Sum of a group's warp partials {@code warpSums[w * stride + offset]}, {@code w < warps <= 32}, as
+     * straight-line code rather than a loop: PoCL 5.0 aborts building a program (Kernel.cc:129,
+     * "region_entry_barrier != NULL") when a branch between two barriers of a loop skips a loop whose trip
+     * count varies (pocl/pocl pull request 2281), the shape {@link #spmmBinned} had.
+     */
+    @DeviceFunction
+    static double warpTotal(double[] warpSums, int stride, int offset, int warps) {
+        double t = 0;
+        for (@Unroll int w = 0; w < 32; w++) {
+            if (w < warps) {
+                t += warpSums[w * stride + offset];
+            }
+        }
+        return t;
     }
 
     /**
@@ -564,11 +577,7 @@ public final class Fp64Kernels {
             ctx.localBarrier();
             if (whole) {
                 if (local < nv) {
-                    double t = 0;
-                    for (int w = 0; w < groupSize / 32; w++) {
-                        t += warpSums[w * SPMM_CHUNK + local];
-                    }
-                    partial.set(seg * k + c0 + local, t);
+                    partial.set(seg * k + c0 + local, warpTotal(warpSums, SPMM_CHUNK, local, groupSize / 32));
                 }
             } else if (row >= 0 && (local & (lanes - 1)) == 0) {
                 for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
