@@ -163,6 +163,40 @@ public class KernelContext {
         return Double.longBitsToDouble(exchange(Double.doubleToRawLongBits(v), subgroupLocalId() ^ mask));
     }
 
+    /**
+     * One sub-group-wide fp64 multiply-accumulate on 8 x 8 x 4 tiles, {@code D = A B + C}, in the fragment layout of
+     * PTX's {@code mma.m8n8k4.f64} (on CUDA devices of compute capability 8.0 and later, one FP64 tensor-core
+     * instruction; elsewhere twelve shuffles and sixteen fused multiply-adds per lane). Lane {@code l} (of 32) holds
+     * {@code A(l / 4, l % 4)} in {@code a}, {@code B(l % 4, l / 4)} in {@code b}, and {@code C(l / 4, 2 (l % 4) + i)}
+     * in {@code acc[at + i]}, {@code i = 0, 1}, which this call replaces by D. {@code acc} is a private array of
+     * the kernel; with {@code at} a constant (an {@link Unroll}ed index) it stays in registers. Every lane of a
+     * sub-group of 32 must make the call: work-groups of a multiple of 32 work-items.
+     *
+     * <pre>{@code
+     * double[] acc = new double[2];                       // this lane's two entries of an 8 x 8 tile of C
+     * for (int k0 = 0; k0 < k; k0 += 4) {
+     *     int lane = ctx.subgroupLocalId();
+     *     double a = as[(lane >> 2) * lda + k0 + (lane & 3)];   // A(row, k0 + lane % 4)
+     *     double b = bs[(k0 + (lane & 3)) * ldb + (lane >> 2)]; // B(k0 + lane % 4, col)
+     *     ctx.mma8x8x4(a, b, acc, 0);
+     * }
+     * }</pre>
+     */
+    public void mma8x8x4(double a, double b, double[] acc, int at) {
+        int lane = subgroupLocalId();
+        int row = lane >> 2, col = (lane & 3) * 2;
+        double d0 = acc[at], d1 = acc[at + 1];
+        for (int k = 0; k < 4; k++) {
+            double ak = shuffle(a, row * 4 + k);
+            double b0 = shuffle(b, col * 4 + k);
+            double b1 = shuffle(b, (col + 1) * 4 + k);
+            d0 = Math.fma(ak, b0, d0);
+            d1 = Math.fma(ak, b1, d1);
+        }
+        acc[at] = d0;
+        acc[at + 1] = d1;
+    }
+
     /** Sum over the sub-group, returned to every lane. */
     public int subgroupReduceAdd(int v) {
         for (int m = subgroupSize() / 2; m > 0; m >>= 1) v += shuffleXor(v, m);

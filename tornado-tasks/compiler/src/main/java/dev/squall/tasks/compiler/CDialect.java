@@ -118,6 +118,9 @@ abstract class CDialect {
 
     abstract String subgroupAdd(TypeKind k, String v);
 
+    /** The call of helper sq_mma884 that updates {@code acc[at]} and {@code acc[at + 1]} (see KernelContext.mma8x8x4). */
+    abstract String mma884(String a, String b, String acc, String at);
+
     /** Declaration of the kernel's sub-group exchange buffer (when {@link #needsExchangeBuffer()}). */
     String exchangeBuffer() {
         return "";

@@ -217,6 +217,8 @@ final class CTranslator {
         final Map<Element, String> names = new HashMap<>();
         final Set<String> used = new HashSet<>();
         final Set<Element> readOnly = new HashSet<>();
+        /** Private arrays declared here (new T[K]): what mma8x8x4 accumulates into. */
+        final Set<Element> privateArrays = new HashSet<>();
         final StringBuilder hoisted = new StringBuilder();
         boolean exchange;
 
@@ -542,6 +544,7 @@ final class CTranslator {
                 if (ie instanceof NewArrayTree na) {
                     String n = unique(v.getName().toString());
                     names.put(ve, n);
+                    privateArrays.add(ve);
                     TreePath np = pathOf(p, na);
                     if (na.getDimensions().size() > 1) throw new KernelLanguageException(na, "private arrays have one dimension; index a flat array");
                     if (na.getInitializers() != null) {
@@ -1007,6 +1010,19 @@ final class CTranslator {
                     String mode = name.equals("shuffleXor") ? "xor" : name.equals("shuffle") ? "idx" : "down";
                     helpers.add(d.hasHelper("sq_shfl") ? "sq_shfl" : "sq_shfl_" + mode + "_" + CDialect.letter(k));
                     return d.shuffle(mode, k, v, top(args.get(1)));
+                }
+                case "mma8x8x4" -> {
+                    if (!kernel) throw new KernelLanguageException(mi, "sub-group operations are allowed in kernels only, not in device functions; "
+                            + "call mma8x8x4 in the kernel");
+                    TreePath acc = args.get(2);
+                    Element accEl = trees.getElement(acc);
+                    if (!(LoopNest.strip((ExpressionTree) acc.getLeaf()) instanceof IdentifierTree) || accEl == null || !privateArrays.contains(accEl)) {
+                        throw new KernelLanguageException(mi, "mma8x8x4 accumulates into a private array of the kernel, by name "
+                                + "(double[] acc = new double[K]), not local memory or an expression");
+                    }
+                    exchange |= d.needsExchangeBuffer();
+                    helpers.add("sq_mma884");
+                    return d.mma884(top(args.get(0)), top(args.get(1)), names.get(accEl), top(args.get(3)));
                 }
                 default -> {
                 }

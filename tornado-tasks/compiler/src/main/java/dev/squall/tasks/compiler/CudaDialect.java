@@ -29,6 +29,24 @@ final class CudaDialect extends CDialect {
                     for (int m = sq_sgsize() >> 1; m > 0; m >>= 1) v += sq_shfl_xor(v, m);
                     return v;
                 }""", "sq_sglane", "sq_sgmask", "sq_sgsize");
+        // FP64 tensor cores from sm_80 (PTX ISA 7.0); older devices shuffle the fragments (lane l: A(l/4, l%4),
+        // B(l%4, l/4), C(l/4, 2(l%4) + 0..1)). Non-volatile asm: no side effects, so ptxas may schedule it freely.
+        helper("sq_mma884", """
+                $Fvoid sq_mma884(double a, double b, double& d0, double& d1) {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                        : "+d"(d0), "+d"(d1) : "d"(a), "d"(b));
+                #else
+                    int lane = sq_sglane(), row = lane >> 2, col = (lane & 3) * 2;
+                    for (int k = 0; k < 4; k++) {
+                        double ak = __shfl_sync(0xffffffffu, a, row * 4 + k);
+                        double b0 = __shfl_sync(0xffffffffu, b, col * 4 + k);
+                        double b1 = __shfl_sync(0xffffffffu, b, (col + 1) * 4 + k);
+                        d0 = fma(ak, b0, d0);
+                        d1 = fma(ak, b1, d1);
+                    }
+                #endif
+                }""", "sq_sglane");
     }
 
     @Override
@@ -224,6 +242,11 @@ final class CudaDialect extends CDialect {
                     + "), (unsigned long long) (" + update + ")))";
         }
         return "atomicCAS(" + ptr + ", " + expected + ", " + update + ")";
+    }
+
+    @Override
+    String mma884(String a, String b, String acc, String at) {
+        return "sq_mma884(" + a + ", " + b + ", " + acc + "[" + at + "], " + acc + "[(" + at + ") + 1])";
     }
 
     @Override

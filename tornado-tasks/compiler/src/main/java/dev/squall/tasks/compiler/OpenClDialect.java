@@ -61,6 +61,38 @@ final class OpenClDialect extends CDialect {
                     return xc[me - me % sq_sgsize() + src];
                 }
                 #endif""", "sq_lid", "sq_sgsize");
+        // mma8x8x4: NVIDIA's OpenCL shuffles the fragments (PTX shfl through sq_xchg); elsewhere one round through
+        // local memory for A and one for B (four barriers instead of the 24 of twelve exchanges, which PoCL compiles
+        // far faster when a kernel unrolls many of these)
+        helper("sq_mma884", """
+                void sq_mma884(__local long* xc, double a, double b, double* d) {
+                    int lane = sq_sglane(), row = lane >> 2, col = (lane & 3) * 2;
+                    double av[4], b0[4], b1[4];
+                #ifdef SQ_NV_PTX
+                    for (int k = 0; k < 4; k++) {
+                        av[k] = as_double(sq_xchg(xc, as_long(a), row * 4 + k));
+                        b0[k] = as_double(sq_xchg(xc, as_long(b), col * 4 + k));
+                        b1[k] = as_double(sq_xchg(xc, as_long(b), (col + 1) * 4 + k));
+                    }
+                #else
+                    int me = sq_lid(), base = me - lane;
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    xc[me] = as_long(a);
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (int k = 0; k < 4; k++) av[k] = as_double(xc[base + row * 4 + k]);
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    xc[me] = as_long(b);
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (int k = 0; k < 4; k++) {
+                        b0[k] = as_double(xc[base + col * 4 + k]);
+                        b1[k] = as_double(xc[base + (col + 1) * 4 + k]);
+                    }
+                #endif
+                    for (int k = 0; k < 4; k++) {
+                        d[0] = fma(av[k], b0[k], d[0]);
+                        d[1] = fma(av[k], b1[k], d[1]);
+                    }
+                }""", "sq_xchg", "sq_sglane", "sq_lid");
         // {letter, type, value to long bits, "(" opener of the way back, closer}
         String[][] kinds = {{"i", "int", "(long) v", "(int) (", ")"}, {"l", "long", "v", "(", ")"},
                 {"f", "float", "(long) as_int(v)", "as_float((int) ", ")"}, {"d", "double", "as_long(v)", "as_double(", ")"}};
@@ -276,6 +308,11 @@ final class OpenClDialect extends CDialect {
     @Override
     String atomicCas(TypeKind k, String space, String ptr, String expected, String update) {
         return (k == TypeKind.INT ? "atomic_cmpxchg(" : "atom_cmpxchg(") + ptr + ", " + expected + ", " + update + ")";
+    }
+
+    @Override
+    String mma884(String a, String b, String acc, String at) {
+        return "sq_mma884(sq_xchg_buf, " + a + ", " + b + ", &" + acc + "[" + at + "])";
     }
 
     @Override

@@ -670,6 +670,27 @@ class KernelRejectionTest {
                     a.set(ctx.globalIdx, sum(ctx, a.get(ctx.globalIdx)));
                 }
                 """));
+        cases.add(reject("MmaInDeviceFunction", "sub-group operations are allowed in kernels only", """
+                @DeviceFunction
+                static void step(KernelContext ctx, double a, double[] acc) {
+                    ctx.mma8x8x4(a, a, acc, 0); // <-
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] acc = new double[2];
+                    step(ctx, x.get(ctx.globalIdx), acc);
+                    x.set(ctx.globalIdx, acc[0]);
+                }
+                """));
+        cases.add(reject("MmaIntoLocalMemory", "mma8x8x4 accumulates into a private array of the kernel", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] acc = ctx.allocateDoubleLocalArray(64);
+                    ctx.mma8x8x4(x.get(ctx.globalIdx), 1.0, acc, 0); // <-
+                    x.set(ctx.globalIdx, acc[0]);
+                }
+                """));
         cases.add(reject("LocalMemoryInDeviceFunction", "local memory is allocated in kernels only", """
                 @DeviceFunction
                 static void stage(KernelContext ctx, IntArray a) {

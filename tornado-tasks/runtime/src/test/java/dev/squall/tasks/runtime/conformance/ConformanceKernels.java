@@ -328,6 +328,26 @@ public final class ConformanceKernels {
         rotated.set(i, ctx.shuffle(i, (lane + 5) % ctx.subgroupSize()));
     }
 
+    /**
+     * mma8x8x4: sub-group w computes the 8 x 8 tile D = A B + C with A (8 x K) and B (K x 8) row-major at
+     * {@code w * 8 * K}, C row-major at {@code w * 64}, K = 4 kSteps, accumulating over the K/4 steps.
+     */
+    @Kernel
+    public static void mmaTiles(KernelContext ctx, DoubleArray a, DoubleArray b, DoubleArray c, int kSteps) {
+        int w = ctx.globalIdx / 32;
+        int lane = ctx.subgroupLocalId();
+        int kk = 4 * kSteps;
+        int row = lane >> 2, q = lane & 3;
+        double[] acc = new double[2];
+        for (@Unroll int i = 0; i < 2; i++) acc[i] = c.get(w * 64 + row * 8 + 2 * q + i);
+        for (int s = 0; s < kSteps; s++) {
+            double av = a.get(w * 8 * kk + row * kk + 4 * s + q);
+            double bv = b.get(w * kk * 8 + (4 * s + q) * 8 + row);
+            ctx.mma8x8x4(av, bv, acc, 0);
+        }
+        for (@Unroll int i = 0; i < 2; i++) c.set(w * 64 + row * 8 + 2 * q + i, acc[i]);
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

@@ -431,6 +431,41 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void mmaTilesMatchThePlainProduct(Device device) {
+        int warps = 5, kSteps = 3, kk = 4 * kSteps;
+        SplittableRandom rnd = new SplittableRandom(16);
+        double[] a = rnd.doubles(warps * 8 * kk, -1, 1).toArray();
+        double[] b = rnd.doubles(warps * kk * 8, -1, 1).toArray();
+        double[] c = rnd.doubles(warps * 64, -1, 1).toArray();
+        DoubleArray da = doubles(a), db = doubles(b), dc = doubles(c);
+        // 5 sub-groups in groups of 64: the last group's second sub-group works on a padded tile (A, B, C zero there)
+        int padded = 6;
+        DoubleArray pa = new DoubleArray(padded * 8 * kk), pb = new DoubleArray(padded * kk * 8), pc = new DoubleArray(padded * 64);
+        for (int i = 0; i < a.length; i++) pa.set(i, a[i]);
+        for (int i = 0; i < b.length; i++) pb.set(i, b[i]);
+        for (int i = 0; i < c.length; i++) pc.set(i, c[i]);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, pa, pb, pc)
+                .task("t", ConformanceKernels::mmaTiles, new KernelContext(), pa, pb, pc, kSteps)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, pc))) {
+            p.withGrid("t", WorkerGrid.of(padded * 32).withLocal(64)).execute();
+        }
+        double[] exp = new double[warps * 64];
+        for (int w = 0; w < warps; w++) {
+            for (int i = 0; i < 8; i++) {
+                for (int j = 0; j < 8; j++) {
+                    double s = c[w * 64 + i * 8 + j];
+                    for (int k = 0; k < kk; k++) s += a[w * 8 * kk + i * kk + k] * b[w * kk * 8 + k * 8 + j];
+                    exp[w * 64 + i * 8 + j] = s;
+                }
+            }
+        }
+        double[] got = java.util.Arrays.copyOf(pc.toHeapArray(), warps * 64);
+        Compare.close("mma8x8x4 tiles on " + device.id(), exp, got, 1e-13);
+        assertEquals(0.0, pc.get(warps * 64 + 17), "the padded tile stays zero");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
