@@ -46,6 +46,15 @@ public final class CholeskyRun implements AutoCloseable {
      * ({@link BlockedCholesky}, a multiple of 64); the {@code jvm} device ignores it.
      */
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock) {
+        this(device, a, n, outerBlock, true);
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int, int)}; with {@code deviceKernels} false the
+     * panel and trailing GEMMs use the portable kernels even where the device has a faster variant
+     * (FP64 tensor cores on CUDA), for comparisons.
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         Precision.of(a);
@@ -54,7 +63,7 @@ public final class CholeskyRun implements AutoCloseable {
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("cholesky").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+        LaunchSequence seq = new LaunchSequence("cholesky").target(deviceKernels ? device : null).upload(DataTransferMode.EVERY_EXECUTION, a, info);
         if (device.isJvm()) {
             LoopCholesky.append(seq, a, work, n, info);
         } else {

@@ -39,6 +39,11 @@ public final class PhaseProfile {
 
     /** Measures every phase and the total, {@code repeat} runs each after one warm-up run. */
     public static List<Row> measure(Device device, KernelArray a, int n, int outer, int repeat) {
+        return measure(device, a, n, outer, repeat, true);
+    }
+
+    /** As {@link #measure(Device, KernelArray, int, int, int)}; {@code deviceKernels} as in {@link CholeskyRun}. */
+    public static List<Row> measure(Device device, KernelArray a, int n, int outer, int repeat, boolean deviceKernels) {
         if (device.isJvm()) throw new IllegalArgumentException("the phase profile times BlockedCholesky, which the jvm device does not run (it runs LoopCholesky)");
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
@@ -50,8 +55,8 @@ public final class PhaseProfile {
         CopyLaunches.lower(restore, a, 0, n, 0, work, 0, n, 0, n, 1);
         List<Row> rows = new ArrayList<>();
         try (ExecutionPlan reset = restore.plan(device)) {
-            for (CholeskyPhase phase : CholeskyPhase.values()) rows.add(time(device, reset, work, n, info, outer, EnumSet.of(phase), phase, repeat));
-            rows.add(time(device, reset, work, n, info, outer, CholeskyPhase.all(), null, repeat));
+            for (CholeskyPhase phase : CholeskyPhase.values()) rows.add(time(device, reset, work, n, info, outer, EnumSet.of(phase), phase, repeat, deviceKernels));
+            rows.add(time(device, reset, work, n, info, outer, CholeskyPhase.all(), null, repeat, deviceKernels));
         } finally {
             device.free(work);
         }
@@ -59,8 +64,8 @@ public final class PhaseProfile {
     }
 
     private static Row time(Device device, ExecutionPlan reset, KernelArray work, int n, IntArray info, int outer,
-                            java.util.Set<CholeskyPhase> phases, CholeskyPhase label, int repeat) {
-        LaunchSequence seq = new LaunchSequence("cholesky_phase");
+                            java.util.Set<CholeskyPhase> phases, CholeskyPhase label, int repeat, boolean deviceKernels) {
+        LaunchSequence seq = new LaunchSequence("cholesky_phase").target(deviceKernels ? device : null);
         BlockedCholesky.append(seq, work, n, info, outer, phases);
         double[] ms = new double[Math.max(1, repeat)];
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -48,6 +48,10 @@ public final class CholeskyCommand implements Callable<Integer> {
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp or group (default ${DEFAULT-VALUE})")
     String kernel;
 
+    @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
+            description = "panel and trailing GEMMs: auto (FP64 tensor cores on CUDA 8.0+, else tiles) or tiles (default ${DEFAULT-VALUE})")
+    String gemmKernel;
+
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
 
@@ -63,6 +67,8 @@ public final class CholeskyCommand implements Callable<Integer> {
         int outer = block != null ? block : BlockedCholesky.outerBlock(n);
         if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
         SmallCholeskyKernel small = SmallCholeskyKernel.parse(kernel);
+        if (!gemmKernel.equals("auto") && !gemmKernel.equals("tiles")) throw new IllegalArgumentException("--gemm-kernel must be auto or tiles, got '" + gemmKernel + "'");
+        boolean deviceKernels = gemmKernel.equals("auto");
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
@@ -74,7 +80,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun run = new CholeskyRun(device, a, n, outer)) {
+                try (CholeskyRun run = new CholeskyRun(device, a, n, outer, deviceKernels)) {
                     t = Timing.measure(common.repeat, () -> run.execute().kernelMillis());
                     l = common.verify ? run.factor().l() : null;
                 }
@@ -123,7 +129,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.isJvm() ? LoopCholesky.BLOCK : outer);
         if (profile) {
             System.err.println("profiling phases (block " + outer + ") ...");
-            printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat), outer);
+            printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat, deviceKernels), outer);
         }
         return ok ? 0 : 1;
     }

@@ -2,6 +2,7 @@ package dev.squall.linalg.cli;
 
 import dev.squall.linalg.gemm.BatchDescriptor;
 import dev.squall.linalg.gemm.BatchedGemm;
+import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
@@ -23,6 +24,7 @@ import java.util.concurrent.Callable;
                 "Examples:",
                 "  squall gemm --m 64 --batch 10000 --device cuda:0 --verify",
                 "  squall gemm --m 8192 --batch 1 --precision fp64 --json",
+                "  squall gemm --m 8192 --kernel tiles --device cuda:0   (the FMA kernel, to compare with the tensor cores)",
                 "  squall gemm --m 40 --n 17 --k 33 --batch 100 --transb T --device jvm --verify", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
 public final class GemmCommand implements Callable<Integer> {
@@ -44,6 +46,10 @@ public final class GemmCommand implements Callable<Integer> {
     @Option(names = "--transb", paramLabel = "N|T", defaultValue = "N", description = "op(B) (default ${DEFAULT-VALUE})")
     Transpose transB;
 
+    @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
+            description = "auto (FP64 tensor cores for fp64 products of 256+ rows and columns on CUDA 8.0+, else tiles), tiles or mma (default ${DEFAULT-VALUE})")
+    String kernel;
+
     @Mixin
     CommonOptions common;
 
@@ -61,8 +67,9 @@ public final class GemmCommand implements Callable<Integer> {
         KernelArray c = p.allocate(sc * batch);
         int lda = transA == Transpose.N ? m : kk, ldb = transB == Transpose.N ? kk : nn;
         BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, nn, kk, (int) sa, lda, (int) sb, ldb, (int) sc, m);
-        LaunchSequence seq = new LaunchSequence("gemm").upload(DataTransferMode.FIRST_EXECUTION, a, b);
-        BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false);
+        LaunchSequence seq = new LaunchSequence("gemm").target(device).upload(DataTransferMode.FIRST_EXECUTION, a, b);
+        GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p, d) : GemmKernel.parse(kernel);
+        BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
             t = Timing.ofKernels(plan, common.repeat);
@@ -81,12 +88,12 @@ public final class GemmCommand implements Callable<Integer> {
         boolean ok = !common.verify || err <= 50 * p.epsilon() * Math.sqrt(kk) * 4;
         if (common.json) {
             System.out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"gemm\",\"m\":%d,\"n\":%d,\"k\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
+                    "{\"command\":\"gemm\",\"m\":%d,\"n\":%d,\"k\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"kernel\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
                             + "\"gflops\":%.2f,\"verified\":%b,\"max_error\":%s,\"ok\":%b}",
-                    m, nn, kk, batch, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(common.verify ? err : Double.NaN), ok));
+                    m, nn, kk, batch, p, device.id(), used.name().toLowerCase(Locale.ROOT), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(common.verify ? err : Double.NaN), ok));
         } else {
-            System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
-                    m, nn, kk, batch, transA, transB, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
+            System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s kernel=%s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
+                    m, nn, kk, batch, transA, transB, p, used.name().toLowerCase(Locale.ROOT), device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
             if (common.verify) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, Report.verdict(ok)));
         }
         return ok ? 0 : 1;

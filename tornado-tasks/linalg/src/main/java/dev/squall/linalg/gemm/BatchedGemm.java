@@ -23,8 +23,14 @@ public final class BatchedGemm {
     /** Runs one batched GEMM on {@code device}, copying inputs there and {@code c} back. */
     public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                            double beta, KernelArray c, BatchDescriptor d) {
-        LaunchSequence seq = new LaunchSequence("gemm").upload(DataTransferMode.EVERY_EXECUTION, a, b, c);
-        append(seq, ta, tb, alpha, a, b, beta, c, d, false);
+        run(device, ta, tb, alpha, a, b, beta, c, d, choose(device, Precision.of(c), d));
+    }
+
+    /** As {@link #run(Device, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray, BatchDescriptor)} with the kernel named. */
+    public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                           double beta, KernelArray c, BatchDescriptor d, GemmKernel kernel) {
+        LaunchSequence seq = new LaunchSequence("gemm").target(device).upload(DataTransferMode.EVERY_EXECUTION, a, b, c);
+        append(seq, ta, tb, alpha, a, b, beta, c, d, false, kernel);
         seq.download(DataTransferMode.EVERY_EXECUTION, c);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
@@ -38,12 +44,34 @@ public final class BatchedGemm {
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly) {
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, choose(seq.target(), Precision.of(c), d));
+    }
+
+    /** The kernel {@link #append} picks for this batch on {@code target} (null: unknown, so the portable one). */
+    public static GemmKernel choose(Device target, Precision p, BatchDescriptor d) {
+        return p == Precision.FP64 && usesLargeTiles(d) && GemmKernel.forDevice(target) == GemmKernel.MMA ? GemmKernel.MMA : GemmKernel.TILES;
+    }
+
+    /**
+     * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
+     * BatchDescriptor, boolean)} with the kernel named ({@link GemmKernel#MMA} needs fp64 arrays).
+     */
+    public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                              double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, GemmKernel kernel) {
         Precision p = Precision.of(c);
         if (!p.holds(a) || !p.holds(b)) {
             throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
         }
         check(ta, tb, a, b, c, d);
         if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
+        if (kernel == GemmKernel.MMA) {
+            if (p != Precision.FP64) throw new IllegalArgumentException("the mma GEMM kernel is fp64 only; C is " + c.elementType());
+            int tilesM = ceilDiv(d.maxM(), MmaGemmKernelsF64.TILE), tilesN = ceilDiv(d.maxN(), MmaGemmKernelsF64.TILE);
+            seq.launch("gemm", MmaGemmKernelsF64.class, "gemmMma",
+                    WorkerGrid.of((long) d.count() * tilesM * tilesN * MmaGemmKernelsF64.THREADS).withLocal(MmaGemmKernelsF64.THREADS),
+                    a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
+            return;
+        }
         boolean large = usesLargeTiles(d);
         int tile = large ? GemmKernelsF64.BIG_TILE : GemmKernelsF64.TILE;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);

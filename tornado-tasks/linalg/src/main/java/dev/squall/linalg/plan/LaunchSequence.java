@@ -21,9 +21,25 @@ public final class LaunchSequence {
     private final TaskGraph graph;
     private final Map<String, WorkerGrid> grids = new LinkedHashMap<>();
     private int launches;
+    private Device target;
 
     public LaunchSequence(String name) {
         graph = new TaskGraph(name);
+    }
+
+    /**
+     * Names the device this sequence will run on, so that launches appended afterwards may pick a
+     * kernel variant for it (the FP64 tensor-core GEMM on CUDA, say); without it they pick the
+     * portable one. The plan may still be made for another device.
+     */
+    public LaunchSequence target(Device device) {
+        this.target = device;
+        return this;
+    }
+
+    /** The device named by {@link #target(Device)}, or null. */
+    public Device target() {
+        return target;
     }
 
     public LaunchSequence upload(DataTransferMode mode, KernelArray... arrays) {

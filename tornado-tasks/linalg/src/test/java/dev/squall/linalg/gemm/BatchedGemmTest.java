@@ -54,8 +54,50 @@ class BatchedGemmTest {
         checkUniform(device, Precision.FP32, Transpose.T, Transpose.N, 19, 66, 17, 2, -1, 0, 2e-5);
     }
 
+    /** The FP64 tensor-core kernel (emulated off CUDA): edges not multiples of the 128 tile or the depth 16, every transpose. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void mmaKernelAllTransposes(Device device) {
+        for (Transpose ta : Transpose.values()) {
+            for (Transpose tb : Transpose.values()) {
+                checkUniform(device, Precision.FP64, ta, tb, 150, 131, 37, 2, -1.25, ta == tb ? 0 : 0.5, 1e-13, GemmKernel.MMA);
+            }
+        }
+    }
+
+    /** With lowerOnly the MMA kernel skips tiles above the diagonal and still gets every entry on or below it. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void mmaKernelLowerOnly(Device device) {
+        int n = 260, k = 20;
+        SplittableRandom rnd = new SplittableRandom(5);
+        double[] a = Matrices.random(rnd, n * k), c0 = Matrices.random(rnd, n * n);
+        double[] expected = c0.clone();
+        ReferenceGemm.gemm(false, true, n, n, k, -1, a, 0, n, a, 0, n, 1, expected, 0, n);
+        KernelArray da = Precision.FP64.fromDoubles(a), dc = Precision.FP64.fromDoubles(c0);
+        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("syrk")
+                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, dc);
+        BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, da, da, 1, dc, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n), true, GemmKernel.MMA);
+        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
+        try (var plan = seq.plan(device)) {
+            plan.execute();
+        }
+        double[] got = Precision.toDoubles(dc);
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < j; i++) got[i + j * n] = expected[i + j * n] = 0; // above the diagonal: scratch
+        }
+        Compare.close("lower-only mma gemm on " + device.id(), expected, got, 1e-13 * k);
+        // tiles entirely above the diagonal (rows 0..127, columns 256..259) are skipped: C keeps its input there
+        assertEquals(c0[5 + 258 * n], Precision.toDoubles(dc)[5 + 258 * n], "a skipped tile is not written");
+    }
+
     private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
                                      double alpha, double beta, double tol) {
+        checkUniform(device, p, ta, tb, m, n, k, batch, alpha, beta, tol, null);
+    }
+
+    private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
+                                     double alpha, double beta, double tol, GemmKernel kernel) {
         SplittableRandom rnd = new SplittableRandom(11 + m * 31L + ta.ordinal() * 7L + tb.ordinal());
         int lda = (ta == Transpose.N ? m : k) + 3, ldb = (tb == Transpose.N ? k : n) + 1, ldc = m + 2;
         int sa = lda * (ta == Transpose.N ? k : m) + 5, sb = ldb * (tb == Transpose.N ? n : k) + 2, sc = ldc * n + 7;
@@ -66,8 +108,9 @@ class BatchedGemmTest {
             ReferenceGemm.gemm(ta == Transpose.T, tb == Transpose.T, m, n, k, alpha, a, e * sa, lda, b, e * sb, ldb, beta, expected, e * sc, ldc);
         }
         KernelArray da = p.fromDoubles(a), db = p.fromDoubles(b), dc = p.fromDoubles(c0);
-        BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc,
-                BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc));
+        BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc);
+        if (kernel == null) BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc, d);
+        else BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc, d, kernel);
         double[] got = Precision.toDoubles(dc);
         // padding between entries must be untouched; with beta = 0 it is NaN in both
         for (int i = 0; i < got.length; i++) if (Double.isNaN(expected[i]) && Double.isNaN(got[i])) got[i] = expected[i] = 0;

@@ -1,0 +1,135 @@
+package dev.squall.linalg.gemm;
+
+import dev.squall.tasks.api.*;
+
+/**
+ * Batched DGEMM on FP64 tensor cores ({@link KernelContext#mma8x8x4}): the same marshaled batch,
+ * descriptors and grid as {@link GemmKernelsF64#gemmLarge} (128 x 128 tile of C per group of 256),
+ * but each of the 8 warps computes a 64 x 32 block of the tile as 8 x 4 tiles of 8 x 8, 32
+ * multiply-accumulates per step of 4, from panels of depth {@link #DEPTH} staged in local memory.
+ * The panels are stored depth-major with a leading dimension of {@link #LD} = 132: a warp's
+ * fragment load touches 4 depths x 8 rows, and 132 = 4 (mod 16 doubles) puts those 32 doubles in
+ * distinct bank pairs per half-warp. The next panels are read into registers while the current
+ * ones are multiplied, as in {@code gemmLarge}. Only double precision (the instruction is fp64).
+ *
+ * <p>On CUDA devices of compute capability 8.0 and later the multiply-accumulate is one DMMA
+ * instruction; other devices run it through shuffles or local memory (correct, slow), which is
+ * what the tests exercise on the JVM and PoCL.
+ */
+public final class MmaGemmKernelsF64 {
+    /** Tile rows and columns per work-group, panel depth, work-items per group, local leading dimension. */
+    public static final int TILE = 128, DEPTH = 16, THREADS = 256, LD = TILE + 4;
+    /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS. */
+    static final int PER_ITEM = TILE * DEPTH / THREADS;
+
+    private MmaGemmKernelsF64() {
+    }
+
+    /**
+     * Element {@code idx} (0 .. TILE*DEPTH-1) of the TILE x DEPTH panel of {@code op(X)} at row {@code row0}, depth
+     * {@code p0} (op(X) is m x k: X itself when {@code trans == 0}, column-major, else X's transpose); zero outside.
+     * Consecutive {@code idx} read consecutive addresses. Its local slot is {@link #slot}.
+     */
+    @DeviceFunction
+    static double load(DoubleArray x, int off, int ld, int m, int k, int trans, int row0, int p0, int idx) {
+        int r = trans != 0 ? idx / DEPTH : idx % TILE;
+        int p = trans != 0 ? idx % DEPTH : idx / TILE;
+        int gr = row0 + r, gp = p0 + p;
+        if (gr >= m || gp >= k) return 0;
+        return trans != 0 ? x.get(off + gp + gr * ld) : x.get(off + gr + gp * ld);
+    }
+
+    /** Local slot {@code p * LD + r} of the element {@link #load} reads for {@code idx}. */
+    @DeviceFunction
+    static int slot(int trans, int idx) {
+        int r = trans != 0 ? idx / DEPTH : idx % TILE;
+        int p = trans != 0 ? idx % DEPTH : idx / TILE;
+        return p * LD + r;
+    }
+
+    /** Reads this work-item's panel elements of op(A) (rows from row0) and op(B)^T (columns from col0) at depth p0. */
+    @DeviceFunction
+    static void fetch(DoubleArray a, int aOff, int lda, int transA, int row0, DoubleArray b, int bOff, int ldb, int transB, int col0,
+                      int m, int n, int k, int p0, int lid, double[] va, double[] vb) {
+        for (@Unroll int i = 0; i < PER_ITEM; i++) {
+            va[i] = load(a, aOff, lda, m, k, transA, row0, p0, lid + i * THREADS);
+            // op(B) is k x n; its transpose is n x k, stored like A: op(B)^T = B^T when transB == 0
+            vb[i] = load(b, bOff, ldb, n, k, 1 - transB, col0, p0, lid + i * THREADS);
+        }
+    }
+
+    @DeviceFunction
+    static void stage(double[] as, double[] bs, double[] va, double[] vb, int transA, int transB, int lid) {
+        for (@Unroll int i = 0; i < PER_ITEM; i++) {
+            as[slot(transA, lid + i * THREADS)] = va[i];
+            bs[slot(1 - transB, lid + i * THREADS)] = vb[i];
+        }
+    }
+
+    @DeviceFunction
+    static void store(DoubleArray c, int cOff, int ldc, int m, int n, int r, int col, double alpha, double beta, double v) {
+        if (r < m && col < n) {
+            int idx = cOff + r + col * ldc;
+            if (beta == 0) c.set(idx, alpha * v);
+            else c.set(idx, alpha * v + beta * c.get(idx));
+        }
+    }
+
+    /**
+     * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid and {@code lowerOnly} as
+     * {@link GemmKernelsF64#gemmLarge} with tiles of {@link #TILE} (groups of {@link #THREADS}).
+     * Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile;
+     * its accumulator {@code acc[(8 x 4 tiles) x 2]} holds, for tile (i, j), C(8i + lane/4, 8j + 2(lane%4) + 0..1).
+     */
+    @Kernel
+    public static void gemmMma(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
+                               double alpha, double beta, int transA, int transB, int lowerOnly, int tilesM, int tilesN) {
+        double[] as = ctx.allocateDoubleLocalArray(DEPTH * LD);
+        double[] bs = ctx.allocateDoubleLocalArray(DEPTH * LD);
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = (t % tilesM) * TILE, col0 = (t / tilesM) * TILE;
+        // whole groups leave together, before the first barrier
+        if (row0 >= m || col0 >= n) return;
+        if (lowerOnly != 0 && row0 + TILE <= col0) return;
+        int lid = ctx.localIdx;
+        int lane = lid & 31, warp = lid >> 5;
+        int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
+        int fr = lane >> 2, fq = lane & 3;
+        double[] acc = new double[64];
+        double[] va = new double[PER_ITEM];
+        double[] vb = new double[PER_ITEM];
+        double[] af = new double[8];
+        double[] bf = new double[4];
+        if (k > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb);
+        for (int p0 = 0; p0 < k; p0 += DEPTH) {
+            stage(as, bs, va, vb, transA, transB, lid);
+            ctx.localBarrier();
+            int next = p0 + DEPTH;
+            if (next < k) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb);
+            for (int s = 0; s < DEPTH; s += 4) {
+                int p = (s + fq) * LD;
+                for (@Unroll int i = 0; i < 8; i++) af[i] = as[p + wr + 8 * i + fr];
+                for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[p + wc + 8 * j + fr];
+                for (@Unroll int i = 0; i < 8; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) ctx.mma8x8x4(af[i], bf[j], acc, (i * 4 + j) * 2);
+                }
+            }
+            ctx.localBarrier();
+        }
+        for (@Unroll int i = 0; i < 8; i++) {
+            for (@Unroll int j = 0; j < 4; j++) {
+                int r = row0 + wr + 8 * i + fr;
+                int q = col0 + wc + 8 * j + 2 * fq;
+                store(c, cOff, ldc, m, n, r, q, alpha, beta, acc[(i * 4 + j) * 2]);
+                store(c, cOff, ldc, m, n, r, q + 1, alpha, beta, acc[(i * 4 + j) * 2 + 1]);
+            }
+        }
+    }
+}
