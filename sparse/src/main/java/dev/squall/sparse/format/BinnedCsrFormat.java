@@ -41,6 +41,24 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
                               int[] entryCol, double[] entryVal) {
     /** Rows longer than this get whole work-groups (a 32-lane sub-group would loop more than 16 times). */
     public static final int WARP_MAX = 512;
+    /** Work-group size of the GPU executors. */
+    public static final int GPU_GROUP = 256;
+    /** Most entries of one long-row segment on GPUs: 8 per work-item of a group. */
+    public static final int GPU_SEGMENT = 8 * GPU_GROUP;
+
+    /**
+     * Segments that the one-launch path publishes through a global fence and an atomic count: those of rows
+     * cut into two or more segments (a row of one segment, {@code WARP_MAX < len <= segLen}, is stored by its
+     * group directly).
+     */
+    public static long fencedSegments(CsrMatrix a, int segLen) {
+        long n = 0;
+        for (int i = 0; i < a.rows(); i++) {
+            int len = a.rowLength(i);
+            if (len > WARP_MAX && len > segLen) n += (len + segLen - 1) / segLen;
+        }
+        return n;
+    }
 
     /**
      * Lanes for a row of {@code len} entries: the smallest power of two (1..32) with
@@ -169,7 +187,12 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
     /** The bins in words, e.g. {@code lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows}. */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        if (longRow.length > 0) parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen);
+        if (longRow.length > 0) {
+            int multi = 0;
+            for (int j = 0; j < longRow.length; j++) if (longSeg[j + 1] - longSeg[j] > 1) multi++;
+            parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen
+                    + " (" + (longRow.length - multi) + " rows of one segment)");
+        }
         for (int q = 0; q < bins(); q++) {
             if (binLanes[q] < group) parts.add(binLanes[q] + ": " + (binItem[q + 1] - binItem[q]) + " rows");
         }

@@ -414,9 +414,11 @@ public final class Fp64Kernels {
         ctx.localBarrier();
         if (whole) {
             if (local == 0) {
-                partial.set(seg, warpTotal(warpSums, 1, 0, groupSize / 32));
+                double t = warpTotal(warpSums, 1, 0, groupSize / 32);
                 if (oneLaunch != 0) {
-                    finishLongRow(ctx, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                } else {
+                    partial.set(seg, t);
                 }
             }
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
@@ -442,18 +444,27 @@ public final class Fp64Kernels {
     }
 
     /**
-     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): after
-     * writing its segment's partial, a group publishes it (global fence, then count on the row's counter);
-     * the group that brings the count to the row's segment count adds the partials in segment order (the
-     * same order as {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
+     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): a row
+     * of one segment (513 to 2048 entries: most of R-MAT's long rows) is stored at once, {@code 0 + t} as
+     * {@link #segmentSums} adds it, with no partial, fence or atomic. Otherwise the group writes its
+     * segment's partial and publishes it (global fence, then count on the row's counter); the group that
+     * brings the count to the row's segment count adds the partials in segment order (the same order as
+     * {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
      */
     @DeviceFunction
-    static void finishLongRow(KernelContext ctx, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
+    static void finishLongRow(KernelContext ctx, double t, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
                               DoubleArray y, DoubleArray coef, int row, int seg) {
-        ctx.globalFence();
         int j = segLong.get(seg);
         int first = longSeg.get(j);
         int end = longSeg.get(j + 1);
+        if (end - first == 1) {
+            double only = 0;
+            only += t;
+            store(y, row, only, coef);
+            return;
+        }
+        partial.set(seg, t);
+        ctx.globalFence();
         if (ctx.atomicAdd(segCount, j, 1) == end - first - 1) {
             ctx.globalFence(); // keep the partial reads after the count that says they are all written
             double r = 0;
