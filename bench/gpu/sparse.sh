@@ -50,8 +50,8 @@ for m in $MATS; do
   n=${m//[:x]/_}
   names+=("$n")
   F=$FORMATS
-  # one launch (csr-binned) against the two-launch long-row path, where long rows exist
-  case $m in skewed*|rmat*) F="$FORMATS,csr-binned-two-launch" ;; esac
+  # one launch (csr-binned) against the two-launch long-row path, where long rows exist; CSR-stream blocks for short rows
+  case $m in skewed*|rmat*) F="$FORMATS,csr-binned-two-launch,csr-stream,csr-stream-64" ;; esac
   step 120 "spmv fp64 $m" "$S" spmv --generate "$m" --device "$DEV" --format "$F" $REP --verify --json \
       --dump "$DUMP" --dump-name "$n" >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 done
@@ -62,7 +62,7 @@ step 90 "cupy spmm" python3 bench/peers/cupy_sparse.py "$DUMP" 27pt_100_100_100 
     >> "$OUT/cupy.jsonl" 2>> "$OUT/stderr.txt"
 for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
   step 60 "spmv fp32 $m" "$S" spmv --generate "$m" --device "$DEV" --precision fp32 \
-      --format auto,csr-vector,csr-merge,csr-binned,csr-binned-two-launch,sell,dia $REP --verify --json >> "$OUT/spmv-fp32.jsonl" 2>> "$OUT/stderr.txt"
+      --format auto,csr-vector,csr-merge,csr-binned,csr-binned-two-launch,csr-stream,csr-stream-64,sell,dia $REP --verify --json >> "$OUT/spmv-fp32.jsonl" 2>> "$OUT/stderr.txt"
 done
 for m in 27pt:100x100x100 skewed:1000000 rmat:20; do
   step 60 "spmm K=8 $m" "$S" spmm --generate "$m" --device "$DEV" --vectors 8 --layout row,col $REP --verify --json \

@@ -53,7 +53,8 @@ public final class SpmvCommand implements Callable<Integer> {
     Source source;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
-            description = {"csr, csr-vector, csr-merge, csr-binned, coo, ell, sell, dia, hyb, bcsr or auto (default auto);",
+            description = {"csr, csr-vector, csr-merge, csr-binned, csr-binned-two-launch, csr-stream, csr-stream-64, coo, ell,",
+                    "sell, dia, hyb, bcsr or auto (default auto);",
                     "a comma-separated list runs each on the same matrix (one report each; a format that cannot",
                     "hold the matrix reports why and the others still run)"})
     String format;

@@ -120,6 +120,17 @@ final class FormatLaunches {
                 yield new Built(l, b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
                         ? ", long rows finished by their last group (one-segment rows stored directly)" : ", long rows finished by a second launch"));
             }
+            case CSR_STREAM, CSR_STREAM_64 -> {
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT, f == SpmvFormat.CSR_STREAM ? 32 : 64);
+                KernelArray partial = p.vector(b.segRow().length);
+                IntArray segCount = new IntArray(Math.max(1, b.longRow().length));
+                int[] streamItem = b.streamItem().length == 0 ? new int[1] : b.streamItem();
+                yield new Built(List.of(new Launch("csrBinnedStream", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()),
+                        ints(b.rowList()), ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()),
+                        p.array(b.entryVal()), v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)),
+                        ints(b.longSeg()), segCount, ints(streamItem)}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP))),
+                        b.describe() + (b.longRow().length == 0 ? "" : ", long rows finished by their last group"));
+            }
             case COO -> {
                 List<Launch> l = new ArrayList<>();
                 String detail = coo(CooFormat.from(a), p, gpu, v, v.coef(), true, l);

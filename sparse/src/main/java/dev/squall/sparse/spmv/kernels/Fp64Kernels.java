@@ -426,6 +426,116 @@ public final class Fp64Kernels {
         }
     }
 
+    /** Work-items' entries in flight in a stream block: the block holds at most this many times the group size. */
+    static final int STREAM_STEPS = 4;
+    /** Entries of a stream block's local array ({@code BinnedCsrFormat.STREAM_BLOCK}). */
+    static final int STREAM_BLOCK = 1024;
+
+    /**
+     * {@link #csrBinned} with a stream bin (its {@code binLanes} entry 0), last: group {@code g} of that bin takes
+     * block {@code g - binGroup[b]}, rows {@code rowList[streamItem[blk] .. streamItem[blk + 1])}, whose entries
+     * are consecutive in schedule order (CSR-stream, Greathouse and Daga, SC'14). The group reads the block's
+     * indices and values as one coalesced stream, each work-item issuing its (up to) {@value #STREAM_STEPS}
+     * index and value loads before its x gathers, and leaves the products in local memory; after the barrier
+     * each work-item adds the products of its rows (rows of at most 64 entries) and stores them. Other groups
+     * run csrBinned's lanes and long-row segments (long rows in one launch). Stream groups pass the same
+     * shuffles and barrier with nothing to reduce, so control flow around them stays uniform.
+     */
+    @Kernel
+    public static void csrBinnedStream(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                       @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow,
+                                       @ReadOnly IntArray segStart, @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                       @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial,
+                                       int bins, @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount,
+                                       @ReadOnly IntArray streamItem) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        double[] prod = ctx.allocateDoubleLocalArray(STREAM_BLOCK);
+        int[] cs = new int[STREAM_STEPS];
+        double[] vs = new double[STREAM_STEPS];
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        boolean stream = binLanes.get(b) == 0;
+        int[] slot = new int[4];
+        int lanes = 1;
+        int row = -1;
+        int k0 = 0;
+        int k1 = 0;
+        int seg = 0;
+        int i0 = 0;
+        int i1 = 0;
+        int e0 = 0;
+        if (stream) {
+            int blk = g - binGroup.get(b);
+            i0 = streamItem.get(blk);
+            i1 = streamItem.get(blk + 1);
+            e0 = listPtr.get(i0);
+            int n = listPtr.get(i1) - e0;
+            for (@Unroll int u = 0; u < STREAM_STEPS; u++) {
+                int t = local + u * groupSize;
+                cs[u] = -1;
+                vs[u] = 0;
+                if (t < n) {
+                    cs[u] = col.get(e0 + t);
+                    vs[u] = val.get(e0 + t);
+                }
+            }
+            for (@Unroll int u = 0; u < STREAM_STEPS; u++) {
+                if (cs[u] >= 0) {
+                    prod[local + u * groupSize] = vs[u] * x.get(cs[u]);
+                }
+            }
+        } else {
+            lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
+            row = slot[0];
+            k0 = slot[1];
+            k1 = slot[2];
+            seg = slot[3];
+        }
+        boolean whole = lanes >= groupSize;
+        double s = 0;
+        int k = k0;
+        while (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
+            s += val.get(k) * x.get(col.get(k));
+        }
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        if (stream) {
+            for (int r = i0 + local; r < i1; r += groupSize) {
+                int q1 = listPtr.get(r + 1) - e0;
+                double sum = 0;
+                for (int q = listPtr.get(r) - e0; q < q1; q++) {
+                    sum += prod[q];
+                }
+                store(y, rowList.get(r), sum, coef);
+            }
+        } else if (whole) {
+            if (local == 0) {
+                finishLongRow(ctx, warpTotal(warpSums, 1, 0, groupSize / 32), partial, segLong, longSeg, segCount, y, coef, row, seg);
+            }
+        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+            store(y, row, s, coef);
+        }
+    }
+
     /**
      * Sum of a group's warp partials {@code warpSums[w * stride + offset]}, {@code w < warps <= 32}, as
      * straight-line code rather than a loop: PoCL 5.0 aborts building a program (Kernel.cc:129,
