@@ -1,6 +1,7 @@
 package dev.squall.sparse.cli;
 
 import dev.squall.sparse.bench.CopyBandwidth;
+import dev.squall.sparse.bench.GatherLimit;
 import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
@@ -52,7 +53,8 @@ public final class SpmvCommand implements Callable<Integer> {
     Source source;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
-            description = {"csr, csr-vector, csr-merge, csr-binned, coo, ell, sell, dia, hyb, bcsr or auto (default auto);",
+            description = {"csr, csr-vector, csr-merge, csr-binned, csr-binned-two-launch, csr-stream, csr-stream-64, coo, ell,",
+                    "sell, dia, hyb, bcsr or auto (default auto);",
                     "a comma-separated list runs each on the same matrix (one report each; a format that cannot",
                     "hold the matrix reports why and the others still run)"})
     String format;
@@ -89,7 +91,14 @@ public final class SpmvCommand implements Callable<Integer> {
     @Option(names = "--dump-name", paramLabel = "NAME", defaultValue = "matrix", description = "file name stem for --dump (default matrix)")
     String dumpName;
 
+    @Option(names = "--gather-limit", negatable = true, paramLabel = "",
+            description = {"also time the gather-limit kernel (col and val streamed coalesced in schedule order, x[col]",
+                    "gathered, one sum per work-item) and report its GB/s of the same counted bytes and each format's",
+                    "ratio to it (default: on for GPUs, off elsewhere)"})
+    Boolean gatherLimit;
+
     private double copyGbs;
+    private double limitGbs = Double.NaN;
 
     @Override
     public Integer call() throws IOException {
@@ -123,6 +132,15 @@ public final class SpmvCommand implements Callable<Integer> {
         // before any format, so that every format (auto first or not) runs on a device at full clocks
         progress("measuring copy bandwidth");
         copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
+        if (gatherLimit != null ? gatherLimit : dev.info().isGpu()) {
+            CsrMatrix op = transpose ? CsrTranspose.of(a) : a;
+            if (op.nnz() > 0) {
+                progress("timing the gather limit");
+                try (GatherLimit g = new GatherLimit(op, p, dev)) {
+                    limitGbs = g.gbs(repeat, batch);
+                }
+            }
+        }
         String[] formats = format.split(",");
         int worst = 0;
         for (String one : formats) {
@@ -190,9 +208,11 @@ public final class SpmvCommand implements Callable<Integer> {
                 System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,"
                                 + "\"transpose\":%s,\"format\":%s,\"reason\":%s,\"detail\":%s,\"load_ms\":%.3f,\"choose_ms\":%.3f,\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,"
                                 + "\"executor_ms_median\":%.6f,\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"single_call_ms_median\":%.6f,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,"
-                                + "\"copy_gbs\":%.3f,\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s}",
+                                + "\"copy_gbs\":%.3f,\"ratio_to_copy\":%.4f,\"gather_limit_gbs\":%s,\"ratio_to_limit\":%s,\"rel_error\":%s,\"verified\":%s}",
                         q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), transpose, q(f.cliName()), q(reason), q(e.detail()),
                         loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, batch, single[repeat / 2], gflops, bytes, gbs, copyGbs, gbs / copyGbs,
+                        Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.3f", limitGbs),
+                        Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.4f", gbs / limitGbs),
                         verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null"));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries%n", name, a.rows(), a.cols(), a.nnz());
@@ -204,6 +224,10 @@ public final class SpmvCommand implements Callable<Integer> {
                         + " one call alone %.4f)%n", med, repeat, batch, best, single[repeat / 2]);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s, %.1f GB/s counted (%d bytes), %.0f%% of copy bandwidth %.1f GB/s%n",
                         gflops, gbs, bytes, 100 * gbs / copyGbs, copyGbs);
+                if (!Double.isNaN(limitGbs)) {
+                    System.out.printf(Locale.ROOT, "limit      gather limit %.1f GB/s counted (col, val streamed, x gathered, no rows): this format %.0f%% of it%n",
+                            limitGbs, 100 * gbs / limitGbs);
+                }
                 if (verify) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
             }
             return ok ? 0 : 1;

@@ -35,12 +35,37 @@ import java.util.List;
  * @param longSeg   first segment of each long row, and the segment count at the end
  * @param entryCol  column of every entry, in schedule order (long rows, then {@code rowList}'s rows)
  * @param entryVal  value of every entry, in the same order
+ * @param streamMax longest row of the stream bin (-1: no stream bin)
+ * @param streamItem first {@code rowList} index of each stream block, and the stream bin's end (empty without a stream bin)
  */
 public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLanes, int[] binGroup, int[] binItem, int[] rowList,
                               int[] listPtr, int[] segRow, int[] segStart, int[] segEnd, int[] longRow, int[] longSeg,
-                              int[] entryCol, double[] entryVal) {
+                              int[] entryCol, double[] entryVal, int streamMax, int[] streamItem) {
+    /** {@code binLanes} of the stream bin: its groups take whole blocks of consecutive short rows (CSR-stream). */
+    public static final int STREAM = 0;
+    /** Most entries of one stream block: 4 per work-item of a 256-wide group (the kernel's local array). */
+    public static final int STREAM_BLOCK = 1024;
+
     /** Rows longer than this get whole work-groups (a 32-lane sub-group would loop more than 16 times). */
     public static final int WARP_MAX = 512;
+    /** Work-group size of the GPU executors. */
+    public static final int GPU_GROUP = 256;
+    /** Most entries of one long-row segment on GPUs: 8 per work-item of a group. */
+    public static final int GPU_SEGMENT = 8 * GPU_GROUP;
+
+    /**
+     * Segments that the one-launch path publishes through a global fence and an atomic count: those of rows
+     * cut into two or more segments (a row of one segment, {@code WARP_MAX < len <= segLen}, is stored by its
+     * group directly).
+     */
+    public static long fencedSegments(CsrMatrix a, int segLen) {
+        long n = 0;
+        for (int i = 0; i < a.rows(); i++) {
+            int len = a.rowLength(i);
+            if (len > WARP_MAX && len > segLen) n += (len + segLen - 1) / segLen;
+        }
+        return n;
+    }
 
     /**
      * Lanes for a row of {@code len} entries: the smallest power of two (1..32) with
@@ -54,17 +79,43 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         return lanes;
     }
 
-    /** The inspector: one pass to count rows per lane count, one to fill the bins. */
+    /** The inspector without a stream bin: one pass to count rows per lane count, one to fill the bins. */
     public static BinnedCsrFormat from(CsrMatrix a, int group, int segLen) {
+        return from(a, group, segLen, -1);
+    }
+
+    /**
+     * The inspector; rows of at most {@code streamMax} entries (none when negative) go to a stream bin, last:
+     * consecutive such rows (in row order) are packed into blocks of at most {@link #STREAM_BLOCK} entries and
+     * {@link #STREAM_BLOCK} rows, one work-group per block (Greathouse and Daga's CSR-stream, SC'14), so their
+     * entries are read as one coalesced stream, four per work-item in flight, and each row's sum is taken from
+     * local memory.
+     */
+    public static BinnedCsrFormat from(CsrMatrix a, int group, int segLen, int streamMax) {
+        if (streamMax > 64) throw new IllegalArgumentException("stream rows of up to " + streamMax + " entries: at most 64");
+        if (streamMax >= 0 && group * 4 < STREAM_BLOCK) throw new IllegalArgumentException("stream blocks need a group of at least " + STREAM_BLOCK / 4);
         if (group % 32 != 0 || group > 1024) throw new IllegalArgumentException("group size " + group + " must be a multiple of 32, at most 1024");
         if (segLen < group) throw new IllegalArgumentException("segment length " + segLen + " is shorter than the group size " + group);
         int rows = a.rows();
         int[] count = new int[6]; // lanes 1, 2, 4, 8, 16, 32
         long segments = 0;
         int longRows = 0;
+        int streamRows = 0;
+        int blocks = 0;
+        int blockRows = 0;
+        int blockLen = 0;
         for (int i = 0; i < rows; i++) {
             int len = a.rowLength(i);
-            if (len > WARP_MAX) {
+            if (len <= streamMax) {
+                if (blockRows == 0 || blockRows == STREAM_BLOCK || blockLen + len > STREAM_BLOCK) {
+                    blocks++;
+                    blockRows = 0;
+                    blockLen = 0;
+                }
+                blockRows++;
+                blockLen += len;
+                streamRows++;
+            } else if (len > WARP_MAX) {
                 segments += (len + segLen - 1) / segLen;
                 longRows++;
             } else {
@@ -95,6 +146,14 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
             groups += (count[q] + perGroup - 1) / perGroup;
             items += count[q];
         }
+        int streamFill = items;
+        if (streamRows > 0) {
+            lanes.add(STREAM);
+            groupStart.add((int) Math.min(groups, Integer.MAX_VALUE));
+            itemStart.add(items);
+            groups += blocks;
+            items += streamRows;
+        }
         if (groups > Integer.MAX_VALUE / group) throw new IllegalArgumentException("csr-binned: " + groups + " work-groups is too many");
         groupStart.add((int) groups);
         itemStart.add(items);
@@ -106,9 +165,22 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         int[] longSeg = new int[longRows + 1];
         int s = 0;
         int lr = 0;
+        int[] streamItem = new int[streamRows > 0 ? blocks + 1 : 0];
+        int blk = 0;
+        blockRows = 0;
+        blockLen = 0;
         for (int i = 0; i < rows; i++) {
             int len = a.rowLength(i);
-            if (len > WARP_MAX) {
+            if (len <= streamMax) {
+                if (blockRows == 0 || blockRows == STREAM_BLOCK || blockLen + len > STREAM_BLOCK) {
+                    streamItem[blk++] = streamFill;
+                    blockRows = 0;
+                    blockLen = 0;
+                }
+                blockRows++;
+                blockLen += len;
+                rowList[streamFill++] = i;
+            } else if (len > WARP_MAX) {
                 longRow[lr] = i;
                 longSeg[lr++] = s++;
                 s += (len + segLen - 1) / segLen - 1;
@@ -117,6 +189,7 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
             }
         }
         longSeg[longRows] = s;
+        if (streamRows > 0) streamItem[blocks] = streamFill;
         // entries in schedule order: long rows' segments, then the listed rows
         int[] col = a.colIdx();
         double[] val = a.values();
@@ -140,7 +213,7 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         }
         listPtr[items] = at;
         return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, listPtr,
-                segRow, segStart, segEnd, longRow, longSeg, entryCol, entryVal);
+                segRow, segStart, segEnd, longRow, longSeg, entryCol, entryVal, streamMax, streamItem);
     }
 
     private static int copyRow(CsrMatrix a, int r, int[] col, double[] val, int[] toCol, double[] toVal, int at) {
@@ -169,9 +242,19 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
     /** The bins in words, e.g. {@code lanes group: 1000 rows in 3000 segments of <= 2048, 4: 999000 rows}. */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        if (longRow.length > 0) parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen);
+        if (longRow.length > 0) {
+            int multi = 0;
+            for (int j = 0; j < longRow.length; j++) if (longSeg[j + 1] - longSeg[j] > 1) multi++;
+            parts.add("group: " + longRow.length + " rows in " + segRow.length + " segments of <= " + segLen
+                    + " (" + (longRow.length - multi) + " rows of one segment)");
+        }
         for (int q = 0; q < bins(); q++) {
-            if (binLanes[q] < group) parts.add(binLanes[q] + ": " + (binItem[q + 1] - binItem[q]) + " rows");
+            if (binLanes[q] == STREAM) {
+                parts.add("stream (<= " + streamMax + " entries): " + (binItem[q + 1] - binItem[q]) + " rows in " + (streamItem.length - 1)
+                        + " blocks of <= " + STREAM_BLOCK);
+            } else if (binLanes[q] < group) {
+                parts.add(binLanes[q] + ": " + (binItem[q + 1] - binItem[q]) + " rows");
+            }
         }
         return "lanes " + String.join(", ", parts);
     }

@@ -1,6 +1,7 @@
 package dev.squall.sparse.inspect;
 
 import dev.squall.sparse.format.BcsrFormat;
+import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.spmv.SpmvExecutor;
@@ -32,6 +33,15 @@ public final class FormatChooser {
     static final int CPU_SHARE = 64;
     /** BCSR is picked on GPUs when it moves at most this fraction of CSR's bytes. */
     static final double BCSR_BYTES = 0.85;
+
+    /**
+     * Most fenced long-row segments for which csr-binned's one launch beats two. Each segment of a row cut in
+     * two or more publishes its partial with a global fence and an atomic (~1.5 us of a resident group's time
+     * on the H100, estimated from run 4), spread over ~1000 resident groups; the second launch costs ~3-5 us.
+     * Run 4 (before one-segment rows were stored directly): skewed:1000000, 3000 fenced segments, one launch
+     * 1379-1383 GB/s vs two 1378 (break-even); rmat:20, 7035 fenced segments, one launch 1400 vs two 1514.
+     */
+    static final long FENCE_BUDGET = 3072;
 
     private static final Map<String, Choice> TRIALS = new ConcurrentHashMap<>();
 
@@ -67,8 +77,7 @@ public final class FormatChooser {
             if (!skewed && s.sellFill() >= 0.7) {
                 return new Choice(SpmvFormat.SELL, String.format("row lengths similar (SELL fill %.0f%%): coalesced SELL-32-512", 100 * s.sellFill()), s);
             }
-            return new Choice(SpmvFormat.CSR_BINNED, String.format("%s rows (longest %d, mean %.1f, cv %.2f, SELL fill %.0f%%): rows binned by length,"
-                    + " lanes per bin, long rows split over work-groups", skewed ? "skewed" : "uneven", s.max(), s.mean(), s.cv(), 100 * s.sellFill()), s);
+            return binned(a, s, skewed);
         }
         // CPU CSR hands each core contiguous blocks of rows: only a row holding a large share of all
         // entries unbalances the cores, and then the merge path's equal shares pay for its second pass
@@ -81,6 +90,26 @@ public final class FormatChooser {
                     + " entries: CSR row blocks stay balanced and stream with no padding", s.max(), s.mean(), CPU_SHARE), s);
         }
         return new Choice(SpmvFormat.CSR, "CPU device: CSR row blocks stream each row's entries with no padding", s);
+    }
+
+    /**
+     * csr-binned in one launch or two: one launch unless more than {@value #FENCE_BUDGET} long-row segments would
+     * each pay a fence and an atomic (rows of one segment pay neither), where a second launch costs less.
+     */
+    static Choice binned(CsrMatrix a, RowStats s, boolean skewed) {
+        return binned(a, s, skewed, FENCE_BUDGET);
+    }
+
+    /** As {@link #binned(CsrMatrix, RowStats, boolean)} with another fence budget (tests). */
+    static Choice binned(CsrMatrix a, RowStats s, boolean skewed, long budget) {
+        long fenced = BinnedCsrFormat.fencedSegments(a, BinnedCsrFormat.GPU_SEGMENT);
+        boolean two = fenced > budget;
+        String why = fenced == 0 ? "no row needs more than one work-group, one launch"
+                : two ? String.format("%d long-row segments would each pay a fence and an atomic (> %d): their sums in a second launch", fenced, budget)
+                : String.format("%d long-row segments pay a fence and an atomic (<= %d, one-segment rows none): one launch", fenced, budget);
+        return new Choice(two ? SpmvFormat.CSR_BINNED_TWO_LAUNCH : SpmvFormat.CSR_BINNED, String.format("%s rows (longest %d, mean %.1f, cv %.2f,"
+                + " SELL fill %.0f%%): rows binned by length, lanes per bin, long rows split over work-groups; %s",
+                skewed ? "skewed" : "uneven", s.max(), s.mean(), s.cv(), 100 * s.sellFill(), why), s);
     }
 
     /**

@@ -21,9 +21,9 @@ import java.util.List;
 /** The inspectors of each executor: convert CSR to the format's device arrays and list the launches. */
 final class FormatLaunches {
     /** Work-group size of the SPMD kernels (a multiple of 32, as sub-group emulation requires). */
-    static final int GROUP = 256;
+    static final int GROUP = BinnedCsrFormat.GPU_GROUP;
     /** Entries of one long-row segment in csr-binned: 8 per work-item of a group. */
-    static final int SEGMENT = 8 * GROUP;
+    static final int SEGMENT = BinnedCsrFormat.GPU_SEGMENT;
 
     /** What an inspector produced: launches and a one-line description of the layout it chose. */
     record Built(List<Launch> launches, String detail) {
@@ -118,7 +118,18 @@ final class FormatLaunches {
                             b.longRow().length}, null));
                 }
                 yield new Built(l, b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
-                        ? ", long rows finished by their last group" : ", long rows finished by a second launch"));
+                        ? ", long rows finished by their last group (one-segment rows stored directly)" : ", long rows finished by a second launch"));
+            }
+            case CSR_STREAM, CSR_STREAM_64 -> {
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT, f == SpmvFormat.CSR_STREAM ? 32 : 64);
+                KernelArray partial = p.vector(b.segRow().length);
+                IntArray segCount = new IntArray(Math.max(1, b.longRow().length));
+                int[] streamItem = b.streamItem().length == 0 ? new int[1] : b.streamItem();
+                yield new Built(List.of(new Launch("csrBinnedStream", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()),
+                        ints(b.rowList()), ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()),
+                        p.array(b.entryVal()), v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)),
+                        ints(b.longSeg()), segCount, ints(streamItem)}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP))),
+                        b.describe() + (b.longRow().length == 0 ? "" : ", long rows finished by their last group"));
             }
             case COO -> {
                 List<Launch> l = new ArrayList<>();

@@ -18,6 +18,13 @@ public enum SpmvFormat {
     CSR_BINNED,
     /** As {@link #CSR_BINNED}, long rows' partial sums added by a second launch (kept to compare on GPUs). */
     CSR_BINNED_TWO_LAUNCH,
+    /**
+     * As {@link #CSR_BINNED} (one launch), rows of at most 32 entries in CSR-stream blocks (consecutive short rows,
+     * up to 1024 entries a block, read as one coalesced stream by a work-group, each row summed from local memory).
+     */
+    CSR_STREAM,
+    /** As {@link #CSR_STREAM} with rows of up to 64 entries in the stream blocks. */
+    CSR_STREAM_64,
     /** Row-sorted COO, segmented reduction in two passes, no atomics. */
     COO,
     /** ELLPACK, column-major. */

@@ -24,6 +24,31 @@ class SpmvCommandTest {
         String json = (String) r[1];
         assertTrue(json.contains("\"format\":\"csr\"") && json.contains("\"verified\":true") && json.contains("\"nnz\":" + (37 * 31 * 25)), json);
         assertTrue(json.contains("\"ratio_to_copy\":"), json);
+        // the gather limit is off by default on CPU devices
+        assertTrue(json.contains("\"gather_limit_gbs\":null,\"ratio_to_limit\":null"), json);
+    }
+
+    /** --gather-limit times the gather-limit kernel once per matrix and gives each format's ratio to it. */
+    @Test
+    void gatherLimitIsReportedPerFormat() {
+        Object[] r = run("--generate", "rmat:9", "--format", "csr-binned,csr", "--gather-limit", "--device", "jvm", "--repeat", "2",
+                "--batch", "2", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String[] lines = ((String) r[1]).strip().split("\n");
+        assertEquals(2, lines.length, (String) r[1]);
+        String limit = null;
+        for (String l : lines) {
+            int i = l.indexOf("\"gather_limit_gbs\":") + 19;
+            String v = l.substring(i, l.indexOf(',', i));
+            assertTrue(Double.parseDouble(v) > 0, l);
+            if (limit != null) assertEquals(limit, v, "one limit per matrix");
+            limit = v;
+            int j = l.indexOf("\"ratio_to_limit\":") + 17;
+            assertTrue(Double.parseDouble(l.substring(j, l.indexOf(',', j))) > 0, l);
+        }
+        Object[] t = run("--generate", "rmat:9", "--format", "csr", "--gather-limit", "--device", "jvm", "--repeat", "2");
+        assertEquals(0, t[0], (String) t[2]);
+        assertTrue(((String) t[1]).contains("gather limit ") && ((String) t[1]).contains("% of it"), (String) t[1]);
     }
 
     /** auto is not a separate executor: it runs the chosen format's inspector and kernels, byte for byte the same layout. */

@@ -72,6 +72,65 @@ class BinnedCsrFormatTest {
         for (int q = 1; q < lr.bins(); q++) assertTrue(lr.binLanes()[q] < lr.binLanes()[q - 1], "lanes descend");
     }
 
+    /** With a stream bin: rows up to streamMax in blocks of at most 1024 entries and 1024 rows, in row order; other rows as before. */
+    @Test
+    void streamBinPacksShortRowsIntoBlocks() {
+        for (int streamMax : new int[] {32, 64}) {
+            for (Map.Entry<String, CsrMatrix> e : TestMatrices.all().entrySet()) {
+                CsrMatrix a = e.getValue();
+                String what = e.getKey() + " stream <= " + streamMax;
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, 256, 2048, streamMax);
+                int[] seen = new int[a.rows()];
+                for (int r : b.longRow()) seen[r]++;
+                int streamRows = 0;
+                for (int q = 0; q < b.bins(); q++) {
+                    for (int t = b.binItem()[q]; t < b.binItem()[q + 1]; t++) {
+                        int r = b.rowList()[t];
+                        seen[r]++;
+                        int len = a.rowLength(r);
+                        assertEquals(len, b.listPtr()[t + 1] - b.listPtr()[t], what + " row " + r);
+                        for (int u = 0; u < len; u++) assertEquals(a.colIndex(a.rowStart(r) + u), b.entryCol()[b.listPtr()[t] + u]);
+                        if (b.binLanes()[q] == BinnedCsrFormat.STREAM) {
+                            assertEquals(b.bins() - 1, q, what + ": the stream bin comes last");
+                            assertTrue(len <= streamMax, what + " row " + r);
+                            if (t > b.binItem()[q]) assertTrue(b.rowList()[t - 1] < r, what + ": stream rows in row order");
+                            streamRows++;
+                        } else if (b.binLanes()[q] < 256) {
+                            assertTrue(len > streamMax, what + " row " + r + " of length " + len + " in lanes " + b.binLanes()[q]);
+                        }
+                    }
+                }
+                for (int i = 0; i < a.rows(); i++) assertEquals(1, seen[i], what + " row " + i + " scheduled once");
+                assertEquals(a.nnz(), b.listPtr()[b.rowList().length], what);
+                if (streamRows == 0) {
+                    assertEquals(0, b.streamItem().length, what);
+                    continue;
+                }
+                int q = b.bins() - 1;
+                int[] blk = b.streamItem();
+                assertEquals(b.binItem()[q], blk[0], what);
+                assertEquals(b.binItem()[q + 1], blk[blk.length - 1], what);
+                assertEquals(blk.length - 1, b.binGroup()[q + 1] - b.binGroup()[q], what + ": a group per block");
+                for (int k = 0; k + 1 < blk.length; k++) {
+                    int rowsIn = blk[k + 1] - blk[k];
+                    int entries = b.listPtr()[blk[k + 1]] - b.listPtr()[blk[k]];
+                    assertTrue(rowsIn >= 1 && rowsIn <= BinnedCsrFormat.STREAM_BLOCK, what + " block " + k + " rows " + rowsIn);
+                    assertTrue(entries <= BinnedCsrFormat.STREAM_BLOCK, what + " block " + k + " entries " + entries);
+                    // greedy: the next block's first row would not have fitted
+                    if (k + 2 < blk.length && rowsIn < BinnedCsrFormat.STREAM_BLOCK) {
+                        assertTrue(entries + a.rowLength(b.rowList()[blk[k + 1]]) > BinnedCsrFormat.STREAM_BLOCK, what + " block " + k + " closed early");
+                    }
+                }
+            }
+        }
+        // 1333 rows of at most one entry: blocks close at 1024 rows
+        BinnedCsrFormat n1 = BinnedCsrFormat.from(TestMatrices.all().get("Nx1"), 256, 2048, 32);
+        assertEquals(3, n1.streamItem().length);
+        assertEquals(1024, n1.streamItem()[1] - n1.streamItem()[0]);
+        assertTrue(n1.describe().contains("stream (<= 32 entries): 1333 rows in 2 blocks of <= 1024"), n1.describe());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedCsrFormat.from(n1.csr(), 256, 2048, 65)).getMessage().contains("at most 64"));
+    }
+
     @Test
     void rejectsBadGroupSizes() {
         CsrMatrix a = TestMatrices.all().get("skewed");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.SellFormat;
 import dev.squall.sparse.generate.RandomMatrices;
@@ -65,6 +66,31 @@ class FormatChooserTest {
         assertTrue(blocks.reason().startsWith("dense 3x3 blocks (100% full): BCSR moves 7"), blocks.reason());
         // 2x2 blocks half full save no bytes: not BCSR
         assertEquals(SpmvFormat.SELL, FormatChooser.choose(halfFullBlocks(), gpu).format());
+    }
+
+    /**
+     * One launch or two for csr-binned: segments of rows cut in two or more are counted against the fence
+     * budget (rows of one segment are stored directly and cost nothing).
+     */
+    @Test
+    void binnedOneOrTwoLaunchesByFencedSegments() {
+        // rows of 3000 entries: two segments of <= 2048 each; rows of 900: one segment, no fence
+        CsrMatrix a = RandomMatrices.skewed(20_000, 0.001, 3000, 4, 2);
+        CsrMatrix b = RandomMatrices.skewed(20_000, 0.001, 900, 4, 2);
+        long fenced = BinnedCsrFormat.fencedSegments(a, BinnedCsrFormat.GPU_SEGMENT);
+        long rowsOver = 0;
+        for (int i = 0; i < a.rows(); i++) if (a.rowLength(i) > BinnedCsrFormat.GPU_SEGMENT) rowsOver++;
+        assertEquals(2 * rowsOver, fenced);
+        assertTrue(fenced > 0);
+        assertEquals(0, BinnedCsrFormat.fencedSegments(b, BinnedCsrFormat.GPU_SEGMENT));
+        FormatChooser.Choice one = FormatChooser.choose(a, true);
+        assertEquals(SpmvFormat.CSR_BINNED, one.format());
+        assertTrue(one.reason().endsWith(fenced + " long-row segments pay a fence and an atomic (<= 3072, one-segment rows none): one launch"), one.reason());
+        FormatChooser.Choice two = FormatChooser.binned(a, RowStats.of(a), true, fenced - 1);
+        assertEquals(SpmvFormat.CSR_BINNED_TWO_LAUNCH, two.format());
+        assertTrue(two.reason().contains("their sums in a second launch"), two.reason());
+        assertEquals(SpmvFormat.CSR_BINNED, FormatChooser.binned(b, RowStats.of(b), true, 0).format());
+        assertTrue(FormatChooser.choose(b, true).reason().endsWith("no row needs more than one work-group, one launch"));
     }
 
     /** 2x2 blocks with the diagonal pair set (2 of 4 slots), 3 blocks per block row at random block columns. */

@@ -414,10 +414,122 @@ public final class Fp64Kernels {
         ctx.localBarrier();
         if (whole) {
             if (local == 0) {
-                partial.set(seg, warpTotal(warpSums, 1, 0, groupSize / 32));
+                double t = warpTotal(warpSums, 1, 0, groupSize / 32);
                 if (oneLaunch != 0) {
-                    finishLongRow(ctx, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                } else {
+                    partial.set(seg, t);
                 }
+            }
+        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+            store(y, row, s, coef);
+        }
+    }
+
+    /** Work-items' entries in flight in a stream block: the block holds at most this many times the group size. */
+    static final int STREAM_STEPS = 4;
+    /** Entries of a stream block's local array ({@code BinnedCsrFormat.STREAM_BLOCK}). */
+    static final int STREAM_BLOCK = 1024;
+
+    /**
+     * {@link #csrBinned} with a stream bin (its {@code binLanes} entry 0), last: group {@code g} of that bin takes
+     * block {@code g - binGroup[b]}, rows {@code rowList[streamItem[blk] .. streamItem[blk + 1])}, whose entries
+     * are consecutive in schedule order (CSR-stream, Greathouse and Daga, SC'14). The group reads the block's
+     * indices and values as one coalesced stream, each work-item issuing its (up to) {@value #STREAM_STEPS}
+     * index and value loads before its x gathers, and leaves the products in local memory; after the barrier
+     * each work-item adds the products of its rows (rows of at most 64 entries) and stores them. Other groups
+     * run csrBinned's lanes and long-row segments (long rows in one launch). Stream groups pass the same
+     * shuffles and barrier with nothing to reduce, so control flow around them stays uniform.
+     */
+    @Kernel
+    public static void csrBinnedStream(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                       @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow,
+                                       @ReadOnly IntArray segStart, @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                       @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial,
+                                       int bins, @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount,
+                                       @ReadOnly IntArray streamItem) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        double[] prod = ctx.allocateDoubleLocalArray(STREAM_BLOCK);
+        int[] cs = new int[STREAM_STEPS];
+        double[] vs = new double[STREAM_STEPS];
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int b = 0;
+        while (b + 1 < bins && binGroup.get(b + 1) <= g) {
+            b++;
+        }
+        boolean stream = binLanes.get(b) == 0;
+        int[] slot = new int[4];
+        int lanes = 1;
+        int row = -1;
+        int k0 = 0;
+        int k1 = 0;
+        int seg = 0;
+        int i0 = 0;
+        int i1 = 0;
+        int e0 = 0;
+        if (stream) {
+            int blk = g - binGroup.get(b);
+            i0 = streamItem.get(blk);
+            i1 = streamItem.get(blk + 1);
+            e0 = listPtr.get(i0);
+            int n = listPtr.get(i1) - e0;
+            for (@Unroll int u = 0; u < STREAM_STEPS; u++) {
+                int t = local + u * groupSize;
+                cs[u] = -1;
+                vs[u] = 0;
+                if (t < n) {
+                    cs[u] = col.get(e0 + t);
+                    vs[u] = val.get(e0 + t);
+                }
+            }
+            for (@Unroll int u = 0; u < STREAM_STEPS; u++) {
+                if (cs[u] >= 0) {
+                    prod[local + u * groupSize] = vs[u] * x.get(cs[u]);
+                }
+            }
+        } else {
+            lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
+            row = slot[0];
+            k0 = slot[1];
+            k1 = slot[2];
+            seg = slot[3];
+        }
+        boolean whole = lanes >= groupSize;
+        double s = 0;
+        int k = k0;
+        while (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
+            s += val.get(k) * x.get(col.get(k));
+        }
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        if (stream) {
+            for (int r = i0 + local; r < i1; r += groupSize) {
+                int q1 = listPtr.get(r + 1) - e0;
+                double sum = 0;
+                for (int q = listPtr.get(r) - e0; q < q1; q++) {
+                    sum += prod[q];
+                }
+                store(y, rowList.get(r), sum, coef);
+            }
+        } else if (whole) {
+            if (local == 0) {
+                finishLongRow(ctx, warpTotal(warpSums, 1, 0, groupSize / 32), partial, segLong, longSeg, segCount, y, coef, row, seg);
             }
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
             store(y, row, s, coef);
@@ -442,18 +554,27 @@ public final class Fp64Kernels {
     }
 
     /**
-     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): after
-     * writing its segment's partial, a group publishes it (global fence, then count on the row's counter);
-     * the group that brings the count to the row's segment count adds the partials in segment order (the
-     * same order as {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
+     * One-launch end of a long row (the "last block" reduction of CUDA's threadFenceReduction sample): a row
+     * of one segment (513 to 2048 entries: most of R-MAT's long rows) is stored at once, {@code 0 + t} as
+     * {@link #segmentSums} adds it, with no partial, fence or atomic. Otherwise the group writes its
+     * segment's partial and publishes it (global fence, then count on the row's counter); the group that
+     * brings the count to the row's segment count adds the partials in segment order (the same order as
+     * {@link #segmentSums}, so both paths give the same bits), stores y and re-arms the counter.
      */
     @DeviceFunction
-    static void finishLongRow(KernelContext ctx, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
+    static void finishLongRow(KernelContext ctx, double t, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
                               DoubleArray y, DoubleArray coef, int row, int seg) {
-        ctx.globalFence();
         int j = segLong.get(seg);
         int first = longSeg.get(j);
         int end = longSeg.get(j + 1);
+        if (end - first == 1) {
+            double only = 0;
+            only += t;
+            store(y, row, only, coef);
+            return;
+        }
+        partial.set(seg, t);
+        ctx.globalFence();
         if (ctx.atomicAdd(segCount, j, 1) == end - first - 1) {
             ctx.globalFence(); // keep the partial reads after the count that says they are all written
             double r = 0;
@@ -724,6 +845,43 @@ public final class Fp64Kernels {
                 y.set(at, b * y.get(at));
             }
         }
+    }
+
+    /**
+     * The gather limit of CSR-byte SpMV (a measurement, not a product): work-group {@code g} streams entries
+     * {@code [g * perGroup, min((g + 1) * perGroup, nnz))} of {@code col} and {@code val} (schedule order),
+     * its work-items striding by the group size, so every sub-group step reads whole 32-byte sectors; each
+     * work-item gathers {@code x[col]}, four entries in flight, and writes its sum to {@code out[global id]}
+     * (so nothing is optimized away; one value per work-item, about one per row). No row pointers, lanes,
+     * reductions or bins: what is left is the streams and the x gathers every CSR-byte format must make.
+     */
+    @Kernel
+    public static void gatherLimit(KernelContext ctx, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                   @NoAlias DoubleArray out, int nnz, int perGroup) {
+        int size = ctx.localGroupSizeX;
+        int k0 = ctx.groupIdx * perGroup;
+        int k1 = Math.min(k0 + perGroup, nnz);
+        double s0 = 0;
+        double s1 = 0;
+        int k = k0 + ctx.localIdx;
+        while (k + 3 * size < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + size);
+            int c2 = col.get(k + 2 * size);
+            int c3 = col.get(k + 3 * size);
+            double v0 = val.get(k);
+            double v1 = val.get(k + size);
+            double v2 = val.get(k + 2 * size);
+            double v3 = val.get(k + 3 * size);
+            s0 += v0 * x.get(c0) + v2 * x.get(c2);
+            s1 += v1 * x.get(c1) + v3 * x.get(c3);
+            k += 4 * size;
+        }
+        while (k < k1) {
+            s0 += val.get(k) * x.get(col.get(k));
+            k += size;
+        }
+        out.set(ctx.globalIdx, s0 + s1);
     }
 
     /** b = a: the copy kernel whose bandwidth the SpMV figures are compared with. */
