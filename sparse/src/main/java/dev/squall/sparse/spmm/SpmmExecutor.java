@@ -49,6 +49,8 @@ public final class SpmmExecutor implements AutoCloseable {
     /** Work-group size of the binned SpMM and its long-row segment length (entries), as csr-binned SpMV. */
     static final int GROUP = 256;
     static final int SEGMENT = 8 * GROUP;
+    /** Vectors of X each spmmBinned launch multiplies (its private accumulators). */
+    static final int CHUNK = dev.squall.sparse.spmv.kernels.Fp64Kernels.SPMM_CHUNK;
 
     private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
@@ -77,15 +79,21 @@ public final class SpmmExecutor implements AutoCloseable {
             int yRow = rowMajor ? k : 1;
             int yVec = rowMajor ? 1 : a.rows();
             KernelArray partial = p.vector(Math.max(1, b.segRow().length * k));
-            l.add(new Launch("spmmBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
-                    ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
-                    x, y, coef, partial, b.bins(), k, xRow, xVec, yRow, yVec}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+            IntArray binGroup = ints(b.binGroup()), binLanes = ints(b.binLanes()), binItem = ints(b.binItem()), rowList = ints(b.rowList());
+            IntArray listPtr = ints(b.listPtr()), segRow = ints(b.segRow()), segStart = ints(b.segStart()), segEnd = ints(b.segEnd());
+            IntArray entryCol = ints(b.entryCol());
+            KernelArray entryVal = p.array(b.entryVal());
+            for (int c0 = 0; c0 < k; c0 += CHUNK) {
+                l.add(new Launch("spmmBinned", new Object[] {null, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd,
+                        entryCol, entryVal, x, y, coef, partial, b.bins(), k, xRow, xVec, yRow, yVec, c0},
+                        WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+            }
             if (b.longRow().length > 0) {
                 l.add(new Launch("spmmSegmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, y, coef, b.longRow().length, k,
                         yRow, yVec}, null));
             }
             detail = (rowMajor ? "row-major" : "column-major") + " X/Y: rows binned by length (" + b.describe()
-                    + "), 8 vectors per pass over the matrix";
+                    + "), " + CHUNK + " vectors per launch and pass over the matrix";
         } else {
             IntArray rowPtr = ints(a.rowPtr());
             IntArray col = ints(a.colIdx());

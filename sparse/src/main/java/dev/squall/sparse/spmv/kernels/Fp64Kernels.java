@@ -641,7 +641,7 @@ public final class Fp64Kernels {
     }
 
     /** Vectors of X one pass of {@link #spmmBinned} multiplies (its private accumulators). */
-    static final int SPMM_CHUNK = 8;
+    public static final int SPMM_CHUNK = 8;
 
     /**
      * SpMM {@code Y = alpha A X + beta Y} on {@link #csrBinned}'s schedule (same bins, lanes and
@@ -649,7 +649,9 @@ public final class Fp64Kernels {
      * {@code x[j * xRow + c * xVec]} and {@code Y(i, c)} is {@code y[i * yRow + c * yVec]}
      * (row-major: {@code xRow = k, xVec = 1}; column-major: {@code xRow = 1, xVec = cols}). Each lane
      * keeps {@value #SPMM_CHUNK} accumulators, so the matrix is read once per chunk of vectors
-     * (not once per vector), and a power-law row gets lanes (or groups) for its length. Long-row
+     * (not once per vector), and a power-law row gets lanes (or groups) for its length. One launch per chunk
+     * ({@code c0} = 0, 8, ...): a loop over the chunks around the barrier and shuffles made PoCL 5.0 abort
+     * (Kernel.cc:129) building the program, since the row loop at its top may be skipped. Long-row
      * segments leave {@code partial[segment * k + c]} for {@link #spmmSegmentSums}.
      */
     @Kernel
@@ -657,7 +659,7 @@ public final class Fp64Kernels {
                                   @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
                                   @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
                                   @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins, int k,
-                                  int xRow, int xVec, int yRow, int yVec) {
+                                  int xRow, int xVec, int yRow, int yVec, int c0) {
         double[] warpSums = ctx.allocateDoubleLocalArray(32 * SPMM_CHUNK);
         double[] acc = new double[SPMM_CHUNK];
         int local = ctx.localIdx;
@@ -670,44 +672,41 @@ public final class Fp64Kernels {
         int k1 = slot[2];
         int seg = slot[3];
         int width = Math.min(lanes, 32);
-        for (int c0 = 0; c0 < k; c0 += SPMM_CHUNK) {
-            int nv = Math.min(SPMM_CHUNK, k - c0);
+        int nv = Math.min(SPMM_CHUNK, k - c0);
+        for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+            acc[c] = 0;
+        }
+        for (int q = k0; q < k1; q += lanes) {
+            double v = val.get(q);
+            int base = col.get(q) * xRow + c0 * xVec;
             for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
-                acc[c] = 0;
-            }
-            for (int q = k0; q < k1; q += lanes) {
-                double v = val.get(q);
-                int base = col.get(q) * xRow + c0 * xVec;
-                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
-                    if (c < nv) {
-                        acc[c] += v * x.get(base + c * xVec);
-                    }
+                if (c < nv) {
+                    acc[c] += v * x.get(base + c * xVec);
                 }
             }
+        }
+        for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+            for (int off = width / 2; off > 0; off >>= 1) {
+                acc[c] += ctx.shuffleDown(acc[c], off);
+            }
+        }
+        if ((local & 31) == 0) {
             for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
-                for (int off = width / 2; off > 0; off >>= 1) {
-                    acc[c] += ctx.shuffleDown(acc[c], off);
+                warpSums[(local / 32) * SPMM_CHUNK + c] = acc[c];
+            }
+        }
+        // uniform: every work-item of a group is in one bin
+        ctx.localBarrier();
+        if (whole) {
+            if (local < nv) {
+                partial.set(seg * k + c0 + local, warpTotal(warpSums, SPMM_CHUNK, local, groupSize / 32));
+            }
+        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+            for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
+                if (c < nv) {
+                    store(y, row * yRow + (c0 + c) * yVec, acc[c], coef);
                 }
             }
-            if ((local & 31) == 0) {
-                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
-                    warpSums[(local / 32) * SPMM_CHUNK + c] = acc[c];
-                }
-            }
-            // uniform: every work-item runs the same chunks; the second barrier guards warpSums' reuse
-            ctx.localBarrier();
-            if (whole) {
-                if (local < nv) {
-                    partial.set(seg * k + c0 + local, warpTotal(warpSums, SPMM_CHUNK, local, groupSize / 32));
-                }
-            } else if (row >= 0 && (local & (lanes - 1)) == 0) {
-                for (@Unroll int c = 0; c < SPMM_CHUNK; c++) {
-                    if (c < nv) {
-                        store(y, row * yRow + (c0 + c) * yVec, acc[c], coef);
-                    }
-                }
-            }
-            ctx.localBarrier();
         }
     }
 
