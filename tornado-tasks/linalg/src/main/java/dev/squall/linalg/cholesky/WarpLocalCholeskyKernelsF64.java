@@ -9,13 +9,13 @@ import dev.squall.tasks.api.*;
  * (columns 0..63, {@code b}).
  *
  * <p>Right-looking on the unscaled matrix ({@code A(i, c) -= A(i, j) A(c, j) / A(j, j)}, as
- * {@link CholeskyKernelsF64#potrfSmall}): at step j every lane reads the pivot and column j from a
- * 64-double local buffer (the same address for every lane: a broadcast, two doubles per load where
- * the device pairs them), updates the columns after j of its two rows, and writes its entries of
- * column j + 1 into the other half of a double buffer; one barrier per step. The columns are scaled
- * by {@code 1 / sqrt(A(j, j))} once, when the factor is written out: each lane takes the square root
- * of its own two pivots and shares the reciprocals through the buffer, so a step has one division
- * on its critical path and no square root.
+ * {@link CholeskyKernelsF64#potrfSmall}): at step j every lane reads column j from one half of a
+ * double-buffered local buffer (the same address for every lane: a broadcast), updates the columns
+ * after j of its two rows, and writes its entries of column j + 1 into the other half; one barrier
+ * per step. Every lane computes the next pivot {@code A(j+1, j+1) - A(j+1, j)^2 / A(j, j)} and its
+ * reciprocal during step j (the owner of row j + 2 also shares that diagonal entry), so the division
+ * is off the critical path barrier - load - FMA. Column j of the factor is
+ * {@code (A(i, j) / A(j, j)) sqrt(A(j, j))}, stored at step j.
  *
  * <p>The 64 steps are unrolled ({@code @Unroll}), so every register index is a constant and no
  * row moves; the kernel has no sub-group operations, so PoCL builds it with 65 barriers instead of
@@ -73,7 +73,8 @@ public final class WarpLocalCholeskyKernelsF64 {
         col[low] = b[0];
         if (lane == 1) col[MAX_N] = t[1];
         ctx.localBarrier();
-        int failedAt = -1;
+        // every pivot so far positive (and not NaN); which one failed is found afterwards from the stored diagonal
+        boolean ok = true;
         // element (lane, j) of the matrix; a 64-bit index stepped by lda keeps nvcc from holding an address per column
         long at = (long) base + lane;
         // the pivot of the current step and its reciprocal, computed one step ahead by every lane
@@ -82,7 +83,7 @@ public final class WarpLocalCholeskyKernelsF64 {
         for (@Unroll int j = 0; j < MAX_N; j++) {
             int cur = (j & 1) * HALF;
             int next = HALF - cur;
-            if (failedAt < 0 && !(d > 0)) failedAt = j;
+            ok = ok && d > 0;
             // A(i, j) / A(j, j) for this lane's rows below the pivot (rows at or above it take no part)
             double wt = j < LANES && lane > j ? t[j] * invD : 0;
             double wb = low > j ? b[j] * invD : 0;
@@ -120,6 +121,11 @@ public final class WarpLocalCholeskyKernelsF64 {
             invD = invNext;
             ctx.localBarrier();
         }
-        if (valid && failedAt >= 0 && lane == 0) ctx.atomicMin(info, infoOff + e, pivotBase + failedAt);
+        if (valid && !ok) {
+            // L(j, j) = sqrt(A(j, j)) is positive for every pivot before the first failing one and NaN or zero at it,
+            // so the smallest j whose stored diagonal is not positive is that pivot (each lane reads back its own stores)
+            if (lane < rows && !(a.get((long) base + lane + (long) lane * lda) > 0)) ctx.atomicMin(info, infoOff + e, pivotBase + lane);
+            if (low < rows && !(a.get((long) base + low + (long) low * lda) > 0)) ctx.atomicMin(info, infoOff + e, pivotBase + low);
+        }
     }
 }
