@@ -9,8 +9,9 @@
 #   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
 #     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4) and --kernel group
 #     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
-#   squall trinv    n=64 batch=10000, --kernel warp and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32 and 64),
-#     and n=4096 (blocks)                                             vs torch.linalg.solve_triangular(L, I)
+#   squall trinv    n=64 batch=10000, --kernel warp (L in local memory, each lane back-substitutes its own rows of the
+#     inverse, round 5), --kernel warp-shuffle (round 4) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32
+#     and 64), and n=4096 (blocks)                                    vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
@@ -54,6 +55,7 @@ sq cholesky --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 
 sq cholesky --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel group --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
+sq trinv --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 32 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 64 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5

@@ -47,6 +47,8 @@ class CommandsTest {
         assertTrue(t.contains("\"ok\":true") && t.contains("\"kernel\":\"blocks\""), t);
         String tw = run(new TrinvCommand(), "--n", "45", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(tw.contains("\"ok\":true") && tw.contains("\"kernel\":\"warp\""), tw);
+        String ts = run(new TrinvCommand(), "--n", "17", "--batch", "3", "--kernel", "warp-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(ts.contains("\"ok\":true") && ts.contains("\"kernel\":\"warp-shuffle\""), ts);
         String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
                 "--device", device.id(), "--verify", "--repeat", "1");
         assertTrue(g.contains("(ok)"), g);
