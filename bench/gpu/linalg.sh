@@ -6,19 +6,24 @@
 #   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 512 from n = 8192) and fp32 n = 16384
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
 #     trailing update, copies) for n = 16384 with outer blocks 256 (round 2's) and 512 (new default), and n = 8192
-#   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, shuffles) and --kernel group
+#   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
+#     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4) and --kernel group
 #     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
-#   squall trinv    n=64 batch=10000, --kernel warp and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32 and 64),
-#     and n=4096 (blocks)                                             vs torch.linalg.solve_triangular(L, I)
+#   squall trinv    n=64 batch=10000, --kernel warp (L in local memory, each lane back-substitutes its own rows of the
+#     inverse, round 5), --kernel warp-shuffle (round 4) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32
+#     and 64), and n=4096 (blocks)                                    vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
-#   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (loop-style kernels; the JVM-vs-EJML
-#   comparison is the JMH run in bench/results/2026-11-23-linalg-jvm-ejml, made on a CPU host)
-# Writes under $OUT (6 files): devices.txt, squall-linalg.jsonl, squall-linalg.log, torch-linalg.jsonl, torch-linalg.log, summary.txt
+#   squall cholesky n=2048 on the NVIDIA OpenCL device and on the JVM backend (loop-style kernels)
+#   last, the JVM target on the host's CPU: JMH CholeskyJvmBenchmark at n = 512, 1024, 2048, Squall's jvm device
+#     (fork-join pool, all cores) vs EJML single-threaded and EJML multi-threaded, in one run (skipped past 7 minutes)
+# Writes under $OUT (7 files): devices.txt, squall-linalg.jsonl, squall-linalg.log, torch-linalg.jsonl, torch-linalg.log,
+#   jvm-ejml.txt (JMH output), summary.txt (with the JMH table at the end)
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
 mkdir -p "$OUT"
+start=$SECONDS
 work=/tmp/squall-linalg-run
 rm -rf "$work" && mkdir -p "$work"
 tar xzf dist/squall-bundle.tar.gz -C "$work"
@@ -34,9 +39,9 @@ L="$OUT/squall-linalg.log"
 } 2>&1 | tee "$OUT/devices.txt"
 # each run: JSON to the .jsonl file, progress and errors to the log; a 150 s cap keeps the whole script under 8 minutes
 sq() {
-  echo "+ squall $*" >> "$L"
+  echo "+ squall $* ($((SECONDS - start)) s)" >> "$L"
   timeout 150 "$S" "$@" --json >> "$J" 2>> "$L"
-  echo "exit $? : squall $*" | tee -a "$L"
+  echo "exit $? : squall $* ($((SECONDS - start)) s)" | tee -a "$L"
 }
 sq cholesky --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 5
@@ -47,8 +52,10 @@ sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2
 sq cholesky --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
+sq cholesky --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel group --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
+sq trinv --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 32 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 64 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
@@ -62,6 +69,45 @@ ocl=$("$S" devices --json 2>/dev/null | python3 -c 'import json,sys; d=json.load
 [ -n "$ocl" ] && sq cholesky --n 2048 --precision fp64 --device "$ocl" --verify --repeat 3
 sq cholesky --n 2048 --precision fp64 --device jvm --verify --repeat 1
 PYTHONUNBUFFERED=1 timeout 150 python3 bench/peers/torch_linalg.py 32768 > "$OUT/torch-linalg.jsonl" 2> "$OUT/torch-linalg.log"
-echo "torch peer exit: $?"
+echo "torch peer exit: $? ($((SECONDS - start)) s)" | tee -a "$L"
 python3 bench/peers/linalg_summary.py "$J" "$OUT/torch-linalg.jsonl" > "$OUT/summary.txt" 2>&1
+# the JVM target (issue 3): Squall's jvm device vs EJML on the host's CPU, JMH, both in one run; at most 150 s and
+# only inside the 7-minute mark (9 trials: 3 benchmarks x n = 512, 1024, 2048, each 2 x 1 s warm-up + 3 x 1 s, plus JVM start and setup:
+# about 70 s)
+jleft=$((420 - (SECONDS - start)))
+[ "$jleft" -gt 150 ] && jleft=150
+if [ "$jleft" -ge 60 ]; then
+  echo "+ jmh CholeskyJvmBenchmark, cap $jleft s ($((SECONDS - start)) s)" >> "$L"
+  timeout "$jleft" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+      org.openjdk.jmh.Main CholeskyJvmBenchmark -p n=512,1024,2048 -f 1 -wi 2 -w 1 -i 3 -r 1 > "$OUT/jvm-ejml.txt" 2>&1
+  echo "exit $? : jmh CholeskyJvmBenchmark ($((SECONDS - start)) s)" | tee -a "$L"
+else
+  echo "SKIPPED (time budget, $((SECONDS - start)) s): jmh CholeskyJvmBenchmark" | tee -a "$L" "$OUT/jvm-ejml.txt"
+fi
+python3 - "$OUT/jvm-ejml.txt" <<'PY' >> "$OUT/summary.txt" 2>&1
+import os, re, sys
+# per-trial "Result" blocks, so a run cut short by the timeout still reports what it finished
+ms, bench, n = {}, None, None
+lines = open(sys.argv[1]).read().splitlines()
+for i, l in enumerate(lines):
+    m = re.match(r"# Benchmark: \S+\.(\w+)$", l)
+    if m:
+        bench = m.group(1)
+    m = re.match(r"# Parameters: \(n = (\d+)\)", l)
+    if m:
+        n = int(m.group(1))
+    if l.startswith("Result ") and i + 1 < len(lines) and bench and n:
+        m = re.match(r"\s*([0-9.]+)", lines[i + 1])
+        if m:
+            ms[(bench, n)] = float(m.group(1))
+nan = float("nan")
+print(f"\nJVM (host CPU, {len(os.sched_getaffinity(0))} cores), fp64 Cholesky ms/op (JMH): Squall jvm device (fork-join pool) vs EJML 0.44")
+print("single-threaded (ejml) and multi-threaded (ejml-mt); target ejml/squall >= 1")
+print(f"{'n':>6} {'squall':>9} {'ejml':>9} {'ejml-mt':>9} {'ejml/squall':>12} {'ejml-mt/squall':>15}")
+for n in sorted({k[1] for k in ms}):
+    s, e, m = ms.get(("squallJvm", n), nan), ms.get(("ejml", n), nan), ms.get(("ejmlMt", n), nan)
+    print(f"{n:>6} {s:>9.2f} {e:>9.2f} {m:>9.2f} {e / s:>12.2f} {m / s:>15.2f}")
+if not ms:
+    print("(no JMH results: see jvm-ejml.txt)")
+PY
 cat "$OUT/summary.txt"

@@ -8,9 +8,9 @@ import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
 
 /**
- * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of two
- * kernels ({@link SmallCholeskyKernel}): one sub-group per matrix in registers (the default) or
- * one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
+ * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of three
+ * kernels ({@link SmallCholeskyKernel}): one warp per matrix in registers with the columns broadcast
+ * through local memory (the default) or by shuffles, or one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
  * each, and are overwritten by their factors (zeros above the diagonal).
  *
  * <pre>{@code
@@ -51,7 +51,7 @@ public final class BatchedCholesky {
      * {@code aOff + e * stride}, leading dimension {@code lda}); failing pivots go to
      * {@code info[infoOff + e]} as {@code pivotBase + j} (atomic minimum). With the
      * {@link SmallCholeskyKernel#GROUP} kernel a failing matrix keeps its columns factored up to the
-     * pivot; with {@link SmallCholeskyKernel#WARP} its values are undefined.
+     * pivot; with the warp kernels its values are undefined.
      */
     public static void append(LaunchSequence seq, KernelArray a, int aOff, int lda, int stride, int n, int batch,
                               IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
@@ -60,6 +60,12 @@ public final class BatchedCholesky {
         }
         Precision p = Precision.of(a);
         if (kernel == SmallCholeskyKernel.WARP) {
+            seq.launch("potrf_warp_local", p.pick(WarpLocalCholeskyKernelsF64.class, WarpLocalCholeskyKernelsF32.class), "potrfWarpLocal",
+                    WorkerGrid.of((long) batch * WarpLocalCholeskyKernelsF64.THREADS).withLocal(WarpLocalCholeskyKernelsF64.THREADS),
+                    a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
+            return;
+        }
+        if (kernel == SmallCholeskyKernel.WARP_SHUFFLE) {
             int groups = (batch + WarpCholeskyKernelsF64.MATRICES_PER_GROUP - 1) / WarpCholeskyKernelsF64.MATRICES_PER_GROUP;
             seq.launch("potrf_warp", p.pick(WarpCholeskyKernelsF64.class, WarpCholeskyKernelsF32.class), "potrfWarp",
                     WorkerGrid.of((long) groups * WarpCholeskyKernelsF64.THREADS).withLocal(WarpCholeskyKernelsF64.THREADS),

@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
         mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp (default) factors", "each in one warp's registers with shuffles, --kernel group in one work-", "group's local memory (the round-2 kernel, kept for comparison).", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp (default) factors", "each in one warp's registers, its columns broadcast through local memory;", "--kernel warp-shuffle the same by warp shuffles (round 4); --kernel group", "in one work-group's local memory (round 2), both kept for comparison.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 512",
@@ -45,7 +45,7 @@ public final class CholeskyCommand implements Callable<Integer> {
     @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 512 from n = 8192)")
     Integer block;
 
-    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp or group (default ${DEFAULT-VALUE})")
+    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp, warp-shuffle or group (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
@@ -152,7 +152,7 @@ public final class CholeskyCommand implements Callable<Integer> {
 
     /** The batched kernel's name, or "blocked" for one matrix. */
     private String kernelLabel() {
-        return batch > 1 ? kernel.toLowerCase(Locale.ROOT) : "blocked";
+        return batch > 1 ? SmallCholeskyKernel.parse(kernel).cliName() : "blocked";
     }
 
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
 /** {@code squall trinv}: batched lower-triangular inverse (Stan's diag_inv + multiply rounds). */
 @Command(name = "trinv", header = "Lower-triangular inverse (Stan), one matrix or a batch.",
         mixinStandardHelpOptions = true,
-        description = {"Invert B random lower-triangular n x n matrices (diagonal in [1,2], off-", "diagonal in [-1,1]/n) on a device: diag_inv on the diagonal blocks in one", "launch, then log2(n/tb) rounds of C3 = -C2 A3 C1 as batched GEMMs. Prints", "the device time, GFLOP/s (n^3/3 per matrix) and, with --verify, |L X v - v|", "/ |v| over 3 random v. For n <= 64 the default --kernel warp inverts each", "matrix in one warp's registers in a single launch; --kernel blocks runs", "diag_inv + GEMM rounds (the round-2 path, kept for comparison).", "",
+        description = {"Invert B random lower-triangular n x n matrices (diagonal in [1,2], off-", "diagonal in [-1,1]/n) on a device: diag_inv on the diagonal blocks in one", "launch, then log2(n/tb) rounds of C3 = -C2 A3 C1 as batched GEMMs. Prints", "the device time, GFLOP/s (n^3/3 per matrix) and, with --verify, |L X v - v|", "/ |v| over 3 random v. For n <= 64 the default --kernel warp inverts each", "matrix with one warp in a single launch (L in local memory, each lane its", "own rows of the inverse); --kernel warp-shuffle is round 4's warp kernel", "(rows exchanged by shuffles); --kernel blocks runs diag_inv + GEMM rounds", "(the round-2 path). Both kept for comparison.", "",
                 "Examples:",
                 "  squall trinv --n 64 --batch 10000 --device cuda:0 --verify",
                 "  squall trinv --n 64 --batch 10000 --kernel blocks --block 32 --device cuda:0",
@@ -33,7 +33,7 @@ public final class TrinvCommand implements Callable<Integer> {
     @Option(names = "--block", paramLabel = "TB", defaultValue = "32", description = "diag_inv block size, 1..64 (default ${DEFAULT-VALUE})")
     int block;
 
-    @Option(names = "--kernel", paramLabel = "K", description = "warp (n <= 64) or blocks (default: warp up to n = 64, else blocks)")
+    @Option(names = "--kernel", paramLabel = "K", description = "warp, warp-shuffle (both n <= 64) or blocks (default: warp up to n = 64, else blocks)")
     String kernel;
 
     @Mixin
@@ -45,8 +45,10 @@ public final class TrinvCommand implements Callable<Integer> {
         if (n < 1 || batch < 1) throw new IllegalArgumentException("--n and --batch must be >= 1, got " + n + " and " + batch);
         Report.checkElements((long) n * n * batch, "--batch x --n^2");
         String k = kernel == null ? (n <= 64 ? "warp" : "blocks") : kernel.toLowerCase(java.util.Locale.ROOT);
-        if (!k.equals("warp") && !k.equals("blocks")) throw new IllegalArgumentException("--kernel must be warp or blocks, got " + kernel);
-        if (k.equals("warp") && n > 64) throw new IllegalArgumentException("--kernel warp needs --n <= 64, got " + n);
+        if (!k.equals("warp") && !k.equals("warp-shuffle") && !k.equals("blocks")) {
+            throw new IllegalArgumentException("--kernel must be warp, warp-shuffle or blocks, got " + kernel);
+        }
+        if (!k.equals("blocks") && n > 64) throw new IllegalArgumentException("--kernel " + k + " needs --n <= 64, got " + n);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         KernelArray l = Inputs.lowerTriangular(p, n, batch, common.seed);
@@ -54,6 +56,7 @@ public final class TrinvCommand implements Callable<Integer> {
         KernelArray w = p.allocate((long) n * n * batch);
         LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.FIRST_EXECUTION, l);
         if (k.equals("warp")) TriangularInverse.appendWarp(seq, l, 0, n, n * n, w, n, batch);
+        else if (k.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, l, 0, n, n * n, w, n, batch);
         else TriangularInverse.append(seq, l, 0, n, n * n, w, p.allocate(TriangularInverse.tempLength(n, batch)), n, batch, block);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

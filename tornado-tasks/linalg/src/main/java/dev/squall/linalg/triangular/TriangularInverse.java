@@ -19,7 +19,9 @@ import dev.squall.tasks.runtime.*;
  * times {@code tb} are handled by cutting the last blocks at {@code n} (equivalent to padding
  * with the identity).
  *
- * For orders up to 64, {@link #appendWarp} inverts each matrix in one launch, one warp per matrix.
+ * For orders up to 64, {@link #appendWarp} inverts each matrix in one launch, one warp per matrix
+ * ({@link WarpLocalTriangularKernelsF64}: L in local memory, each lane its own rows of the inverse);
+ * {@link #appendWarpShuffle} is round 4's kernel (rows exchanged by shuffles), kept for comparison.
  *
  * <pre>{@code
  * KernelArray inv = TriangularInverse.invert(Devices.select(null), l, 64, 10_000);
@@ -60,17 +62,33 @@ public final class TriangularInverse {
     /**
      * Appends the one launch that writes into {@code w} (packed, {@code n x n} per matrix) the
      * inverses of the lower triangles of {@code batch} matrices of order {@code n <= 64} of
-     * {@code src} (layout as in {@link #append}), one sub-group per matrix in registers
-     * ({@link WarpTriangularKernelsF64#trinvWarp}).
+     * {@code src} (layout as in {@link #append}), one 32-work-item group per matrix: L staged in
+     * local memory, each work-item back-substitutes its own two rows of the inverse
+     * ({@link WarpLocalTriangularKernelsF64#trinvWarpLocal}).
      */
     public static void appendWarp(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
-        if (n < 1 || n > WarpTriangularKernelsF64.MAX_N) {
-            throw new IllegalArgumentException("the warp kernel inverts orders 1.." + WarpTriangularKernelsF64.MAX_N + ", got " + n);
-        }
+        checkWarpOrder(n);
+        seq.launch("trinv_warp_local", Precision.of(w).pick(WarpLocalTriangularKernelsF64.class, WarpLocalTriangularKernelsF32.class), "trinvWarpLocal",
+                WorkerGrid.of((long) batch * WarpLocalTriangularKernelsF64.THREADS).withLocal(WarpLocalTriangularKernelsF64.THREADS),
+                src, srcOff, lds, srcStride, w, n, batch);
+    }
+
+    /**
+     * As {@link #appendWarp} with round 4's kernel: one sub-group per matrix in registers, rows of the
+     * inverse broadcast by shuffles ({@link WarpTriangularKernelsF64#trinvWarp}).
+     */
+    public static void appendWarpShuffle(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
+        checkWarpOrder(n);
         int groups = (batch + WarpTriangularKernelsF64.MATRICES_PER_GROUP - 1) / WarpTriangularKernelsF64.MATRICES_PER_GROUP;
         seq.launch("trinv_warp", Precision.of(w).pick(WarpTriangularKernelsF64.class, WarpTriangularKernelsF32.class), "trinvWarp",
                 WorkerGrid.of((long) groups * WarpTriangularKernelsF64.THREADS).withLocal(WarpTriangularKernelsF64.THREADS),
                 src, srcOff, lds, srcStride, w, n, batch);
+    }
+
+    private static void checkWarpOrder(int n) {
+        if (n < 1 || n > WarpTriangularKernelsF64.MAX_N) {
+            throw new IllegalArgumentException("the warp kernels invert orders 1.." + WarpTriangularKernelsF64.MAX_N + ", got " + n);
+        }
     }
 
     /** Size of the scratch array {@link #append} needs. */

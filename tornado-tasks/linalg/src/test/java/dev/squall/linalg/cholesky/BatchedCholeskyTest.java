@@ -76,6 +76,35 @@ class BatchedCholeskyTest {
         }
     }
 
+    /** Failing pivots at the first column, on both sides of the 32-row split and at the last column, with good matrices between. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("devicesAndKernels")
+    void reportsFailingPivotsAtTheEdges(Device device, SmallCholeskyKernel kernel) {
+        int n = 64;
+        int[] bad = {0, -1, 31, 32, -1, 63};
+        SplittableRandom rnd = new SplittableRandom(64);
+        double[][] ms = new double[bad.length][];
+        for (int e = 0; e < bad.length; e++) {
+            ms[e] = Matrices.spd(rnd, n, 0.5);
+            if (bad[e] >= 0) ms[e][bad[e] + bad[e] * n] -= 1e3;
+        }
+        KernelArray da = Precision.FP64.fromDoubles(pack(ms));
+        BatchStatus s = BatchedCholesky.factor(device, da, n, bad.length, kernel);
+        double[] got = Precision.toDoubles(da);
+        for (int e = 0; e < bad.length; e++) {
+            if (bad[e] >= 0) {
+                double[] m = ms[e];
+                int pivot = assertThrows(NotPositiveDefiniteException.class, () -> ReferenceCholesky.factor(n, m)).pivot();
+                assertEquals(bad[e], pivot);
+                assertEquals(pivot, s.failedPivot(e), "matrix " + e + " by " + kernel + " on " + device.id());
+            } else {
+                assertEquals(-1, s.failedPivot(e));
+                double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
+                Compare.close("L of matrix " + e + " by " + kernel + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, 1e-12);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("devicesAndKernels")
     void singlePrecision(Device device, SmallCholeskyKernel kernel) {

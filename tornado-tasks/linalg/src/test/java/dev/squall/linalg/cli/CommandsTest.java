@@ -38,13 +38,17 @@ class CommandsTest {
         String c = run(new CholeskyCommand(), "--n", "157", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(c.contains("\"ok\":true") && c.contains("\"log_likelihood\":"), c);
         String b = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(b.contains("\"ok\":true"), b);
+        assertTrue(b.contains("\"ok\":true") && b.contains("\"kernel\":\"warp\""), b);
+        String ws = run(new CholeskyCommand(), "--n", "20", "--batch", "3", "--kernel", "WARP-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(ws.contains("\"ok\":true") && ws.contains("\"kernel\":\"warp-shuffle\""), ws);
         String g2 = run(new CholeskyCommand(), "--n", "33", "--batch", "3", "--kernel", "group", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(g2.contains("\"ok\":true") && g2.contains("\"kernel\":\"group\""), g2);
         String t = run(new TrinvCommand(), "--n", "99", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(t.contains("\"ok\":true") && t.contains("\"kernel\":\"blocks\""), t);
         String tw = run(new TrinvCommand(), "--n", "45", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(tw.contains("\"ok\":true") && tw.contains("\"kernel\":\"warp\""), tw);
+        String ts = run(new TrinvCommand(), "--n", "17", "--batch", "3", "--kernel", "warp-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(ts.contains("\"ok\":true") && ts.contains("\"kernel\":\"warp-shuffle\""), ts);
         String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
                 "--device", device.id(), "--verify", "--repeat", "1");
         assertTrue(g.contains("(ok)"), g);
@@ -90,6 +94,9 @@ class CommandsTest {
         TrinvCommand k = new CommandLine(new TrinvCommand()).parseArgs("--n", "100", "--kernel", "warp").asCommandLineList().get(0).getCommand();
         IllegalArgumentException kw = assertThrows(IllegalArgumentException.class, k::call);
         assertTrue(kw.getMessage().contains("--kernel warp needs --n <= 64, got 100"), kw.getMessage());
+        CholeskyCommand ck = new CommandLine(new CholeskyCommand()).parseArgs("--n", "10", "--batch", "5", "--kernel", "shuffle").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException ke = assertThrows(IllegalArgumentException.class, ck::call);
+        assertTrue(ke.getMessage().contains("kernel must be warp, warp-shuffle or group, got shuffle"), ke.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());

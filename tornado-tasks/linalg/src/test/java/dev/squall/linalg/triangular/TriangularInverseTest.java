@@ -55,20 +55,21 @@ class TriangularInverseTest {
         }
     }
 
-    /** Both kernels for orders up to 64 (warp: one launch; blocks: diag_inv + GEMM rounds), into NaN-poisoned outputs, odd batches. */
+    /** All kernels for orders up to 64 (warp, warp-shuffle: one launch; blocks: diag_inv + GEMM rounds), into NaN-poisoned outputs, odd batches. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void smallOrdersByWarpAndBlockKernels(Device device) {
         for (int[] nb : new int[][] {{33, 5}, {64, 3}, {20, 1}}) {
             int n = nb[0], batch = nb[1];
             double[] l = factors(new SplittableRandom(10 + n), n, batch);
-            for (boolean warp : new boolean[] {true, false}) {
+            for (String kernel : new String[] {"warp", "warp-shuffle", "blocks"}) {
                 KernelArray src = Precision.FP64.fromDoubles(l);
                 double[] poison = new double[n * n * batch];
                 java.util.Arrays.fill(poison, Double.NaN);
                 KernelArray w = Precision.FP64.fromDoubles(poison);
                 LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.EVERY_EXECUTION, src, w);
-                if (warp) TriangularInverse.appendWarp(seq, src, 0, n, n * n, w, n, batch);
+                if (kernel.equals("warp")) TriangularInverse.appendWarp(seq, src, 0, n, n * n, w, n, batch);
+                else if (kernel.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, src, 0, n, n * n, w, n, batch);
                 else TriangularInverse.append(seq, src, 0, n, n * n, w, Precision.FP64.allocate(TriangularInverse.tempLength(n, batch)), n, batch, 16);
                 seq.download(DataTransferMode.EVERY_EXECUTION, w);
                 try (ExecutionPlan plan = seq.plan(device)) {
@@ -78,7 +79,7 @@ class TriangularInverseTest {
                 for (int e = 0; e < batch; e++) {
                     double[] le = java.util.Arrays.copyOfRange(l, e * n * n, (e + 1) * n * n);
                     double[] xe = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
-                    String what = (warp ? "warp" : "blocks") + " n=" + n + " matrix " + e + " on " + device.id();
+                    String what = kernel + " n=" + n + " matrix " + e + " on " + device.id();
                     Compare.close(what, ReferenceTriangular.invertLower(n, le), xe, 1e-11);
                     assertTrue(Residuals.upperIsZero(n, got, e * n * n), what);
                 }
@@ -92,6 +93,9 @@ class TriangularInverseTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> TriangularInverse.appendWarp(new LaunchSequence("x"), a, 0, 65, 65 * 65, a, 65, 1));
         assertTrue(e.getMessage().contains("1..64, got 65"), e.getMessage());
+        IllegalArgumentException s = assertThrows(IllegalArgumentException.class,
+                () -> TriangularInverse.appendWarpShuffle(new LaunchSequence("x"), a, 0, 65, 65 * 65, a, 65, 1));
+        assertTrue(s.getMessage().contains("1..64, got 65"), s.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
