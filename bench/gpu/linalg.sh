@@ -46,7 +46,7 @@ sq() {
 sq cholesky --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 5
 sq cholesky --n 16384 --precision fp64 --device cuda:0 --verify --repeat 3
-sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 256 --profile
+sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --gemm-kernel tiles
 sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 512 --profile
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
@@ -61,6 +61,7 @@ sq trinv --n 64 --batch 10000 --kernel blocks --block 64 --precision fp64 --devi
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq gemm --m 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 20
 sq gemm --m 8192 --batch 1 --precision fp64 --device cuda:0 --repeat 5
+sq gemm --m 8192 --batch 1 --precision fp64 --device cuda:0 --repeat 5 --kernel tiles
 sq gemm --m 64 --batch 10000 --precision fp32 --device cuda:0 --verify --repeat 20
 sq qr --m 128 --n 64 --batch 10000 --q --precision fp64 --device cuda:0 --verify --repeat 5
 sq qr --m 128 --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 5

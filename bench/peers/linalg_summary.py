@@ -46,6 +46,8 @@ def main():
         res = r.get("residual", r.get("max_error"))
         op = k[0] + (f"/b{r['block']}" if r.get("block") and k[2] == 1 and k[0] == "cholesky" else "")
         # batched small kernels: which one ran (warp: registers + local-memory broadcast; warp-shuffle: registers + shuffles; group / blocks: round 2's)
+        if k[2] == 1 and r.get("kernel") in ("blocked-mma", "mma", "tiles"):
+            op += "/" + r["kernel"].replace("blocked-", "")
         if k[2] > 1 and r.get("kernel") in ("warp", "warp-shuffle", "group", "blocks"):
             op += "/" + r["kernel"] + (f"{r['block']}" if r["kernel"] == "blocks" else "")
         print(f"{op:10} {k[1]:>6} {k[2]:>6} {k[3]:5} {r['device']:10} {r['ms_median']:>10.3f} {r.get('gflops', float('nan')):>9.1f} "

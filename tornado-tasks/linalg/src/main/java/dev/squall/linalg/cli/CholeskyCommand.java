@@ -5,6 +5,7 @@ import dev.squall.linalg.cholesky.BatchedCholesky;
 import dev.squall.linalg.cholesky.BlockedCholesky;
 import dev.squall.linalg.cholesky.CholeskyFactor;
 import dev.squall.linalg.cholesky.CholeskyRun;
+import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.cholesky.LoopCholesky;
 import dev.squall.linalg.cholesky.PhaseProfile;
 import dev.squall.linalg.cholesky.SmallCholeskyKernel;
@@ -72,6 +73,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
+        if (deviceKernels && p == Precision.FP64 && !device.isJvm() && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
         if (profile && device.isJvm()) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);
@@ -152,8 +154,11 @@ public final class CholeskyCommand implements Callable<Integer> {
 
     /** The batched kernel's name, or "blocked" for one matrix. */
     private String kernelLabel() {
-        return batch > 1 ? SmallCholeskyKernel.parse(kernel).cliName() : "blocked";
+        return batch > 1 ? SmallCholeskyKernel.parse(kernel).cliName() : blockedLabel;
     }
+
+    /** "blocked", or "blocked-mma" where the panel and trailing GEMMs run on FP64 tensor cores. */
+    private String blockedLabel = "blocked";
 
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {
         double total = rows.get(rows.size() - 1).medianMs();
