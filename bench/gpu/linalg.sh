@@ -79,7 +79,8 @@ jleft=$((420 - (SECONDS - start)))
 [ "$jleft" -gt 150 ] && jleft=150
 if [ "$jleft" -ge 60 ]; then
   echo "+ jmh CholeskyJvmBenchmark, cap $jleft s ($((SECONDS - start)) s)" >> "$L"
-  timeout "$jleft" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+  # libjsig: the drivers the device discovery loads (PoCL's LLVM) replace the JVM's signal handlers; the forks inherit it
+  LD_PRELOAD="$work/squall/runtime/lib/libjsig.so" timeout "$jleft" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
       org.openjdk.jmh.Main CholeskyJvmBenchmark -p n=512,1024,2048 -f 1 -wi 2 -w 1 -i 3 -r 1 > "$OUT/jvm-ejml.txt" 2>&1
   echo "exit $? : jmh CholeskyJvmBenchmark ($((SECONDS - start)) s)" | tee -a "$L"
 else

@@ -72,7 +72,8 @@ done
 step 60 "spmv fp64 blocks:250000x4" "$S" spmv --generate blocks:250000x4 --device "$DEV" --format auto,csr,csr-binned,sell,bcsr $REP --verify \
     --json >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 # the JVM target: Squall CSR on the jvm device vs EJML 0.44 CSC (single-threaded), same matrices, one JMH run
-step 150 "jmh SpmvJvmBenchmark" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+# libjsig: the drivers the device discovery loads (PoCL's LLVM) replace the JVM's signal handlers (forks crashed with 139)
+step 150 "jmh SpmvJvmBenchmark" env LD_PRELOAD="$work/squall/runtime/lib/libjsig.so" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
     org.openjdk.jmh.Main SpmvJvmBenchmark -f 1 -wi 3 -i 5 > "$OUT/jvm-ejml.txt" 2>&1
 echo "total $((SECONDS - start)) s" >> "$OUT/stderr.txt"
 
