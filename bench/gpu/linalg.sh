@@ -7,7 +7,8 @@
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
 #     trailing update, copies) for n = 16384 with outer blocks 256 (round 2's) and 512 (new default), and n = 8192
 #   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
-#     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4) and --kernel group
+#     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4), --kernel warp-loop (round 5's
+#     broadcast with the steps as a loop, one rsqrt per step, out of place: no copy launch, round 6) and --kernel group
 #     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000, --kernel warp (L in local memory, each lane back-substitutes its own rows of the
 #     inverse, round 5), --kernel warp-shuffle (round 4) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32
@@ -53,6 +54,7 @@ sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2
 sq cholesky --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
+sq cholesky --n 64 --batch 10000 --kernel warp-loop --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel group --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20

@@ -3,14 +3,15 @@ package dev.squall.linalg.cholesky;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
 
 /**
- * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of three
+ * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of four
  * kernels ({@link SmallCholeskyKernel}): one warp per matrix in registers with the columns broadcast
- * through local memory (the default) or by shuffles, or one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
+ * through local memory (the default; {@code warp-loop}: the same as a loop, out of place) or by shuffles, or one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
  * each, and are overwritten by their factors (zeros above the diagonal).
  *
  * <pre>{@code
@@ -59,6 +60,10 @@ public final class BatchedCholesky {
             throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
         }
         Precision p = Precision.of(a);
+        if (kernel == SmallCholeskyKernel.WARP_LOOP) {
+            launchWarpLoop(seq, p, a, aOff, a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
+            return;
+        }
         if (kernel == SmallCholeskyKernel.WARP) {
             seq.launch("potrf_warp_local", p.pick(WarpLocalCholeskyKernelsF64.class, WarpLocalCholeskyKernelsF32.class), "potrfWarpLocal",
                     WorkerGrid.of((long) batch * WarpLocalCholeskyKernelsF64.THREADS).withLocal(WarpLocalCholeskyKernelsF64.THREADS),
@@ -75,5 +80,31 @@ public final class BatchedCholesky {
         seq.launch("potrf_small", p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class), "potrfSmall",
                 WorkerGrid.of((long) batch * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS),
                 a, aOff, lda, stride, n, info, infoOff, pivotBase);
+    }
+
+    /**
+     * Appends the factorisation of {@code batch} matrices of order {@code n} read from {@code src} (lower triangle,
+     * matrix {@code e} at {@code srcOff + e * stride}) into {@code dst} (at {@code dstOff + e * stride}, zeros above
+     * the diagonal), leading dimension {@code lda} for both; {@code src} is not modified. Kernels with
+     * {@link SmallCholeskyKernel#outOfPlace()} do it in one launch, the others after a copy launch.
+     */
+    public static void appendOutOfPlace(LaunchSequence seq, KernelArray src, int srcOff, KernelArray dst, int dstOff, int lda, int stride,
+                                        int n, int batch, IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
+        if (n < 1 || n > CholeskyKernelsF64.MAX_N) {
+            throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
+        }
+        if (kernel.outOfPlace()) {
+            launchWarpLoop(seq, Precision.of(dst), src, srcOff, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase);
+            return;
+        }
+        CopyLaunches.lower(seq, src, srcOff, lda, stride, dst, dstOff, lda, stride, n, batch);
+        append(seq, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase, kernel);
+    }
+
+    private static void launchWarpLoop(LaunchSequence seq, Precision p, KernelArray src, int srcOff, KernelArray dst, int dstOff, int lda,
+                                       int stride, int n, int batch, IntArray info, int infoOff, int pivotBase) {
+        seq.launch("potrf_warp_loop", p.pick(WarpLoopCholeskyKernelsF64.class, WarpLoopCholeskyKernelsF32.class), "potrfWarpLoop",
+                WorkerGrid.of((long) batch * WarpLoopCholeskyKernelsF64.THREADS).withLocal(WarpLoopCholeskyKernelsF64.THREADS),
+                src, srcOff, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase);
     }
 }

@@ -13,7 +13,6 @@ import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
-import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
@@ -28,7 +27,7 @@ import java.util.concurrent.Callable;
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
         mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp (default) factors", "each in one warp's registers, its columns broadcast through local memory;", "--kernel warp-shuffle the same by warp shuffles (round 4); --kernel group", "in one work-group's local memory (round 2), both kept for comparison.", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, inner 64;", "Stan's triangular inverse for the panel); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp (default) factors", "each in one warp's registers, its columns broadcast through local memory;", "--kernel warp-shuffle the same by warp shuffles (round 4); --kernel warp-loop", "like warp with the steps as a loop, one rsqrt per step and no copy launch", "(round 6); --kernel group", "in one work-group's local memory (round 2), both kept for comparison.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 512",
@@ -46,7 +45,7 @@ public final class CholeskyCommand implements Callable<Integer> {
     @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 512 from n = 8192)")
     Integer block;
 
-    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp, warp-shuffle or group (default ${DEFAULT-VALUE})")
+    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp", description = "batched kernel: warp, warp-shuffle, warp-loop or group (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
@@ -92,8 +91,8 @@ public final class CholeskyCommand implements Callable<Integer> {
                 KernelArray work = p.allocate((long) n * n * batch);
                 // factor a device copy: on the JVM the input itself would be overwritten and refactored
                 LaunchSequence seq = new LaunchSequence("potrf_batched").upload(DataTransferMode.EVERY_EXECUTION, a, info);
-                CopyLaunches.lower(seq, a, 0, n, n * n, work, 0, n, n * n, n, batch);
-                BatchedCholesky.append(seq, work, 0, n, n * n, n, batch, info, 0, 0, small);
+                // warp-loop reads a and writes work in one launch; the others copy the lower triangle first
+                BatchedCholesky.appendOutOfPlace(seq, a, 0, work, 0, n, n * n, n, batch, info, 0, 0, small);
                 seq.download(DataTransferMode.EVERY_EXECUTION, info);
                 try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
                     t = Timing.measure(common.repeat, () -> {

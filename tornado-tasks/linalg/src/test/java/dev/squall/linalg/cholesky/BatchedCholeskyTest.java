@@ -7,7 +7,11 @@ import dev.squall.tasks.runtime.testing.Compare;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.linalg.testing.Residuals;
 import dev.squall.tasks.runtime.testing.TestDevices;
+import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.linalg.plan.LaunchSequence;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import org.junit.jupiter.api.Test;
@@ -102,6 +106,43 @@ class BatchedCholeskyTest {
                 double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
                 Compare.close("L of matrix " + e + " by " + kernel + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, 1e-12);
             }
+        }
+    }
+
+    /** Out of place (the CLI's path: warp-loop in one launch, the others after a copy): the input is kept, a NaN-poisoned output fully overwritten, an odd batch with a failing pivot. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("devicesAndKernels")
+    void factorsOutOfPlace(Device device, SmallCholeskyKernel kernel) {
+        int n = 50, batch = 3;
+        SplittableRandom rnd = new SplittableRandom(9);
+        double[][] ms = {Matrices.spd(rnd, n, 1), Matrices.spd(rnd, n, 0.4), Matrices.spd(rnd, n, 0.7)};
+        ms[1][40 + 40 * n] -= 1e3;
+        double[] in = pack(ms);
+        for (int e = 0; e < batch; e++) {
+            for (int c = 1; c < n; c++) for (int r = 0; r < c; r++) in[e * n * n + r + c * n] = Double.NaN;
+        }
+        KernelArray src = Precision.FP64.fromDoubles(in);
+        double[] poison = new double[in.length];
+        java.util.Arrays.fill(poison, Double.NaN);
+        KernelArray dst = Precision.FP64.fromDoubles(poison);
+        IntArray info = new IntArray(batch);
+        info.init(Integer.MAX_VALUE);
+        LaunchSequence seq = new LaunchSequence("potrf_oop").upload(DataTransferMode.EVERY_EXECUTION, src, dst, info);
+        BatchedCholesky.appendOutOfPlace(seq, src, 0, dst, 0, n, n * n, n, batch, info, 0, 0, kernel);
+        seq.download(DataTransferMode.EVERY_EXECUTION, src, dst, info);
+        try (ExecutionPlan plan = seq.plan(device)) {
+            plan.execute();
+        }
+        double[] kept = Precision.toDoubles(src);
+        for (int i = 0; i < in.length; i++) assertEquals(Double.doubleToLongBits(in[i]), Double.doubleToLongBits(kept[i]), "input entry " + i + " changed");
+        int refPivot = assertThrows(NotPositiveDefiniteException.class, () -> ReferenceCholesky.factor(n, ms[1])).pivot();
+        assertEquals(refPivot, info.get(1) == Integer.MAX_VALUE ? -1 : info.get(1), kernel + " on " + device.id());
+        double[] got = Precision.toDoubles(dst);
+        for (int e : new int[] {0, 2}) {
+            assertEquals(Integer.MAX_VALUE, info.get(e));
+            double[] l = java.util.Arrays.copyOfRange(got, e * n * n, (e + 1) * n * n);
+            Compare.close("L of matrix " + e + " out of place by " + kernel + " on " + device.id(), ReferenceCholesky.factor(n, ms[e]), l, 1e-12);
+            assertTrue(Residuals.upperIsZero(n, got, e * n * n));
         }
     }
 

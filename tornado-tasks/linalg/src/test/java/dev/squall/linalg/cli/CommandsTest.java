@@ -41,6 +41,8 @@ class CommandsTest {
         assertTrue(b.contains("\"ok\":true") && b.contains("\"kernel\":\"warp\""), b);
         String ws = run(new CholeskyCommand(), "--n", "20", "--batch", "3", "--kernel", "WARP-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(ws.contains("\"ok\":true") && ws.contains("\"kernel\":\"warp-shuffle\""), ws);
+        String wl = run(new CholeskyCommand(), "--n", "45", "--batch", "3", "--kernel", "warp-loop", "--device", device.id(), "--verify", "--json", "--repeat", "2");
+        assertTrue(wl.contains("\"ok\":true") && wl.contains("\"kernel\":\"warp-loop\""), wl);
         String g2 = run(new CholeskyCommand(), "--n", "33", "--batch", "3", "--kernel", "group", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(g2.contains("\"ok\":true") && g2.contains("\"kernel\":\"group\""), g2);
         String t = run(new TrinvCommand(), "--n", "99", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
@@ -96,7 +98,7 @@ class CommandsTest {
         assertTrue(kw.getMessage().contains("--kernel warp needs --n <= 64, got 100"), kw.getMessage());
         CholeskyCommand ck = new CommandLine(new CholeskyCommand()).parseArgs("--n", "10", "--batch", "5", "--kernel", "shuffle").asCommandLineList().get(0).getCommand();
         IllegalArgumentException ke = assertThrows(IllegalArgumentException.class, ck::call);
-        assertTrue(ke.getMessage().contains("kernel must be warp, warp-shuffle or group, got shuffle"), ke.getMessage());
+        assertTrue(ke.getMessage().contains("kernel must be warp, warp-shuffle, warp-loop or group, got shuffle"), ke.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());
