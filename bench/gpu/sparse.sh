@@ -50,8 +50,9 @@ for m in $MATS; do
   n=${m//[:x]/_}
   names+=("$n")
   F=$FORMATS
-  # one launch (csr-binned) against the two-launch long-row path, where long rows exist; CSR-stream blocks for short rows
-  case $m in skewed*|rmat*) F="$FORMATS,csr-binned-two-launch,csr-stream,csr-stream-64" ;; esac
+  # one launch (csr-binned) against the two-launch long-row path, where long rows exist; CSR-stream blocks for short rows;
+  # csr-binned's knobs (round 6: 4 entries a lane with 4 in flight, 4 in flight alone, bins by row length, groups of 512)
+  case $m in skewed*|rmat*) F="$FORMATS,csr-binned-two-launch,csr-stream,csr-stream-64,csr-binned/e4/u4,csr-binned/e4/u4/len,csr-binned/u4,csr-binned/g512" ;; esac
   step 120 "spmv fp64 $m" "$S" spmv --generate "$m" --device "$DEV" --format "$F" $REP --verify --json \
       --dump "$DUMP" --dump-name "$n" >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 done

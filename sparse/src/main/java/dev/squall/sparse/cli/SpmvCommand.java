@@ -10,6 +10,7 @@ import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.io.CsrDump;
 import dev.squall.sparse.io.MatrixMarketReader;
 import dev.squall.sparse.reference.ReferenceSpmv;
+import dev.squall.sparse.spmv.BinnedTuning;
 import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.spmv.SpmvExecutor;
 import dev.squall.sparse.spmv.SpmvFormat;
@@ -54,7 +55,9 @@ public final class SpmvCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
             description = {"csr, csr-vector, csr-merge, csr-binned, csr-binned-two-launch, csr-stream, csr-stream-64, coo, ell,",
-                    "sell, dia, hyb, bcsr or auto (default auto);",
+                    "sell, dia, hyb, bcsr or auto (default auto); csr-binned and csr-binned-two-launch take knobs after",
+                    "slashes: eN entries a lane (2), uN in flight (2 or 4), gN group (256), sN segment (8 per work-item),",
+                    "wN longest sub-group row (512), len (bins by row length), e.g. csr-binned/e4/u4/len;",
                     "a comma-separated list runs each on the same matrix (one report each; a format that cannot",
                     "hold the matrix reports why and the others still run)"})
     String format;
@@ -158,6 +161,7 @@ public final class SpmvCommand implements Callable<Integer> {
     private int runOne(String format, CsrMatrix a, String name, double loadMs, Precision p, Device dev) {
         SpmvFormat f;
         String reason;
+        BinnedTuning tuning = BinnedTuning.DEFAULT;
         double chooseMs = 0;
         if (format.strip().equalsIgnoreCase("auto")) {
             long c0 = System.nanoTime();
@@ -167,13 +171,16 @@ public final class SpmvCommand implements Callable<Integer> {
             f = c.format();
             reason = "auto: " + c.reason();
         } else {
-            f = SpmvFormat.parse(format);
+            int slash = format.indexOf('/');
+            f = SpmvFormat.parse(slash < 0 ? format : format.substring(0, slash));
+            if (slash >= 0) tuning = BinnedTuning.parse(format.substring(slash + 1));
             reason = "requested";
         }
-        progress("inspecting into " + f.cliName() + " on " + dev.id());
+        String fname = f.cliName() + tuning.suffix();
+        progress("inspecting into " + fname + " on " + dev.id());
         CsrMatrix op = transpose ? CsrTranspose.of(a) : a;  // the operator whose product is verified and counted
         double[] x = new SplittableRandom(7).doubles(op.cols(), -1, 1).toArray();
-        try (SpmvExecutor e = transpose ? SpmvExecutor.createTransposed(a, f, p, dev) : SpmvExecutor.create(a, f, p, dev)) {
+        try (SpmvExecutor e = transpose ? SpmvExecutor.createTransposed(a, f, p, dev, tuning) : SpmvExecutor.create(a, f, p, dev, tuning)) {
             e.setX(x);
             double firstMs = e.execute().hostMicros() / 1e3; // builds kernels, copies the matrix
             progress("running " + repeat + " x " + batch + " executions");
@@ -209,7 +216,7 @@ public final class SpmvCommand implements Callable<Integer> {
                                 + "\"transpose\":%s,\"format\":%s,\"reason\":%s,\"detail\":%s,\"load_ms\":%.3f,\"choose_ms\":%.3f,\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,"
                                 + "\"executor_ms_median\":%.6f,\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"single_call_ms_median\":%.6f,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,"
                                 + "\"copy_gbs\":%.3f,\"ratio_to_copy\":%.4f,\"gather_limit_gbs\":%s,\"ratio_to_limit\":%s,\"rel_error\":%s,\"verified\":%s}",
-                        q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), transpose, q(f.cliName()), q(reason), q(e.detail()),
+                        q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), transpose, q(fname), q(reason), q(e.detail()),
                         loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, batch, single[repeat / 2], gflops, bytes, gbs, copyGbs, gbs / copyGbs,
                         Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.3f", limitGbs),
                         Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.4f", gbs / limitGbs),
@@ -217,7 +224,7 @@ public final class SpmvCommand implements Callable<Integer> {
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries%n", name, a.rows(), a.cols(), a.nnz());
                 System.out.printf(Locale.ROOT, "device     %s, %s%n", dev.id(), p.name().toLowerCase());
-                System.out.printf(Locale.ROOT, "format     %s (%s; %s)%n", f.cliName(), reason, e.detail());
+                System.out.printf(Locale.ROOT, "format     %s (%s; %s)%n", fname, reason, e.detail());
                 System.out.printf(Locale.ROOT, "inspector  %.3f ms (load %.1f ms, choice %.1f ms, first call incl. build+upload %.1f ms)%n",
                         e.inspectorMillis(), loadMs, chooseMs, firstMs);
                 System.out.printf(Locale.ROOT, "executor   %.4f ms per call (median of %d samples of %d back-to-back calls, best %.4f;"

@@ -74,8 +74,13 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
      * per-work-item index arithmetic that one entry per lane would cost.
      */
     public static int lanesFor(int len) {
+        return lanesFor(len, 2);
+    }
+
+    /** Lanes for a row of {@code len} entries at about {@code perLane} entries a lane: the smallest power of two (1..32) with {@code perLane lanes >= len}. */
+    public static int lanesFor(int len, int perLane) {
         int lanes = 1;
-        while (lanes < 32 && lanes * 2 < len) lanes <<= 1;
+        while (lanes < 32 && lanes * perLane < len) lanes <<= 1;
         return lanes;
     }
 
@@ -92,6 +97,20 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
      * local memory.
      */
     public static BinnedCsrFormat from(CsrMatrix a, int group, int segLen, int streamMax) {
+        return from(a, group, segLen, streamMax, 2, WARP_MAX, false);
+    }
+
+    /**
+     * The inspector with its tuning knobs: {@code perLane} entries a lane when choosing a row's lanes
+     * ({@link #lanesFor(int, int)}; 2 by default), rows longer than {@code warpMax} (default {@link #WARP_MAX})
+     * get whole work-groups, and with {@code byLength} each lane bin lists its rows by descending length
+     * (ascending row number among equal lengths; empty rows last) instead of by row number, so the rows
+     * that share a sub-group have near-equal trip counts. y's order does not depend on the list order:
+     * each row's sum is stored at its own index.
+     */
+    public static BinnedCsrFormat from(CsrMatrix a, int group, int segLen, int streamMax, int perLane, int warpMax, boolean byLength) {
+        if (perLane < 1 || perLane > 64) throw new IllegalArgumentException("entries per lane " + perLane + ": 1 to 64");
+        if (warpMax < 32) throw new IllegalArgumentException("longest sub-group row " + warpMax + ": at least 32");
         if (streamMax > 64) throw new IllegalArgumentException("stream rows of up to " + streamMax + " entries: at most 64");
         if (streamMax >= 0 && group * 4 < STREAM_BLOCK) throw new IllegalArgumentException("stream blocks need a group of at least " + STREAM_BLOCK / 4);
         if (group % 32 != 0 || group > 1024) throw new IllegalArgumentException("group size " + group + " must be a multiple of 32, at most 1024");
@@ -115,11 +134,11 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
                 blockRows++;
                 blockLen += len;
                 streamRows++;
-            } else if (len > WARP_MAX) {
+            } else if (len > warpMax) {
                 segments += (len + segLen - 1) / segLen;
                 longRows++;
             } else {
-                count[Integer.numberOfTrailingZeros(lanesFor(len))]++;
+                count[Integer.numberOfTrailingZeros(lanesFor(len, perLane))]++;
             }
         }
         List<Integer> lanes = new ArrayList<>();
@@ -180,15 +199,21 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
                 blockRows++;
                 blockLen += len;
                 rowList[streamFill++] = i;
-            } else if (len > WARP_MAX) {
+            } else if (len > warpMax) {
                 longRow[lr] = i;
                 longSeg[lr++] = s++;
                 s += (len + segLen - 1) / segLen - 1;
             } else {
-                rowList[fill[Integer.numberOfTrailingZeros(lanesFor(len))]++] = i;
+                rowList[fill[Integer.numberOfTrailingZeros(lanesFor(len, perLane))]++] = i;
             }
         }
         longSeg[longRows] = s;
+        if (byLength) {
+            for (int q = 0; q < lanes.size(); q++) {
+                if (lanes.get(q) == STREAM || lanes.get(q) >= group) continue;
+                sortByLength(a, rowList, itemStart.get(q), itemStart.get(q + 1));
+            }
+        }
         if (streamRows > 0) streamItem[blocks] = streamFill;
         // entries in schedule order: long rows' segments, then the listed rows
         int[] col = a.colIdx();
@@ -214,6 +239,14 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         listPtr[items] = at;
         return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, listPtr,
                 segRow, segStart, segEnd, longRow, longSeg, entryCol, entryVal, streamMax, streamItem);
+    }
+
+    /** Rows {@code list[from..to)} by descending length, ascending row number among equal lengths. */
+    private static void sortByLength(CsrMatrix a, int[] list, int from, int to) {
+        long[] keyed = new long[to - from];
+        for (int t = from; t < to; t++) keyed[t - from] = ((long) (Integer.MAX_VALUE - a.rowLength(list[t])) << 32) | list[t];
+        java.util.Arrays.sort(keyed);
+        for (int t = from; t < to; t++) list[t] = (int) keyed[t - from];
     }
 
     private static int copyRow(CsrMatrix a, int r, int[] col, double[] val, int[] toCol, double[] toVal, int at) {

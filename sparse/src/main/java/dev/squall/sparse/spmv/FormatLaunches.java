@@ -56,6 +56,14 @@ final class FormatLaunches {
 
     /** As {@link #build(CsrMatrix, SpmvFormat, Precision, Vectors, boolean)}; {@code longOffsets} forces 64-bit row pointers (tests). */
     static Built build(CsrMatrix a, SpmvFormat f, Precision p, Vectors v, boolean gpu, boolean longOffsets) {
+        return build(a, f, p, v, gpu, longOffsets, BinnedTuning.DEFAULT);
+    }
+
+    /** As above, with csr-binned's knobs ({@code t}; only csr-binned and csr-binned-two-launch take other than the default). */
+    static Built build(CsrMatrix a, SpmvFormat f, Precision p, Vectors v, boolean gpu, boolean longOffsets, BinnedTuning t) {
+        if (!t.equals(BinnedTuning.DEFAULT) && f != SpmvFormat.CSR_BINNED && f != SpmvFormat.CSR_BINNED_TWO_LAUNCH) {
+            throw new IllegalArgumentException(f.cliName() + " takes no knobs (" + t.suffix() + "): only csr-binned and csr-binned-two-launch do");
+        }
         int rows = a.rows();
         if (a.nnz() == 0) {
             return new Built(List.of(new Launch("scale", new Object[] {v.y(), v.coef(), rows}, null)), "no entries: y = beta y");
@@ -103,21 +111,23 @@ final class FormatLaunches {
                 yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
             case CSR_BINNED, CSR_BINNED_TWO_LAUNCH -> {
-                BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT);
+                BinnedCsrFormat b = BinnedCsrFormat.from(a, t.group(), t.segLen(), -1, t.perLane(), t.warpMax(), t.byLength());
                 boolean oneLaunch = f == SpmvFormat.CSR_BINNED;
                 KernelArray partial = p.vector(b.segRow().length);
                 IntArray longSeg = ints(b.longSeg());
                 IntArray segCount = new IntArray(Math.max(1, b.longRow().length)); // zero; the last group of a row re-arms it
                 List<Launch> l = new ArrayList<>();
-                l.add(new Launch("csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+                l.add(new Launch(t.unroll() == 4 ? "csrBinnedQuad" : "csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
                         ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
                         v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)), longSeg, segCount,
-                        oneLaunch ? 1 : 0}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
+                        oneLaunch ? 1 : 0}, WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group())));
                 if (!oneLaunch && b.longRow().length > 0) {
                     l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), longSeg, partial, v.y(), v.coef(),
                             b.longRow().length}, null));
                 }
-                yield new Built(l, b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
+                String knobs = t.equals(BinnedTuning.DEFAULT) ? "" : "knobs " + t.suffix().substring(1) + " (group " + b.group()
+                        + ", " + t.unroll() + " entries a lane in flight" + (t.byLength() ? ", bins by row length" : "") + "): ";
+                yield new Built(l, knobs + b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
                         ? ", long rows finished by their last group (one-segment rows stored directly)" : ", long rows finished by a second launch"));
             }
             case CSR_STREAM, CSR_STREAM_64 -> {

@@ -38,6 +38,10 @@ public final class SpmvExecutor implements AutoCloseable {
     }
 
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle, boolean longOffsets) {
+        this(a, f, p, d, gpuStyle, longOffsets, BinnedTuning.DEFAULT);
+    }
+
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle, boolean longOffsets, BinnedTuning tuning) {
         long t0 = System.nanoTime();
         this.matrix = a;
         this.format = f;
@@ -46,7 +50,7 @@ public final class SpmvExecutor implements AutoCloseable {
         this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
-        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets);
+        FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets, tuning);
         this.detail = built.detail();
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
         String id;
@@ -65,6 +69,19 @@ public final class SpmvExecutor implements AutoCloseable {
         return new SpmvExecutor(a, format, precision, device);
     }
 
+    /**
+     * As {@link #create(CsrMatrix, SpmvFormat, Precision, Device)} with csr-binned's knobs ({@link BinnedTuning});
+     * other formats accept only {@link BinnedTuning#DEFAULT}.
+     */
+    public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device, BinnedTuning tuning) {
+        return new SpmvExecutor(a, format, precision, device, device.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()), tuning);
+    }
+
+    /** For tests: csr-binned's knobs with the launches a GPU ({@code gpuStyle}) or a CPU would get. */
+    static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle, BinnedTuning tuning) {
+        return new SpmvExecutor(a, format, precision, device, gpuStyle, FormatLaunches.needsLongOffsets(a.nnz()), tuning);
+    }
+
     /** For tests: the launches a GPU ({@code gpuStyle}) or a CPU would get, run on {@code device}. */
     static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle) {
         return new SpmvExecutor(a, format, precision, device, gpuStyle, FormatLaunches.needsLongOffsets(a.nnz()));
@@ -81,10 +98,15 @@ public final class SpmvExecutor implements AutoCloseable {
      * {@code a.rows()} entries, y {@code a.cols()}.
      */
     public static SpmvExecutor createTransposed(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
+        return createTransposed(a, format, precision, device, BinnedTuning.DEFAULT);
+    }
+
+    /** {@link #createTransposed(CsrMatrix, SpmvFormat, Precision, Device)} with csr-binned's knobs. */
+    public static SpmvExecutor createTransposed(CsrMatrix a, SpmvFormat format, Precision precision, Device device, BinnedTuning tuning) {
         long t0 = System.nanoTime();
         CsrMatrix at = CsrTranspose.of(a);
         double ms = (System.nanoTime() - t0) / 1e6;
-        SpmvExecutor e = new SpmvExecutor(at, format, precision, device);
+        SpmvExecutor e = new SpmvExecutor(at, format, precision, device, device.info().isGpu(), FormatLaunches.needsLongOffsets(at.nnz()), tuning);
         e.inspectorMillis += ms;
         return e;
     }

@@ -241,4 +241,40 @@ class SpmvExecutorTest {
             }
         });
     }
+
+    /** csr-binned's knobs (lanes per row, 4 in flight, group and segment sizes, bins by length), one and two launches. */
+    @TestFactory
+    Stream<DynamicTest> csrBinnedKnobsMatchTheReference() {
+        String[] knobs = {"e4/u4", "e8/u4/len", "len", "g128/s256/w64", "e4/u4/g512/w1024/len"};
+        return DeviceCases.each(knobs, d -> "", (d, p, k) -> {
+            BinnedTuning t = BinnedTuning.parse(k);
+            assertEquals("/" + k, t.suffix());
+            Random rnd = new Random(k.hashCode() + p.ordinal());
+            for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR_BINNED, SpmvFormat.CSR_BINNED_TWO_LAUNCH}) {
+                for (Map.Entry<String, CsrMatrix> e : MATRICES.entrySet()) {
+                    CsrMatrix a = e.getValue();
+                    String what = d.id() + " " + p + " " + f.cliName() + t.suffix() + " " + e.getKey();
+                    double[] x = rnd.doubles(a.cols(), -1, 1).toArray();
+                    try (SpmvExecutor s = SpmvExecutor.createStyled(a, f, p, d, true, t)) {
+                        twoProducts(what, a, p, s, rnd, x);
+                        s.setCoefficients(1, 0);
+                        s.execute(); // again: one launch's counters re-armed
+                        check(what + " (second run)", a, p, 1, x, 0, null, s.y());
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void knobsAreRefusedWhereTheyDoNotApply() {
+        CsrMatrix a = MATRICES.values().iterator().next();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SpmvExecutor.create(a, SpmvFormat.SELL, Precision.FP64, Devices.jvm(), BinnedTuning.parse("e4")));
+        assertTrue(e.getMessage().contains("sell takes no knobs"), e.getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedTuning.parse("u3")).getMessage().contains("u3"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedTuning.parse("x4")).getMessage().contains("x4"));
+        assertEquals(BinnedTuning.DEFAULT, BinnedTuning.parse(""));
+        assertEquals("", BinnedTuning.DEFAULT.suffix());
+    }
 }

@@ -426,6 +426,75 @@ public final class Fp64Kernels {
         }
     }
 
+    /**
+     * {@link #csrBinned} with four entries a lane in flight per step (all four index and value loads issued
+     * before the x loads), for schedules made with more entries a lane ({@code csr-binned/e4/u4}): fewer lanes
+     * per short row, as many loads in flight per lane as the gather-limit kernel has. The tail (up to three
+     * entries) is straight-line code. Same bins, reductions and long-row ends as {@link #csrBinned}.
+     */
+    @Kernel
+    public static void csrBinnedQuad(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                     @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                     @ReadOnly IntArray segEnd, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                     @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins,
+                                     @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount, int oneLaunch) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
+        boolean whole = lanes >= groupSize;
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
+        double s = 0;
+        int k = k0;
+        while (k + 3 * lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            int c2 = col.get(k + 2 * lanes);
+            int c3 = col.get(k + 3 * lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            double v2 = val.get(k + 2 * lanes);
+            double v3 = val.get(k + 3 * lanes);
+            s += (v0 * x.get(c0) + v1 * x.get(c1)) + (v2 * x.get(c2) + v3 * x.get(c3));
+            k += 4 * lanes;
+        }
+        if (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
+            s += val.get(k) * x.get(col.get(k));
+        }
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        if (whole) {
+            if (local == 0) {
+                double t = warpTotal(warpSums, 1, 0, groupSize / 32);
+                if (oneLaunch != 0) {
+                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                } else {
+                    partial.set(seg, t);
+                }
+            }
+        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
+            store(y, row, s, coef);
+        }
+    }
+
     /** Work-items' entries in flight in a stream block: the block holds at most this many times the group size. */
     static final int STREAM_STEPS = 4;
     /** Entries of a stream block's local array ({@code BinnedCsrFormat.STREAM_BLOCK}). */
