@@ -24,12 +24,12 @@ public final class BatchedCholesky {
     }
 
     /**
-     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP} kernel and copies the factors back into {@code a}.
+     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP_LOOP} kernel (5.4x torch on the H100, bench/results/2026-11-22-linalg-batched-h100) and copies the factors back into {@code a}.
      *
      * @throws IllegalArgumentException on wrong sizes, {@code n > 64}, or a non-finite input entry (naming it)
      */
     public static BatchStatus factor(Device device, KernelArray a, int n, int batch) {
-        return factor(device, a, n, batch, SmallCholeskyKernel.WARP);
+        return factor(device, a, n, batch, SmallCholeskyKernel.WARP_LOOP);
     }
 
     /** Like {@link #factor(Device, KernelArray, int, int)} with the given kernel. */

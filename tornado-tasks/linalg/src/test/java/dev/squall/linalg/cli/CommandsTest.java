@@ -38,7 +38,9 @@ class CommandsTest {
         String c = run(new CholeskyCommand(), "--n", "157", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(c.contains("\"ok\":true") && c.contains("\"log_likelihood\":"), c);
         String b = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(b.contains("\"ok\":true") && b.contains("\"kernel\":\"warp\""), b);
+        assertTrue(b.contains("\"ok\":true") && b.contains("\"kernel\":\"warp-loop\""), b);
+        String wu = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--kernel", "warp", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(wu.contains("\"ok\":true") && wu.contains("\"kernel\":\"warp\""), wu);
         String ws = run(new CholeskyCommand(), "--n", "20", "--batch", "3", "--kernel", "WARP-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(ws.contains("\"ok\":true") && ws.contains("\"kernel\":\"warp-shuffle\""), ws);
         String wl = run(new CholeskyCommand(), "--n", "45", "--batch", "3", "--kernel", "warp-loop", "--device", device.id(), "--verify", "--json", "--repeat", "2");
