@@ -392,17 +392,7 @@ public final class Fp64Kernels {
         int seg = slot[3];
         double s = 0;
         int k = k0;
-        while (k + lanes < k1) {
-            int c0 = col.get(k);
-            int c1 = col.get(k + lanes);
-            double v0 = val.get(k);
-            double v1 = val.get(k + lanes);
-            s += v0 * x.get(c0) + v1 * x.get(c1);
-            k += 2 * lanes;
-        }
-        if (k < k1) {
-            s += val.get(k) * x.get(col.get(k));
-        }
+        s = laneDot(col, val, x, k, k1, lanes, s);
         int width = Math.min(lanes, 32);
         for (int off = width / 2; off > 0; off >>= 1) {
             s += ctx.shuffleDown(s, off);
@@ -412,18 +402,7 @@ public final class Fp64Kernels {
             warpSums[local / 32] = s;
         }
         ctx.localBarrier();
-        if (whole) {
-            if (local == 0) {
-                double t = warpTotal(warpSums, 1, 0, groupSize / 32);
-                if (oneLaunch != 0) {
-                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
-                } else {
-                    partial.set(seg, t);
-                }
-            }
-        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
-            store(y, row, s, coef);
-        }
+        binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, oneLaunch);
     }
 
     /**
@@ -462,17 +441,7 @@ public final class Fp64Kernels {
             s += (v0 * x.get(c0) + v1 * x.get(c1)) + (v2 * x.get(c2) + v3 * x.get(c3));
             k += 4 * lanes;
         }
-        if (k + lanes < k1) {
-            int c0 = col.get(k);
-            int c1 = col.get(k + lanes);
-            double v0 = val.get(k);
-            double v1 = val.get(k + lanes);
-            s += v0 * x.get(c0) + v1 * x.get(c1);
-            k += 2 * lanes;
-        }
-        if (k < k1) {
-            s += val.get(k) * x.get(col.get(k));
-        }
+        s = laneDot(col, val, x, k, k1, lanes, s); // at most one pair and one single are left
         int width = Math.min(lanes, 32);
         for (int off = width / 2; off > 0; off >>= 1) {
             s += ctx.shuffleDown(s, off);
@@ -481,18 +450,7 @@ public final class Fp64Kernels {
             warpSums[local / 32] = s;
         }
         ctx.localBarrier();
-        if (whole) {
-            if (local == 0) {
-                double t = warpTotal(warpSums, 1, 0, groupSize / 32);
-                if (oneLaunch != 0) {
-                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
-                } else {
-                    partial.set(seg, t);
-                }
-            }
-        } else if (row >= 0 && (local & (lanes - 1)) == 0) {
-            store(y, row, s, coef);
-        }
+        binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, oneLaunch);
     }
 
     /** Work-items' entries in flight in a stream block: the block holds at most this many times the group size. */
@@ -568,17 +526,7 @@ public final class Fp64Kernels {
         boolean whole = lanes >= groupSize;
         double s = 0;
         int k = k0;
-        while (k + lanes < k1) {
-            int c0 = col.get(k);
-            int c1 = col.get(k + lanes);
-            double v0 = val.get(k);
-            double v1 = val.get(k + lanes);
-            s += v0 * x.get(c0) + v1 * x.get(c1);
-            k += 2 * lanes;
-        }
-        if (k < k1) {
-            s += val.get(k) * x.get(col.get(k));
-        }
+        s = laneDot(col, val, x, k, k1, lanes, s);
         int width = Math.min(lanes, 32);
         for (int off = width / 2; off > 0; off >>= 1) {
             s += ctx.shuffleDown(s, off);
@@ -596,9 +544,48 @@ public final class Fp64Kernels {
                 }
                 store(y, rowList.get(r), sum, coef);
             }
-        } else if (whole) {
+        } else {
+            binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, 1);
+        }
+    }
+
+    /**
+     * Adds this lane's entries {@code k, k + lanes, ...} below {@code k1} of the schedule to {@code s}, two at a time
+     * (both index loads issued before the x loads), and returns it.
+     */
+    @DeviceFunction
+    static double laneDot(@ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, int k, int k1, int lanes, double s) {
+        while (k + lanes < k1) {
+            int c0 = col.get(k);
+            int c1 = col.get(k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
+            s += val.get(k) * x.get(col.get(k));
+        }
+        return s;
+    }
+
+    /**
+     * The end of the binned kernels, after the barrier that publishes {@code warpSums}: a whole-group segment's
+     * work-item 0 adds the warps' sums and finishes its long row ({@link #finishLongRow} with {@code oneLaunch},
+     * else leaves the partial for {@link #segmentSums}); the first lane of a short row stores it.
+     */
+    @DeviceFunction
+    static void binnedEnd(KernelContext ctx, double[] warpSums, DoubleArray partial, IntArray segLong, IntArray longSeg, IntArray segCount,
+                          DoubleArray y, DoubleArray coef, boolean whole, int lanes, int row, int seg, double s, int oneLaunch) {
+        int local = ctx.localIdx;
+        if (whole) {
             if (local == 0) {
-                finishLongRow(ctx, warpTotal(warpSums, 1, 0, groupSize / 32), partial, segLong, longSeg, segCount, y, coef, row, seg);
+                double t = warpTotal(warpSums, 1, 0, ctx.localGroupSizeX / 32);
+                if (oneLaunch != 0) {
+                    finishLongRow(ctx, t, partial, segLong, longSeg, segCount, y, coef, row, seg);
+                } else {
+                    partial.set(seg, t);
+                }
             }
         } else if (row >= 0 && (local & (lanes - 1)) == 0) {
             store(y, row, s, coef);
