@@ -453,6 +453,110 @@ public final class Fp64Kernels {
         binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, oneLaunch);
     }
 
+    /**
+     * {@link #csrBinned} with column indices packed three to a 64-bit word, 21 bits each ({@code csr-binned/p21}):
+     * entry {@code k}'s column is bits {@code [21 (k % 3), 21 (k % 3) + 21)} of {@code col[k / 3]}, so the index
+     * stream is 2.67 bytes an entry instead of 4 (matrices of at most 2^21 columns). Same schedule, reductions
+     * and long-row ends as {@link #csrBinned}.
+     */
+    @Kernel
+    public static void csrBinnedPacked(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                       @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow, @ReadOnly IntArray segStart,
+                                       @ReadOnly IntArray segEnd, @ReadOnly LongArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x,
+                                       @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial, int bins,
+                                       @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount, int oneLaunch) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
+        boolean whole = lanes >= groupSize;
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
+        double s = 0;
+        int k = k0;
+        s = laneDotPacked(col, val, x, k, k1, lanes, s);
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, oneLaunch);
+    }
+
+    /** {@link #csrBinnedQuad} with packed column indices, as {@link #csrBinnedPacked} ({@code csr-binned/u4/p21}). */
+    @Kernel
+    public static void csrBinnedQuadPacked(KernelContext ctx, @ReadOnly IntArray binGroup, @ReadOnly IntArray binLanes, @ReadOnly IntArray binItem,
+                                           @ReadOnly IntArray rowList, @ReadOnly IntArray listPtr, @ReadOnly IntArray segRow,
+                                           @ReadOnly IntArray segStart, @ReadOnly IntArray segEnd, @ReadOnly LongArray col, @ReadOnly DoubleArray val,
+                                           @ReadOnly DoubleArray x, @NoAlias DoubleArray y, @ReadOnly DoubleArray coef, @NoAlias DoubleArray partial,
+                                           int bins, @ReadOnly IntArray segLong, @ReadOnly IntArray longSeg, IntArray segCount, int oneLaunch) {
+        double[] warpSums = ctx.allocateDoubleLocalArray(32);
+        int local = ctx.localIdx;
+        int groupSize = ctx.localGroupSizeX;
+        int[] slot = new int[4];
+        int lanes = binnedSlot(ctx, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd, bins, slot);
+        boolean whole = lanes >= groupSize;
+        int row = slot[0];
+        int k0 = slot[1];
+        int k1 = slot[2];
+        int seg = slot[3];
+        double s = 0;
+        int k = k0;
+        while (k + 3 * lanes < k1) {
+            int c0 = packedCol(col, k);
+            int c1 = packedCol(col, k + lanes);
+            int c2 = packedCol(col, k + 2 * lanes);
+            int c3 = packedCol(col, k + 3 * lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            double v2 = val.get(k + 2 * lanes);
+            double v3 = val.get(k + 3 * lanes);
+            s += (v0 * x.get(c0) + v1 * x.get(c1)) + (v2 * x.get(c2) + v3 * x.get(c3));
+            k += 4 * lanes;
+        }
+        s = laneDotPacked(col, val, x, k, k1, lanes, s); // at most one pair and one single are left
+        int width = Math.min(lanes, 32);
+        for (int off = width / 2; off > 0; off >>= 1) {
+            s += ctx.shuffleDown(s, off);
+        }
+        if ((local & 31) == 0) {
+            warpSums[local / 32] = s;
+        }
+        ctx.localBarrier();
+        binnedEnd(ctx, warpSums, partial, segLong, longSeg, segCount, y, coef, whole, lanes, row, seg, s, oneLaunch);
+    }
+
+    /** Column of schedule entry {@code k} in packed indices: 21 bits at {@code 21 (k % 3)} of word {@code k / 3}. */
+    @DeviceFunction
+    static int packedCol(@ReadOnly LongArray col, int k) {
+        int q = k / 3;
+        long w = col.get(q);
+        return (int) ((w >>> (21 * (k - 3 * q))) & 0x1FFFFFL);
+    }
+
+    /** {@link #laneDot} over packed column indices ({@link #packedCol}). */
+    @DeviceFunction
+    static double laneDotPacked(@ReadOnly LongArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray x, int k, int k1, int lanes, double s) {
+        while (k + lanes < k1) {
+            int c0 = packedCol(col, k);
+            int c1 = packedCol(col, k + lanes);
+            double v0 = val.get(k);
+            double v1 = val.get(k + lanes);
+            s += v0 * x.get(c0) + v1 * x.get(c1);
+            k += 2 * lanes;
+        }
+        if (k < k1) {
+            s += val.get(k) * x.get(packedCol(col, k));
+        }
+        return s;
+    }
+
     /** Work-items' entries in flight in a stream block: the block holds at most this many times the group size. */
     static final int STREAM_STEPS = 4;
     /** Entries of a stream block's local array ({@code BinnedCsrFormat.STREAM_BLOCK}). */
