@@ -57,8 +57,7 @@ public final class SpmvCommand implements Callable<Integer> {
             description = {"csr, csr-vector, csr-merge, csr-binned, csr-binned-two-launch, csr-stream, csr-stream-64, coo, ell,",
                     "sell, dia, hyb, bcsr or auto (default auto); csr-binned and csr-binned-two-launch take knobs after",
                     "slashes: eN entries a lane (2), uN in flight (2 or 4), gN group (256), sN segment (8 per work-item),",
-                    "wN longest sub-group row (512), len (bins by row length), p21 (column indices packed 21 bits,",
-                    "3 a 64-bit word; at most 2^21 columns), e.g. csr-binned/e4/u4/len, csr-binned/u4/p21;",
+                    "wN longest sub-group row (512), len (bins by row length), e.g. csr-binned/e4/u4/len;",
                     "a comma-separated list runs each on the same matrix (one report each; a format that cannot",
                     "hold the matrix reports why and the others still run)"})
     String format;

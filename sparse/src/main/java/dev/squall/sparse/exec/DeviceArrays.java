@@ -1,7 +1,6 @@
 package dev.squall.sparse.exec;
 
 import dev.squall.tasks.api.IntArray;
-import dev.squall.tasks.api.LongArray;
 
 /** Host arrays copied into kernel arrays for an inspector's output. */
 public final class DeviceArrays {
@@ -17,13 +16,6 @@ public final class DeviceArrays {
      */
     public static IntArray ints(int[] v) {
         IntArray r = new IntArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) r.set(i, v[i]);
-        return r;
-    }
-
-    /** {@code v} as a {@link LongArray}; an empty {@code v} gives one element. */
-    public static LongArray longs(long[] v) {
-        LongArray r = new LongArray(Math.max(1, v.length));
         for (int i = 0; i < v.length; i++) r.set(i, v[i]);
         return r;
     }

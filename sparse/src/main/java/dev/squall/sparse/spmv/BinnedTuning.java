@@ -6,16 +6,14 @@ import java.util.List;
 
 /**
  * Knobs of csr-binned (and csr-binned-two-launch), written after the format name on the command line,
- * each after a slash: {@code csr-binned/e4/u4/g512/s4096/w1024/len/p21}.
+ * each after a slash: {@code csr-binned/e4/u4/g512/s4096/w1024/len}.
  * <ul>
  * <li>{@code eN}: about N entries a lane when choosing a row's lanes (default 2): fewer, busier lanes for short rows;</li>
  * <li>{@code uN}: entries each lane has in flight per step, 2 (default) or 4 (kernel {@code csrBinnedQuad});</li>
  * <li>{@code gN}: work-group size (default 256, a multiple of 32 up to 1024);</li>
  * <li>{@code sN}: most entries of a long-row segment (default 8 per work-item of the group);</li>
  * <li>{@code wN}: rows longer than N entries get whole work-groups (default 512);</li>
- * <li>{@code len}: each lane bin lists its rows by descending length (empty rows last) instead of by row number;</li>
- * <li>{@code p21}: column indices packed three to a 64-bit word, 21 bits each (kernels {@code csrBinnedPacked},
- * {@code csrBinnedQuadPacked}): 2.67 instead of 4 index bytes an entry streamed; matrices of at most 2^21 columns.</li>
+ * <li>{@code len}: each lane bin lists its rows by descending length (empty rows last) instead of by row number.</li>
  * </ul>
  *
  * @param perLane  entries a lane, for the lane count of a row
@@ -24,16 +22,10 @@ import java.util.List;
  * @param segment  most entries of one long-row segment (0: 8 per work-item of the group)
  * @param warpMax  longest row given sub-group lanes
  * @param byLength rows of a bin by descending length
- * @param packed   column indices packed 21 bits each, three to a 64-bit word
  */
-public record BinnedTuning(int perLane, int unroll, int group, int segment, int warpMax, boolean byLength, boolean packed) {
-    /** Bits of a packed column index ({@code p21}). */
-    public static final int PACK_BITS = 21;
-    /** Most columns a packed ({@code p21}) schedule can index: 2^21. */
-    public static final int PACK_MAX_COLS = 1 << PACK_BITS;
-
+public record BinnedTuning(int perLane, int unroll, int group, int segment, int warpMax, boolean byLength) {
     /** The schedule csr-binned has always had: 2 entries a lane, 2 in flight, groups of 256, segments of 2048, rows over 512 to groups, row order. */
-    public static final BinnedTuning DEFAULT = new BinnedTuning(2, 2, BinnedCsrFormat.GPU_GROUP, 0, BinnedCsrFormat.WARP_MAX, false, false);
+    public static final BinnedTuning DEFAULT = new BinnedTuning(2, 2, BinnedCsrFormat.GPU_GROUP, 0, BinnedCsrFormat.WARP_MAX, false);
 
     public BinnedTuning {
         if (perLane < 1 || perLane > 64) throw new IllegalArgumentException("csr-binned/e" + perLane + ": entries per lane 1 to 64");
@@ -41,34 +33,6 @@ public record BinnedTuning(int perLane, int unroll, int group, int segment, int 
         if (group < 32 || group % 32 != 0 || group > 1024) throw new IllegalArgumentException("csr-binned/g" + group + ": a multiple of 32, at most 1024");
         if (segment != 0 && segment < group) throw new IllegalArgumentException("csr-binned/s" + segment + ": shorter than the group (" + group + ")");
         if (warpMax < 32) throw new IllegalArgumentException("csr-binned/w" + warpMax + ": at least 32");
-    }
-
-    /** The kernel of the lanes and long-row segments: 2 or 4 entries in flight, plain or packed indices. */
-    public String kernel() {
-        return (unroll == 4 ? "csrBinnedQuad" : "csrBinned") + (packed ? "Packed" : "");
-    }
-
-    /**
-     * Column indices in schedule order packed for {@code p21}: entry {@code k} in word {@code k / 3} at bit
-     * {@code 21 (k % 3)} (bit 63 stays 0).
-     *
-     * @throws IllegalArgumentException if a matrix of {@code cols} columns has indices over 21 bits
-     */
-    public static long[] pack(int[] entryCol, int cols) {
-        checkPackable(cols);
-        long[] w = new long[Math.max(1, (entryCol.length + 2) / 3)];
-        for (int k = 0; k < entryCol.length; k++) {
-            w[k / 3] |= (long) entryCol[k] << (PACK_BITS * (k % 3));
-        }
-        return w;
-    }
-
-    /** Refuses {@code p21} for a matrix of more than 2^21 columns. */
-    public static void checkPackable(int cols) {
-        if (cols > PACK_MAX_COLS) {
-            throw new IllegalArgumentException("csr-binned/p21 packs column indices into 21 bits: the matrix has " + cols
-                    + " columns, more than 2^21 = " + PACK_MAX_COLS + "; leave out p21");
-        }
     }
 
     /** Entries of one long-row segment. */
@@ -80,7 +44,6 @@ public record BinnedTuning(int perLane, int unroll, int group, int segment, int 
     public static BinnedTuning parse(String knobs) {
         int e = DEFAULT.perLane, u = DEFAULT.unroll, g = DEFAULT.group, s = DEFAULT.segment, w = DEFAULT.warpMax;
         boolean len = false;
-        boolean packed = false;
         for (String k : knobs.split("/")) {
             k = k.strip();
             if (k.isEmpty()) continue;
@@ -88,15 +51,11 @@ public record BinnedTuning(int perLane, int unroll, int group, int segment, int 
                 len = true;
                 continue;
             }
-            if (k.equals("p21")) {
-                packed = true;
-                continue;
-            }
             int n;
             try {
                 n = Integer.parseInt(k.substring(1));
             } catch (NumberFormatException bad) {
-                throw new IllegalArgumentException("csr-binned knob '" + k + "': one of eN, uN, gN, sN, wN, len, p21");
+                throw new IllegalArgumentException("csr-binned knob '" + k + "': one of eN, uN, gN, sN, wN, len");
             }
             switch (k.charAt(0)) {
                 case 'e' -> e = n;
@@ -104,10 +63,10 @@ public record BinnedTuning(int perLane, int unroll, int group, int segment, int 
                 case 'g' -> g = n;
                 case 's' -> s = n;
                 case 'w' -> w = n;
-                default -> throw new IllegalArgumentException("csr-binned knob '" + k + "': one of eN, uN, gN, sN, wN, len, p21");
+                default -> throw new IllegalArgumentException("csr-binned knob '" + k + "': one of eN, uN, gN, sN, wN, len");
             }
         }
-        return new BinnedTuning(e, u, g, s, w, len, packed);
+        return new BinnedTuning(e, u, g, s, w, len);
     }
 
     /** The knobs that differ from the default, as written on the command line ({@code "/e4/len"}; empty for the default). */
@@ -119,7 +78,6 @@ public record BinnedTuning(int perLane, int unroll, int group, int segment, int 
         if (segment != 0 && segment != 8 * group) k.add("s" + segment);
         if (warpMax != DEFAULT.warpMax) k.add("w" + warpMax);
         if (byLength) k.add("len");
-        if (packed) k.add("p21");
         return k.isEmpty() ? "" : "/" + String.join("/", k);
     }
 }

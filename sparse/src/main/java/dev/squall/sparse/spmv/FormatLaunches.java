@@ -111,16 +111,14 @@ final class FormatLaunches {
                 yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
             case CSR_BINNED, CSR_BINNED_TWO_LAUNCH -> {
-                if (t.packed()) BinnedTuning.checkPackable(a.cols()); // before the inspector's work
                 BinnedCsrFormat b = BinnedCsrFormat.from(a, t.group(), t.segLen(), -1, t.perLane(), t.warpMax(), t.byLength());
-                KernelArray cols = t.packed() ? DeviceArrays.longs(BinnedTuning.pack(b.entryCol(), a.cols())) : ints(b.entryCol());
                 boolean oneLaunch = f == SpmvFormat.CSR_BINNED;
                 KernelArray partial = p.vector(b.segRow().length);
                 IntArray longSeg = ints(b.longSeg());
                 IntArray segCount = new IntArray(Math.max(1, b.longRow().length)); // zero; the last group of a row re-arms it
                 List<Launch> l = new ArrayList<>();
-                l.add(new Launch(t.kernel(), new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
-                        ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), cols, p.array(b.entryVal()),
+                l.add(new Launch(t.unroll() == 4 ? "csrBinnedQuad" : "csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
+                        ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
                         v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)), longSeg, segCount,
                         oneLaunch ? 1 : 0}, WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group())));
                 if (!oneLaunch && b.longRow().length > 0) {
@@ -128,8 +126,7 @@ final class FormatLaunches {
                             b.longRow().length}, null));
                 }
                 String knobs = t.equals(BinnedTuning.DEFAULT) ? "" : "knobs " + t.suffix().substring(1) + " (group " + b.group()
-                        + ", " + t.unroll() + " entries a lane in flight" + (t.byLength() ? ", bins by row length" : "")
-                        + (t.packed() ? ", column indices packed 21 bits, 3 a word" : "") + "): ";
+                        + ", " + t.unroll() + " entries a lane in flight" + (t.byLength() ? ", bins by row length" : "") + "): ";
                 yield new Built(l, knobs + b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
                         ? ", long rows finished by their last group (one-segment rows stored directly)" : ", long rows finished by a second launch"));
             }

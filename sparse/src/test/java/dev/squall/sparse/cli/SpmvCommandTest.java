@@ -51,18 +51,6 @@ class SpmvCommandTest {
         assertTrue(((String) t[1]).contains("gather limit ") && ((String) t[1]).contains("% of it"), (String) t[1]);
     }
 
-    /** The p21 knob by name on the command line, its format name and layout in the report, verified. */
-    @Test
-    void packedIndicesRunFromTheCommandLine() {
-        Object[] r = run("--generate", "skewed:3001x700", "--format", "csr-binned,csr-binned/p21,csr-binned/u4/p21", "--device", "jvm",
-                "--repeat", "2", "--batch", "2", "--verify", "--json");
-        assertEquals(0, r[0], (String) r[2]);
-        String json = (String) r[1];
-        assertTrue(json.contains("\"format\":\"csr-binned/p21\"") && json.contains("\"format\":\"csr-binned/u4/p21\""), json);
-        assertTrue(json.contains("column indices packed 21 bits"), json);
-        assertEquals(3, json.split("\"verified\":true").length - 1, json);
-    }
-
     /** auto is not a separate executor: it runs the chosen format's inspector and kernels, byte for byte the same layout. */
     @Test
     void autoRunsTheChosenFormatsExecutor() {

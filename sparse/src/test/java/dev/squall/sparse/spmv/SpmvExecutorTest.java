@@ -242,11 +242,10 @@ class SpmvExecutorTest {
         });
     }
 
-    /** csr-binned's knobs (lanes per row, 4 in flight, group and segment sizes, bins by length, packed indices), one and two launches. */
+    /** csr-binned's knobs (lanes per row, 4 in flight, group and segment sizes, bins by length), one and two launches. */
     @TestFactory
     Stream<DynamicTest> csrBinnedKnobsMatchTheReference() {
-        String[] knobs = {"e4/u4", "e8/u4/len", "len", "g128/s256/w64", "e4/u4/g512/w1024/len", "p21", "u4/p21", "e4/u4/len/p21",
-                "g128/s256/w64/p21"};
+        String[] knobs = {"e4/u4", "e8/u4/len", "len", "g128/s256/w64", "e4/u4/g512/w1024/len"};
         return DeviceCases.each(knobs, d -> "", (d, p, k) -> {
             BinnedTuning t = BinnedTuning.parse(k);
             assertEquals("/" + k, t.suffix());
@@ -267,68 +266,6 @@ class SpmvExecutorTest {
         });
     }
 
-    /**
-     * p21 at the edge of its range: 2^21 columns, indices up to 2^21 - 1 (all 21 bits set) in every slot of a word,
-     * short rows, a long row and empty rows, both unrolls, one and two launches.
-     */
-    @TestFactory
-    Stream<DynamicTest> packedIndicesReachTwoToThe21Columns() {
-        int cols = BinnedTuning.PACK_MAX_COLS;
-        Random r = new Random(21);
-        int rows = 301;
-        List<int[]> coo = new ArrayList<>();
-        for (int i = 0; i < rows; i++) {
-            int len = i % 7 == 3 ? 0 : i == 150 ? 3000 : 1 + r.nextInt(12);
-            for (int q = 0; q < len; q++) {
-                int c = switch (r.nextInt(4)) {
-                    case 0 -> cols - 1 - r.nextInt(64);
-                    case 1 -> r.nextInt(64);
-                    default -> r.nextInt(cols);
-                };
-                coo.add(new int[] {i, c});
-            }
-        }
-        int[] ri = coo.stream().mapToInt(e -> e[0]).toArray();
-        int[] ci = coo.stream().mapToInt(e -> e[1]).toArray();
-        double[] vi = r.doubles(ri.length, -1, 1).toArray();
-        ri[0] = 0; // make sure the largest index is there
-        ci[0] = cols - 1;
-        CsrMatrix a = CsrMatrix.fromCoo(rows, cols, ri, ci, vi);
-        double[] x = r.doubles(cols, -1, 1).toArray();
-        return DeviceCases.each(new String[] {"p21", "e4/u4/p21"}, d -> "", (d, p, k) -> {
-            BinnedTuning t = BinnedTuning.parse(k);
-            for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR_BINNED, SpmvFormat.CSR_BINNED_TWO_LAUNCH}) {
-                String what = d.id() + " " + p + " " + f.cliName() + t.suffix() + " 2^21 columns";
-                try (SpmvExecutor s = SpmvExecutor.createStyled(a, f, p, d, true, t)) {
-                    twoProducts(what, a, p, s, new Random(5), x);
-                }
-            }
-        });
-    }
-
-    @Test
-    void packedIndicesAreRefusedOver21Bits() {
-        int cols = BinnedTuning.PACK_MAX_COLS + 1;
-        CsrMatrix a = CsrMatrix.fromCoo(2, cols, new int[] {0, 1}, new int[] {0, cols - 1}, new double[] {1, 2});
-        for (String k : new String[] {"p21", "u4/p21"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> SpmvExecutor.create(a, SpmvFormat.CSR_BINNED, Precision.FP64, Devices.jvm(), BinnedTuning.parse(k)));
-            assertTrue(e.getMessage().contains("21 bits") && e.getMessage().contains(String.valueOf(cols)), e.getMessage());
-        }
-        // exactly 2^21 columns is fine
-        CsrMatrix ok = CsrMatrix.fromCoo(1, cols - 1, new int[] {0}, new int[] {cols - 2}, new double[] {3});
-        try (SpmvExecutor s = SpmvExecutor.create(ok, SpmvFormat.CSR_BINNED, Precision.FP64, Devices.jvm(), BinnedTuning.parse("p21"))) {
-            double[] x = new double[cols - 1];
-            x[cols - 2] = 2;
-            assertEquals(6.0, s.multiply(1, x, 0, null)[0]);
-        }
-        long[] w = BinnedTuning.pack(new int[] {(1 << 21) - 1, 5, 1 << 20, 7}, 1 << 21);
-        assertEquals(2, w.length);
-        assertEquals((1L << 21) - 1 | 5L << 21 | 1L << 62, w[0]);
-        assertEquals(7L, w[1]);
-        assertTrue(w[0] > 0, "bit 63 stays clear");
-    }
-
     @Test
     void knobsAreRefusedWhereTheyDoNotApply() {
         CsrMatrix a = MATRICES.values().iterator().next();
@@ -337,10 +274,6 @@ class SpmvExecutorTest {
         assertTrue(e.getMessage().contains("sell takes no knobs"), e.getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedTuning.parse("u3")).getMessage().contains("u3"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedTuning.parse("x4")).getMessage().contains("x4"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> BinnedTuning.parse("p16")).getMessage().contains("p21"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> SpmvExecutor.create(a, SpmvFormat.CSR, Precision.FP64, Devices.jvm(), BinnedTuning.parse("p21"))).getMessage()
-                .contains("takes no knobs"));
         assertEquals(BinnedTuning.DEFAULT, BinnedTuning.parse(""));
         assertEquals("", BinnedTuning.DEFAULT.suffix());
     }
