@@ -390,9 +390,7 @@ public final class Fp64Kernels {
         int k0 = slot[1];
         int k1 = slot[2];
         int seg = slot[3];
-        double s = 0;
-        int k = k0;
-        s = laneDot(col, val, x, k, k1, lanes, s);
+        double s = laneDot(col, val, x, k0, k1, lanes, 0);
         int width = Math.min(lanes, 32);
         for (int off = width / 2; off > 0; off >>= 1) {
             s += ctx.shuffleDown(s, off);
@@ -524,9 +522,7 @@ public final class Fp64Kernels {
             seg = slot[3];
         }
         boolean whole = lanes >= groupSize;
-        double s = 0;
-        int k = k0;
-        s = laneDot(col, val, x, k, k1, lanes, s);
+        double s = laneDot(col, val, x, k0, k1, lanes, 0);
         int width = Math.min(lanes, 32);
         for (int off = width / 2; off > 0; off >>= 1) {
             s += ctx.shuffleDown(s, off);
