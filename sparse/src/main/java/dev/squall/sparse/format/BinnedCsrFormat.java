@@ -126,7 +126,7 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         for (int i = 0; i < rows; i++) {
             int len = a.rowLength(i);
             if (len <= streamMax) {
-                if (blockRows == 0 || blockRows == STREAM_BLOCK || blockLen + len > STREAM_BLOCK) {
+                if (startsStreamBlock(blockRows, blockLen, len)) {
                     blocks++;
                     blockRows = 0;
                     blockLen = 0;
@@ -191,7 +191,7 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         for (int i = 0; i < rows; i++) {
             int len = a.rowLength(i);
             if (len <= streamMax) {
-                if (blockRows == 0 || blockRows == STREAM_BLOCK || blockLen + len > STREAM_BLOCK) {
+                if (startsStreamBlock(blockRows, blockLen, len)) {
                     streamItem[blk++] = streamFill;
                     blockRows = 0;
                     blockLen = 0;
@@ -239,6 +239,11 @@ public record BinnedCsrFormat(CsrMatrix csr, int group, int segLen, int[] binLan
         listPtr[items] = at;
         return new BinnedCsrFormat(a, group, segLen, toArray(lanes), toArray(groupStart), toArray(itemStart), rowList, listPtr,
                 segRow, segStart, segEnd, longRow, longSeg, entryCol, entryVal, streamMax, streamItem);
+    }
+
+    /** Whether a stream row of {@code len} entries opens a new block after one of {@code blockRows} rows and {@code blockLen} entries. */
+    private static boolean startsStreamBlock(int blockRows, int blockLen, int len) {
+        return blockRows == 0 || blockRows == STREAM_BLOCK || blockLen + len > STREAM_BLOCK;
     }
 
     /** Rows {@code list[from..to)} by descending length, ascending row number among equal lengths. */

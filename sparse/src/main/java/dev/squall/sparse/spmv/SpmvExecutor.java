@@ -33,8 +33,9 @@ public final class SpmvExecutor implements AutoCloseable {
     private double inspectorMillis;
     private final LaunchRunner runner;
 
-    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d) {
-        this(a, f, p, d, d.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()));
+    /** The launches {@code d} calls for (GPU or CPU style), 64-bit offsets where the entries need them. */
+    private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, BinnedTuning tuning) {
+        this(a, f, p, d, d.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()), tuning);
     }
 
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, boolean gpuStyle, boolean longOffsets) {
@@ -66,7 +67,7 @@ public final class SpmvExecutor implements AutoCloseable {
      * @throws IllegalArgumentException if the format cannot hold this matrix (e.g. DIA of a scattered matrix)
      */
     public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device) {
-        return new SpmvExecutor(a, format, precision, device);
+        return create(a, format, precision, device, BinnedTuning.DEFAULT);
     }
 
     /**
@@ -74,7 +75,7 @@ public final class SpmvExecutor implements AutoCloseable {
      * other formats accept only {@link BinnedTuning#DEFAULT}.
      */
     public static SpmvExecutor create(CsrMatrix a, SpmvFormat format, Precision precision, Device device, BinnedTuning tuning) {
-        return new SpmvExecutor(a, format, precision, device, device.info().isGpu(), FormatLaunches.needsLongOffsets(a.nnz()), tuning);
+        return new SpmvExecutor(a, format, precision, device, tuning);
     }
 
     /** For tests: csr-binned's knobs with the launches a GPU ({@code gpuStyle}) or a CPU would get. */
@@ -84,7 +85,7 @@ public final class SpmvExecutor implements AutoCloseable {
 
     /** For tests: the launches a GPU ({@code gpuStyle}) or a CPU would get, run on {@code device}. */
     static SpmvExecutor createStyled(CsrMatrix a, SpmvFormat format, Precision precision, Device device, boolean gpuStyle) {
-        return new SpmvExecutor(a, format, precision, device, gpuStyle, FormatLaunches.needsLongOffsets(a.nnz()));
+        return createStyled(a, format, precision, device, gpuStyle, BinnedTuning.DEFAULT);
     }
 
     /** For tests: 64-bit row pointers forced on a small matrix (only CSR has them; other formats are refused). */
@@ -106,7 +107,7 @@ public final class SpmvExecutor implements AutoCloseable {
         long t0 = System.nanoTime();
         CsrMatrix at = CsrTranspose.of(a);
         double ms = (System.nanoTime() - t0) / 1e6;
-        SpmvExecutor e = new SpmvExecutor(at, format, precision, device, device.info().isGpu(), FormatLaunches.needsLongOffsets(at.nnz()), tuning);
+        SpmvExecutor e = new SpmvExecutor(at, format, precision, device, tuning);
         e.inspectorMillis += ms;
         return e;
     }

@@ -166,7 +166,7 @@ public class KernelContext {
     /**
      * One sub-group-wide fp64 multiply-accumulate on 8 x 8 x 4 tiles, {@code D = A B + C}, in the fragment layout of
      * PTX's {@code mma.m8n8k4.f64} (on CUDA devices of compute capability 8.0 and later, one FP64 tensor-core
-     * instruction; elsewhere twelve shuffles and sixteen fused multiply-adds per lane). Lane {@code l} (of 32) holds
+     * instruction; elsewhere twelve shuffles and eight fused multiply-adds per lane). Lane {@code l} (of 32) holds
      * {@code A(l / 4, l % 4)} in {@code a}, {@code B(l % 4, l / 4)} in {@code b}, and {@code C(l / 4, 2 (l % 4) + i)}
      * in {@code acc[at + i]}, {@code i = 0, 1}, which this call replaces by D. {@code acc} is a private array of
      * the kernel; with {@code at} a constant (an {@link Unroll}ed index) it stays in registers. Every lane of a

@@ -39,14 +39,14 @@ final class CudaDialect extends CDialect {
                 #else
                     int lane = sq_sglane(), row = lane >> 2, col = (lane & 3) * 2;
                     for (int k = 0; k < 4; k++) {
-                        double ak = __shfl_sync(0xffffffffu, a, row * 4 + k);
-                        double b0 = __shfl_sync(0xffffffffu, b, col * 4 + k);
-                        double b1 = __shfl_sync(0xffffffffu, b, (col + 1) * 4 + k);
+                        double ak = sq_shfl_idx(a, row * 4 + k);
+                        double b0 = sq_shfl_idx(b, col * 4 + k);
+                        double b1 = sq_shfl_idx(b, (col + 1) * 4 + k);
                         d0 = fma(ak, b0, d0);
                         d1 = fma(ak, b1, d1);
                     }
                 #endif
-                }""", "sq_sglane");
+                }""", "sq_sglane", "sq_shfl");
     }
 
     @Override

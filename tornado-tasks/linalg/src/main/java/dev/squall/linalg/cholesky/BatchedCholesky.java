@@ -56,9 +56,7 @@ public final class BatchedCholesky {
      */
     public static void append(LaunchSequence seq, KernelArray a, int aOff, int lda, int stride, int n, int batch,
                               IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
-        if (n < 1 || n > CholeskyKernelsF64.MAX_N) {
-            throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
-        }
+        checkOrder(n);
         Precision p = Precision.of(a);
         if (kernel == SmallCholeskyKernel.WARP_LOOP) {
             launchWarpLoop(seq, p, a, aOff, a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
@@ -90,15 +88,19 @@ public final class BatchedCholesky {
      */
     public static void appendOutOfPlace(LaunchSequence seq, KernelArray src, int srcOff, KernelArray dst, int dstOff, int lda, int stride,
                                         int n, int batch, IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
-        if (n < 1 || n > CholeskyKernelsF64.MAX_N) {
-            throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
-        }
+        checkOrder(n);
         if (kernel.outOfPlace()) {
             launchWarpLoop(seq, Precision.of(dst), src, srcOff, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase);
             return;
         }
         CopyLaunches.lower(seq, src, srcOff, lda, stride, dst, dstOff, lda, stride, n, batch);
         append(seq, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase, kernel);
+    }
+
+    private static void checkOrder(int n) {
+        if (n < 1 || n > CholeskyKernelsF64.MAX_N) {
+            throw new IllegalArgumentException("batched Cholesky handles orders 1.." + CholeskyKernelsF64.MAX_N + ", got " + n);
+        }
     }
 
     private static void launchWarpLoop(LaunchSequence seq, Precision p, KernelArray src, int srcOff, KernelArray dst, int dstOff, int lda,

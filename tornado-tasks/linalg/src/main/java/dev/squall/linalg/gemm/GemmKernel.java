@@ -9,7 +9,7 @@ import dev.squall.tasks.runtime.Device;
  * 8.0 or later, the only ones where the multiply-accumulate is one instruction.
  *
  * <pre>{@code
- * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, GemmKernel.forDevice(device));
+ * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64, d));
  * }</pre>
  */
 public enum GemmKernel {
@@ -36,7 +36,7 @@ public enum GemmKernel {
         return switch (name) {
             case "tiles" -> TILES;
             case "mma" -> MMA;
-            default -> throw new IllegalArgumentException("--gemm-kernel must be tiles or mma (or auto), got '" + name + "'");
+            default -> throw new IllegalArgumentException("--kernel must be auto, tiles or mma, got '" + name + "'");
         };
     }
 }
