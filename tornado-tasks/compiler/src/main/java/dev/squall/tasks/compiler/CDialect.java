@@ -121,6 +121,9 @@ abstract class CDialect {
     /** The call of helper sq_mma884 that updates {@code acc[at]} and {@code acc[at + 1]} (see KernelContext.mma8x8x4). */
     abstract String mma884(String a, String b, String acc, String at);
 
+    /** The call of helper sq_mma1684 that updates {@code acc[at .. at + 3]} (see KernelContext.mma16x8x4). */
+    abstract String mma1684(String a0, String a1, String b, String acc, String at);
+
     /** Declaration of the kernel's sub-group exchange buffer (when {@link #needsExchangeBuffer()}). */
     String exchangeBuffer() {
         return "";

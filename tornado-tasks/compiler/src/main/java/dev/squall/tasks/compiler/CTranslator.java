@@ -1011,18 +1011,24 @@ final class CTranslator {
                     helpers.add(d.hasHelper("sq_shfl") ? "sq_shfl" : "sq_shfl_" + mode + "_" + CDialect.letter(k));
                     return d.shuffle(mode, k, v, top(args.get(1)));
                 }
-                case "mma8x8x4" -> {
+                case "mma8x8x4", "mma16x8x4" -> {
                     if (!kernel) throw new KernelLanguageException(mi, "sub-group operations are allowed in kernels only, not in device functions; "
-                            + "call mma8x8x4 in the kernel");
-                    TreePath acc = args.get(2);
+                            + "call " + name + " in the kernel");
+                    // the accumulator is the argument before the last: (a, b, acc, at) or (a0, a1, b, acc, at)
+                    TreePath acc = args.get(args.size() - 2);
                     Element accEl = trees.getElement(acc);
                     if (!(LoopNest.strip((ExpressionTree) acc.getLeaf()) instanceof IdentifierTree) || accEl == null || !privateArrays.contains(accEl)) {
-                        throw new KernelLanguageException(mi, "mma8x8x4 accumulates into a private array of the kernel, by name "
+                        throw new KernelLanguageException(mi, name + " accumulates into a private array of the kernel, by name "
                                 + "(double[] acc = new double[K]), not local memory or an expression");
                     }
                     exchange |= d.needsExchangeBuffer();
-                    helpers.add("sq_mma884");
-                    return d.mma884(top(args.get(0)), top(args.get(1)), names.get(accEl), top(args.get(3)));
+                    String at = top(args.get(args.size() - 1));
+                    if (name.equals("mma8x8x4")) {
+                        helpers.add("sq_mma884");
+                        return d.mma884(top(args.get(0)), top(args.get(1)), names.get(accEl), at);
+                    }
+                    helpers.add("sq_mma1684");
+                    return d.mma1684(top(args.get(0)), top(args.get(1)), top(args.get(2)), names.get(accEl), at);
                 }
                 default -> {
                 }

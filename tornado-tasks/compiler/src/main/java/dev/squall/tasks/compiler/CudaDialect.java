@@ -47,6 +47,17 @@ final class CudaDialect extends CDialect {
                     }
                 #endif
                 }""", "sq_sglane", "sq_shfl");
+        // m16n8k4.f64 is sm_90 (PTX ISA 7.8); it runs at twice the rate of m8n8k4 there (H100: 64.5 vs 33 TFLOP/s)
+        helper("sq_mma1684", """
+                $Fvoid sq_mma1684(double a0, double a1, double b, double& d0, double& d1, double& d2, double& d3) {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                    asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+                        : "+d"(d0), "+d"(d1), "+d"(d2), "+d"(d3) : "d"(a0), "d"(a1), "d"(b));
+                #else
+                    sq_mma884(a0, b, d0, d1);
+                    sq_mma884(a1, b, d2, d3);
+                #endif
+                }""", "sq_mma884");
     }
 
     @Override
@@ -247,6 +258,12 @@ final class CudaDialect extends CDialect {
     @Override
     String mma884(String a, String b, String acc, String at) {
         return "sq_mma884(" + a + ", " + b + ", " + acc + "[" + at + "], " + acc + "[(" + at + ") + 1])";
+    }
+
+    @Override
+    String mma1684(String a0, String a1, String b, String acc, String at) {
+        return "sq_mma1684(" + a0 + ", " + a1 + ", " + b + ", " + acc + "[" + at + "], " + acc + "[(" + at + ") + 1], "
+                + acc + "[(" + at + ") + 2], " + acc + "[(" + at + ") + 3])";
     }
 
     @Override

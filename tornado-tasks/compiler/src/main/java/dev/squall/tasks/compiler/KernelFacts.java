@@ -13,7 +13,7 @@ import java.util.*;
  * functions) and how much local memory it declares. Read from parse trees by name.
  */
 final class KernelFacts {
-    private static final Set<String> COLLECTIVE = Set.of("localBarrier", "globalBarrier", "shuffle", "shuffleDown", "shuffleXor", "subgroupReduceAdd", "mma8x8x4");
+    private static final Set<String> COLLECTIVE = Set.of("localBarrier", "globalBarrier", "shuffle", "shuffleDown", "shuffleXor", "subgroupReduceAdd", "mma8x8x4", "mma16x8x4");
 
     private KernelFacts() {
     }

@@ -93,6 +93,11 @@ final class OpenClDialect extends CDialect {
                         d[1] = fma(av[k], b1[k], d[1]);
                     }
                 }""", "sq_xchg", "sq_sglane", "sq_lid");
+        helper("sq_mma1684", """
+                void sq_mma1684(__local long* xc, double a0, double a1, double b, double* d) {
+                    sq_mma884(xc, a0, b, d);
+                    sq_mma884(xc, a1, b, d + 2);
+                }""", "sq_mma884");
         // {letter, type, value to long bits, "(" opener of the way back, closer}
         String[][] kinds = {{"i", "int", "(long) v", "(int) (", ")"}, {"l", "long", "v", "(", ")"},
                 {"f", "float", "(long) as_int(v)", "as_float((int) ", ")"}, {"d", "double", "as_long(v)", "as_double(", ")"}};
@@ -313,6 +318,11 @@ final class OpenClDialect extends CDialect {
     @Override
     String mma884(String a, String b, String acc, String at) {
         return "sq_mma884(sq_xchg_buf, " + a + ", " + b + ", &" + acc + "[" + at + "])";
+    }
+
+    @Override
+    String mma1684(String a0, String a1, String b, String acc, String at) {
+        return "sq_mma1684(sq_xchg_buf, " + a0 + ", " + a1 + ", " + b + ", &" + acc + "[" + at + "])";
     }
 
     @Override

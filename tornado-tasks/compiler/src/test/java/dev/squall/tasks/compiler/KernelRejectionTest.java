@@ -691,6 +691,14 @@ class KernelRejectionTest {
                     x.set(ctx.globalIdx, acc[0]);
                 }
                 """));
+        cases.add(reject("Mma16IntoLocalMemory", "mma16x8x4 accumulates into a private array of the kernel", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] acc = ctx.allocateDoubleLocalArray(128);
+                    ctx.mma16x8x4(x.get(ctx.globalIdx), 1.0, 2.0, acc, 0); // <-
+                    x.set(ctx.globalIdx, acc[0]);
+                }
+                """));
         cases.add(reject("LocalMemoryInDeviceFunction", "local memory is allocated in kernels only", """
                 @DeviceFunction
                 static void stage(KernelContext ctx, IntArray a) {

@@ -348,6 +348,27 @@ public final class ConformanceKernels {
         for (@Unroll int i = 0; i < 2; i++) c.set(w * 64 + row * 8 + 2 * q + i, acc[i]);
     }
 
+    /**
+     * mma16x8x4: sub-group w computes the 16 x 8 tile D = A B + C with A (16 x K) and B (K x 8) row-major at
+     * {@code w * 16 * K} and {@code w * K * 8}, C row-major at {@code w * 128}, K = 4 kSteps.
+     */
+    @Kernel
+    public static void mmaTiles16(KernelContext ctx, DoubleArray a, DoubleArray b, DoubleArray c, int kSteps) {
+        int w = ctx.globalIdx / 32;
+        int lane = ctx.subgroupLocalId();
+        int kk = 4 * kSteps;
+        int row = lane >> 2, q = lane & 3;
+        double[] acc = new double[4];
+        for (@Unroll int i = 0; i < 4; i++) acc[i] = c.get(w * 128 + (row + 8 * (i >> 1)) * 8 + 2 * q + (i & 1));
+        for (int s = 0; s < kSteps; s++) {
+            double a0 = a.get(w * 16 * kk + row * kk + 4 * s + q);
+            double a1 = a.get(w * 16 * kk + (row + 8) * kk + 4 * s + q);
+            double bv = b.get(w * kk * 8 + (4 * s + q) * 8 + row);
+            ctx.mma16x8x4(a0, a1, bv, acc, 0);
+        }
+        for (@Unroll int i = 0; i < 4; i++) c.set(w * 128 + (row + 8 * (i >> 1)) * 8 + 2 * q + (i & 1), acc[i]);
+    }
+
     /** Fast transcendental variants, explicit opt-in. */
     @Kernel
     public static void fastMath(FloatArray x, FloatArray y, int n) {

@@ -466,6 +466,33 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void mma16TilesMatchThePlainProduct(Device device) {
+        int warps = 3, kSteps = 5, kk = 4 * kSteps;
+        SplittableRandom rnd = new SplittableRandom(17);
+        double[] a = rnd.doubles(warps * 16 * kk, -1, 1).toArray();
+        double[] b = rnd.doubles(warps * kk * 8, -1, 1).toArray();
+        double[] c = rnd.doubles(warps * 128, -1, 1).toArray();
+        DoubleArray pa = doubles(a), pb = doubles(b), pc = doubles(c);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, pa, pb, pc)
+                .task("t", ConformanceKernels::mmaTiles16, new KernelContext(), pa, pb, pc, kSteps)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, pc))) {
+            p.withGrid("t", WorkerGrid.of(warps * 32).withLocal(32)).execute();
+        }
+        double[] exp = new double[warps * 128];
+        for (int w = 0; w < warps; w++) {
+            for (int i = 0; i < 16; i++) {
+                for (int j = 0; j < 8; j++) {
+                    double s = c[w * 128 + i * 8 + j];
+                    for (int k = 0; k < kk; k++) s += a[w * 16 * kk + i * kk + k] * b[w * kk * 8 + k * 8 + j];
+                    exp[w * 128 + i * 8 + j] = s;
+                }
+            }
+        }
+        Compare.close("mma16x8x4 tiles on " + device.id(), exp, pc.toHeapArray(), 1e-13);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void fastMathIsCloseToPrecise(Device device) {
         int n = 500;
         float[] x = new float[n];
