@@ -21,6 +21,8 @@ import dev.squall.tasks.api.*;
 public final class MmaGemmKernelsF64 {
     /** Tile rows and columns per work-group, panel depth, work-items per group, local leading dimension. */
     public static final int TILE = 128, DEPTH = 16, THREADS = 256, LD = TILE + 4;
+    /** Tile rows per band of the group order (see {@link #gemmMma}). */
+    static final int BAND = 8;
     /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS. */
     static final int PER_ITEM = TILE * DEPTH / THREADS;
 
@@ -68,6 +70,24 @@ public final class MmaGemmKernelsF64 {
         }
     }
 
+    /**
+     * Tile row of the {@code t}-th group of an entry. Groups go in bands of {@link #BAND} tile rows, column by column
+     * inside a band: the ~132 groups an H100 holds at once then share 8 row panels of A and ~16 column panels of B
+     * in L2, where column-major tile order streams all of A once per tile column.
+     */
+    @DeviceFunction
+    static int bandedRow(int t, int tilesM, int tilesN) {
+        int first = t / (BAND * tilesN) * BAND;
+        return first + (t - first * tilesN) % Math.min(BAND, tilesM - first);
+    }
+
+    /** Tile column of the {@code t}-th group (see {@link #bandedRow}). */
+    @DeviceFunction
+    static int bandedCol(int t, int tilesM, int tilesN) {
+        int first = t / (BAND * tilesN) * BAND;
+        return (t - first * tilesN) / Math.min(BAND, tilesM - first);
+    }
+
     @DeviceFunction
     static void store(DoubleArray c, int cOff, int ldc, int m, int n, int r, int col, double alpha, double beta, double v) {
         if (r < m && col < n) {
@@ -97,7 +117,7 @@ public final class MmaGemmKernelsF64 {
         int aOff = desc.get(d + 3), lda = desc.get(d + 4);
         int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
         int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
-        int row0 = (t % tilesM) * TILE, col0 = (t / tilesM) * TILE;
+        int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
         // whole groups leave together, before the first barrier
         if (row0 >= m || col0 >= n) return;
         if (lowerOnly != 0 && row0 + TILE <= col0) return;

@@ -65,6 +65,25 @@ class BatchedGemmTest {
         }
     }
 
+    /** The MMA kernel's banded group order visits every tile exactly once, including a last band of fewer rows. */
+    @Test
+    void mmaGroupOrderCoversEveryTileOnce() {
+        for (int[] grid : new int[][] {{1, 1}, {8, 3}, {9, 5}, {17, 17}, {130, 7}, {3, 40}}) {
+            int tilesM = grid[0], tilesN = grid[1];
+            int[] seen = new int[tilesM * tilesN];
+            for (int t = 0; t < tilesM * tilesN; t++) {
+                int r = MmaGemmKernelsF64.bandedRow(t, tilesM, tilesN), c = MmaGemmKernelsF64.bandedCol(t, tilesM, tilesN);
+                assertTrue(r >= 0 && r < tilesM && c >= 0 && c < tilesN, "tile (" + r + ", " + c + ") of group " + t + " outside " + tilesM + " x " + tilesN);
+                seen[r + c * tilesM]++;
+            }
+            for (int i = 0; i < seen.length; i++) assertEquals(1, seen[i], "tile " + i + " of " + tilesM + " x " + tilesN);
+            if (tilesM >= 16) {
+                assertEquals(7, MmaGemmKernelsF64.bandedRow(7, tilesM, tilesN), "a band walks 8 rows first");
+                assertEquals(1, MmaGemmKernelsF64.bandedCol(8, tilesM, tilesN), "then the next column");
+            }
+        }
+    }
+
     /** With lowerOnly the MMA kernel skips tiles above the diagonal and still gets every entry on or below it. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
