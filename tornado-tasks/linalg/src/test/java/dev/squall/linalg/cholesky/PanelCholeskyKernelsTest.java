@@ -44,6 +44,10 @@ class PanelCholeskyKernelsTest {
         return TestDevices.all();
     }
 
+    static List<Device> nonJvmDevices() {
+        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+    }
+
     /** The factor of {@link BlockedCholesky#append} (on a copy of {@code a}), its failing pivot or -1, and its launch count. */
     record Blocked(double[] l, int pivot, int launches) {
     }
@@ -113,6 +117,23 @@ class PanelCholeskyKernelsTest {
             double value = b.l()[b.pivot() + b.pivot() * n];
             assertTrue(value <= 0, "pivot value " + value + " for " + what);
             assertEquals(ref.pivotValue(), value, (p == Precision.FP64 ? 1e-9 : 1e-3) * Math.abs(ref.pivotValue()), what);
+        }
+    }
+
+    /** Through {@link CholeskyRun} (devices other than the JVM): the exception names the reference's pivot and its value. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nonJvmDevices")
+    void choleskyRunThrowsForTheFailingPivot(Device device) {
+        int n = 300;
+        for (int bad : new int[] {100, 200}) {
+            double[] a = Matrices.spd(new SplittableRandom(bad + 1), n, 0.5);
+            a[bad + bad * n] -= 50;
+            int refPivot = assertThrows(NotPositiveDefiniteException.class, () -> ReferenceCholesky.factor(n, a)).pivot();
+            try (CholeskyRun run = new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, 128)) {
+                NotPositiveDefiniteException e = assertThrows(NotPositiveDefiniteException.class, run::execute);
+                assertEquals(refPivot, e.pivot(), "bad=" + bad + " on " + device.id());
+                assertTrue(e.pivotValue() <= 0, "pivot value " + e.pivotValue());
+            }
         }
     }
 
