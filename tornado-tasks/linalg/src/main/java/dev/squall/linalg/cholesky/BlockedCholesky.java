@@ -9,6 +9,7 @@ import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.linalg.triangular.TriangularInverse;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.WorkerGrid;
 
 import java.util.Set;
 
@@ -17,8 +18,11 @@ import java.util.Set;
  * each diagonal block, factor it ({@link BatchedCholesky}'s local-memory kernel, recursively for
  * blocks larger than 64), invert its factor with the batched triangular inverse, solve the panel
  * by a GEMM with that inverse ({@code L21 = A21 L11^-T}) and update the trailing matrix with a
- * lower-triangle GEMM ({@code A22 -= L21 L21^T}). Everything stays on the device; the launches
- * are appended to a {@link LaunchSequence} once and can be executed repeatedly.
+ * lower-triangle GEMM ({@code A22 -= L21 L21^T}). Steps of {@link #INNER_BLOCK} columns (inside
+ * the outer diagonal blocks, and throughout for {@code n <= 2 * outer}) take two launches: one of
+ * {@link PanelCholeskyKernelsF64#potrfPanel}, which factors the 64-column block and solves its
+ * panel into the matrix and the workspace, and the trailing GEMM. Everything stays on the device;
+ * the launches are appended to a {@link LaunchSequence} once and can be executed repeatedly.
  *
  * <pre>{@code
  * try (CholeskyRun run = new CholeskyRun(device, a, n)) {
@@ -44,6 +48,8 @@ public final class BlockedCholesky {
     /** Scratch arrays shared by all steps (they run in order on one device queue). */
     static final class Workspace {
         final KernelArray inverse, temp, panel;
+        /** The fused inner step's group counter ({@link PanelCholeskyKernelsF64#potrfPanel}): zero between launches. */
+        final IntArray arrivals = new IntArray(1);
 
         Workspace(Precision p, int n, int outer) {
             int b = Math.min(n, outer);
@@ -75,7 +81,8 @@ public final class BlockedCholesky {
      * Right-looking steps over blocks of {@code outer} (blocks larger than twice that) or
      * {@link #INNER_BLOCK}; the diagonal blocks recurse. Inside a diagonal block every launch
      * belongs to {@link CholeskyPhase#DIAGONAL_FACTOR}, so the recursion passes {@code null}
-     * ("everything") once that phase is selected.
+     * ("everything") once that phase is selected. An inner step's fused launch (factor, panel
+     * solve and copy) counts as {@link CholeskyPhase#DIAGONAL_FACTOR} at the top level too.
      */
     private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws,
                                     int outer, Set<CholeskyPhase> phases) {
@@ -87,6 +94,13 @@ public final class BlockedCholesky {
         for (int k0 = 0; k0 < n; k0 += b) {
             int kb = Math.min(b, n - k0), rem = n - k0 - kb;
             int d = off + k0 + k0 * lda;
+            if (b == INNER_BLOCK) {
+                // inner step: factor, panel solve and panel copy in one launch (counted as the diagonal factor),
+                // then the trailing update from the panel it wrote
+                if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) appendPanel(seq, a, d, lda, kb, rem, ws, info, pivotBase + k0);
+                if (rem > 0 && (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE))) appendTrailing(seq, a, d, lda, kb, rem, ws);
+                continue;
+            }
             if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) {
                 factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws, outer, null);
             }
@@ -100,14 +114,29 @@ public final class BlockedCholesky {
                         BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
                                 new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false);
             }
-            if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) {
-                // trailing update of the lower triangle: A22 -= L21 L21^T
-                BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
-                        BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                                new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
-            }
+            if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) appendTrailing(seq, a, d, lda, kb, rem, ws);
             if (phases == null || phases.contains(CholeskyPhase.COPY)) CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);
         }
+    }
+
+    /**
+     * One launch of {@link PanelCholeskyKernelsF64#potrfPanel}: the {@code kb}-column block at
+     * {@code d} (diagonal block on top of {@code rem} panel rows) factored and its panel solved,
+     * in {@code a} and into {@code ws.panel}; one group for the diagonal block, one per 64 panel rows.
+     */
+    private static void appendPanel(LaunchSequence seq, KernelArray a, int d, int lda, int kb, int rem, Workspace ws, IntArray info, int pivotBase) {
+        int chunk = PanelCholeskyKernelsF64.MAX_KB;
+        long groups = 1 + (rem + chunk - 1) / chunk;
+        seq.launch("potrf_panel", Precision.of(a).pick(PanelCholeskyKernelsF64.class, PanelCholeskyKernelsF32.class), "potrfPanel",
+                WorkerGrid.of(groups * PanelCholeskyKernelsF64.THREADS).withLocal(PanelCholeskyKernelsF64.THREADS),
+                a, d, lda, kb + rem, kb, ws.panel, info, 0, pivotBase, ws.arrivals);
+    }
+
+    /** The trailing update of the lower triangle from the solved panel in {@code ws.panel}: {@code A22 -= L21 L21^T}. */
+    private static void appendTrailing(LaunchSequence seq, KernelArray a, int d, int lda, int kb, int rem, Workspace ws) {
+        BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
+                BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                        new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
     }
 
     /** Floating-point operations of a Cholesky factorisation of order n, n^3/3 (for rates). */

@@ -13,13 +13,17 @@ import java.util.Set;
  * }</pre>
  */
 public enum CholeskyPhase {
-    /** Copies of the input's lower triangle and of the solved panel back into the matrix. */
+    /** Copies of the input's lower triangle and of each outer step's solved panel back into the matrix. */
     COPY,
-    /** Factoring each outer diagonal block (recursively: small Cholesky, inner inverses and GEMMs). */
+    /**
+     * Factoring each outer diagonal block (recursively: per 64-column step one fused factor and
+     * panel-solve launch and a trailing GEMM); where the whole matrix goes in 64-column steps
+     * ({@code n <= 2 * outer}), the fused launches.
+     */
     DIAGONAL_FACTOR,
-    /** Stan's triangular inverse of each factored diagonal block. */
+    /** Stan's triangular inverse of each factored outer diagonal block. */
     DIAGONAL_INVERSE,
-    /** {@code L21 = A21 L11^-T}, one GEMM per step. */
+    /** {@code L21 = A21 L11^-T}, one GEMM per outer step (64-column steps solve in their fused launch). */
     PANEL_SOLVE,
     /** {@code A22 -= L21 L21^T} on the lower triangle, one GEMM per step. */
     TRAILING_UPDATE;
