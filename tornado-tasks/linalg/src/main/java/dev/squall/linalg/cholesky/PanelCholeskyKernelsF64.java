@@ -8,12 +8,15 @@ import dev.squall.tasks.api.*;
  *
  * <p>Work-group {@code g} owns the 64-row chunk {@code g} of the block: chunk 0 is the diagonal
  * block, chunk {@code g >= 1} rows {@code kb + 64 (g - 1)} on. Every group factors the diagonal
- * block in local memory (the right-looking, unscaled algorithm of
- * {@link CholeskyKernelsF64#potrfSmall}, one barrier per column); groups {@code g >= 1} carry their
- * A21 rows through the same eliminations, in registers, which is the forward substitution
- * {@code X L11^T = A21} done column by column alongside the factorisation. The factor is computed
- * redundantly by every group: a few microseconds in parallel, against the launches (triangular
- * inverse, panel GEMM, copy) it replaces.
+ * block (the right-looking, unscaled algorithm of {@link CholeskyKernelsF64#potrfSmall}, one
+ * barrier per column); groups {@code g >= 1} carry their A21 rows through the same eliminations,
+ * which is the forward substitution {@code X L11^T = A21} done column by column alongside the
+ * factorisation. Work-item {@code (row, phase)} keeps its 16 entries of both in registers; step
+ * {@code j} reads only column {@code j}, which its owners published in local memory at the end of
+ * step {@code j - 1}. (Updating the block in local memory instead, as {@code potrfSmall} does,
+ * cost 81 us a launch on an H100: every load waited on the store before it, which might alias.)
+ * The factor is computed redundantly by every group: a few microseconds in parallel, against the
+ * launches (triangular inverse, panel GEMM, copy) it replaces.
  *
  * <p>The compiler generates the single-precision twin {@code PanelCholeskyKernelsF32} ({@code @Fp32Variant}).
  */
@@ -52,10 +55,11 @@ public final class PanelCholeskyKernelsF64 {
     @Kernel
     public static void potrfPanel(KernelContext ctx, DoubleArray a, int off, int lda, int rows, int kb,
                                   DoubleArray panel, IntArray info, int infoOff, int pivotBase, IntArray arrivals) {
-        double[] l = ctx.allocateDoubleLocalArray(MAX_KB * MAX_KB);
-        // column j of this group's panel rows at step j, double-buffered by the parity of j so the next
-        // column can be published while the current one is still being read
-        double[] col = ctx.allocateDoubleLocalArray(2 * MAX_KB);
+        // column j of the diagonal block (rows 0..63) and of this group's panel rows, published at the end of step
+        // j - 1, double-buffered by the parity of j so step j + 1's column can be written while step j's is read
+        double[] colD = ctx.allocateDoubleLocalArray(2 * MAX_KB);
+        double[] colP = ctx.allocateDoubleLocalArray(2 * MAX_KB);
+        double[] pivots = ctx.allocateDoubleLocalArray(MAX_KB);
         int[] last = ctx.allocateIntLocalArray(1);
         int g = ctx.groupIdx;
         int lid = ctx.localIdx;
@@ -63,16 +67,20 @@ public final class PanelCholeskyKernelsF64 {
         int rem = rows - kb;
         int i = (g - 1) * MAX_KB + row; // this work-item's panel row (below the diagonal block)
         boolean panelRow = g > 0 && i < rem;
-        for (int idx = lid; idx < kb * kb; idx += THREADS) {
-            int r = idx % kb, c = idx / kb;
-            l[idx] = r >= c ? a.get(off + r + c * lda) : 0;
-        }
+        boolean diagRow = row < kb;
+        // this work-item's entries of the diagonal block (row, phase + 4q) and of its panel row, in registers: every
+        // step reads only the published column from local memory, so its loads do not wait on earlier stores
+        double[] own = new double[PER_PHASE];
         double[] acc = new double[PER_PHASE];
         for (@Unroll int q = 0; q < PER_PHASE; q++) {
             int c = phase + 4 * q;
+            own[q] = diagRow && c <= row ? a.get(off + row + c * lda) : 0;
             acc[q] = panelRow && c < kb ? a.get(off + kb + i + c * lda) : 0;
         }
-        if (panelRow && phase == 0) col[row] = acc[0];
+        if (phase == 0) {
+            colD[row] = own[0];
+            colP[row] = acc[0];
+        }
         ctx.localBarrier();
         // Every group reads A11 where L11 goes, so only the last group to have read it may write L11: each counts
         // itself in after its reads; the last one resets the counter for the next launch (launches run in order).
@@ -83,54 +91,53 @@ public final class PanelCholeskyKernelsF64 {
             if (isLast) arrivals.set(0, 0);
             last[0] = isLast ? 1 : 0;
         }
-        ctx.localBarrier();
-        boolean writesL11 = last[0] == 1;
         int failedAt = -1;
         // barrier loop: group-uniform trip count, fixed-trip inner loops with predicates (PoCL 5.0 aborts on a
         // branch around a variable-trip loop here), barrier unconditional
         for (int j = 0; j < kb; j++) {
-            double d = l[j + j * kb];
+            int buf = (j & 1) * MAX_KB;
+            double d = colD[buf + j];
             if (failedAt < 0 && !(d > 0)) {
                 failedAt = j;
                 if (g == 0 && lid == 0) ctx.atomicMin(info, infoOff, pivotBase + j);
             }
-            if (failedAt < 0 && row > j && row < kb) {
-                double lrj = l[row + j * kb] / d;
+            if (lid == 0) pivots[j] = d;
+            double nextD = 0, nextP = 0;
+            if (failedAt < 0) {
+                double rd = 1.0 / d;
+                double lrj = row > j && diagRow ? colD[buf + row] * rd : 0;
+                double arj = panelRow ? colP[buf + row] * rd : 0;
                 for (@Unroll int q = 0; q < PER_PHASE; q++) {
                     int c = phase + 4 * q;
-                    if (c > j && c <= row) l[row + c * kb] -= lrj * l[c + j * kb];
+                    double lcj = c > j && c < kb ? colD[buf + c] : 0;
+                    if (c <= row) own[q] -= lrj * lcj;
+                    acc[q] -= arj * lcj;
+                    if (c == j + 1) {
+                        nextD = own[q];
+                        nextP = acc[q];
+                    }
                 }
             }
-            if (failedAt < 0 && panelRow) {
-                double arj = col[(j & 1) * MAX_KB + row] / d;
-                double next = 0;
-                for (@Unroll int q = 0; q < PER_PHASE; q++) {
-                    int c = phase + 4 * q;
-                    if (c > j && c < kb) acc[q] -= arj * l[c + j * kb];
-                    if (c == j + 1) next = acc[q];
-                }
-                // column j + 1 is final now: its owner publishes it for step j + 1
-                if (phase == ((j + 1) & 3)) col[((j + 1) & 1) * MAX_KB + row] = next;
+            // column j + 1 is final now: its owners publish it for step j + 1
+            if (phase == ((j + 1) & 3)) {
+                colD[MAX_KB - buf + row] = nextD;
+                colP[MAX_KB - buf + row] = nextP;
             }
             ctx.localBarrier();
         }
-        if (writesL11) {
-            for (int idx = lid; idx < kb * kb; idx += THREADS) {
-                int r = idx % kb, c = idx / kb;
-                double v = l[idx];
-                if (failedAt < 0 || c < failedAt) {
-                    double s = Math.sqrt(l[c + c * kb]);
-                    v = r < c ? 0 : r == c ? s : v / s;
+        boolean writesL11 = last[0] == 1;
+        for (@Unroll int q = 0; q < PER_PHASE; q++) {
+            int c = phase + 4 * q;
+            if (c < kb) {
+                boolean scaled = failedAt < 0 || c < failedAt;
+                double s = scaled ? Math.sqrt(pivots[c]) : 1;
+                if (writesL11 && diagRow) {
+                    double v = own[q];
+                    if (scaled) v = row < c ? 0 : row == c ? s : v / s;
+                    a.set(off + row + c * lda, v);
                 }
-                a.set(off + r + c * lda, v);
-            }
-        }
-        if (panelRow) {
-            for (@Unroll int q = 0; q < PER_PHASE; q++) {
-                int c = phase + 4 * q;
-                if (c < kb) {
-                    double v = acc[q];
-                    if (failedAt < 0 || c < failedAt) v = v / Math.sqrt(l[c + c * kb]);
+                if (panelRow) {
+                    double v = scaled ? acc[q] / s : acc[q];
                     a.set(off + kb + i + c * lda, v);
                     panel.set(i + c * rem, v);
                 }
