@@ -109,10 +109,11 @@ public final class BlockedCholesky {
                 TriangularInverse.append(seq, a, d, lda, 0, ws.inverse, ws.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
             }
             if (phases == null || phases.contains(CholeskyPhase.PANEL_SOLVE)) {
-                // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM)
+                // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM);
+                // L11^-T is upper triangular, which the tensor-core GEMM uses to halve the work
                 BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
                         BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
-                                new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false);
+                                new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true);
             }
             if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) appendTrailing(seq, a, d, lda, kb, rem, ws);
             if (phases == null || phases.contains(CholeskyPhase.COPY)) CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);

@@ -58,6 +58,23 @@ public final class BatchedGemm {
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, GemmKernel kernel) {
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, false, kernel);
+    }
+
+    /**
+     * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
+     * BatchDescriptor, boolean)}, where {@code upperB} says that op(B) is zero below its diagonal (B lower triangular
+     * and transposed, say): the {@link GemmKernel#MMA} kernel then skips the zero part of each sum, the others
+     * multiply by the zeros.
+     */
+    public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                              double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB) {
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, choose(seq.target(), Precision.of(c), d));
+    }
+
+    /** As the one above with the kernel named. */
+    public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                              double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
         Precision p = Precision.of(c);
         if (!p.holds(a) || !p.holds(b)) {
             throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
@@ -69,7 +86,8 @@ public final class BatchedGemm {
             int tilesM = ceilDiv(d.maxM(), MmaGemmKernelsF64.TILE), tilesN = ceilDiv(d.maxN(), MmaGemmKernelsF64.TILE);
             seq.launch("gemm", MmaGemmKernelsF64.class, "gemmMma",
                     WorkerGrid.of((long) d.count() * tilesM * tilesN * MmaGemmKernelsF64.THREADS).withLocal(MmaGemmKernelsF64.THREADS),
-                    a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
+                    a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+                    (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
             return;
         }
         boolean large = usesLargeTiles(d);

@@ -21,6 +21,13 @@ import dev.squall.tasks.api.*;
 public final class MmaGemmKernelsF64 {
     /** Tile rows and columns per work-group, panel depth, work-items per group, local leading dimension. */
     public static final int TILE = 128, DEPTH = 16, THREADS = 256, LD = TILE + 4;
+    /**
+     * Bits of {@link #gemmMma}'s {@code shape}: only tiles of C that reach its lower triangle (as
+     * {@code lowerOnly} of {@link GemmKernelsF64#gemmLarge}); op(B) is upper triangular, so each
+     * tile's sum stops at its last column (a triangular solve by multiplication with an inverse
+     * does half the work).
+     */
+    public static final int LOWER_C = 1, UPPER_B = 2;
     /** Tile rows per band of the group order (see {@link #gemmMma}). */
     static final int BAND = 8;
     /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS. */
@@ -98,7 +105,7 @@ public final class MmaGemmKernelsF64 {
     }
 
     /**
-     * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid and {@code lowerOnly} as
+     * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid and {@code shape & }{@link #LOWER_C} as
      * {@link GemmKernelsF64#gemmLarge} with tiles of {@link #TILE} (groups of {@link #THREADS}).
      * Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile;
      * its accumulator {@code acc[(4 x 4 tiles) x 4]} holds, for tile (i, j), C(16i + 8h + lane/4, 8j + 2(lane%4) + 0..1)
@@ -106,7 +113,7 @@ public final class MmaGemmKernelsF64 {
      */
     @Kernel
     public static void gemmMma(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
-                               double alpha, double beta, int transA, int transB, int lowerOnly, int tilesM, int tilesN) {
+                               double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN) {
         double[] as = ctx.allocateDoubleLocalArray(DEPTH * LD);
         double[] bs = ctx.allocateDoubleLocalArray(DEPTH * LD);
         int perEntry = tilesM * tilesN;
@@ -120,7 +127,9 @@ public final class MmaGemmKernelsF64 {
         int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
         // whole groups leave together, before the first barrier
         if (row0 >= m || col0 >= n) return;
-        if (lowerOnly != 0 && row0 + TILE <= col0) return;
+        if ((shape & LOWER_C) != 0 && row0 + TILE <= col0) return;
+        // op(B) upper triangular: rows of op(B) past this tile's last column are zero
+        int kEnd = (shape & UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
         int lid = ctx.localIdx;
         int lane = lid & 31, warp = lid >> 5;
         int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
@@ -130,12 +139,12 @@ public final class MmaGemmKernelsF64 {
         double[] vb = new double[PER_ITEM];
         double[] af = new double[8];
         double[] bf = new double[4];
-        if (k > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb);
-        for (int p0 = 0; p0 < k; p0 += DEPTH) {
+        if (kEnd > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb);
+        for (int p0 = 0; p0 < kEnd; p0 += DEPTH) {
             stage(as, bs, va, vb, transA, transB, lid);
             ctx.localBarrier();
             int next = p0 + DEPTH;
-            if (next < k) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb);
+            if (next < kEnd) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb);
             for (int s = 0; s < DEPTH; s += 4) {
                 int p = (s + fq) * LD;
                 for (@Unroll int i = 0; i < 8; i++) af[i] = as[p + wr + 8 * i + fr];

@@ -110,6 +110,38 @@ class BatchedGemmTest {
         assertEquals(c0[5 + 258 * n], Precision.toDoubles(dc)[5 + 258 * n], "a skipped tile is not written");
     }
 
+    /**
+     * With upperB the MMA kernel stops each tile's sum at the tile's last column: op(B) = B^T holds zeros below its
+     * diagonal within a tile's reach and NaN past it, which must never be read.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void mmaKernelUpperTriangularB(Device device) {
+        int m = 40, n = 260;
+        SplittableRandom rnd = new SplittableRandom(9);
+        double[] a = Matrices.random(rnd, m * n), b = Matrices.random(rnd, n * n), c0 = Matrices.random(rnd, m * n);
+        double[] bZero = b.clone();
+        for (int col = 0; col < n; col++) {
+            int reach = (col / MmaGemmKernelsF64.TILE + 1) * MmaGemmKernelsF64.TILE;
+            for (int p = col + 1; p < n; p++) {
+                bZero[col + p * n] = 0;                      // op(B)(p, col) = B(col, p)
+                b[col + p * n] = p < reach ? 0 : Double.NaN;
+            }
+        }
+        double[] expected = c0.clone();
+        ReferenceGemm.gemm(false, true, m, n, n, 0.5, a, 0, m, bZero, 0, n, -1, expected, 0, m);
+        KernelArray da = Precision.FP64.fromDoubles(a), db = Precision.FP64.fromDoubles(b), dc = Precision.FP64.fromDoubles(c0);
+        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("trmm")
+                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, db, dc);
+        BatchedGemm.append(seq, Transpose.N, Transpose.T, 0.5, da, db, -1, dc, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m),
+                false, true, GemmKernel.MMA);
+        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
+        try (var plan = seq.plan(device)) {
+            plan.execute();
+        }
+        Compare.close("upper-B mma gemm on " + device.id(), expected, Precision.toDoubles(dc), 1e-13 * n);
+    }
+
     private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
                                      double alpha, double beta, double tol) {
         checkUniform(device, p, ta, tb, m, n, k, batch, alpha, beta, tol, null);
