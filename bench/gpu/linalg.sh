@@ -3,9 +3,9 @@
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/linalg.sh
 # Measures (device time, CUDA events; GFLOP/s; --verify residuals from random probes):
-#   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 512 from n = 8192) and fp32 n = 16384
+#   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 1024 from n = 4096, 2048 from 8192) and fp32 n = 16384
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
-#     trailing update, copies) for n = 16384 with outer blocks 256 (round 2's) and 512 (new default), and n = 8192
+#     trailing update, copies) for n = 16384 and 8192 at the default outer block, and n = 16384 with block 1024
 #   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
 #     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4), --kernel warp-loop (round 5's
 #     broadcast with the steps as a loop, one rsqrt per step, out of place: no copy launch, round 6) and --kernel group
@@ -48,7 +48,8 @@ sq cholesky --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 5
 sq cholesky --n 16384 --precision fp64 --device cuda:0 --verify --repeat 3
 sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --gemm-kernel tiles
-sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 512 --profile
+sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --profile
+sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 1024
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2

@@ -27,10 +27,10 @@ import java.util.concurrent.Callable;
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
 @Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
         mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, or 512 from n = 8192, Stan's", "triangular inverse for their panels; inner 64-column steps of one fused", "factor-and-panel launch each); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp-loop (default)", "factors each in one warp's registers, columns broadcast through local memory,", "the steps a loop, one rsqrt per step, out of place (no copy launch);", "--kernel warp the same fully unrolled (round 5), warp-shuffle by warp", "shuffles (round 4), group in one work-group's local memory (round 2), all", "kept for comparison.", "",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, 1024 from n = 4096, 2048 from 8192; Stan's", "triangular inverse for their panels; inner 64-column steps of one fused", "factor-and-panel launch each); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp-loop (default)", "factors each in one warp's registers, columns broadcast through local memory,", "the steps a loop, one rsqrt per step, out of place (no copy launch);", "--kernel warp the same fully unrolled (round 5), warp-shuffle by warp", "shuffles (round 4), group in one work-group's local memory (round 2), all", "kept for comparison.", "",
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
-                "  squall cholesky --n 16384 --device cuda:0 --profile --block 512",
+                "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024",
                 "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",
                 "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify",
                 "  squall cholesky --n 1000 --device jvm --verify", "",
@@ -42,7 +42,7 @@ public final class CholeskyCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "B", defaultValue = "1", description = "number of matrices (B > 1 needs n <= 64)")
     int batch;
 
-    @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 512 from n = 8192)")
+    @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 1024 from n = 4096, 2048 from n = 8192)")
     Integer block;
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp-loop", description = "batched kernel: warp-loop, warp, warp-shuffle or group (default ${DEFAULT-VALUE})")
