@@ -13,8 +13,9 @@ import dev.squall.tasks.api.*;
  * which is the forward substitution {@code X L11^T = A21} done column by column alongside the
  * factorisation. Work-item {@code (row, phase)} keeps its 16 entries of both in registers; step
  * {@code j} reads only column {@code j}, which its owners published in local memory at the end of
- * step {@code j - 1}. (Updating the block in local memory instead, as {@code potrfSmall} does,
- * cost 81 us a launch on an H100: every load waited on the store before it, which might alias.)
+ * step {@code j - 1}. (On an H100 a launch took 81 us with the block in local memory, as
+ * {@code potrfSmall} keeps it, 55 us with the rows in registers and 36 us with the steps unrolled
+ * in groups of 4, see {@link #potrfPanel}; linalg PERF.md, round 7.)
  * The factor is computed redundantly by every group: a few microseconds in parallel, against the
  * launches (triangular inverse, panel GEMM, copy) it replaces.
  *

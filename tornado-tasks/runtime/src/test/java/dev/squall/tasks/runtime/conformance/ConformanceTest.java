@@ -437,7 +437,6 @@ class ConformanceTest {
         double[] a = rnd.doubles(warps * 8 * kk, -1, 1).toArray();
         double[] b = rnd.doubles(warps * kk * 8, -1, 1).toArray();
         double[] c = rnd.doubles(warps * 64, -1, 1).toArray();
-        DoubleArray da = doubles(a), db = doubles(b), dc = doubles(c);
         // 5 sub-groups in groups of 64: the last group's second sub-group works on a padded tile (A, B, C zero there)
         int padded = 6;
         DoubleArray pa = new DoubleArray(padded * 8 * kk), pb = new DoubleArray(padded * kk * 8), pc = new DoubleArray(padded * 64);
@@ -449,16 +448,7 @@ class ConformanceTest {
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, pc))) {
             p.withGrid("t", WorkerGrid.of(padded * 32).withLocal(64)).execute();
         }
-        double[] exp = new double[warps * 64];
-        for (int w = 0; w < warps; w++) {
-            for (int i = 0; i < 8; i++) {
-                for (int j = 0; j < 8; j++) {
-                    double s = c[w * 64 + i * 8 + j];
-                    for (int k = 0; k < kk; k++) s += a[w * 8 * kk + i * kk + k] * b[w * kk * 8 + k * 8 + j];
-                    exp[w * 64 + i * 8 + j] = s;
-                }
-            }
-        }
+        double[] exp = tileProducts(warps, 8, kk, a, b, c);
         double[] got = java.util.Arrays.copyOf(pc.toHeapArray(), warps * 64);
         Compare.close("mma8x8x4 tiles on " + device.id(), exp, got, 1e-13);
         assertEquals(0.0, pc.get(warps * 64 + 17), "the padded tile stays zero");
@@ -478,17 +468,22 @@ class ConformanceTest {
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, pc))) {
             p.withGrid("t", WorkerGrid.of(warps * 32).withLocal(32)).execute();
         }
-        double[] exp = new double[warps * 128];
-        for (int w = 0; w < warps; w++) {
-            for (int i = 0; i < 16; i++) {
+        Compare.close("mma16x8x4 tiles on " + device.id(), tileProducts(warps, 16, kk, a, b, c), pc.toHeapArray(), 1e-13);
+    }
+
+    /** Per tile w: C + A B with A (rows x kk) and B (kk x 8) row-major, packed tile after tile, as the mma kernels lay them out. */
+    private static double[] tileProducts(int tiles, int rows, int kk, double[] a, double[] b, double[] c) {
+        double[] exp = new double[tiles * rows * 8];
+        for (int w = 0; w < tiles; w++) {
+            for (int i = 0; i < rows; i++) {
                 for (int j = 0; j < 8; j++) {
-                    double s = c[w * 128 + i * 8 + j];
-                    for (int k = 0; k < kk; k++) s += a[w * 16 * kk + i * kk + k] * b[w * kk * 8 + k * 8 + j];
-                    exp[w * 128 + i * 8 + j] = s;
+                    double s = c[(w * rows + i) * 8 + j];
+                    for (int k = 0; k < kk; k++) s += a[(w * rows + i) * kk + k] * b[w * kk * 8 + k * 8 + j];
+                    exp[(w * rows + i) * 8 + j] = s;
                 }
             }
         }
-        Compare.close("mma16x8x4 tiles on " + device.id(), exp, pc.toHeapArray(), 1e-13);
+        return exp;
     }
 
     @ParameterizedTest(name = "{0}")
