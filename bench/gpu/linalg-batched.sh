@@ -8,14 +8,10 @@
 # (Gaussian-kernel covariances, bench/peers/torch_linalg.py's covariance()).
 # Writes under $OUT: batched.jsonl (Squall's JSON lines), torch-batched.jsonl, batched.log, batched-summary.txt.
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
+. bench/gpu/lib.sh
 start=$SECONDS
-work=/tmp/squall-batched-run
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-S="$work/squall/bin/squall"
-export SQUALL_CACHE=/tmp/squall-cache
+unpack_bundle /tmp/squall-batched-run
+S="$B/bin/squall"
 J="$OUT/batched.jsonl"
 L="$OUT/batched.log"
 : > "$J"

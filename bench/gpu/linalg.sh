@@ -22,14 +22,10 @@
 # Writes under $OUT (7 files): devices.txt, squall-linalg.jsonl, squall-linalg.log, torch-linalg.jsonl, torch-linalg.log,
 #   jvm-ejml.txt (JMH output), summary.txt (with the JMH table at the end)
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
+. bench/gpu/lib.sh
 start=$SECONDS
-work=/tmp/squall-linalg-run
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-S="$work/squall/bin/squall"
-export SQUALL_CACHE=/tmp/squall-cache
+unpack_bundle /tmp/squall-linalg-run
+S="$B/bin/squall"
 J="$OUT/squall-linalg.jsonl"
 L="$OUT/squall-linalg.log"
 : > "$J"
@@ -83,7 +79,7 @@ jleft=$((420 - (SECONDS - start)))
 if [ "$jleft" -ge 60 ]; then
   echo "+ jmh CholeskyJvmBenchmark, cap $jleft s ($((SECONDS - start)) s)" >> "$L"
   # libjsig: the drivers the device discovery loads (PoCL's LLVM) replace the JVM's signal handlers; the forks inherit it
-  LD_PRELOAD="$work/squall/runtime/lib/libjsig.so" timeout "$jleft" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+  LD_PRELOAD="$B/runtime/lib/libjsig.so" timeout "$jleft" "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$B/lib/*" \
       org.openjdk.jmh.Main CholeskyJvmBenchmark -p n=512,1024,2048 -f 1 -wi 2 -w 1 -i 3 -r 1 > "$OUT/jvm-ejml.txt" 2>&1
   echo "exit $? : jmh CholeskyJvmBenchmark ($((SECONDS - start)) s)" | tee -a "$L"
 else

@@ -8,14 +8,11 @@
 # Writes under $OUT: spmv.jsonl, cupy.jsonl, stderr.txt, summary.txt (a table of GB/s with ratios to csr-binned,
 # cuSPARSE and the gather limit). Budget: under 2.5 minutes (steps are skipped, and said so, past 140 s).
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
+. bench/gpu/lib.sh
 start=$SECONDS
-work=/tmp/squall-sparse-rmat
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-S="$work/squall/bin/squall"
-export SQUALL_CACHE=/tmp/squall-cache
+unpack_bundle /tmp/squall-sparse-rmat
+S="$B/bin/squall"
+BUDGET=140 STEP_MIN=10
 DUMP=/tmp/squall-sparse-rmat-mats
 rm -rf "$DUMP"
 DEV=${SQUALL_SPARSE_DEVICE:-cuda:0}
@@ -24,15 +21,6 @@ DEV=${SQUALL_SPARSE_DEVICE:-cuda:0}
 CANDS="csr-binned/e4/u4,csr-binned/e4/u4/len,csr-binned/e8/u4,csr-binned/u4,csr-binned/len,csr-binned/g512,csr-binned/g128,csr-binned/e4/u4/w1024"
 FORMATS="csr-binned,csr-binned-two-launch,$CANDS"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/stderr.txt" 2>&1
-left() { local l=$((140 - (SECONDS - start))); echo $((l > 0 ? l : 0)); }
-step() { # step TIMEOUT_S DESCRIPTION CMD...
-  local t=$1 what=$2; shift 2
-  local l; l=$(left)
-  if [ "$l" -lt 10 ]; then echo "SKIPPED (time budget): $what" | tee -a "$OUT/stderr.txt"; return; fi
-  [ "$t" -gt "$l" ] && t=$l
-  echo "== $what ($((SECONDS - start)) s)" >&2
-  timeout "$t" "$@" || echo "$what: exit $?" | tee -a "$OUT/stderr.txt"
-}
 for m in rmat:20 skewed:1000000; do
   n=${m//[:x]/_}
   step 60 "spmv fp64 $m" "$S" spmv --generate "$m" --device "$DEV" --format "$FORMATS" --repeat 30 --batch 10 --verify --json \

@@ -15,14 +15,11 @@
 # Writes under $OUT (8 files): devices.txt, spmv-fp64.jsonl, spmv-fp32.jsonl, spmm.jsonl, cupy.jsonl,
 # jvm-ejml.txt, stderr.txt, summary.txt. Budget: under 8 minutes; steps are skipped (and said so) past 7.
 set -uo pipefail
-OUT=${OUT:-/tmp/squall-out}
-mkdir -p "$OUT"
+. bench/gpu/lib.sh
 start=$SECONDS
-work=/tmp/squall-sparse-run
-rm -rf "$work" && mkdir -p "$work"
-tar xzf dist/squall-bundle.tar.gz -C "$work"
-S="$work/squall/bin/squall"
-export SQUALL_CACHE=/tmp/squall-cache
+unpack_bundle /tmp/squall-sparse-run
+S="$B/bin/squall"
+BUDGET=420 STEP_MIN=15
 DUMP=/tmp/squall-sparse-mats
 rm -rf "$DUMP"
 DEV=${SQUALL_SPARSE_DEVICE:-cuda:0}
@@ -33,15 +30,6 @@ REP="--repeat 30 --batch 10"
 } 2>&1 | tee "$OUT/devices.txt"
 
 # time left before the 7-minute mark, in seconds (0 when past it)
-left() { local l=$((420 - (SECONDS - start))); echo $((l > 0 ? l : 0)); }
-step() { # step TIMEOUT_S DESCRIPTION CMD...: run with a timeout capped by the time left, or skip
-  local t=$1 what=$2; shift 2
-  local l; l=$(left)
-  if [ "$l" -lt 15 ]; then echo "SKIPPED (time budget): $what" | tee -a "$OUT/stderr.txt"; return; fi
-  [ "$t" -gt "$l" ] && t=$l
-  echo "== $what ($((SECONDS - start)) s)" >&2
-  timeout "$t" "$@" || echo "$what: exit $?" | tee -a "$OUT/stderr.txt"
-}
 
 MATS="27pt:100x100x100 7pt:100x100x100 5pt:1000x1000 9pt:1000x1000 3pt:1000000 hpcg:104x104x104 skewed:1000000 rmat:20 banded:1000000x4"
 FORMATS="auto,csr,csr-vector,csr-merge,csr-binned,coo,ell,sell,dia,hyb"
@@ -74,7 +62,7 @@ step 60 "spmv fp64 blocks:250000x4" "$S" spmv --generate blocks:250000x4 --devic
     --json >> "$OUT/spmv-fp64.jsonl" 2>> "$OUT/stderr.txt"
 # the JVM target: Squall CSR on the jvm device vs EJML 0.44 CSC (single-threaded), same matrices, one JMH run
 # libjsig: the drivers the device discovery loads (PoCL's LLVM) replace the JVM's signal handlers (forks crashed with 139)
-step 150 "jmh SpmvJvmBenchmark" env LD_PRELOAD="$work/squall/runtime/lib/libjsig.so" "$work/squall/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$work/squall/lib/*" \
+step 150 "jmh SpmvJvmBenchmark" env LD_PRELOAD="$B/runtime/lib/libjsig.so" "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$B/lib/*" \
     org.openjdk.jmh.Main SpmvJvmBenchmark -f 1 -wi 3 -i 5 > "$OUT/jvm-ejml.txt" 2>&1
 echo "total $((SECONDS - start)) s" >> "$OUT/stderr.txt"
 
