@@ -49,7 +49,7 @@ public final class BatchedGemm {
 
     /** The kernel {@link #append} picks for this batch on {@code target} (null: unknown, so the portable one). */
     public static GemmKernel choose(Device target, Precision p, BatchDescriptor d) {
-        return p == Precision.FP64 && usesLargeTiles(d) && GemmKernel.forDevice(target) == GemmKernel.MMA ? GemmKernel.MMA : GemmKernel.TILES;
+        return p == Precision.FP64 && GemmKernel.forDevice(target) == GemmKernel.MMA ? GemmKernel.MMA : GemmKernel.TILES;
     }
 
     /**
@@ -83,11 +83,7 @@ public final class BatchedGemm {
         if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
         if (kernel == GemmKernel.MMA) {
             if (p != Precision.FP64) throw new IllegalArgumentException("the mma GEMM kernel is fp64 only; C is " + c.elementType());
-            int tilesM = ceilDiv(d.maxM(), MmaGemmKernelsF64.TILE), tilesN = ceilDiv(d.maxN(), MmaGemmKernelsF64.TILE);
-            seq.launch("gemm", MmaGemmKernelsF64.class, "gemmMma",
-                    WorkerGrid.of((long) d.count() * tilesM * tilesN * MmaGemmKernelsF64.THREADS).withLocal(MmaGemmKernelsF64.THREADS),
-                    a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
-                    (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
+            appendMma(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, usesLargeTiles(d) ? MmaGemmKernelsF64.TILE : MmaGemmKernelsF64.TILE64);
             return;
         }
         boolean large = usesLargeTiles(d);
@@ -98,6 +94,18 @@ public final class BatchedGemm {
         seq.launch("gemm", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), large ? "gemmLarge" : "gemm",
                 WorkerGrid.of(groups * GemmKernelsF64.THREADS).withLocal(GemmKernelsF64.THREADS),
                 a, b, c, desc, p.scalar(alpha), p.scalar(beta), ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
+    }
+
+    /** The tensor-core launch with tiles of {@code tile} ({@link MmaGemmKernelsF64#TILE} or {@code TILE64}). */
+    static void appendMma(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                          double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, int tile) {
+        boolean large = tile == MmaGemmKernelsF64.TILE;
+        int threads = large ? MmaGemmKernelsF64.THREADS : MmaGemmKernelsF64.THREADS64;
+        int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
+        seq.launch("gemm", MmaGemmKernelsF64.class, large ? "gemmMma" : "gemmMma64",
+                WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+                a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+                (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
     }
 
     /**

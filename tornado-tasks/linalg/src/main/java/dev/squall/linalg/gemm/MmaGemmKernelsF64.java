@@ -31,50 +31,55 @@ public final class MmaGemmKernelsF64 {
     public static final int LOWER_C = 1, UPPER_B = 2;
     /** Tile rows per band of the group order (see {@link #gemmMma}). */
     static final int BAND = 8;
-    /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS. */
+    /** The small-tile kernel {@link #gemmMma64}: 64 x 64 tile per group of 128, local leading dimension. */
+    public static final int TILE64 = 64, THREADS64 = 128, LD64 = TILE64 + 4;
+    /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS, and TILE64 * DEPTH / THREADS64. */
     static final int PER_ITEM = TILE * DEPTH / THREADS;
 
     private MmaGemmKernelsF64() {
     }
 
     /**
-     * Element {@code idx} (0 .. TILE*DEPTH-1) of the TILE x DEPTH panel of {@code op(X)} at row {@code row0}, depth
+     * Element {@code idx} (0 .. tile*DEPTH-1) of the tile x DEPTH panel of {@code op(X)} at row {@code row0}, depth
      * {@code p0} (op(X) is m x k: X itself when {@code trans == 0}, column-major, else X's transpose); zero outside.
      * Consecutive {@code idx} read consecutive addresses. Its local slot is {@link #slot}.
      */
     @DeviceFunction
-    static double load(DoubleArray x, int off, int ld, int m, int k, int trans, int row0, int p0, int idx) {
-        int r = trans != 0 ? idx / DEPTH : idx % TILE;
-        int p = trans != 0 ? idx % DEPTH : idx / TILE;
+    static double load(DoubleArray x, int off, int ld, int m, int k, int trans, int row0, int p0, int idx, int tile) {
+        int r = trans != 0 ? idx / DEPTH : idx % tile;
+        int p = trans != 0 ? idx % DEPTH : idx / tile;
         int gr = row0 + r, gp = p0 + p;
         if (gr >= m || gp >= k) return 0;
         return trans != 0 ? x.get(off + gp + gr * ld) : x.get(off + gr + gp * ld);
     }
 
-    /** Local slot {@code p * LD + r} of the element {@link #load} reads for {@code idx}. */
+    /** Local slot {@code p * (tile + 4) + r} of the element {@link #load} reads for {@code idx}. */
     @DeviceFunction
-    static int slot(int trans, int idx) {
-        int r = trans != 0 ? idx / DEPTH : idx % TILE;
-        int p = trans != 0 ? idx % DEPTH : idx / TILE;
-        return p * LD + r;
+    static int slot(int trans, int idx, int tile) {
+        int r = trans != 0 ? idx / DEPTH : idx % tile;
+        int p = trans != 0 ? idx % DEPTH : idx / tile;
+        return p * (tile + 4) + r;
     }
 
-    /** Reads this work-item's panel elements of op(A) (rows from row0) and op(B)^T (columns from col0) at depth p0. */
+    /**
+     * Reads this work-item's panel elements of op(A) (rows from row0) and op(B)^T (columns from col0) at depth p0:
+     * {@link #PER_ITEM} of each, for tiles of {@code tile} staged by {@code threads} work-items.
+     */
     @DeviceFunction
     static void fetch(DoubleArray a, int aOff, int lda, int transA, int row0, DoubleArray b, int bOff, int ldb, int transB, int col0,
-                      int m, int n, int k, int p0, int lid, double[] va, double[] vb) {
+                      int m, int n, int k, int p0, int lid, double[] va, double[] vb, int tile, int threads) {
         for (@Unroll int i = 0; i < PER_ITEM; i++) {
-            va[i] = load(a, aOff, lda, m, k, transA, row0, p0, lid + i * THREADS);
+            va[i] = load(a, aOff, lda, m, k, transA, row0, p0, lid + i * threads, tile);
             // op(B) is k x n; its transpose is n x k, stored like A: op(B)^T = B^T when transB == 0
-            vb[i] = load(b, bOff, ldb, n, k, 1 - transB, col0, p0, lid + i * THREADS);
+            vb[i] = load(b, bOff, ldb, n, k, 1 - transB, col0, p0, lid + i * threads, tile);
         }
     }
 
     @DeviceFunction
-    static void stage(double[] as, double[] bs, double[] va, double[] vb, int transA, int transB, int lid) {
+    static void stage(double[] as, double[] bs, double[] va, double[] vb, int transA, int transB, int lid, int tile, int threads) {
         for (@Unroll int i = 0; i < PER_ITEM; i++) {
-            as[slot(transA, lid + i * THREADS)] = va[i];
-            bs[slot(1 - transB, lid + i * THREADS)] = vb[i];
+            as[slot(transA, lid + i * threads, tile)] = va[i];
+            bs[slot(1 - transB, lid + i * threads, tile)] = vb[i];
         }
     }
 
@@ -141,12 +146,12 @@ public final class MmaGemmKernelsF64 {
         double[] vb = new double[PER_ITEM];
         double[] af = new double[8];
         double[] bf = new double[4];
-        if (kEnd > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb);
+        if (kEnd > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb, TILE, THREADS);
         for (int p0 = 0; p0 < kEnd; p0 += DEPTH) {
-            stage(as, bs, va, vb, transA, transB, lid);
+            stage(as, bs, va, vb, transA, transB, lid, TILE, THREADS);
             ctx.localBarrier();
             int next = p0 + DEPTH;
-            if (next < kEnd) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb);
+            if (next < kEnd) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb, TILE, THREADS);
             for (int s = 0; s < DEPTH; s += 4) {
                 int p = (s + fq) * LD;
                 for (@Unroll int i = 0; i < 8; i++) af[i] = as[p + wr + 8 * i + fr];
@@ -158,6 +163,67 @@ public final class MmaGemmKernelsF64 {
             ctx.localBarrier();
         }
         for (@Unroll int i = 0; i < 4; i++) {
+            for (@Unroll int j = 0; j < 4; j++) {
+                for (@Unroll int h = 0; h < 2; h++) {
+                    int r = row0 + wr + 16 * i + 8 * h + fr;
+                    int q = col0 + wc + 8 * j + 2 * fq;
+                    store(c, cOff, ldc, m, n, r, q, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h]);
+                    store(c, cOff, ldc, m, n, r, q + 1, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h + 1]);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #gemmMma} for small products (batched 64 x 64 blocks, the H2 sweeps' shapes): tiles of {@link #TILE64}
+     * per group of {@link #THREADS64}, so four groups share an SM and their loads overlap; the 4 warps compute 32 x 32
+     * each as 2 x 4 tiles of 16 x 8. Same arguments and {@code shape} bits; groups in column-major tile order.
+     */
+    @Kernel
+    public static void gemmMma64(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
+                                 double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN) {
+        double[] as = ctx.allocateDoubleLocalArray(DEPTH * LD64);
+        double[] bs = ctx.allocateDoubleLocalArray(DEPTH * LD64);
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = (t % tilesM) * TILE64, col0 = (t / tilesM) * TILE64;
+        if (row0 >= m || col0 >= n) return;
+        if ((shape & LOWER_C) != 0 && row0 + TILE64 <= col0) return;
+        int kEnd = (shape & UPPER_B) != 0 ? Math.min(k, col0 + TILE64) : k;
+        int lid = ctx.localIdx;
+        int lane = lid & 31, warp = lid >> 5;
+        int wr = (warp & 1) * 32, wc = (warp >> 1) * 32;
+        int fr = lane >> 2, fq = lane & 3;
+        double[] acc = new double[32];
+        double[] va = new double[PER_ITEM];
+        double[] vb = new double[PER_ITEM];
+        double[] af = new double[4];
+        double[] bf = new double[4];
+        if (kEnd > 0) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, 0, lid, va, vb, TILE64, THREADS64);
+        for (int p0 = 0; p0 < kEnd; p0 += DEPTH) {
+            stage(as, bs, va, vb, transA, transB, lid, TILE64, THREADS64);
+            ctx.localBarrier();
+            int next = p0 + DEPTH;
+            if (next < kEnd) fetch(a, aOff, lda, transA, row0, b, bOff, ldb, transB, col0, m, n, k, next, lid, va, vb, TILE64, THREADS64);
+            for (int s = 0; s < DEPTH; s += 4) {
+                int p = (s + fq) * LD64;
+                for (@Unroll int i = 0; i < 4; i++) {
+                    af[i] = as[p + wr + 8 * i + fr];
+                    bf[i] = bs[p + wc + 8 * i + fr];
+                }
+                for (@Unroll int i = 0; i < 2; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                }
+            }
+            ctx.localBarrier();
+        }
+        for (@Unroll int i = 0; i < 2; i++) {
             for (@Unroll int j = 0; j < 4; j++) {
                 for (@Unroll int h = 0; h < 2; h++) {
                     int r = row0 + wr + 16 * i + 8 * h + fr;

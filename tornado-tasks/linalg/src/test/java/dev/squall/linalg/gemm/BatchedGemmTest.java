@@ -58,9 +58,11 @@ class BatchedGemmTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void mmaKernelAllTransposes(Device device) {
-        for (Transpose ta : Transpose.values()) {
-            for (Transpose tb : Transpose.values()) {
-                checkUniform(device, Precision.FP64, ta, tb, 150, 131, 37, 2, -1.25, ta == tb ? 0 : 0.5, 1e-13, GemmKernel.MMA);
+        for (int tile : new int[] {MmaGemmKernelsF64.TILE, MmaGemmKernelsF64.TILE64}) {
+            for (Transpose ta : Transpose.values()) {
+                for (Transpose tb : Transpose.values()) {
+                    checkUniform(device, Precision.FP64, ta, tb, 150, 131, 37, 2, -1.25, ta == tb ? 0 : 0.5, 1e-13, GemmKernel.MMA, tile);
+                }
             }
         }
     }
@@ -84,7 +86,7 @@ class BatchedGemmTest {
         }
     }
 
-    /** With lowerOnly the MMA kernel skips tiles above the diagonal and still gets every entry on or below it. */
+    /** With lowerOnly the MMA kernels (both tile sizes) skip tiles above the diagonal and still get every entry on or below it. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void mmaKernelLowerOnly(Device device) {
@@ -93,26 +95,32 @@ class BatchedGemmTest {
         double[] a = Matrices.random(rnd, n * k), c0 = Matrices.random(rnd, n * n);
         double[] expected = c0.clone();
         ReferenceGemm.gemm(false, true, n, n, k, -1, a, 0, n, a, 0, n, 1, expected, 0, n);
-        KernelArray da = Precision.FP64.fromDoubles(a), dc = Precision.FP64.fromDoubles(c0);
-        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("syrk")
-                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, dc);
-        BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, da, da, 1, dc, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n), true, GemmKernel.MMA);
-        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
-        try (var plan = seq.plan(device)) {
-            plan.execute();
-        }
-        double[] got = Precision.toDoubles(dc);
         for (int j = 0; j < n; j++) {
-            for (int i = 0; i < j; i++) got[i + j * n] = expected[i + j * n] = 0; // above the diagonal: scratch
+            for (int i = 0; i < j; i++) expected[i + j * n] = 0; // above the diagonal: scratch
         }
-        Compare.close("lower-only mma gemm on " + device.id(), expected, got, 1e-13 * k);
-        // tiles entirely above the diagonal (rows 0..127, columns 256..259) are skipped: C keeps its input there
-        assertEquals(c0[5 + 258 * n], Precision.toDoubles(dc)[5 + 258 * n], "a skipped tile is not written");
+        for (int tile : new int[] {MmaGemmKernelsF64.TILE, MmaGemmKernelsF64.TILE64}) {
+            KernelArray da = Precision.FP64.fromDoubles(a), dc = Precision.FP64.fromDoubles(c0);
+            dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("syrk")
+                    .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, dc);
+            BatchedGemm.appendMma(seq, Transpose.N, Transpose.T, -1, da, da, 1, dc, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n),
+                    true, false, tile);
+            seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
+            try (var plan = seq.plan(device)) {
+                plan.execute();
+            }
+            double[] got = Precision.toDoubles(dc);
+            // tiles entirely above the diagonal (rows 0..63, columns 256..259) are skipped: C keeps its input there
+            assertEquals(c0[5 + 258 * n], got[5 + 258 * n], "a skipped tile is not written, tile " + tile);
+            for (int j = 0; j < n; j++) {
+                for (int i = 0; i < j; i++) got[i + j * n] = 0;
+            }
+            Compare.close("lower-only mma gemm, tile " + tile + ", on " + device.id(), expected, got, 1e-13 * k);
+        }
     }
 
     /**
-     * With upperB the MMA kernel stops each tile's sum at the tile's last column: op(B) = B^T holds zeros below its
-     * diagonal within a tile's reach and NaN past it, which must never be read.
+     * With upperB the MMA kernels (both tile sizes) stop each tile's sum at the tile's last column: op(B) = B^T holds
+     * zeros below its diagonal within a tile's reach and NaN past it, which must never be read.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -122,24 +130,31 @@ class BatchedGemmTest {
         double[] a = Matrices.random(rnd, m * n), b = Matrices.random(rnd, n * n), c0 = Matrices.random(rnd, m * n);
         double[] bZero = b.clone();
         for (int col = 0; col < n; col++) {
-            int reach = (col / MmaGemmKernelsF64.TILE + 1) * MmaGemmKernelsF64.TILE;
-            for (int p = col + 1; p < n; p++) {
-                bZero[col + p * n] = 0;                      // op(B)(p, col) = B(col, p)
-                b[col + p * n] = p < reach ? 0 : Double.NaN;
-            }
+            for (int p = col + 1; p < n; p++) bZero[col + p * n] = b[col + p * n] = 0; // op(B)(p, col) = B(col, p)
         }
         double[] expected = c0.clone();
         ReferenceGemm.gemm(false, true, m, n, n, 0.5, a, 0, m, bZero, 0, n, -1, expected, 0, m);
-        KernelArray da = Precision.FP64.fromDoubles(a), db = Precision.FP64.fromDoubles(b), dc = Precision.FP64.fromDoubles(c0);
-        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("trmm")
-                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, db, dc);
-        BatchedGemm.append(seq, Transpose.N, Transpose.T, 0.5, da, db, -1, dc, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m),
-                false, true, GemmKernel.MMA);
-        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
+        for (int tile : new int[] {MmaGemmKernelsF64.TILE, MmaGemmKernelsF64.TILE64}) {
+            // NaN past the reach of this tile size's column blocks
+            double[] bt = b.clone();
+            for (int col = 0; col < n; col++) {
+                for (int p = (col / tile + 1) * tile; p < n; p++) bt[col + p * n] = Double.NaN;
+            }
+            KernelArray da = Precision.FP64.fromDoubles(a), db = Precision.FP64.fromDoubles(bt), dc = Precision.FP64.fromDoubles(c0);
+            runMma(device, Transpose.N, Transpose.T, 0.5, da, db, -1, dc, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m), false, true, tile);
+            Compare.close("upper-B mma gemm, tile " + tile + ", on " + device.id(), expected, Precision.toDoubles(dc), 1e-13 * n);
+        }
+    }
+
+    private static void runMma(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b, double beta, KernelArray c,
+                               BatchDescriptor d, boolean lowerOnly, boolean upperB, int tile) {
+        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("mma")
+                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, a, b, c);
+        BatchedGemm.appendMma(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, tile);
+        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, c);
         try (var plan = seq.plan(device)) {
             plan.execute();
         }
-        Compare.close("upper-B mma gemm on " + device.id(), expected, Precision.toDoubles(dc), 1e-13 * n);
     }
 
     private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
@@ -149,6 +164,12 @@ class BatchedGemmTest {
 
     private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
                                      double alpha, double beta, double tol, GemmKernel kernel) {
+        checkUniform(device, p, ta, tb, m, n, k, batch, alpha, beta, tol, kernel, 0);
+    }
+
+    /** With {@code mmaTile > 0} the tensor-core kernel of that tile runs whatever the size. */
+    private static void checkUniform(Device device, Precision p, Transpose ta, Transpose tb, int m, int n, int k, int batch,
+                                     double alpha, double beta, double tol, GemmKernel kernel, int mmaTile) {
         SplittableRandom rnd = new SplittableRandom(11 + m * 31L + ta.ordinal() * 7L + tb.ordinal());
         int lda = (ta == Transpose.N ? m : k) + 3, ldb = (tb == Transpose.N ? k : n) + 1, ldc = m + 2;
         int sa = lda * (ta == Transpose.N ? k : m) + 5, sb = ldb * (tb == Transpose.N ? n : k) + 2, sc = ldc * n + 7;
@@ -160,7 +181,8 @@ class BatchedGemmTest {
         }
         KernelArray da = p.fromDoubles(a), db = p.fromDoubles(b), dc = p.fromDoubles(c0);
         BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc);
-        if (kernel == null) BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc, d);
+        if (mmaTile > 0) runMma(device, ta, tb, alpha, da, db, beta, dc, d, false, false, mmaTile);
+        else if (kernel == null) BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc, d);
         else BatchedGemm.run(device, ta, tb, alpha, da, db, beta, dc, d, kernel);
         double[] got = Precision.toDoubles(dc);
         // padding between entries must be untouched; with beta = 0 it is NaN in both
