@@ -16,6 +16,11 @@ abstract class CDialect {
 
     abstract String kernelPrefix();
 
+    /** What follows {@link #kernelPrefix()} for a kernel with {@code @LaunchBounds} (leading space), or "". */
+    String launchBounds(int maxGroupSize, int minGroupsPerUnit) {
+        return "";
+    }
+
     /** Qualifier of device functions and helpers ("" in OpenCL, "__device__" in CUDA). */
     abstract String functionPrefix();
 

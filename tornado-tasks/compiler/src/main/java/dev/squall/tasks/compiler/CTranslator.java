@@ -271,7 +271,7 @@ final class CTranslator {
                     ps.add((kernel ? d.paramType(t.getKind()) : d.type(t.getKind())) + " " + n);
                 }
             }
-            if (kernel) sb.append(d.kernelPrefix()).append(' ').append(el.getSimpleName());
+            if (kernel) sb.append(d.kernelPrefix()).append(launchBounds(el)).append(' ').append(el.getSimpleName());
             else sb.append(d.functionPrefix().isEmpty() ? "" : d.functionPrefix() + " ")
                     .append(d.type(el.getReturnType().getKind())).append(" sq_fn_").append(el.getSimpleName());
             sb.append('(').append(ps.isEmpty() && d.backend().equals("opencl") ? "void" : String.join(", ", ps)).append(')');
@@ -1316,6 +1316,28 @@ final class CTranslator {
         // child may be nested inside parenthesis under parent; find it
         TreePath found = TreePath.getPath(parent, child);
         return found != null ? found : new TreePath(parent, child);
+    }
+
+    /** The dialect's form of the kernel's {@code @LaunchBounds} ("" without one); rejects bounds that are not positive. */
+    private String launchBounds(ExecutableElement el) {
+        for (AnnotationMirror a : el.getAnnotationMirrors()) {
+            if (!((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + "LaunchBounds")) continue;
+            int max = 0, min = 1;
+            for (var e : a.getElementValues().entrySet()) {
+                int v = ((Number) e.getValue().getValue()).intValue();
+                if (e.getKey().getSimpleName().contentEquals("maxGroupSize")) max = v;
+                else min = v;
+            }
+            if (max <= 0 || min <= 0) {
+                Tree at = trees.getTree(el);
+                for (AnnotationTree t : trees.getTree(el).getModifiers().getAnnotations()) {
+                    if (t.getAnnotationType().toString().endsWith("LaunchBounds")) at = t;
+                }
+                throw new KernelLanguageException(at, "@LaunchBounds needs a positive maxGroupSize and minGroupsPerUnit, got " + max + " and " + min);
+            }
+            return d.launchBounds(max, min);
+        }
+        return "";
     }
 
     static boolean hasAnnotation(Element e, String simpleName) {

@@ -76,6 +76,11 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
+    String launchBounds(int maxGroupSize, int minGroupsPerUnit) {
+        return " __launch_bounds__(" + maxGroupSize + ", " + minGroupsPerUnit + ")";
+    }
+
+    @Override
     String functionPrefix() {
         return "__device__";
     }

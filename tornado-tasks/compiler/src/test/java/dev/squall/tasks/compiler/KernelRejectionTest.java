@@ -699,6 +699,13 @@ class KernelRejectionTest {
                     x.set(ctx.globalIdx, acc[0]);
                 }
                 """));
+        cases.add(reject("LaunchBoundsNotPositive", "@LaunchBounds needs a positive maxGroupSize", """
+                @Kernel
+                @LaunchBounds(maxGroupSize = 0) // <-
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    x.set(ctx.globalIdx, 1.0);
+                }
+                """));
         cases.add(reject("LocalMemoryInDeviceFunction", "local memory is allocated in kernels only", """
                 @DeviceFunction
                 static void stage(KernelContext ctx, IntArray a) {

@@ -176,10 +176,12 @@ public final class MmaGemmKernelsF64 {
 
     /**
      * {@link #gemmMma} for small products (batched 64 x 64 blocks, the H2 sweeps' shapes): tiles of {@link #TILE64}
-     * per group of {@link #THREADS64}, so four groups share an SM and their loads overlap; the 4 warps compute 32 x 32
+     * per group of {@link #THREADS64}, three groups to an SM (at most 170 registers a work-item; without the bound
+     * nvcc took 254 and two fitted) so their loads overlap; the 4 warps compute 32 x 32
      * each as 2 x 4 tiles of 16 x 8. Same arguments and {@code shape} bits; groups in column-major tile order.
      */
     @Kernel
+    @LaunchBounds(maxGroupSize = THREADS64, minGroupsPerUnit = 3)
     public static void gemmMma64(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
                                  double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN) {
         double[] as = ctx.allocateDoubleLocalArray(DEPTH * LD64);
