@@ -47,7 +47,7 @@ public final class GemmCommand implements Callable<Integer> {
     Transpose transB;
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
-            description = "auto (FP64 tensor cores for fp64 products of 256+ rows and columns on CUDA 8.0+, else tiles), tiles or mma (default ${DEFAULT-VALUE})")
+            description = "auto (FP64 tensor cores for fp64 products on CUDA 8.0+: 128 x 128 tiles from 256 rows and columns, 64 x 64 below; else tiles), tiles or mma (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Mixin
