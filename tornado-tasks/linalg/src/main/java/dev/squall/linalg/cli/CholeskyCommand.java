@@ -8,6 +8,7 @@ import dev.squall.linalg.cholesky.CholeskyRun;
 import dev.squall.linalg.cholesky.LoopCholesky;
 import dev.squall.linalg.cholesky.PhaseProfile;
 import dev.squall.linalg.cholesky.SmallCholeskyKernel;
+import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
@@ -72,7 +73,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
-        if (deviceKernels && p == Precision.FP64 && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
         if (profile && device.isJvm()) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);

@@ -68,7 +68,7 @@ public final class GemmCommand implements Callable<Integer> {
         int lda = transA == Transpose.N ? m : kk, ldb = transB == Transpose.N ? kk : nn;
         BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, nn, kk, (int) sa, lda, (int) sb, ldb, (int) sc, m);
         LaunchSequence seq = new LaunchSequence("gemm").target(device).upload(DataTransferMode.FIRST_EXECUTION, a, b);
-        GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p, d) : GemmKernel.parse(kernel);
+        GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p) : GemmKernel.parse(kernel);
         BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

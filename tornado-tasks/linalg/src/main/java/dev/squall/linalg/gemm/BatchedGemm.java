@@ -23,7 +23,7 @@ public final class BatchedGemm {
     /** Runs one batched GEMM on {@code device}, copying inputs there and {@code c} back. */
     public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                            double beta, KernelArray c, BatchDescriptor d) {
-        run(device, ta, tb, alpha, a, b, beta, c, d, choose(device, Precision.of(c), d));
+        run(device, ta, tb, alpha, a, b, beta, c, d, choose(device, Precision.of(c)));
     }
 
     /** As {@link #run(Device, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray, BatchDescriptor)} with the kernel named. */
@@ -44,11 +44,14 @@ public final class BatchedGemm {
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly) {
-        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, choose(seq.target(), Precision.of(c), d));
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, choose(seq.target(), Precision.of(c)));
     }
 
-    /** The kernel {@link #append} picks for this batch on {@code target} (null: unknown, so the portable one). */
-    public static GemmKernel choose(Device target, Precision p, BatchDescriptor d) {
+    /**
+     * The kernel {@link #append} picks for products of precision {@code p} on {@code target} (null: unknown, so the
+     * portable one); the tile size then follows each batch's extents.
+     */
+    public static GemmKernel choose(Device target, Precision p) {
         return p == Precision.FP64 && GemmKernel.forDevice(target) == GemmKernel.MMA ? GemmKernel.MMA : GemmKernel.TILES;
     }
 
@@ -69,7 +72,7 @@ public final class BatchedGemm {
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB) {
-        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, choose(seq.target(), Precision.of(c), d));
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, choose(seq.target(), Precision.of(c)));
     }
 
     /** As the one above with the kernel named. */

@@ -10,7 +10,7 @@ import dev.squall.tasks.runtime.Device;
  * the only ones where the multiply-accumulate is one instruction.
  *
  * <pre>{@code
- * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64, d));
+ * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64));
  * }</pre>
  */
 public enum GemmKernel {
