@@ -1320,30 +1320,35 @@ final class CTranslator {
 
     /** The dialect's form of the kernel's {@code @LaunchBounds} ("" without one); rejects bounds that are not positive. */
     private String launchBounds(ExecutableElement el) {
-        for (AnnotationMirror a : el.getAnnotationMirrors()) {
-            if (!((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + "LaunchBounds")) continue;
-            int max = 0, min = 1;
-            for (var e : a.getElementValues().entrySet()) {
-                int v = ((Number) e.getValue().getValue()).intValue();
-                if (e.getKey().getSimpleName().contentEquals("maxGroupSize")) max = v;
-                else min = v;
-            }
-            if (max <= 0 || min <= 0) {
-                Tree at = trees.getTree(el);
-                for (AnnotationTree t : trees.getTree(el).getModifiers().getAnnotations()) {
-                    if (t.getAnnotationType().toString().endsWith("LaunchBounds")) at = t;
-                }
-                throw new KernelLanguageException(at, "@LaunchBounds needs a positive maxGroupSize and minGroupsPerUnit, got " + max + " and " + min);
-            }
-            return d.launchBounds(max, min);
+        AnnotationMirror a = annotation(el, "LaunchBounds");
+        if (a == null) return "";
+        int max = 0, min = 1;
+        for (var e : a.getElementValues().entrySet()) {
+            int v = ((Number) e.getValue().getValue()).intValue();
+            if (e.getKey().getSimpleName().contentEquals("maxGroupSize")) max = v;
+            else min = v;
         }
-        return "";
+        if (max <= 0 || min <= 0) {
+            // point at the annotation's line
+            MethodTree method = trees.getTree(el);
+            Tree at = method;
+            for (AnnotationTree t : method.getModifiers().getAnnotations()) {
+                if (t.getAnnotationType().toString().endsWith("LaunchBounds")) at = t;
+            }
+            throw new KernelLanguageException(at, "@LaunchBounds needs a positive maxGroupSize and minGroupsPerUnit, got " + max + " and " + min);
+        }
+        return d.launchBounds(max, min);
     }
 
     static boolean hasAnnotation(Element e, String simpleName) {
+        return annotation(e, simpleName) != null;
+    }
+
+    /** The Squall API annotation {@code simpleName} on {@code e}, or null. */
+    static AnnotationMirror annotation(Element e, String simpleName) {
         for (AnnotationMirror a : e.getAnnotationMirrors()) {
-            if (((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + simpleName)) return true;
+            if (((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + simpleName)) return a;
         }
-        return false;
+        return null;
     }
 }
