@@ -112,6 +112,18 @@ public final class MmaGemmKernelsF64 {
     }
 
     /**
+     * Stores this lane's part of one 16 x 8 tile of {@link KernelContext#mma16x8x4}: {@code acc[at + 2h + i]} is
+     * C({@code r + 8h}, {@code q + i}), where {@code r} and {@code q} are the lane's first row and column.
+     */
+    @DeviceFunction
+    static void storeFragment(DoubleArray c, int cOff, int ldc, int m, int n, int r, int q, double alpha, double beta, double[] acc, int at) {
+        for (@Unroll int h = 0; h < 2; h++) {
+            store(c, cOff, ldc, m, n, r + 8 * h, q, alpha, beta, acc[at + 2 * h]);
+            store(c, cOff, ldc, m, n, r + 8 * h, q + 1, alpha, beta, acc[at + 2 * h + 1]);
+        }
+    }
+
+    /**
      * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid and {@code shape & }{@link #LOWER_C} as
      * {@link GemmKernelsF64#gemmLarge} with tiles of {@link #TILE} (groups of {@link #THREADS}).
      * Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile;
@@ -164,12 +176,7 @@ public final class MmaGemmKernelsF64 {
         }
         for (@Unroll int i = 0; i < 4; i++) {
             for (@Unroll int j = 0; j < 4; j++) {
-                for (@Unroll int h = 0; h < 2; h++) {
-                    int r = row0 + wr + 16 * i + 8 * h + fr;
-                    int q = col0 + wc + 8 * j + 2 * fq;
-                    store(c, cOff, ldc, m, n, r, q, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h]);
-                    store(c, cOff, ldc, m, n, r, q + 1, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h + 1]);
-                }
+                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
             }
         }
     }
@@ -227,12 +234,7 @@ public final class MmaGemmKernelsF64 {
         }
         for (@Unroll int i = 0; i < 2; i++) {
             for (@Unroll int j = 0; j < 4; j++) {
-                for (@Unroll int h = 0; h < 2; h++) {
-                    int r = row0 + wr + 16 * i + 8 * h + fr;
-                    int q = col0 + wc + 8 * j + 2 * fq;
-                    store(c, cOff, ldc, m, n, r, q, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h]);
-                    store(c, cOff, ldc, m, n, r, q + 1, alpha, beta, acc[(i * 4 + j) * 4 + 2 * h + 1]);
-                }
+                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
             }
         }
     }
