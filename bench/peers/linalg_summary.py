@@ -2,24 +2,9 @@
 
 Usage: python3 linalg_summary.py squall-linalg.jsonl torch-linalg.jsonl
 """
-import json
 import sys
 
-
-def load(path):
-    rows = []
-    try:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("{"):
-                    try:
-                        rows.append(json.loads(line))
-                    except ValueError:
-                        pass
-    except OSError:
-        pass
-    return rows
+from jsonl import rows as load
 
 
 def key(r):
