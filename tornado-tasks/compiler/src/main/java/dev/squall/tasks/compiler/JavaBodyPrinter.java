@@ -16,6 +16,8 @@ final class JavaBodyPrinter {
     private final Deque<Set<String>> scopes = new ArrayDeque<>();
     /** Replaces a parallel loop statement by caller-supplied code (the launcher's range loop). */
     private final Map<Tree, java.util.function.BiConsumer<StringBuilder, String>> replacements = new HashMap<>();
+    /** Prints some expressions its own way (the JVM work-group runner's ids and per-work-item variables); null keeps the default. */
+    private java.util.function.Function<ExpressionTree, String> override = e -> null;
 
     private TypeElement owner;
     /** Qualified name printed for the owner's members (the owner itself, or its @Fp32Variant twin). */
@@ -53,6 +55,10 @@ final class JavaBodyPrinter {
 
     void replace(Tree t, java.util.function.BiConsumer<StringBuilder, String> printer) {
         replacements.put(t, printer);
+    }
+
+    void override(java.util.function.Function<ExpressionTree, String> printer) {
+        this.override = printer;
     }
 
     void declare(String name) {
@@ -210,6 +216,8 @@ final class JavaBodyPrinter {
     }
 
     String expr(ExpressionTree e) {
+        String own = override.apply(e);
+        if (own != null) return own;
         return switch (e) {
             case ParenthesizedTree p -> expr(p.getExpression());
             case LiteralTree l -> literal(convert(l.getValue()));
