@@ -24,8 +24,9 @@ import java.util.*;
  *       and the statement finishes in the region after with the work-item's result.</li>
  *   <li>Locals declared between collective points and used across one are kept per work-item (an array
  *       indexed by the work-item's linear id, allocated once per chunk of groups); local-memory arrays
- *       once per group; loop variables of group-level loops stay scalars when their start and step are
- *       the same for every work-item.</li>
+ *       once per group; loop variables of group-level loops stay scalars: their step must be
+ *       the same for every work-item (their start is taken from work-item 0 where it is not evidently so,
+ *       and checked with the conditions).</li>
  *   <li>{@code if (uniform) return;} before a barrier leaves the group; {@code return} in the last
  *       region ends the work-item.</li>
  * </ul>
@@ -46,7 +47,7 @@ final class WorkGroupFission {
     private static final Set<String> CONTEXT_CALLS_WITHOUT_IDS = Set.of("atomicAdd", "atomicMax", "atomicMin", "atomicCompareAndSwap", "globalFence");
     private static final int GROUP = -1;
 
-    private enum DeclKind { PARAM, CONTEXT, SEQUENCE, NESTED, LOOP, LOCAL_ARRAY }
+    private enum DeclKind { PARAM, CONTEXT, SEQUENCE, NESTED, LOOP, LOCAL_ARRAY, BOUND }
 
     private static final class Decl {
         final String name;
@@ -58,23 +59,40 @@ final class WorkGroupFission {
         boolean assigned;
         boolean replicated;
         String storage;
+        /** The Java name it is declared under: its own, or prefixed when it belongs to an inlined device function. */
+        String printed;
 
         Decl(String name, String type, VariableTree tree, DeclKind kind) {
             this.name = name;
             this.type = type;
             this.tree = tree;
             this.kind = kind;
+            this.printed = name;
         }
     }
 
-    private sealed interface Item permits Region, Op, Structure, EarlyReturn, GroupDecl {
+    private sealed interface Item permits Region, Op, Structure, EarlyReturn, GroupDecl, Inline {
     }
 
     private record Region(int id, List<Entry> entries) implements Item {
     }
 
-    /** A region's statement; {@code op} set: the statement that finishes after that operation, with its result. */
-    private record Entry(StatementTree stmt, Op op, Op capture) {
+    /**
+     * A region's statement; {@code op} set: the statement that finishes after that operation, with its result;
+     * {@code capture} set: the operation's arguments stored; {@code bound} set: a device function's parameter bound.
+     */
+    private record Entry(StatementTree stmt, Op op, Op capture, Binding bound) {
+        Entry(StatementTree stmt, Op op, Op capture) {
+            this(stmt, op, capture, null);
+        }
+    }
+
+    /** A parameter of an inlined device function and its argument. */
+    private record Binding(Decl param, ExpressionTree arg) {
+    }
+
+    /** A device function with barriers, inlined: parameters bound once for the group where their arguments are uniform. */
+    private record Inline(String label, List<Binding> groupBindings, List<Item> body) implements Item {
     }
 
     /** A sub-group operation for the whole group. */
@@ -111,6 +129,8 @@ final class WorkGroupFission {
     /** True while printing code that runs once for the group (work-item 0's view). */
     private boolean groupMode;
     private boolean usesContextObject;
+    /** What {@code if (uniform) return;} becomes: leave the group, or the inlined device function. */
+    private String exit = "continue sq$groups";
 
     /**
      * @param params the kernel's parameters, in order; the first is the {@code KernelContext}
@@ -127,6 +147,7 @@ final class WorkGroupFission {
             if (e instanceof ExecutableElement m && CTranslator.hasAnnotation(m, "DeviceFunction")) {
                 devFns.put(m.getSimpleName().toString(), m);
                 MethodTree t = trees.getTree(m);
+                if (t != null) fnTrees.put(m.getSimpleName().toString(), t);
                 if (t != null && KernelFacts.collective(t, owner, trees)) collectiveDevFns.add(m.getSimpleName().toString());
             }
         }
@@ -138,12 +159,12 @@ final class WorkGroupFission {
             Decl d = new Decl(p.getSimpleName().toString(), elem != null ? elem + "Array" : t.toString(), null, i == 0 ? DeclKind.CONTEXT : DeclKind.PARAM);
             params.put(d.name, d);
         }
-        resolve(params);
+        resolve(kernel.getBody(), params, "");
     }
 
     // ---- names: which declaration every identifier refers to ----
 
-    private void resolve(Map<String, Decl> params) {
+    private void resolve(Tree root, Map<String, Decl> params, String prefix) {
         Deque<Map<String, Decl>> scopes = new ArrayDeque<>();
         scopes.push(params);
         new TreeScanner<Void, Void>() {
@@ -178,6 +199,7 @@ final class WorkGroupFission {
                 String type = t.getType() == null || t.getType().toString().equals("var") ? null : t.getType().toString();
                 Decl d = new Decl(t.getName().toString(), type, t, DeclKind.NESTED);
                 if (type == null && t.getInitializer() != null) d.type = typeOf(t.getInitializer());
+                d.printed = prefix + d.name;
                 decls.put(t, d);
                 all.add(d);
                 scopes.peek().put(d.name, d);
@@ -220,7 +242,7 @@ final class WorkGroupFission {
                 }
                 return null;
             }
-        }.scan(kernel.getBody(), null);
+        }.scan(root, null);
     }
 
     private void markAssigned(ExpressionTree target) {
@@ -255,9 +277,7 @@ final class WorkGroupFission {
             public Void visitMethodInvocation(MethodInvocationTree mi, Void v) {
                 String c = contextCall(mi);
                 if (c != null && (BARRIERS.contains(c) || SUBGROUP_OPS.contains(c))) found.add(mi);
-                else if (c == null && collectiveDevFns.contains(calledName(mi))) {
-                    throw new Fallback("it calls device function " + calledName(mi) + ", which uses barriers or sub-group operations");
-                }
+                else if (c == null && collectiveDevFns.contains(calledName(mi))) found.add(mi);
                 return super.visitMethodInvocation(mi, v);
             }
         }.scan(t, null);
@@ -307,7 +327,12 @@ final class WorkGroupFission {
             }
             switch (s) {
                 case ExpressionStatementTree es when es.getExpression() instanceof MethodInvocationTree mi && cs.size() == 1 && cs.get(0) == mi
-                        && BARRIERS.contains(contextCall(mi)) -> region = null;
+                        && contextCall(mi) != null && BARRIERS.contains(contextCall(mi)) -> region = null;
+                case ExpressionStatementTree es when es.getExpression() instanceof MethodInvocationTree mi && cs.size() == 1 && cs.get(0) == mi
+                        && contextCall(mi) == null -> {
+                    items.add(inline(mi));
+                    region = null;
+                }
                 case BlockTree b -> {
                     items.add(new Structure(b, List.of(sequence(b.getStatements(), false))));
                     region = null;
@@ -364,6 +389,7 @@ final class WorkGroupFission {
 
     private Region splitAt(StatementTree s, MethodInvocationTree call, List<Item> items, Region region) {
         String name = contextCall(call);
+        if (name == null) throw new Fallback("it calls device function " + calledName(call) + ", which uses barriers, inside an expression");
         if (BARRIERS.contains(name)) throw new Fallback("a barrier inside an expression");
         for (ExpressionTree a : call.getArguments()) {
             if (!collectives(a).isEmpty()) throw new Fallback("a sub-group operation inside the arguments of another");
@@ -388,15 +414,62 @@ final class WorkGroupFission {
         return after;
     }
 
+    private final Set<String> inlined = new HashSet<>();
+    private final Map<String, MethodTree> fnTrees = new HashMap<>();
+
+    /** A statement calling a device function that has barriers: its body becomes part of the kernel's. */
+    private Inline inline(MethodInvocationTree call) {
+        String fname = calledName(call);
+        ExecutableElement fe = devFns.get(fname);
+        MethodTree ft = fnTrees.get(fname);
+        if (fe == null || ft == null || ft.getBody() == null) throw new Fallback("device function " + fname + " is not available as source");
+        if (!inlined.add(fname)) throw new Fallback("it calls device function " + fname + ", which uses barriers, more than once");
+        String prefix = "sq$" + fname + "_";
+        Map<String, Decl> scope = new HashMap<>();
+        List<Decl> params = new ArrayList<>();
+        for (VariableElement p : fe.getParameters()) {
+            boolean context = CTranslator.isContext(p.asType());
+            Decl d = new Decl(p.getSimpleName().toString(), p.asType().toString(), null, context ? DeclKind.CONTEXT : DeclKind.SEQUENCE);
+            d.printed = prefix + d.name;
+            params.add(d);
+            all.add(d);
+            scope.put(d.name, d);
+        }
+        resolve(ft.getBody(), scope, prefix);
+        List<Binding> group = new ArrayList<>(), perItem = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            Decl d = params.get(i);
+            ExpressionTree arg = call.getArguments().get(i);
+            if (d.kind == DeclKind.CONTEXT) {
+                if (!isContext(arg)) throw new Fallback("device function " + fname + " gets a KernelContext other than the kernel's");
+                continue;
+            }
+            if (d.assigned || !uniform(arg)) {
+                perItem.add(new Binding(d, arg));
+            } else {
+                d.kind = DeclKind.BOUND;
+                group.add(new Binding(d, arg));
+            }
+        }
+        List<Item> body = sequence(ft.getBody().getStatements(), true);
+        if (!perItem.isEmpty()) {
+            int at = 0;
+            while (at < body.size() && body.get(at) instanceof GroupDecl) at++;
+            Region first;
+            if (at < body.size() && body.get(at) instanceof Region r) first = r;
+            else body.add(at, first = new Region(regions++, new ArrayList<>()));
+            for (int i = perItem.size() - 1; i >= 0; i--) first.entries.add(0, new Entry(null, null, null, perItem.get(i)));
+        }
+        return new Inline("sq$f" + inlined.size(), group, body);
+    }
+
     /** A group-level for loop: its variables must start and step the same in every work-item. */
     private void loopVariables(ForLoopTree f) {
         for (StatementTree init : f.getInitializer()) {
             if (!(init instanceof VariableTree v)) throw new Fallback("a loop with a barrier whose initializer is not a declaration");
             Decl d = decls.get(v);
             d.kind = DeclKind.LOOP;
-            if (v.getInitializer() == null || !uniform(v.getInitializer())) {
-                throw new Fallback("loop variable " + d.name + " of a loop with a barrier does not start at the same value in every work-item");
-            }
+            if (v.getInitializer() == null) throw new Fallback("loop variable " + d.name + " of a loop with a barrier has no initial value");
         }
         Set<Decl> stepped = new HashSet<>();
         for (ExpressionStatementTree u : f.getUpdate()) {
@@ -460,6 +533,9 @@ final class WorkGroupFission {
             }
             case Structure s -> {
                 for (List<Item> b : s.bodies) for (Item x : b) check(x, false);
+            }
+            case Inline in -> {
+                for (Item x : in.body) check(x, x == in.body.getLast());
             }
             default -> { }
         }
@@ -528,6 +604,9 @@ final class WorkGroupFission {
                     for (Entry e : r.entries) {
                         if (e.capture != null) {
                             for (ExpressionTree a : e.capture.call.getArguments()) site(a, r.id, null);
+                        } else if (e.bound != null) {
+                            e.bound.param.home = r.id;
+                            site(e.bound.arg, r.id, null);
                         } else {
                             if (e.stmt instanceof VariableTree v) decls.get(v).home = r.id;
                             site(e.stmt, r.id, e.op == null ? null : e.op.call);
@@ -550,6 +629,10 @@ final class WorkGroupFission {
                 }
                 case EarlyReturn e -> site(e.stmt.getCondition(), GROUP, null);
                 case GroupDecl g -> site(g.decl.getInitializer(), GROUP, null);
+                case Inline in -> {
+                    for (Binding bd : in.groupBindings) site(bd.arg, GROUP, null);
+                    sites(in.body);
+                }
                 case Op o -> { }
             }
         }
@@ -601,6 +684,7 @@ final class WorkGroupFission {
                     case PARAM -> true;
                     case CONTEXT -> false;
                     case LOOP -> uniformLoopVars.contains(d);
+                    case LOCAL_ARRAY, BOUND -> true;
                     default -> uniformLocal(d);
                 };
             }
@@ -786,7 +870,7 @@ final class WorkGroupFission {
                     usesContextObject = true;
                     return "sq$c.at(" + ids() + ")";
                 }
-                return d.replicated ? d.storage + "[" + wi() + "]" : d.name;
+                return d.replicated ? d.storage + "[" + wi() + "]" : d.printed;
             }
             case MemberSelectTree ms when isContext(ms.getExpression()) -> {
                 String n = ms.getIdentifier().toString();
@@ -842,6 +926,7 @@ final class WorkGroupFission {
      */
     String method(String unpack) {
         jp.override(this::print);
+        jp.declName(v -> decls.containsKey(v) ? decls.get(v).printed : v.getName().toString());
         StringBuilder b = new StringBuilder();
         String ind = "            ";
         StringBuilder groupBody = new StringBuilder();
@@ -888,7 +973,7 @@ final class WorkGroupFission {
                 }
                 case EarlyReturn e -> {
                     groupMode = true;
-                    out.append(ind).append("if (").append(jp.top(e.stmt.getCondition())).append(") continue sq$groups;\n");
+                    out.append(ind).append("if (").append(jp.top(e.stmt.getCondition())).append(") ").append(exit).append(";\n");
                 }
                 case Region r -> region(r, out, ind);
                 case Op op -> {
@@ -898,6 +983,18 @@ final class WorkGroupFission {
                     out.append("sq$n);\n");
                 }
                 case Structure s -> structure(s, out, ind);
+                case Inline in -> {
+                    out.append(ind).append(in.label).append(": {\n");
+                    for (Binding bd : in.groupBindings) {
+                        groupMode = true;
+                        out.append(ind).append("    final ").append(bd.param.type).append(' ').append(bd.param.printed).append(" = ").append(jp.top(bd.arg)).append(";\n");
+                    }
+                    String saved = exit;
+                    exit = "break " + in.label;
+                    items(in.body, out, ind + "    ");
+                    exit = saved;
+                    out.append(ind).append("}\n");
+                }
             }
         }
     }
@@ -920,6 +1017,11 @@ final class WorkGroupFission {
     private void region(Region r, StringBuilder out, String ind) {
         itemLoop(out, ind, in -> {
             for (Entry e : r.entries) {
+                if (e.bound != null) {
+                    Decl d = e.bound.param;
+                    out.append(in).append(d.replicated ? d.storage + "[sq$wi]" : d.type + " " + d.printed).append(" = ").append(jp.top(e.bound.arg)).append(";\n");
+                    continue;
+                }
                 if (e.capture != null) {
                     List<? extends ExpressionTree> args = e.capture.call.getArguments();
                     for (int i = 0; i < args.size(); i++) {
@@ -996,7 +1098,15 @@ final class WorkGroupFission {
                 for (StatementTree init : f.getInitializer()) {
                     groupMode = true;
                     VariableTree v = (VariableTree) init;
-                    out.append(in).append(decls.get(v).type).append(' ').append(v.getName()).append(" = ").append(jp.top(v.getInitializer())).append(";\n");
+                    out.append(in).append(decls.get(v).type).append(' ').append(decls.get(v).printed).append(" = ").append(jp.top(v.getInitializer())).append(";\n");
+                    if (!uniform(v.getInitializer())) {
+                        // taken from work-item 0, as the loop's condition; checked against every work-item's on request
+                        out.append(in).append("if (SQ$CHECK_UNIFORM) {\n");
+                        itemLoop(out, in + "    ", i2 -> out.append(i2).append("if ((").append(jp.top(v.getInitializer())).append(") != ").append(decls.get(v).printed)
+                                .append(") throw sq$divergent(\"").append(kernelName).append("\", \"").append(escape(v.toString())).append("\", sq$wi);\n"));
+                        out.append(in).append("}\n");
+                        groupMode = true;
+                    }
                 }
                 groupMode = true;
                 List<String> upd = new ArrayList<>();
