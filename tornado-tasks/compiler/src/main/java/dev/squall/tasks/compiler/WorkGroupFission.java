@@ -870,7 +870,7 @@ final class WorkGroupFission {
                     usesContextObject = true;
                     return "sq$c.at(" + ids() + ")";
                 }
-                return d.replicated ? d.storage + "[" + wi() + "]" : d.printed;
+                return d.replicated && !promoted.contains(d) ? d.storage + "[" + wi() + "]" : d.printed;
             }
             case MemberSelectTree ms when isContext(ms.getExpression()) -> {
                 String n = ms.getIdentifier().toString();
@@ -1014,12 +1014,26 @@ final class WorkGroupFission {
         groupMode = saved;
     }
 
+    /** Per-work-item locals held in a Java local for the current region: loaded at its start, stored back at its end. */
+    private final Set<Decl> promoted = new HashSet<>();
+
     private void region(Region r, StringBuilder out, String ind) {
+        List<Decl> used = new ArrayList<>();
+        for (Decl d : all) {
+            if (d.replicated && d.sites.contains(r.id) && (d.home != r.id || d.tree != null && d.tree.getInitializer() != null)) used.add(d);
+        }
         itemLoop(out, ind, in -> {
+            // a local the JIT can keep in a register instead of the per-work-item array
+            for (Decl d : used) {
+                out.append(in).append(d.type).append(' ').append(d.printed);
+                if (d.home != r.id) out.append(" = ").append(d.storage).append("[sq$wi]");
+                out.append(";\n");
+            }
+            promoted.addAll(used);
             for (Entry e : r.entries) {
                 if (e.bound != null) {
                     Decl d = e.bound.param;
-                    out.append(in).append(d.replicated ? d.storage + "[sq$wi]" : d.type + " " + d.printed).append(" = ").append(jp.top(e.bound.arg)).append(";\n");
+                    out.append(in).append(d.replicated ? (promoted.contains(d) ? d.printed : d.storage + "[sq$wi]") : d.type + " " + d.printed).append(" = ").append(jp.top(e.bound.arg)).append(";\n");
                     continue;
                 }
                 if (e.capture != null) {
@@ -1031,6 +1045,8 @@ final class WorkGroupFission {
                 }
                 statement(e.stmt, out, in);
             }
+            promoted.clear();
+            for (Decl d : used) out.append(in).append(d.storage).append("[sq$wi] = ").append(d.printed).append(";\n");
         });
     }
 
@@ -1046,7 +1062,7 @@ final class WorkGroupFission {
             Decl d = decls.get(v);
             if (v.getInitializer() == null) return;
             String init = v.getInitializer() instanceof NewArrayTree na && na.getType() == null ? "new " + d.type + " " + jp.expr(na).strip() : jp.top(v.getInitializer());
-            out.append(ind).append(d.storage).append("[sq$wi] = ").append(init).append(";\n");
+            out.append(ind).append(promoted.contains(d) ? d.printed : d.storage + "[sq$wi]").append(" = ").append(init).append(";\n");
             return;
         }
         jp.stmt(s, out, ind);
