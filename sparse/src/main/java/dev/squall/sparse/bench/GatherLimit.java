@@ -59,11 +59,10 @@ public final class GatherLimit implements AutoCloseable {
         IntArray col = DeviceArrays.ints(b.entryCol());
         KernelArray val = DeviceArrays.values(p, b.entryVal());
         int nnz = a.nnz();
-        int entries = perGroup;
         WorkerGrid grid = WorkerGrid.of(items).withLocal(GROUP);
         this.runner = new LaunchRunner("gather" + System.identityHashCode(this), device,
                 g -> g.graph().task(g.name("gather-limit/entries"), grid, SpmvKernels.gatherLimit.at(p), new KernelContext(), col, val, xv, out, nnz,
-                        entries), xv);
+                        perGroup), xv);
     }
 
     /** Entries each work-group streams. */
