@@ -1,8 +1,6 @@
 package dev.squall.sparse.exec;
 
 import dev.squall.tasks.runtime.TaskGraph;
-import dev.squall.tasks.runtime.WorkerGrid;
-import java.util.Map;
 
 /**
  * The task graph that one call of an executor appends its launches to ({@link LaunchRunner.Launches}). Task names
@@ -16,12 +14,10 @@ import java.util.Map;
 public final class CallTasks {
     private final TaskGraph graph;
     private final String suffix;
-    private final Map<String, WorkerGrid> planGrids;
 
-    CallTasks(TaskGraph graph, String suffix, Map<String, WorkerGrid> planGrids) {
+    CallTasks(TaskGraph graph, String suffix) {
         this.graph = graph;
         this.suffix = suffix;
-        this.planGrids = planGrids;
     }
 
     /** The graph to add this call's tasks to. */
@@ -32,17 +28,5 @@ public final class CallTasks {
     /** The name of this call's task for {@code step} (format and step, e.g. {@code "csr-merge/carry-fix"}). */
     public String name(String step) {
         return step + suffix;
-    }
-
-    /**
-     * Adds a task of a kernel with more parameters than {@link TaskGraph}'s typed tasks take (15), naming it by class
-     * and method; {@code grid} (null for a loop kernel) is set on the plan. The graph checks the arguments against the
-     * kernel's parameters as it does for typed tasks.
-     */
-    public CallTasks byName(String step, WorkerGrid grid, Class<?> owner, String kernel, Object... args) {
-        String task = name(step);
-        graph.task(task, owner, kernel, args);
-        if (grid != null) planGrids.put(task, grid);
-        return this;
     }
 }

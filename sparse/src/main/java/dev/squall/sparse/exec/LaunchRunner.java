@@ -6,9 +6,6 @@ import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ExecutionResult;
 import dev.squall.tasks.runtime.TaskGraph;
-import dev.squall.tasks.runtime.WorkerGrid;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The device side of an executor: its launches bound to a device, the host-written inputs (x, y, coefficients)
@@ -106,11 +103,9 @@ public final class LaunchRunner implements AutoCloseable {
     /** One graph of {@code calls} calls' launches in order; tasks of call {@code r} end in {@code /call}r when there are several. */
     private ExecutionPlan plan(String name, int calls) {
         TaskGraph g = new TaskGraph(name);
-        Map<String, WorkerGrid> planGrids = new LinkedHashMap<>();
-        for (int r = 0; r < calls; r++) launches.appendTo(new CallTasks(g, calls == 1 ? "" : "/call" + r, planGrids));
+        for (int r = 0; r < calls; r++) launches.appendTo(new CallTasks(g, calls == 1 ? "" : "/call" + r));
         ExecutionPlan plan = new ExecutionPlan(g.snapshot());
         plan.withDevice(device).withProfiler(true);
-        planGrids.forEach(plan::withGrid);
         return plan;
     }
 

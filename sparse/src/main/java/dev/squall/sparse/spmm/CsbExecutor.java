@@ -7,8 +7,7 @@ import static dev.squall.sparse.exec.DeviceArrays.zeros;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.CsbFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.kernels.Fp32Kernels;
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
+import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
@@ -67,17 +66,16 @@ public final class CsbExecutor implements AutoCloseable {
             int yRow = row ? k : 1;
             int yVec = row ? 1 : out;
             int beta = csb.beta();
-            Class<?> kernels = precision.pick(Fp64Kernels.class, Fp32Kernels.class);
             LaunchRunner.Launches launches;
             if (t) {
                 int cols = csb.cols();
                 int blockCols = csb.colBlockPtr().length - 1;
-                launches = g -> g.byName("csb/block-columns", null, kernels, "csbMultiplyTransposed", shared[3], shared[4], shared[5], shared[2],
+                launches = g -> g.graph().task(g.name("csb/block-columns"), SpmvKernels.csbMultiplyTransposed.at(precision), shared[3], shared[4], shared[5], shared[2],
                         shared[6], val, x, y, coef, cols, beta, blockCols, k, xRow, xVec, yRow, yVec);
             } else {
                 int rows = csb.rows();
                 int blockRows = csb.blockRowPtr().length - 1;
-                launches = g -> g.byName("csb/block-rows", null, kernels, "csbMultiply", shared[0], shared[1], shared[2], shared[6], val, x, y, coef,
+                launches = g -> g.graph().task(g.name("csb/block-rows"), SpmvKernels.csbMultiply.at(precision), shared[0], shared[1], shared[2], shared[6], val, x, y, coef,
                         rows, beta, blockRows, k, xRow, xVec, yRow, yVec);
             }
             runner = new LaunchRunner(id, device, launches, x, y, coef);

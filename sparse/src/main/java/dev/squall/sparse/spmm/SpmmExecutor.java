@@ -8,10 +8,10 @@ import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
-import dev.squall.sparse.spmv.kernels.Fp32Kernels;
 import dev.squall.sparse.spmv.kernels.Fp64Kernels;
 import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
@@ -89,10 +89,9 @@ public final class SpmmExecutor implements AutoCloseable {
             int bins = b.bins();
             int longRows = b.longRow().length;
             WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
-            Class<?> kernels = p.pick(Fp64Kernels.class, Fp32Kernels.class);
             launches = g -> {
                 for (int c0 = 0; c0 < k; c0 += CHUNK) {
-                    g.byName("spmm-binned/vectors-from-" + c0, grid, kernels, "spmmBinned", null, binGroup, binLanes, binItem, rowList, listPtr,
+                    g.graph().task(g.name("spmm-binned/vectors-from-" + c0), grid, SpmvKernels.spmmBinned.at(p), new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr,
                             segRow, segStart, segEnd, entryCol, entryVal, x, y, coef, partial, bins, k, xRow, xVec, yRow, yVec, c0);
                 }
                 if (longRows > 0) {

@@ -15,8 +15,6 @@ import dev.squall.sparse.format.DiaFormat;
 import dev.squall.sparse.format.EllFormat;
 import dev.squall.sparse.format.HybFormat;
 import dev.squall.sparse.format.SellFormat;
-import dev.squall.sparse.spmv.kernels.Fp32Kernels;
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
 import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -144,10 +142,10 @@ final class FormatLaunches {
                 IntArray longRow = ints(b.longRow());
                 int bins = b.bins();
                 int longRows = b.longRow().length;
-                String kernel = t.unroll() == 4 ? "csrBinnedQuad" : "csrBinned";
+                var kernel = (t.unroll() == 4 ? SpmvKernels.csrBinnedQuad : SpmvKernels.csrBinned).at(p);
                 WorkerGrid grid = WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group());
                 LaunchRunner.Launches launches = g -> {
-                    g.byName(step + "bins", grid, wideKernels(p), kernel, null, binGroup, binLanes, binItem, rowList, listPtr, segRow,
+                    g.graph().task(g.name(step + "bins"), grid, kernel, new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr, segRow,
                             segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, oneLaunch ? 1 : 0);
                     if (!oneLaunch && longRows > 0) {
                         g.graph().task(g.name(step + "long-rows"), SpmvKernels.segmentSums.at(p), longRow, longSeg, partial, v.y(), v.coef(), longRows);
@@ -172,7 +170,7 @@ final class FormatLaunches {
                 IntArray stream = ints(streamItem);
                 int bins = b.bins();
                 WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
-                yield new Built(g -> g.byName(step + "bins", grid, wideKernels(p), "csrBinnedStream", null, binGroup, binLanes, binItem,
+                yield new Built(g -> g.graph().task(g.name(step + "bins"), grid, SpmvKernels.csrBinnedStream.at(p), new KernelContext(), binGroup, binLanes, binItem,
                         rowList, listPtr, segRow, segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, stream),
                         b.describe() + (b.longRow().length == 0 ? "" : ", long rows finished by their last group"));
             }
@@ -227,11 +225,6 @@ final class FormatLaunches {
                 }, detail);
             }
         };
-    }
-
-    /** The kernels of precision {@code p} as a class, for the kernels launched by name ({@link CallTasks#byName}). */
-    static Class<?> wideKernels(Precision p) {
-        return p.pick(Fp64Kernels.class, Fp32Kernels.class);
     }
 
     private static LaunchRunner.Launches ell(EllFormat e, Precision p, Vectors v, String step) {

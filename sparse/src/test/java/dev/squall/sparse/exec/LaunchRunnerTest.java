@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.reference.ReferenceSpmv;
-import dev.squall.sparse.spmv.kernels.Fp32Kernels;
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
 import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.TestMatrices;
@@ -20,9 +18,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** The runner's uploads, single calls and batches, for typed tasks and tasks launched by name, on every device. */
+/** The runner's uploads, single calls and batches, on every device and precision. */
 class LaunchRunnerTest {
-    private static final String[] HOW = {"typed", "by-name"};
+    private static final String[] HOW = {"typed"};
 
     @TestFactory
     Stream<DynamicTest> aBatchRunsItsCallsBackToBackAndDirtyInputsAreCopiedFirst() {
@@ -32,9 +30,7 @@ class LaunchRunnerTest {
             for (int i = 0; i < n; i++) y0[i] = (i % 13) - 6.5; // halves: exact in float, and so are their powers-of-two multiples
             KernelArray y = DeviceArrays.values(p, y0);
             KernelArray coef = DeviceArrays.values(p, new double[] {1, 2}); // each call: y = 2 y
-            LaunchRunner.Launches launches = how.equals("typed")
-                    ? g -> g.graph().task(g.name("test/scale"), SpmvKernels.scale.at(p), y, coef, n)
-                    : g -> g.byName("test/scale", null, p.pick(Fp64Kernels.class, Fp32Kernels.class), "scale", y, coef, n);
+            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/scale"), SpmvKernels.scale.at(p), y, coef, n);
             try (LaunchRunner r = new LaunchRunner("runnerTest", d, launches, y, coef)) {
                 r.execute();
                 r.copyBack(y);
@@ -64,11 +60,8 @@ class LaunchRunnerTest {
             KernelArray val = DeviceArrays.values(p, a.values()), x = DeviceArrays.values(p, x0);
             KernelArray y = DeviceArrays.values(p, DeviceCases.poison(a.rows())), coef = DeviceArrays.values(p, new double[] {1, 0});
             int rows = a.rows();
-            LaunchRunner.Launches launches = how.equals("typed")
-                    ? g -> g.graph().task(g.name("test/rows"), grid, SpmvKernels.csrVector.at(p), new KernelContext(), rowPtr, col, val, x, y, coef,
-                            rows, lanes)
-                    : g -> g.byName("test/rows", grid, p.pick(Fp64Kernels.class, Fp32Kernels.class), "csrVector", null, rowPtr, col, val, x, y,
-                            coef, rows, lanes);
+            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/rows"), grid, SpmvKernels.csrVector.at(p), new KernelContext(),
+                    rowPtr, col, val, x, y, coef, rows, lanes);
             try (LaunchRunner r = new LaunchRunner("runnerTest", d, launches, x, y, coef)) {
                 r.execute();
                 r.copyBack(y);

@@ -18,7 +18,7 @@ final class VariantHandlesWriter {
     private static final String API = "dev.squall.tasks.api.";
     private static final String RUNTIME = "dev.squall.tasks.runtime.";
     /** Arity limit of {@code KernelFunctions.TaskN}. */
-    static final int MAX_PARAMETERS = 15;
+    static final int MAX_PARAMETERS = 22;
 
     private VariantHandlesWriter() {
     }

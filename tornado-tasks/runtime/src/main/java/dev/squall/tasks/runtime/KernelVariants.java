@@ -155,4 +155,67 @@ public final class KernelVariants {
             return (KernelFunctions.Task15<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
         }
     }
+
+    /** A kernel of 16 parameters in both precisions. */
+    public record Of16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P>(KernelFunctions.Task16<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task16<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> at(Precision p) {
+            return (KernelFunctions.Task16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 17 parameters in both precisions. */
+    public record Of17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q>(KernelFunctions.Task17<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task17<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> at(Precision p) {
+            return (KernelFunctions.Task17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 18 parameters in both precisions. */
+    public record Of18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R>(KernelFunctions.Task18<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task18<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> at(Precision p) {
+            return (KernelFunctions.Task18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 19 parameters in both precisions. */
+    public record Of19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S>(KernelFunctions.Task19<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task19<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> at(Precision p) {
+            return (KernelFunctions.Task19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 20 parameters in both precisions. */
+    public record Of20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T>(KernelFunctions.Task20<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task20<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> at(Precision p) {
+            return (KernelFunctions.Task20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 21 parameters in both precisions. */
+    public record Of21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U>(KernelFunctions.Task21<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task21<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> at(Precision p) {
+            return (KernelFunctions.Task21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
+
+    /** A kernel of 22 parameters in both precisions. */
+    public record Of22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V>(KernelFunctions.Task22<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp64, KernelFunctions.Task22<?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?> fp32) {
+        /** The kernel of precision {@code p}, to pass to {@link TaskGraph#task}. */
+        @SuppressWarnings("unchecked")
+        public KernelFunctions.Task22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> at(Precision p) {
+            return (KernelFunctions.Task22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V>) (Object) PrecisionTask.of(p, p.pick(fp64, fp32));
+        }
+    }
 }

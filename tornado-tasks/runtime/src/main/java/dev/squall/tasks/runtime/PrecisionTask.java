@@ -7,7 +7,7 @@ import java.io.Serial;
  * would in {@link TaskGraph#task}; the graph reads its kernel and precision instead of a serialized lambda.
  * It cannot be called as a Java method.
  */
-final class PrecisionTask implements KernelFunctions.Task1<Object>, KernelFunctions.Task2<Object, Object>, KernelFunctions.Task3<Object, Object, Object>, KernelFunctions.Task4<Object, Object, Object, Object>, KernelFunctions.Task5<Object, Object, Object, Object, Object>, KernelFunctions.Task6<Object, Object, Object, Object, Object, Object>, KernelFunctions.Task7<Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task8<Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task9<Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task10<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task11<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task12<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task13<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task14<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task15<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object> {
+final class PrecisionTask implements KernelFunctions.Task1<Object>, KernelFunctions.Task2<Object, Object>, KernelFunctions.Task3<Object, Object, Object>, KernelFunctions.Task4<Object, Object, Object, Object>, KernelFunctions.Task5<Object, Object, Object, Object, Object>, KernelFunctions.Task6<Object, Object, Object, Object, Object, Object>, KernelFunctions.Task7<Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task8<Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task9<Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task10<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task11<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task12<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task13<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task14<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task15<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task16<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task17<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task18<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task19<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task20<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task21<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object>, KernelFunctions.Task22<Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object, Object> {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -111,6 +111,41 @@ final class PrecisionTask implements KernelFunctions.Task1<Object>, KernelFuncti
 
     @Override
     public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q, Object r) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q, Object r, Object s) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q, Object r, Object s, Object t) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q, Object r, Object s, Object t, Object u) {
+        throw notCallable();
+    }
+
+    @Override
+    public void apply(Object a, Object b, Object c, Object d, Object e, Object f, Object g, Object h, Object i, Object j, Object k, Object l, Object m, Object n, Object o, Object p, Object q, Object r, Object s, Object t, Object u, Object v) {
         throw notCallable();
     }
 }

@@ -182,6 +182,62 @@ public final class TaskGraph {
         return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14});
     }
 
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> TaskGraph task(String name, KernelFunctions.Task16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> TaskGraph task(String name, KernelFunctions.Task17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> TaskGraph task(String name, KernelFunctions.Task18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> TaskGraph task(String name, KernelFunctions.Task19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> TaskGraph task(String name, KernelFunctions.Task20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> TaskGraph task(String name, KernelFunctions.Task21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19, U u20) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19, u20});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19, U u20) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19, u20});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> TaskGraph task(String name, KernelFunctions.Task22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19, U u20, V v21) {
+        return addTask(name, null, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19, u20, v21});
+    }
+
+    public <A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> TaskGraph task(String name, WorkerGrid grid, KernelFunctions.Task22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> kernel, A a0, B b1, C c2, D d3, E e4, F f5, G g6, H h7, I i8, J j9, K k10, L l11, M m12, N n13, O o14, P p15, Q q16, R r17, S s18, T t19, U u20, V v21) {
+        return addTask(name, grid, kernel, new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14, p15, q16, r17, s18, t19, u20, v21});
+    }
+
     private TaskGraph addTask(String taskName, WorkerGrid grid, java.io.Serializable kernel, Object[] args) {
         if (kernel instanceof PrecisionTask p) return addResolved(taskName, grid, p.kernel(), toPrecision(taskName, p, args));
         return addResolved(taskName, grid, KernelRef.of(kernel), args);
