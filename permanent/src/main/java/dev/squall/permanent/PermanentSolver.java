@@ -254,7 +254,7 @@ public final class PermanentSolver {
             double sweep = (System.nanoTime() - s0) / 1e9;
             long steps = NijenhuisWilf.steps(n);
             // the estimate's budget: ~20% of the sweep at the JVM's double-double rate, at least 2^12 steps
-            double ddRate = threads * 2.5e8 / n;
+            double ddRate = threads * 6e7 / n;
             long budget = (long) Math.max(4096, Math.min(0.2 * sweep * ddRate, 1L << 26));
             if (!onJvm(dev) && !accurate) budget = Math.min(budget, steps / 16 + 1); // keep device runs' estimate a fraction of the work
             long runChunk = onJvm(dev) ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096))) : Math.max(1, steps >>> 17);
