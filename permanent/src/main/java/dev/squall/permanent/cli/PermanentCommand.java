@@ -56,11 +56,11 @@ import java.util.concurrent.Callable;
                 "rigorous for the frontier program, an estimate from re-computing sampled chunks",
                 "in double-double for Gray-code sweeps, 0 for exact arithmetic. Above --tol the",
                 "block is recomputed (frontier program, double-double, exact); when nothing in",
-                "reach meets --tol the command fails with exit code 4 and prints no value.", "",
+                "reach meets --tol the command fails with exit code 5 and prints no value.", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error,",
-                "4 tolerance not met."})
+                "4 internal error, 5 tolerance not met."})
 public final class PermanentCommand implements Callable<Integer> {
-    static final int VERIFY_FAILED = 1, BAD_INPUT = 2, TOLERANCE_NOT_MET = 4;
+    static final int VERIFY_FAILED = 1, BAD_INPUT = 2, TOLERANCE_NOT_MET = 5;
 
     static final class Input {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (coordinate real/integer/pattern, general/symmetric)")
@@ -95,7 +95,7 @@ public final class PermanentCommand implements Callable<Integer> {
 
     @Option(names = "--tol", paramLabel = "REL", defaultValue = "1e-8",
             description = "relative tolerance (default ${DEFAULT-VALUE}): blocks whose error estimate exceeds it are recomputed by a stronger method;"
-                    + " exit 4 when none in reach meets it")
+                    + " exit 5 when none in reach meets it")
     double tol;
 
     @Option(names = "--no-escalate", description = "report the first method's error estimate, never recompute or fail on --tol")
