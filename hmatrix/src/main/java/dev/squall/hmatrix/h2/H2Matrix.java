@@ -1,0 +1,415 @@
+package dev.squall.hmatrix.h2;
+
+import dev.squall.hmatrix.kernel.CovarianceKernel;
+import dev.squall.hmatrix.points.PointCloud;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.ImmutableTaskGraph;
+import dev.squall.tasks.runtime.TaskGraph;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A hierarchical (H2) approximation of the kernel matrix {@code A[i, j] = k(x_i, y_j)} of a covariance kernel over a
+ * row point set {@code x} and a column point set {@code y} (the same set for a symmetric matrix), with an
+ * {@code O(n)} matrix-vector product.
+ *
+ * <p>{@code A = A_D + sum U_t S_ts V_s^T}: KD-trees cluster both point sets into leaves of at most {@code m} points;
+ * a dual-tree traversal keeps admissible node pairs ({@code max(diam) <= eta dist} of their bounding boxes) as
+ * {@code k x k} coupling blocks {@code S_ts = K(xi_t, xi_s)} between tensor Chebyshev nodes of order {@code p}
+ * ({@code k = p^dim}), and inadmissible leaf pairs as dense blocks. Leaf bases {@code U} are the Lagrange polynomials
+ * of the leaf's nodes at its points; inner nodes are never formed, each child holds its nested transfer matrix. The
+ * numeric parts of construction (leaf bases, transfers, couplings, dense blocks) run as kernels on the chosen device,
+ * one launch per part, and stay there.
+ *
+ * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
+ * tree order, dense part, leaf upsweep, transfer upsweep (one launch per level), coupling multiply (one launch per
+ * level), transfer downsweep (one launch per level), leaf downsweep, scatter y back to the caller's order. One
+ * {@link ExecutionPlan} per vector count is built on first use and executed for every product; only x and y cross
+ * to and from the device.
+ *
+ * <pre>{@code
+ * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
+ * try (H2Matrix a = H2Matrix.build(pts, CovarianceKernel.exponential(0.1), H2Options.defaults())) {
+ *     double[] y = a.multiply(x);                  // x and y in the order of pts
+ *     double[] ys = a.multiply(xs, 16);            // 16 vectors, n x 16 row-major
+ *     System.out.println(a.memory() + ", built in " + a.buildMillis() + " ms");
+ * }
+ * }</pre>
+ */
+public final class H2Matrix implements AutoCloseable {
+    /** The phases of a product, in the order they run. */
+    public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
+            "downsweep-transfers", "downsweep-leaves", "scatter");
+
+    private final Device device;
+    private final CovarianceKernel kernel;
+    private final H2Options options;
+    private final ClusterTree rowTree;
+    private final ClusterTree colTree;
+    private final BlockPartition partition;
+    private final int rank;
+    private final int dim;
+    private final boolean shared;
+
+    // device-resident structure and values
+    private final DoubleArray rowPoints, colPoints, rowBoxes, colBoxes;
+    private final IntArray rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm, colPerm;
+    private final IntArray couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol;
+    private final LongArray denseOffset;
+    private final DoubleArray rowBasis, colBasis, rowTransfers, colTransfers, couplings, denseValues;
+
+    private final double hostBuildMillis;
+    private final double deviceBuildMillis;
+    private final Map<Integer, Product> products = new HashMap<>();
+    private boolean closed;
+
+    private H2Matrix(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
+        long t0 = System.nanoTime();
+        this.kernel = Objects.requireNonNull(kernel, "kernel");
+        this.options = Objects.requireNonNull(options, "options");
+        if (rows.dim() != cols.dim()) {
+            throw new IllegalArgumentException("row points are " + rows.dim() + "-dimensional, column points " + cols.dim() + "-dimensional");
+        }
+        dim = rows.dim();
+        double r = Math.pow(options.order(), dim);
+        if (r > H2Options.MAX_RANK) {
+            throw new IllegalArgumentException("order " + options.order() + " in " + dim + " dimensions gives rank " + (long) r
+                    + ", more than " + H2Options.MAX_RANK);
+        }
+        rank = (int) r;
+        device = options.device() != null ? options.device() : Devices.select(null);
+        shared = rows == cols;
+        rowTree = ClusterTree.build(rows, options.leafSize());
+        colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
+        partition = BlockPartition.build(rowTree, colTree, options.eta());
+        int k = rank, p = options.order();
+        long kk = (long) k * k;
+
+        rowPoints = doubles(rowTree.points);
+        rowBoxes = doubles(rowTree.interpolationBox);
+        rowPointLeaf = ints(rowTree.pointLeaf);
+        rowLeafStart = ints(rowTree.leafStart);
+        rowPerm = ints(rowTree.perm);
+        rowBasis = new DoubleArray((long) rowTree.size * k);
+        rowTransfers = new DoubleArray(rowTree.nodes * kk);
+        if (shared) {
+            colPoints = rowPoints;
+            colBoxes = rowBoxes;
+            colPointLeaf = rowPointLeaf;
+            colLeafStart = rowLeafStart;
+            colPerm = rowPerm;
+            colBasis = rowBasis;
+            colTransfers = rowTransfers;
+        } else {
+            colPoints = doubles(colTree.points);
+            colBoxes = doubles(colTree.interpolationBox);
+            colPointLeaf = ints(colTree.pointLeaf);
+            colLeafStart = ints(colTree.leafStart);
+            colPerm = ints(colTree.perm);
+            colBasis = new DoubleArray((long) colTree.size * k);
+            colTransfers = new DoubleArray(colTree.nodes * kk);
+        }
+        couplingRowPtr = ints(partition.couplingRowPtr);
+        couplingRow = ints(partition.couplingRow);
+        couplingCol = ints(partition.couplingCol);
+        denseRowPtr = ints(partition.denseRowPtr);
+        denseRow = ints(partition.denseRow);
+        denseCol = ints(partition.denseCol);
+        denseOffset = longs(partition.denseOffset);
+        long nCoupling = partition.couplingBlocks() * kk;
+        long nDense = partition.denseOffset[partition.denseBlocks()];
+        couplings = new DoubleArray(Math.max(1, nCoupling));
+        denseValues = new DoubleArray(Math.max(1, nDense));
+        long t1 = System.nanoTime();
+        hostBuildMillis = (t1 - t0) / 1e6;
+
+        TaskGraph g = new TaskGraph("h2-build")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
+                        couplingRow, couplingCol, denseRow, denseCol, denseOffset)
+                .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis, rowTree.firstLeaf,
+                        (long) rowTree.size * k, dim, p, k)
+                .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowTransfers, (rowTree.nodes - 1) * kk, dim, p, k);
+        if (!shared) {
+            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
+                    .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis, colTree.firstLeaf,
+                            (long) colTree.size * k, dim, p, k)
+                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colTransfers, (colTree.nodes - 1) * kk, dim, p, k);
+        }
+        g.task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
+                nCoupling, dim, p, k);
+        kernel.addEvaluation(g, "coupling-kernel", couplings, nCoupling);
+        int m = options.leafSize();
+        g.task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
+                rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
+        kernel.addEvaluation(g, "dense-kernel", denseValues, nDense);
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
+    }
+
+    /**
+     * The H2 matrix of {@code kernel} over one point set (square and symmetric).
+     *
+     * @throws IllegalArgumentException for an empty point set or bad options, naming what is wrong
+     */
+    public static H2Matrix build(PointCloud points, CovarianceKernel kernel, H2Options options) {
+        return new H2Matrix(points, points, kernel, options);
+    }
+
+    /**
+     * The H2 matrix {@code A[i, j] = k(rows_i, cols_j)} over two point sets ({@code rows.size() x cols.size()}), with
+     * separate row and column trees and bases.
+     */
+    public static H2Matrix build(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
+        return new H2Matrix(rows, cols, kernel, options);
+    }
+
+    /** {@code y = A x} for one vector of {@link #cols()} values, in the caller's point order. */
+    public double[] multiply(double[] x) {
+        return multiply(x, 1);
+    }
+
+    /**
+     * {@code Y = A X} for {@code nv} vectors: {@code x} is {@code cols() x nv} row-major (the {@code nv} values of
+     * point {@code j} at {@code j nv ..}), the result {@code rows() x nv}.
+     */
+    public synchronized double[] multiply(double[] x, int nv) {
+        Product pr = product(nv, x);
+        pr.plan.execute();
+        return pr.yUser.toHeapArray();
+    }
+
+    /**
+     * Device time of each phase of a product with {@code nv} vectors, in milliseconds: the median over {@code repeats}
+     * products, each phase run as its own profiled plan on the data the product keeps on the device. Keys are
+     * {@link #PHASES}, in order.
+     */
+    public synchronized Map<String, Double> phaseMillis(int nv, int repeats) {
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
+        Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
+        pr.plan.execute();
+        Map<String, Double> out = new LinkedHashMap<>();
+        List<ExecutionPlan> plans = new ArrayList<>();
+        try {
+            for (ImmutableTaskGraph g : pr.phases) plans.add(new ExecutionPlan(g).withDevice(device).withProfiler(true));
+            double[][] ms = new double[plans.size()][repeats];
+            for (ExecutionPlan p : plans) p.execute(); // builds, binds
+            for (int r = 0; r < repeats; r++) {
+                for (int i = 0; i < plans.size(); i++) ms[i][r] = plans.get(i).execute().profile().kernelMillis();
+            }
+            for (int i = 0; i < plans.size(); i++) {
+                Arrays.sort(ms[i]);
+                out.put(PHASES.get(i), ms[i][repeats / 2]);
+            }
+        } finally {
+            for (ExecutionPlan p : plans) p.close();
+        }
+        return out;
+    }
+
+    private Product product(int nv, double[] x) {
+        if (closed) throw new IllegalStateException("this H2 matrix is closed");
+        if (nv < 1) throw new IllegalArgumentException("vector count must be at least 1, not " + nv);
+        long want = (long) cols() * nv;
+        if (x.length != want) {
+            throw new IllegalArgumentException("x has " + x.length + " values; a " + rows() + " x " + cols() + " H2 matrix times "
+                    + nv + " vector(s) needs " + want);
+        }
+        Product pr = products.computeIfAbsent(nv, Product::new);
+        MemorySegment.copy(x, 0, pr.xUser.segment(), ValueLayout.JAVA_DOUBLE, 0, x.length);
+        return pr;
+    }
+
+    /** The arrays and the plan of products with {@code nv} vectors. */
+    private final class Product {
+        final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
+        final List<ImmutableTaskGraph> phases = new ArrayList<>();
+        final ExecutionPlan plan;
+
+        Product(int nv) {
+            int k = rank;
+            long knv = (long) k * nv;
+            xUser = new DoubleArray((long) colTree.size * nv);
+            xTree = new DoubleArray((long) colTree.size * nv);
+            xhat = new DoubleArray(colTree.nodes * knv);
+            yhat = new DoubleArray(rowTree.nodes * knv);
+            yTree = new DoubleArray((long) rowTree.size * nv);
+            yUser = new DoubleArray((long) rowTree.size * nv);
+            phases.add(new TaskGraph("gather")
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser)
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
+                    .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
+            phases.add(new TaskGraph("dense")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
+                    .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
+                            denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            phases.add(new TaskGraph("upsweep-leaves")
+                    .task("upsweep-leaves", H2Kernels::leafUpsweep, colBasis, xTree, colLeafStart, xhat, colTree.firstLeaf,
+                            colTree.leaves * knv, k, nv).snapshot());
+            TaskGraph up = new TaskGraph("upsweep-transfers");
+            for (int l = colTree.depth; l >= 1; l--) {
+                up.task("upsweep-l" + l, H2Kernels::transferUpsweep, colTransfers, xhat, ClusterTree.levelStart(l - 1),
+                        (1L << (l - 1)) * knv, k, nv);
+            }
+            phases.add(up.snapshot());
+            TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
+            for (int l = 0; l <= rowTree.depth; l++) {
+                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, xhat, yhat,
+                        ClusterTree.levelStart(l), (1L << l) * knv, k, nv);
+            }
+            phases.add(cp.snapshot());
+            TaskGraph down = new TaskGraph("downsweep-transfers");
+            for (int l = 1; l <= rowTree.depth; l++) {
+                down.task("downsweep-l" + l, H2Kernels::transferDownsweep, rowTransfers, yhat, ClusterTree.levelStart(l),
+                        (1L << l) * knv, k, nv);
+            }
+            phases.add(down.snapshot());
+            phases.add(new TaskGraph("downsweep-leaves")
+                    .task("downsweep-leaves", H2Kernels::leafDownsweep, rowBasis, yhat, rowPointLeaf, yTree, rowTree.firstLeaf,
+                            (long) rowTree.size * nv, k, nv).snapshot());
+            phases.add(new TaskGraph("scatter")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot());
+            plan = new ExecutionPlan(phases.toArray(ImmutableTaskGraph[]::new)).withDevice(device);
+        }
+
+        void free() {
+            plan.close();
+            device.free(xUser, xTree, xhat, yhat, yTree, yUser);
+        }
+    }
+
+    /** Number of rows (row points). */
+    public int rows() {
+        return rowTree.size;
+    }
+
+    /** Number of columns (column points). */
+    public int cols() {
+        return colTree.size;
+    }
+
+    /** Rank of every basis: {@code order^dim}. */
+    public int rank() {
+        return rank;
+    }
+
+    /** Depth of the row tree (leaves are at this level; the root is level 0). */
+    public int rowDepth() {
+        return rowTree.depth;
+    }
+
+    /** Depth of the column tree. */
+    public int colDepth() {
+        return colTree.depth;
+    }
+
+    /** Number of coupling (low-rank) blocks. */
+    public int couplingBlocks() {
+        return partition.couplingBlocks();
+    }
+
+    /** Number of dense leaf blocks. */
+    public int denseBlocks() {
+        return partition.denseBlocks();
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public CovarianceKernel kernel() {
+        return kernel;
+    }
+
+    public H2Options options() {
+        return options;
+    }
+
+    /** Wall time of the whole construction: host part (trees, traversal) plus device part. */
+    public double buildMillis() {
+        return hostBuildMillis + deviceBuildMillis;
+    }
+
+    /** Wall time of the host part of construction: clustering, boxes, dual-tree traversal, block lists. */
+    public double hostBuildMillis() {
+        return hostBuildMillis;
+    }
+
+    /** Wall time of the device part of construction (bases, transfers, couplings, dense blocks), programs built included. */
+    public double deviceBuildMillis() {
+        return deviceBuildMillis;
+    }
+
+    /** Bytes kept on the device, by part. */
+    public H2Memory memory() {
+        long bases = rowBasis.byteSize() + (shared ? 0 : colBasis.byteSize());
+        long transfers = rowTransfers.byteSize() + (shared ? 0 : colTransfers.byteSize());
+        long structure = bytes(rowPoints, rowBoxes, rowPointLeaf, rowLeafStart, rowPerm, couplingRowPtr, couplingRow, couplingCol,
+                denseRowPtr, denseRow, denseCol, denseOffset);
+        if (!shared) structure += bytes(colPoints, colBoxes, colPointLeaf, colLeafStart, colPerm);
+        long work = 8L * (2L * colTree.size + (long) (colTree.nodes + rowTree.nodes) * rank + 2L * rowTree.size);
+        long dense = partition.denseOffset[partition.denseBlocks()] * 8;
+        long coupling = (long) partition.couplingBlocks() * rank * rank * 8;
+        return new H2Memory(dense, coupling, bases, transfers, structure, work);
+    }
+
+    private static long bytes(KernelArray... arrays) {
+        long s = 0;
+        for (KernelArray a : arrays) s += a.byteSize();
+        return s;
+    }
+
+    /** Frees the device copies of everything this matrix holds; later products fail. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
+                colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, rowBasis,
+                colBasis, rowTransfers, colTransfers, couplings, denseValues);
+    }
+
+    @Override
+    public String toString() {
+        return "H2Matrix[" + rows() + " x " + cols() + ", " + kernel + ", rank " + rank + ", leaf " + options.leafSize()
+                + ", eta " + options.eta() + ", " + couplingBlocks() + " coupling and " + denseBlocks() + " dense blocks, on "
+                + device.id() + "]";
+    }
+
+    private static DoubleArray doubles(double[] v) {
+        DoubleArray a = new DoubleArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_DOUBLE, 0, v.length);
+        return a;
+    }
+
+    private static IntArray ints(int[] v) {
+        IntArray a = new IntArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_INT, 0, v.length);
+        return a;
+    }
+
+    private static LongArray longs(long[] v) {
+        LongArray a = new LongArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_LONG, 0, v.length);
+        return a;
+    }
+}
