@@ -11,18 +11,22 @@ import dev.squall.tasks.api.Parallel;
  * The batched kernels of H2 construction and of the matrix-vector product. Trees are complete binary trees numbered
  * in BFS order (node {@code t} has children {@code 2t+1, 2t+2}, parent {@code (t-1)/2}, level {@code l} is the
  * contiguous range {@code [2^l - 1, 2^(l+1) - 1)}), so each per-node quantity is one array indexed by node and a
- * per-level launch covers a contiguous range of it. The rank {@code k = p^dim} is the same for every node.
+ * per-level launch covers a contiguous range of it. As built, every node has rank {@code k = p^dim}; after compression
+ * ranks differ between levels but are equal within one, so each per-level launch has one rank.
  *
  * <p>Layouts (all row-major unless said otherwise):
  * <ul>
  * <li>boxes: 6 values per node, {@code lo0 hi0 lo1 hi1 lo2 hi2} (the interpolation box);</li>
  * <li>leaf basis {@code U}: {@code n x k}, row {@code a} is the point at tree position {@code a};</li>
- * <li>transfer {@code E_c}: {@code k x k} at offset {@code c k^2}, entry {@code [i, j]} (child index {@code i},
- *     parent index {@code j}) is the parent's {@code j}-th Lagrange polynomial at the child's {@code i}-th node;</li>
- * <li>coupling block {@code b}: {@code k x k} at {@code b k^2}, column-major: entry {@code [mu k + nu]} is
- *     {@code K(xi_nu^t, xi_mu^s)}, so that consecutive work-items (consecutive {@code nu}) read consecutive values;</li>
+ * <li>transfer {@code E_c}: {@code k_c x k_parent} at offset {@code eOff[c]} ({@code (c - 1) k^2} as built), entry
+ *     {@code [i, j]} (child index {@code i}, parent index {@code j}) is, as built, the parent's {@code j}-th Lagrange
+ *     polynomial at the child's {@code i}-th node;</li>
+ * <li>coupling block {@code b}: {@code k_t x k_s} at {@code sOff[b]} ({@code b k^2} as built), column-major: entry
+ *     {@code [mu k_t + nu]} is {@code K(xi_nu^t, xi_mu^s)}, so that consecutive work-items (consecutive {@code nu})
+ *     read consecutive values;</li>
  * <li>dense block {@code b} of leaves {@code (i, j)}: {@code m_i x m_j} at {@code off[b]}, column-major;</li>
- * <li>vectors: {@code n x nv} (point-major), node vectors {@code xhat}, {@code yhat}: {@code node x k x nv}.</li>
+ * <li>vectors: {@code n x nv} (point-major); node vectors {@code xhat}, {@code yhat}: node {@code t}'s {@code k_t x nv}
+ *     values start at {@code rankStart[t] nv}.</li>
  * </ul>
  */
 public final class H2Kernels {
@@ -77,8 +81,8 @@ public final class H2Kernels {
     }
 
     /**
-     * Transfers of nodes {@code 1 ..}: {@code e[c k^2 + i k + j] = L_j^parent(xi_i^c)} for the {@code total =
-     * (nodes - 1) k^2} entries after node 0's slot.
+     * Transfers of nodes {@code 1 ..} (the root has none): {@code e[(c - 1) k^2 + i k + j] = L_j^parent(xi_i^c)} for
+     * the {@code total = (nodes - 1) k^2} entries.
      */
     @Kernel
     public static void transfers(DoubleArray boxes, DoubleArray e, long total, int dim, int p, int k) {
@@ -98,7 +102,7 @@ public final class H2Kernels {
                 double x = chebyshevNode(boxes.get(c * 6 + 2 * d), boxes.get(c * 6 + 2 * d + 1), a, p);
                 v = v * lagrange(boxes.get(par * 6 + 2 * d), boxes.get(par * 6 + 2 * d + 1), b, p, x);
             }
-            e.set(kk + q, v);
+            e.set(q, v);
         }
     }
 
@@ -180,12 +184,12 @@ public final class H2Kernels {
     }
 
     /**
-     * Leaf upsweep: {@code xhat_leaf = U_leaf^T x(leaf)} for the {@code leaves} leaves, whose node numbers start at
-     * {@code firstLeaf}.
+     * Leaf upsweep: {@code xhat_leaf = U_leaf^T x(leaf)} for the {@code leaves} leaves of rank {@code k}, whose node
+     * numbers start at {@code firstLeaf}; node {@code t}'s vector starts at {@code rankStart[t] nv}.
      */
     @Kernel
-    public static void leafUpsweep(DoubleArray u, DoubleArray x, IntArray leafStart, DoubleArray xhat, int firstLeaf,
-            long total, int k, int nv) {
+    public static void leafUpsweep(DoubleArray u, DoubleArray x, IntArray leafStart, DoubleArray xhat, IntArray rankStart,
+            int firstLeaf, long total, int k, int nv) {
         for (@Parallel long i = 0; i < total; i++) {
             long knv = (long) k * nv;
             int leaf = (int) (i / knv);
@@ -198,43 +202,48 @@ public final class H2Kernels {
             for (int a = a0; a < a1; a++) {
                 acc += u.get((long) a * k + nu) * x.get((long) a * nv + v);
             }
-            xhat.set((firstLeaf + leaf) * knv + r, acc);
+            xhat.set((long) rankStart.get(firstLeaf + leaf) * nv + r, acc);
         }
     }
 
     /**
-     * Transfer upsweep into the parents {@code firstParent ..} of one level: {@code xhat_t = sum over children c of
-     * E_c^T xhat_c}. Each parent sums both children, so there are no write races.
+     * Transfer upsweep into the parents {@code firstParent ..} of one level, of rank {@code kp}: {@code xhat_t = sum
+     * over children c of E_c^T xhat_c}, where {@code E_c} ({@code k_c x kp}, row-major) starts at {@code eOff[c]}.
+     * Each parent sums both children, so there are no write races.
      */
     @Kernel
-    public static void transferUpsweep(DoubleArray e, DoubleArray xhat, int firstParent, long total, int k, int nv) {
+    public static void transferUpsweep(DoubleArray e, LongArray eOff, DoubleArray xhat, IntArray rankStart, int firstParent,
+            long total, int kp, int nv) {
         for (@Parallel long i = 0; i < total; i++) {
-            long knv = (long) k * nv;
-            long kk = (long) k * k;
-            long t = firstParent + i / knv;
+            long knv = (long) kp * nv;
+            int t = firstParent + (int) (i / knv);
             int r = (int) (i % knv);
             int nu = r / nv;
             int v = r % nv;
             double acc = 0.0;
-            for (long c = 2 * t + 1; c <= 2 * t + 2; c++) {
-                for (int j = 0; j < k; j++) {
-                    acc += e.get(c * kk + (long) j * k + nu) * xhat.get(c * knv + (long) j * nv + v);
+            for (int c = 2 * t + 1; c <= 2 * t + 2; c++) {
+                int c0 = rankStart.get(c);
+                int kc = rankStart.get(c + 1) - c0;
+                long eb = eOff.get(c) + nu;
+                long xb = (long) c0 * nv + v;
+                for (int j = 0; j < kc; j++) {
+                    acc += e.get(eb + (long) j * kp) * xhat.get(xb + (long) j * nv);
                 }
             }
-            xhat.set(t * knv + r, acc);
+            xhat.set((long) rankStart.get(t) * nv + r, acc);
         }
     }
 
     /**
-     * Coupling multiply of one level of the row tree: {@code yhat_t = sum over blocks b of row t of S_b xhat_col(b)}
-     * for the rows {@code firstRow ..}; block-sparse rows as in BSR ({@code rowPtr}, {@code colIdx}).
+     * Coupling multiply of one level of the row tree, of rank {@code kt}: {@code yhat_t = sum over blocks b of row t of
+     * S_b xhat_col(b)} for the rows {@code firstRow ..}; block-sparse rows as in BSR ({@code rowPtr}, {@code colIdx}),
+     * block {@code b} ({@code kt x k_s}, column-major) at {@code sOff[b]}.
      */
     @Kernel
-    public static void coupling(IntArray rowPtr, IntArray colIdx, DoubleArray s, DoubleArray xhat, DoubleArray yhat,
-            int firstRow, long total, int k, int nv) {
+    public static void coupling(IntArray rowPtr, IntArray colIdx, DoubleArray s, LongArray sOff, DoubleArray xhat,
+            IntArray colRankStart, DoubleArray yhat, IntArray rowRankStart, int firstRow, long total, int kt, int nv) {
         for (@Parallel long i = 0; i < total; i++) {
-            long knv = (long) k * nv;
-            long kk = (long) k * k;
+            long knv = (long) kt * nv;
             int t = firstRow + (int) (i / knv);
             int r = (int) (i % knv);
             int nu = r / nv;
@@ -242,48 +251,57 @@ public final class H2Kernels {
             double acc = 0.0;
             int b1 = rowPtr.get(t + 1);
             for (int b = rowPtr.get(t); b < b1; b++) {
-                long c = colIdx.get(b);
-                long sb = b * kk + nu;
-                long xb = c * knv + v;
-                for (int mu = 0; mu < k; mu++) {
-                    acc += s.get(sb + (long) mu * k) * xhat.get(xb + (long) mu * nv);
+                int c = colIdx.get(b);
+                int c0 = colRankStart.get(c);
+                int ks = colRankStart.get(c + 1) - c0;
+                long sb = sOff.get(b) + nu;
+                long xb = (long) c0 * nv + v;
+                for (int mu = 0; mu < ks; mu++) {
+                    acc += s.get(sb + (long) mu * kt) * xhat.get(xb + (long) mu * nv);
                 }
             }
-            yhat.set(t * knv + r, acc);
+            yhat.set((long) rowRankStart.get(t) * nv + r, acc);
         }
     }
 
-    /** Transfer downsweep into the children {@code firstChild ..} of one level: {@code yhat_c += E_c yhat_parent}. */
+    /**
+     * Transfer downsweep into the children {@code firstChild ..} of one level, of rank {@code kc}:
+     * {@code yhat_c += E_c yhat_parent}.
+     */
     @Kernel
-    public static void transferDownsweep(DoubleArray e, DoubleArray yhat, int firstChild, long total, int k, int nv) {
+    public static void transferDownsweep(DoubleArray e, LongArray eOff, DoubleArray yhat, IntArray rankStart, int firstChild,
+            long total, int kc, int nv) {
         for (@Parallel long i = 0; i < total; i++) {
-            long knv = (long) k * nv;
-            long kk = (long) k * k;
-            long c = firstChild + i / knv;
+            long knv = (long) kc * nv;
+            int c = firstChild + (int) (i / knv);
             int r = (int) (i % knv);
             int ci = r / nv;
             int v = r % nv;
-            long par = (c - 1) / 2;
+            int par = (c - 1) / 2;
+            int p0 = rankStart.get(par);
+            int kp = rankStart.get(par + 1) - p0;
+            long eb = eOff.get(c) + (long) ci * kp;
+            long yb = (long) p0 * nv + v;
             double acc = 0.0;
-            for (int j = 0; j < k; j++) {
-                acc += e.get(c * kk + (long) ci * k + j) * yhat.get(par * knv + (long) j * nv + v);
+            for (int j = 0; j < kp; j++) {
+                acc += e.get(eb + j) * yhat.get(yb + (long) j * nv);
             }
-            yhat.set(c * knv + r, yhat.get(c * knv + r) + acc);
+            long o = (long) rankStart.get(c) * nv + r;
+            yhat.set(o, yhat.get(o) + acc);
         }
     }
 
-    /** Leaf downsweep: {@code y(a) += U_a yhat_leaf(a)} for every point {@code a} (tree order). */
+    /** Leaf downsweep: {@code y(a) += U_a yhat_leaf(a)} for every point {@code a} (tree order), leaves of rank {@code k}. */
     @Kernel
-    public static void leafDownsweep(DoubleArray u, DoubleArray yhat, IntArray pointLeaf, DoubleArray y, int firstLeaf,
-            long total, int k, int nv) {
+    public static void leafDownsweep(DoubleArray u, DoubleArray yhat, IntArray rankStart, IntArray pointLeaf, DoubleArray y,
+            int firstLeaf, long total, int k, int nv) {
         for (@Parallel long i = 0; i < total; i++) {
-            long knv = (long) k * nv;
             long a = i / nv;
             int v = (int) (i % nv);
-            long node = firstLeaf + pointLeaf.get(a);
+            long yb = (long) rankStart.get(firstLeaf + pointLeaf.get(a)) * nv + v;
             double acc = 0.0;
             for (int nu = 0; nu < k; nu++) {
-                acc += u.get(a * k + nu) * yhat.get(node * knv + (long) nu * nv + v);
+                acc += u.get(a * k + nu) * yhat.get(yb + (long) nu * nv);
             }
             y.set(i, y.get(i) + acc);
         }

@@ -70,7 +70,12 @@ public final class H2Matrix implements AutoCloseable {
     private final IntArray rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm, colPerm;
     private final IntArray couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol;
     private final LongArray denseOffset;
-    private final DoubleArray rowBasis, colBasis, rowTransfers, colTransfers, couplings, denseValues;
+    private final DoubleArray denseValues;
+    // the low-rank part: bases, couplings and their offsets (replaced by compression)
+    private BasisTree rowBasis, colBasis;
+    private DoubleArray couplings;
+    private long[] couplingOffset;
+    private LongArray couplingOffsetArray;
 
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
@@ -104,8 +109,7 @@ public final class H2Matrix implements AutoCloseable {
         rowPointLeaf = ints(rowTree.pointLeaf);
         rowLeafStart = ints(rowTree.leafStart);
         rowPerm = ints(rowTree.perm);
-        rowBasis = new DoubleArray((long) rowTree.size * k);
-        rowTransfers = new DoubleArray(rowTree.nodes * kk);
+        rowBasis = BasisTree.uniform(rowTree, k);
         if (shared) {
             colPoints = rowPoints;
             colBoxes = rowBoxes;
@@ -113,15 +117,13 @@ public final class H2Matrix implements AutoCloseable {
             colLeafStart = rowLeafStart;
             colPerm = rowPerm;
             colBasis = rowBasis;
-            colTransfers = rowTransfers;
         } else {
             colPoints = doubles(colTree.points);
             colBoxes = doubles(colTree.interpolationBox);
             colPointLeaf = ints(colTree.pointLeaf);
             colLeafStart = ints(colTree.leafStart);
             colPerm = ints(colTree.perm);
-            colBasis = new DoubleArray((long) colTree.size * k);
-            colTransfers = new DoubleArray(colTree.nodes * kk);
+            colBasis = BasisTree.uniform(colTree, k);
         }
         couplingRowPtr = ints(partition.couplingRowPtr);
         couplingRow = ints(partition.couplingRow);
@@ -133,6 +135,9 @@ public final class H2Matrix implements AutoCloseable {
         long nCoupling = partition.couplingBlocks() * kk;
         long nDense = partition.denseOffset[partition.denseBlocks()];
         couplings = new DoubleArray(Math.max(1, nCoupling));
+        couplingOffset = new long[partition.couplingBlocks() + 1];
+        for (int b = 0; b <= partition.couplingBlocks(); b++) couplingOffset[b] = b * kk;
+        couplingOffsetArray = longs(couplingOffset);
         denseValues = new DoubleArray(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
@@ -140,14 +145,14 @@ public final class H2Matrix implements AutoCloseable {
         TaskGraph g = new TaskGraph("h2-build")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
                         couplingRow, couplingCol, denseRow, denseCol, denseOffset)
-                .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis, rowTree.firstLeaf,
+                .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis.leafBasis, rowTree.firstLeaf,
                         (long) rowTree.size * k, dim, p, k)
-                .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowTransfers, (rowTree.nodes - 1) * kk, dim, p, k);
+                .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowBasis.transfers, (rowTree.nodes - 1) * kk, dim, p, k);
         if (!shared) {
             g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
-                    .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis, colTree.firstLeaf,
+                    .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis.leafBasis, colTree.firstLeaf,
                             (long) colTree.size * k, dim, p, k)
-                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colTransfers, (colTree.nodes - 1) * kk, dim, p, k);
+                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
         }
         g.task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
                 nCoupling, dim, p, k);
@@ -242,12 +247,11 @@ public final class H2Matrix implements AutoCloseable {
         final ExecutionPlan plan;
 
         Product(int nv) {
-            int k = rank;
-            long knv = (long) k * nv;
+            BasisTree rb = rowBasis, cb = colBasis;
             xUser = new DoubleArray((long) colTree.size * nv);
             xTree = new DoubleArray((long) colTree.size * nv);
-            xhat = new DoubleArray(colTree.nodes * knv);
-            yhat = new DoubleArray(rowTree.nodes * knv);
+            xhat = new DoubleArray(Math.max(1, (long) cb.coefficients() * nv));
+            yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
             yTree = new DoubleArray((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
             phases.add(new TaskGraph("gather")
@@ -258,30 +262,35 @@ public final class H2Matrix implements AutoCloseable {
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
                     .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
                             denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            int kq = cb.leafRank();
             phases.add(new TaskGraph("upsweep-leaves")
-                    .task("upsweep-leaves", H2Kernels::leafUpsweep, colBasis, xTree, colLeafStart, xhat, colTree.firstLeaf,
-                            colTree.leaves * knv, k, nv).snapshot());
+                    .task("upsweep-leaves", H2Kernels::leafUpsweep, cb.leafBasis, xTree, colLeafStart, xhat, cb.rankStartArray,
+                            colTree.firstLeaf, (long) colTree.leaves * kq * nv, kq, nv).snapshot());
             TaskGraph up = new TaskGraph("upsweep-transfers");
             for (int l = colTree.depth; l >= 1; l--) {
-                up.task("upsweep-l" + l, H2Kernels::transferUpsweep, colTransfers, xhat, ClusterTree.levelStart(l - 1),
-                        (1L << (l - 1)) * knv, k, nv);
+                int kp = cb.levelRank[l - 1];
+                up.task("upsweep-l" + l, H2Kernels::transferUpsweep, cb.transfers, cb.transferOffsetArray, xhat, cb.rankStartArray,
+                        ClusterTree.levelStart(l - 1), (1L << (l - 1)) * kp * nv, kp, nv);
             }
             phases.add(up.snapshot());
             TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
             for (int l = 0; l <= rowTree.depth; l++) {
-                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, xhat, yhat,
-                        ClusterTree.levelStart(l), (1L << l) * knv, k, nv);
+                int kt = rb.levelRank[l];
+                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
+                        cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
             }
             phases.add(cp.snapshot());
             TaskGraph down = new TaskGraph("downsweep-transfers");
             for (int l = 1; l <= rowTree.depth; l++) {
-                down.task("downsweep-l" + l, H2Kernels::transferDownsweep, rowTransfers, yhat, ClusterTree.levelStart(l),
-                        (1L << l) * knv, k, nv);
+                int kc = rb.levelRank[l];
+                down.task("downsweep-l" + l, H2Kernels::transferDownsweep, rb.transfers, rb.transferOffsetArray, yhat, rb.rankStartArray,
+                        ClusterTree.levelStart(l), (1L << l) * kc * nv, kc, nv);
             }
             phases.add(down.snapshot());
+            int kl = rb.leafRank();
             phases.add(new TaskGraph("downsweep-leaves")
-                    .task("downsweep-leaves", H2Kernels::leafDownsweep, rowBasis, yhat, rowPointLeaf, yTree, rowTree.firstLeaf,
-                            (long) rowTree.size * nv, k, nv).snapshot());
+                    .task("downsweep-leaves", H2Kernels::leafDownsweep, rb.leafBasis, yhat, rb.rankStartArray, rowPointLeaf, yTree,
+                            rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
             phases.add(new TaskGraph("scatter")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
                     .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv)
@@ -305,9 +314,19 @@ public final class H2Matrix implements AutoCloseable {
         return colTree.size;
     }
 
-    /** Rank of every basis: {@code order^dim}. */
+    /** Rank of the bases as built: {@code order^dim} (compression lowers it per level, see {@link #rowRanks()}). */
     public int rank() {
         return rank;
+    }
+
+    /** Rank of each level of the row basis, root first. */
+    public int[] rowRanks() {
+        return rowBasis.levelRank.clone();
+    }
+
+    /** Rank of each level of the column basis, root first. */
+    public int[] colRanks() {
+        return colBasis.levelRank.clone();
     }
 
     /** Depth of the row tree (leaves are at this level; the root is level 0). */
@@ -358,15 +377,18 @@ public final class H2Matrix implements AutoCloseable {
     }
 
     /** Bytes kept on the device, by part. */
-    public H2Memory memory() {
-        long bases = rowBasis.byteSize() + (shared ? 0 : colBasis.byteSize());
-        long transfers = rowTransfers.byteSize() + (shared ? 0 : colTransfers.byteSize());
+    public synchronized H2Memory memory() {
+        long bases = rowBasis.basisBytes() + (shared ? 0 : colBasis.basisBytes());
+        long transfers = rowBasis.transferBytes() + (shared ? 0 : colBasis.transferBytes());
         long structure = bytes(rowPoints, rowBoxes, rowPointLeaf, rowLeafStart, rowPerm, couplingRowPtr, couplingRow, couplingCol,
-                denseRowPtr, denseRow, denseCol, denseOffset);
-        if (!shared) structure += bytes(colPoints, colBoxes, colPointLeaf, colLeafStart, colPerm);
-        long work = 8L * (2L * colTree.size + (long) (colTree.nodes + rowTree.nodes) * rank + 2L * rowTree.size);
+                denseRowPtr, denseRow, denseCol, denseOffset, couplingOffsetArray, rowBasis.rankStartArray, rowBasis.transferOffsetArray);
+        if (!shared) {
+            structure += bytes(colPoints, colBoxes, colPointLeaf, colLeafStart, colPerm, colBasis.rankStartArray,
+                    colBasis.transferOffsetArray);
+        }
+        long work = 8L * (2L * colTree.size + colBasis.coefficients() + rowBasis.coefficients() + 2L * rowTree.size);
         long dense = partition.denseOffset[partition.denseBlocks()] * 8;
-        long coupling = (long) partition.couplingBlocks() * rank * rank * 8;
+        long coupling = couplingOffset[partition.couplingBlocks()] * 8;
         return new H2Memory(dense, coupling, bases, transfers, structure, work);
     }
 
@@ -384,8 +406,15 @@ public final class H2Matrix implements AutoCloseable {
         for (Product p : products.values()) p.free();
         products.clear();
         device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
-                colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, rowBasis,
-                colBasis, rowTransfers, colTransfers, couplings, denseValues);
+                colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
+        freeLowRank();
+    }
+
+    private void freeLowRank() {
+        device.free(couplings, couplingOffsetArray);
+        for (BasisTree b : new BasisTree[] {rowBasis, colBasis}) {
+            device.free(b.leafBasis, b.transfers, b.rankStartArray, b.transferOffsetArray);
+        }
     }
 
     @Override
@@ -395,19 +424,19 @@ public final class H2Matrix implements AutoCloseable {
                 + device.id() + "]";
     }
 
-    private static DoubleArray doubles(double[] v) {
+    static DoubleArray doubles(double[] v) {
         DoubleArray a = new DoubleArray(Math.max(1, v.length));
         MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_DOUBLE, 0, v.length);
         return a;
     }
 
-    private static IntArray ints(int[] v) {
+    static IntArray ints(int[] v) {
         IntArray a = new IntArray(Math.max(1, v.length));
         MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_INT, 0, v.length);
         return a;
     }
 
-    private static LongArray longs(long[] v) {
+    static LongArray longs(long[] v) {
         LongArray a = new LongArray(Math.max(1, v.length));
         MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_LONG, 0, v.length);
         return a;
