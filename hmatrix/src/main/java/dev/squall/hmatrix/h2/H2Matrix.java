@@ -227,6 +227,83 @@ public final class H2Matrix implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Recompresses the low-rank part to relative tolerance {@code eps}: orthogonalises the bases, weights them by the
+     * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
+     * {@code eps} times each node's largest, and projects the couplings onto the new bases
+     * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
+     * The numerics run on host copies, which are then placed on the device for the product.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < eps < 1}
+     */
+    public synchronized H2CompressionReport compress(double eps) {
+        if (closed) throw new IllegalStateException("this H2 matrix is closed");
+        if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
+        long t0 = System.nanoTime();
+        H2Memory before = memory();
+        TaskGraph down = new TaskGraph("h2-download")
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, rowBasis.leafBasis, rowBasis.transfers, couplings, denseValues);
+        if (!shared) down.transferToHost(DataTransferMode.EVERY_EXECUTION, colBasis.leafBasis, colBasis.transfers);
+        try (ExecutionPlan plan = new ExecutionPlan(down.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        H2Compression.HostBasis rb = host(rowBasis);
+        H2Compression.HostBasis cb = shared ? rb : host(colBasis);
+        int blocks = partition.couplingBlocks();
+        double[][] s = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
+            double[] blk = new double[kt * ks];
+            long o = couplingOffset[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = couplings.get(o + (long) mu * kt + nu);
+            s[b] = blk;
+        }
+        double dense2 = 0;
+        long nd = partition.denseOffset[partition.denseBlocks()];
+        for (long i = 0; i < nd; i++) dense2 += denseValues.get(i) * denseValues.get(i);
+        H2Compression.Result r = H2Compression.compress(rb, cb, partition.couplingRow, partition.couplingCol, s, eps, dense2);
+
+        for (Product p : products.values()) p.free();
+        products.clear();
+        freeLowRank();
+        rowBasis = device(r.rows());
+        colBasis = shared ? rowBasis : device(r.cols());
+        couplingOffset = new long[blocks + 1];
+        for (int b = 0; b < blocks; b++) couplingOffset[b + 1] = couplingOffset[b] + r.couplings()[b].length;
+        couplings = new DoubleArray(Math.max(1, couplingOffset[blocks]));
+        for (int b = 0; b < blocks; b++) {
+            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
+            double[] blk = r.couplings()[b];
+            long o = couplingOffset[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) couplings.set(o + (long) mu * kt + nu, blk[nu * ks + mu]);
+        }
+        couplingOffsetArray = longs(couplingOffset);
+        double err = r.normSquared() > 0 ? Math.sqrt(r.discardedSquared() / r.normSquared()) : 0;
+        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (System.nanoTime() - t0) / 1e6);
+    }
+
+    private static H2Compression.HostBasis host(BasisTree b) {
+        ClusterTree tr = b.tree;
+        double[] leaf = new double[tr.size * b.leafRank()];
+        MemorySegment.copy(b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, leaf, 0, leaf.length);
+        double[][] transfer = new double[tr.nodes][];
+        for (int c = 1; c < tr.nodes; c++) {
+            int len = b.rank(c) * b.rank((c - 1) / 2);
+            transfer[c] = new double[len];
+            MemorySegment.copy(b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], transfer[c], 0, len);
+        }
+        return new H2Compression.HostBasis(tr, b.levelRank.clone(), leaf, transfer);
+    }
+
+    private static BasisTree device(H2Compression.HostBasis h) {
+        BasisTree b = new BasisTree(h.tree, h.levelRank, null, null);
+        MemorySegment.copy(h.leaf, 0, b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, h.leaf.length);
+        for (int c = 1; c < h.tree.nodes; c++) {
+            MemorySegment.copy(h.transfer[c], 0, b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], h.transfer[c].length);
+        }
+        return b;
+    }
+
     private Product product(int nv, double[] x) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (nv < 1) throw new IllegalArgumentException("vector count must be at least 1, not " + nv);
