@@ -1,5 +1,6 @@
 package dev.squall.hmatrix.cli;
 
+import dev.squall.hmatrix.h2.H2CompressionReport;
 import dev.squall.hmatrix.h2.H2Kernels;
 import dev.squall.hmatrix.h2.H2Matrix;
 import dev.squall.hmatrix.h2.H2Memory;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Option;
                 "  squall h2 --points 2d --n 16384 --verify",
                 "  squall h2 --points 3d --n 65536 --order 4 --kernel exp:0.2 --device cuda:0 --json",
                 "  squall h2 --points sites.csv --kernel matern32:0.05 --vectors 16",
+                "  squall h2 --points 2d --n 65536 --compress 1e-7 --verify",
                 "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input, 3 device error."})
 public final class H2Command implements Callable<Integer> {
     @Option(names = "--points", paramLabel = "2d|3d|FILE", required = true,
@@ -62,6 +64,10 @@ public final class H2Command implements Callable<Integer> {
 
     @Option(names = "--vectors", paramLabel = "NV", defaultValue = "1", description = "vectors per product (default 1)")
     int vectors;
+
+    @Option(names = "--compress", paramLabel = "EPS",
+            description = "recompress the low-rank part to relative tolerance EPS before timing (ranks, error estimate, memory before/after)")
+    Double compress;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the points and vectors (default 1)")
     long seed;
@@ -95,6 +101,11 @@ public final class H2Command implements Callable<Integer> {
         H2Options opts = new H2Options(leaf, order, eta, dev);
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
         try (H2Matrix a = H2Matrix.build(pts, k, opts)) {
+            H2CompressionReport cr = null;
+            if (compress != null) {
+                progress("compressing to " + compress);
+                cr = a.compress(compress);
+            }
             int size = a.cols();
             double[] x = new SplittableRandom(seed + 1).doubles((long) size * vectors, -1, 1).toArray();
             long f0 = System.nanoTime();
@@ -134,12 +145,12 @@ public final class H2Command implements Callable<Integer> {
                                 + "\"build_ms\":%s,\"build_host_ms\":%s,\"build_device_ms\":%s,"
                                 + "\"memory_bytes\":{\"dense\":%d,\"coupling\":%d,\"bases\":%d,\"transfers\":%d,\"structure\":%d,\"workspace_per_vector\":%d,\"total\":%d},"
                                 + "\"first_product_ms\":%s,\"product_wall_ms_median\":%s,\"phase_ms\":%s,\"product_device_ms\":%s,"
-                                + "\"counted_bytes\":%d,\"gbs\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"gflops\":%s,\"rel_error\":%s,\"verified\":%s}",
+                                + "\"counted_bytes\":%d,\"gbs\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"gflops\":%s,\"compression\":%s,\"rel_error\":%s,\"verified\":%s}",
                         q(points), size, pts.dim(), q(k.toString()), leaf, order, a.rank(), num(eta), vectors, q(dev.id()), a.rowDepth(),
                         a.couplingBlocks(), a.denseBlocks(), num(a.buildMillis()), num(a.hostBuildMillis()), num(a.deviceBuildMillis()),
                         mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total(),
                         num(firstMs), num(wall[repeat / 2]), ph, num(deviceMs), mem.streamedBytes(), num(gbs), num(copyGbs), num(gbs / copyGbs),
-                        num(gflops), verify ? String.format(Locale.ROOT, "%.3e", err) : "null", verify ? Boolean.toString(ok) : "null"));
+                        num(gflops), compressionJson(cr), verify ? String.format(Locale.ROOT, "%.3e", err) : "null", verify ? Boolean.toString(ok) : "null"));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
                         size, size, pts.dim(), points, k, leaf, order, a.rank(), num(eta));
@@ -147,6 +158,11 @@ public final class H2Command implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "device     %s (%s)%n", dev.id(), dev.info().name());
                 System.out.printf(Locale.ROOT, "build      %.1f ms (host: trees and traversal %.1f ms; device: bases, transfers, couplings, dense %.1f ms)%n",
                         a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis());
+                if (cr != null) {
+                    System.out.printf(Locale.ROOT, "compress   to %.1e in %.1f ms: estimated relative error %.3e, row ranks %s, memory %.2f -> %.2f MB%n",
+                            cr.tolerance(), cr.millis(), cr.relativeErrorEstimate(), Arrays.toString(cr.rowRanks()),
+                            cr.memoryBefore().total() / 1e6, cr.memoryAfter().total() / 1e6);
+                }
                 System.out.printf(Locale.ROOT, "memory     %s%n", mem);
                 System.out.printf(Locale.ROOT, "product    %d vector(s): %.4f ms device (sum of phases, medians of %d), %.4f ms per call on the host"
                         + " (first call incl. build+upload %.1f ms)%n", vectors, deviceMs, repeat, wall[repeat / 2], firstMs);
@@ -160,6 +176,14 @@ public final class H2Command implements Callable<Integer> {
             }
             return ok ? 0 : 1;
         }
+    }
+
+    private static String compressionJson(H2CompressionReport r) {
+        if (r == null) return "null";
+        return String.format(Locale.ROOT, "{\"tolerance\":%s,\"error_estimate\":%s,\"ms\":%s,\"memory_before\":%d,\"memory_after\":%d,"
+                        + "\"row_ranks\":%s,\"col_ranks\":%s}", num(r.tolerance()), num(r.relativeErrorEstimate()), num(r.millis()),
+                r.memoryBefore().total(), r.memoryAfter().total(), Arrays.toString(r.rowRanks()).replace(" ", ""),
+                Arrays.toString(r.colRanks()).replace(" ", ""));
     }
 
     private PointCloud points() {

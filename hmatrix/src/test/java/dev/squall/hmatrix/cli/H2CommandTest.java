@@ -104,4 +104,18 @@ class H2CommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("leaf size"), (String) r[2]);
     }
+
+    @Test
+    void compressionReportsRanksAndSmallerMemory() {
+        Object[] r = run("--points", "2d", "--n", "2000", "--compress", "1e-5", "--device", "jvm", "--repeat", "1", "--verify",
+                "--tolerance", "1e-4", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        assertTrue(json.contains("\"compression\":{\"tolerance\":1.00000e-05") && json.contains("\"row_ranks\":["), json);
+        assertTrue(field(json, "memory_after") < field(json, "memory_before"), json);
+        assertTrue(field(json, "error_estimate") < 1e-4 && field(json, "rel_error") < 1e-4, json);
+        r = run("--points", "2d", "--n", "200", "--compress", "2", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("tolerance must be in (0, 1)"), (String) r[2]);
+    }
 }
