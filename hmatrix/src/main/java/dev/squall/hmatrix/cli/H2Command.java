@@ -153,7 +153,7 @@ public final class H2Command implements Callable<Integer> {
                         num(gflops), compressionJson(cr), verify ? String.format(Locale.ROOT, "%.3e", err) : "null", verify ? Boolean.toString(ok) : "null"));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
-                        size, size, pts.dim(), points, k, leaf, order, a.rank(), num(eta));
+                        size, size, pts.dim(), points, k, leaf, order, a.rank(), eta);
                 System.out.printf(Locale.ROOT, "structure  depth %d, %d coupling blocks, %d dense blocks%n", a.rowDepth(), a.couplingBlocks(), a.denseBlocks());
                 System.out.printf(Locale.ROOT, "device     %s (%s)%n", dev.id(), dev.info().name());
                 System.out.printf(Locale.ROOT, "build      %.1f ms (host: trees and traversal %.1f ms; device: bases, transfers, couplings, dense %.1f ms)%n",

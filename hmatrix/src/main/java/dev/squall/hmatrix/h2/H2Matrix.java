@@ -39,7 +39,8 @@ import java.util.Objects;
  * tree order, dense part, leaf upsweep, transfer upsweep (one launch per level), coupling multiply (one launch per
  * level), transfer downsweep (one launch per level), leaf downsweep, scatter y back to the caller's order. One
  * {@link ExecutionPlan} per vector count is built on first use and executed for every product; only x and y cross
- * to and from the device.
+ * to and from the device. {@link #compress} recompresses the low-rank part to a tolerance; ranks then differ between
+ * levels (equal within one).
  *
  * <pre>{@code
  * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
@@ -47,6 +48,8 @@ import java.util.Objects;
  *     double[] y = a.multiply(x);                  // x and y in the order of pts
  *     double[] ys = a.multiply(xs, 16);            // 16 vectors, n x 16 row-major
  *     System.out.println(a.memory() + ", built in " + a.buildMillis() + " ms");
+ *     H2CompressionReport r = a.compress(1e-7);    // lower ranks, product changed by ~1e-7
+ *     Map<String, Double> ms = a.phaseMillis(1, 10); // device time of each phase of a product
  * }
  * }</pre>
  */
