@@ -2,7 +2,6 @@ package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -51,7 +50,8 @@ public final class PhaseProfile {
         KernelArray work = p.allocate((long) n * n);
         IntArray info = new IntArray(1);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence restore = new LaunchSequence("cholesky_restore").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+        LaunchSequence restore = new LaunchSequence("cholesky_restore");
+        restore.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         CopyLaunches.lower(restore, a, 0, n, 0, work, 0, n, 0, n, 1);
         List<Row> rows = new ArrayList<>();
         try (ExecutionPlan reset = restore.plan(device)) {
@@ -65,7 +65,7 @@ public final class PhaseProfile {
 
     private static Row time(Device device, ExecutionPlan reset, KernelArray work, int n, IntArray info, int outer,
                             java.util.Set<CholeskyPhase> phases, CholeskyPhase label, int repeat, boolean deviceKernels) {
-        LaunchSequence seq = new LaunchSequence("cholesky_phase").target(deviceKernels ? device : null);
+        LaunchSequence seq = new LaunchSequence("cholesky_phase", deviceKernels ? device : null);
         BlockedCholesky.append(seq, work, n, info, outer, phases);
         double[] ms = new double[Math.max(1, repeat)];
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -1,12 +1,12 @@
 package dev.squall.linalg.cholesky;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.linalg.testing.Residuals;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.testing.Compare;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
