@@ -9,7 +9,7 @@ import java.lang.reflect.Method;
  *
  * <pre>{@code KernelRef k = KernelRef.of(Kernels.class, "saxpy"); }</pre>
  */
-public record KernelRef(Class<?> owner, String method) {
+public record KernelRef(Class<?> owner, String method) implements TaskKernel {
 
     public static KernelRef of(Class<?> owner, String method) {
         return new KernelRef(owner, method);

@@ -27,7 +27,7 @@ public final class TaskGraph {
     record Transfer(boolean toDevice, DataTransferMode mode, KernelArray array) implements Step {
     }
 
-    record TaskStep(String name, KernelRef kernel, Object[] args) implements Step {
+    record TaskStep(String name, TaskKernel kernel, Object[] args) implements Step {
     }
 
     private final String name;
@@ -58,6 +58,15 @@ public final class TaskGraph {
     /** Adds a task naming the kernel by class and method, for kernels chosen at run time. */
     public TaskGraph task(String name, Class<?> owner, String kernel, Object... args) {
         return addTask(name, KernelRef.of(owner, kernel), args.clone());
+    }
+
+    /**
+     * Adds a task running a kernel compiled at run time ({@link Device#compile}); the arguments are checked against
+     * its {@link KernelSignature} before launch. SPMD kernels take their grid from {@link ExecutionPlan#withGrid}.
+     */
+    public TaskGraph task(String name, RuntimeKernel kernel, Object... args) {
+        if (kernel == null) throw new IllegalArgumentException("task " + name + ": the runtime kernel is null");
+        return addTask(name, kernel, args.clone());
     }
 
     public <A> TaskGraph task(String name, KernelFunctions.Task1<A> kernel, A a0) {
@@ -120,9 +129,9 @@ public final class TaskGraph {
         return addTask(name, KernelRef.of(kernel), new Object[] {a0, b1, c2, d3, e4, f5, g6, h7, i8, j9, k10, l11, m12, n13, o14});
     }
 
-    private TaskGraph addTask(String taskName, KernelRef ref, Object[] args) {
+    private TaskGraph addTask(String taskName, TaskKernel kernel, Object[] args) {
         if (!taskNames.add(taskName)) throw new IllegalArgumentException("task graph " + name + " already has a task " + taskName);
-        steps.add(new TaskStep(taskName, ref, args));
+        steps.add(new TaskStep(taskName, kernel, args));
         return this;
     }
 
