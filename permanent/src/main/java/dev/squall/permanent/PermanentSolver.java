@@ -11,6 +11,7 @@ import dev.squall.permanent.numeric.ScaledValue;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import dev.squall.permanent.preprocess.Reduction;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 
 import java.util.ArrayList;
@@ -111,13 +112,13 @@ public final class PermanentSolver {
             Device dev = accurate || (method == Method.AUTO && b.n() <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
             long s0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
-                case DENSE -> dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
+                case DENSE -> dev.info().type() == DeviceType.JVM ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
                 case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
                         .withProgress(progress).compute(s.scaled());
                 case SPARSE -> {
                     SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
-                    yield dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
+                    yield dev.info().type() == DeviceType.JVM ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
                             : new GenericKernelPermanent(dev, true).withProgress(progress).compute(sorted);
                 }
                 case CODEGEN_REG, CODEGEN_HYBRID -> {
@@ -140,13 +141,13 @@ public final class PermanentSolver {
     /** AUTO: JVM sweeps for small blocks and on the JVM device, the generated hybrid elsewhere. */
     private Method resolve(SquareMatrix b) {
         if (method != Method.AUTO) {
-            if (device.isJvm() && (method == Method.CODEGEN_REG || method == Method.CODEGEN_HYBRID)) {
+            if (device.info().type() == DeviceType.JVM && (method == Method.CODEGEN_REG || method == Method.CODEGEN_HYBRID)) {
                 throw new IllegalArgumentException("method " + method.cliName() + " needs a CUDA or OpenCL device; --device jvm runs dense or sparse");
             }
             return method;
         }
         double density = (double) b.nonzeros() / ((double) b.n() * b.n());
-        if (device.isJvm() || b.n() <= AUTO_JVM_MAX_N) return density < 0.5 ? Method.SPARSE : Method.DENSE;
+        if (device.info().type() == DeviceType.JVM || b.n() <= AUTO_JVM_MAX_N) return density < 0.5 ? Method.SPARSE : Method.DENSE;
         return Method.CODEGEN_HYBRID;
     }
 }

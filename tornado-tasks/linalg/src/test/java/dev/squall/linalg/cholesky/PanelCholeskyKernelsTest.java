@@ -11,6 +11,7 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.WorkerGrid;
 import dev.squall.tasks.runtime.testing.Compare;
@@ -45,7 +46,7 @@ class PanelCholeskyKernelsTest {
     }
 
     static List<Device> nonJvmDevices() {
-        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+        return TestDevices.all().stream().filter(d -> d.info().type() != DeviceType.JVM).toList();
     }
 
     /** The factor of {@link BlockedCholesky#append} (on a copy of {@code a}), its failing pivot or -1, and its launch count. */
