@@ -2,6 +2,8 @@ package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelContext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -94,7 +96,11 @@ public final class KernelSource {
 
     @Override
     public String toString() {
-        return "KernelSource[" + (openCl != null ? "OpenCL C " : "") + (cuda != null ? "CUDA C " : "") + (jvm != null ? "JVM" : "") + "]";
+        List<String> parts = new ArrayList<>();
+        if (openCl != null) parts.add("OpenCL C");
+        if (cuda != null) parts.add("CUDA C");
+        if (jvm != null) parts.add("Java body");
+        return "KernelSource" + parts;
     }
 
     private static String nonBlank(String s, String what) {

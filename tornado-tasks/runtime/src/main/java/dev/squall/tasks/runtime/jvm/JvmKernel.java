@@ -1,5 +1,6 @@
 package dev.squall.tasks.runtime.jvm;
 
+import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.BoundLaunch;
 import dev.squall.tasks.runtime.spi.DeviceKernel;
@@ -37,11 +38,12 @@ final class JvmKernel implements DeviceKernel {
             KernelArg a = args[k++];
             java[i] = switch (p.kind()) {
                 case ARRAY -> {
-                    if (!(a instanceof KernelArg.Buffer(JvmBuffer b)) || b.array() == null) {
+                    KernelArray array = a instanceof KernelArg.Buffer(JvmBuffer b) ? b.array() : null;
+                    if (array == null) {
                         throw new IllegalArgumentException("kernel " + info.name() + ": argument " + i + " (" + p.name() + ") must be a Squall array's buffer, got " + a);
                     }
                     if (k >= args.length || !(args[k++] instanceof KernelArg.I64)) throw tooFew(args.length);
-                    yield b.array();
+                    yield array;
                 }
                 case SCALAR -> scalar(p, a);
                 case CONTEXT -> throw new IllegalStateException("unreachable");
