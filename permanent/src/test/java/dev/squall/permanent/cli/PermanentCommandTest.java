@@ -119,9 +119,10 @@ class PermanentCommandTest {
 
     @Test
     void exactAndAccurateMisuseExitTwo() {
+        // --exact on a real matrix runs the exact rational path (no longer a misuse): its value matches the double result
         Run r = run("--random", "8:0.5", "--exact", "--device", "jvm");
-        assertEquals(2, r.code);
-        assertTrue(r.err.contains("0/1"), r.err);
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.contains("error       0 (exact"), r.out);
         for (Device d : TestDevices.all()) {
             if (d.info().type() == DeviceType.JVM) continue;
             r = run("--random", "8:0.5", "--accurate", "--device", d.id());
@@ -160,5 +161,21 @@ class PermanentCommandTest {
         assertEquals(2, r.code);
         assertTrue(r.err.contains("no such file"), r.err);
         assertEquals(2, run().code, "no input");
+    }
+
+    @Test
+    void rationalExactAndErrorBoundInJson(@TempDir Path dir) throws Exception {
+        // 0.1*1.5 + 0.3*0.02 = 0.156 = 39/250 read as decimals
+        Path f = dir.resolve("dec.mtx");
+        java.nio.file.Files.writeString(f, "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0.1\n1 2 0.3\n2 1 0.02\n2 2 1.5\n");
+        Run e = run("--matrix", f.toString(), "--exact", "--json");
+        assertEquals(0, e.code, e.err);
+        assertTrue(e.out.contains("\"exact_numerator\":\"39\"") && e.out.contains("\"exact_denominator\":\"250\""), e.out);
+        Run g = run("--generate", "banded:18:3", "--device", "jvm", "--method", "dense", "--no-decompose", "--json");
+        assertEquals(0, g.code, g.err);
+        assertTrue(g.out.contains("\"error_bound\":") && g.out.contains("\"error_kind\":\"rigorous\"") && g.out.contains("escalated"), g.out);
+        Run bad = run("--generate", "banded:18:3", "--tol", "2");
+        assertEquals(2, bad.code, bad.out);
+        assertTrue(bad.err.contains("tolerance"), bad.err);
     }
 }

@@ -3,7 +3,7 @@ package dev.squall.tasks.runtime;
 import java.io.Serializable;
 
 /**
- * Functional shapes of kernels with 1 to 15 parameters, so that {@link TaskGraph#task} takes a
+ * Functional shapes of kernels with 1 to 22 parameters, so that {@link TaskGraph#task} takes a
  * method reference ({@code Kernels::saxpy}) and checks argument types at compile time. They are
  * {@link Serializable} because the runtime reads the referenced method from the lambda's
  * serialized form.
@@ -85,5 +85,40 @@ public final class KernelFunctions {
     @FunctionalInterface
     public interface Task15<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O> extends Serializable {
         void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o);
+    }
+
+    @FunctionalInterface
+    public interface Task16<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p);
+    }
+
+    @FunctionalInterface
+    public interface Task17<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q);
+    }
+
+    @FunctionalInterface
+    public interface Task18<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q, R r);
+    }
+
+    @FunctionalInterface
+    public interface Task19<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q, R r, S s);
+    }
+
+    @FunctionalInterface
+    public interface Task20<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q, R r, S s, T t);
+    }
+
+    @FunctionalInterface
+    public interface Task21<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q, R r, S s, T t, U u);
+    }
+
+    @FunctionalInterface
+    public interface Task22<A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V> extends Serializable {
+        void apply(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l, M m, N n, O o, P p, Q q, R r, S s, T t, U u, V v);
     }
 }

@@ -28,6 +28,8 @@ public record KernelRef(Class<?> owner, String method) implements TaskKernel {
      * {@code writeReplace} on its own authority), so the caller's package need not be open to the runtime.
      */
     static KernelRef of(Serializable methodReference) {
+        if (methodReference instanceof PrecisionTask p) return p.kernel();
+        if (methodReference == null) throw new IllegalArgumentException("a task's kernel is null");
         Class<?> c = methodReference.getClass();
         KernelRef known = CACHE.get(c);
         if (known != null) return known;

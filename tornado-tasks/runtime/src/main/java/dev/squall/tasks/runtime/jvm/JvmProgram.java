@@ -37,19 +37,19 @@ final class JvmProgram implements DeviceProgram {
                     .orElseThrow(() -> new DeviceException(DeviceException.Kind.NOT_FOUND, "no kernel " + name + " in " + owner.getName()));
             if (info.style() == KernelInfo.Style.LOOP) return new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runLoop(gen, info, args));
             Method m = method(owner, name);
-            return new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(m, info, args, global, local));
+            return new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(gen, m, info, args, global, local));
         });
     }
 
     /** A run-time kernel whose body is Java. */
     static JvmProgram runtime(KernelInfo info, KernelSource.JvmBody body) {
         JvmKernel kernel;
+        GeneratedKernels runner = new RuntimeBody(info, body);
         if (info.style() == KernelInfo.Style.LOOP) {
-            GeneratedKernels loop = new BodyLoop(info, body);
-            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runLoop(loop, info, args));
+            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runLoop(runner, info, args));
         } else {
             Method dispatch = method(JvmProgram.class, "dispatch");
-            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(dispatch, info,
+            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(runner, dispatch, info,
                     new Object[] {JvmKernelRunner.placeholderContext(), new BodyCall(body, args)}, global, local));
         }
         return new JvmProgram(name -> {
@@ -90,8 +90,12 @@ final class JvmProgram implements DeviceProgram {
         call.body().run(item, call.args());
     }
 
-    /** A run-time loop kernel in the shape of the compiler's launchers: iterations {@code [0, args[0])}, one body call each. */
-    private record BodyLoop(KernelInfo info, KernelSource.JvmBody body) implements GeneratedKernels {
+    /**
+     * A run-time kernel's Java body in the shape of the compiler's launchers: a loop kernel runs iterations
+     * {@code [0, args[0])}, one body call each; an SPMD kernel has no work-group runner, so its items run one by one
+     * (concurrently within a group when it declares barriers) through {@link #dispatch}.
+     */
+    private record RuntimeBody(KernelInfo info, KernelSource.JvmBody body) implements GeneratedKernels {
         @Override
         public String ownerClass() {
             return "runtime kernel " + info.name();
