@@ -19,6 +19,7 @@ import dev.squall.permanent.numeric.ScaledValue;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import dev.squall.permanent.preprocess.Reduction;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 
 import java.math.BigInteger;
@@ -202,7 +203,7 @@ public final class PermanentSolver {
     }
 
     private boolean onJvm(Device d) {
-        return d.id().equals(Devices.jvm().id());
+        return d.info().type() == DeviceType.JVM;
     }
 
     /** Estimated seconds of the Gray-code sweep of an order-n block on the device the method would use. */

@@ -13,6 +13,7 @@ import dev.squall.permanent.matrix.MatrixMarketReader;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -153,7 +154,7 @@ public final class PermanentCommand implements Callable<Integer> {
         if (accurate && m != Method.AUTO) throw new IllegalArgumentException("--accurate runs the double-double JVM sweep; it does not combine with --method " + m.cliName());
         SquareMatrix a = load();
         Device dev = accurate && device == null ? Devices.jvm() : Devices.select(device);
-        if (accurate && !dev.isJvm()) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
+        if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
         if (exact && !a.isBinary()) return rational(out, a);
         PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err))
                 .tolerance(tol).escalate(!noEscalate);
@@ -183,7 +184,7 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, false, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
-        Verification ve = verify && exactRun != null && !exactRun.device().isJvm() ? verifyExact(a, exactRun) : null;
+        Verification ve = verify && exactRun != null && exactRun.device().info().type() != DeviceType.JVM ? verifyExact(a, exactRun) : null;
         if (json) out.println(json(a, dev, best, exactRun, v, ve));
         else text(out, a, dev, best, exactRun, v, ve);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());

@@ -4,6 +4,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +71,7 @@ class PermanentCommandTest {
     @Test
     void exactKernelOnTheOpenClOrCudaDevices() {
         for (Device d : TestDevices.all()) {
-            if (d.isJvm()) continue;
+            if (d.info().type() == DeviceType.JVM) continue;
             BigInteger want = matchings(RandomMatrices.parse("19:0.5:9").pattern());
             for (String kernel : new String[] {"generated", "generic"}) {
                 Run r = run("--random", "19:0.5:9", "--binary", "--exact", "--exact-kernel", kernel, "--repeat", "2", "--verify", "--device", d.id(), "--json");
@@ -123,7 +124,7 @@ class PermanentCommandTest {
         assertEquals(0, r.code, r.err);
         assertTrue(r.out.contains("error       0 (exact"), r.out);
         for (Device d : TestDevices.all()) {
-            if (d.isJvm()) continue;
+            if (d.info().type() == DeviceType.JVM) continue;
             r = run("--random", "8:0.5", "--accurate", "--device", d.id());
             assertEquals(2, r.code);
             assertTrue(r.err.contains("--device jvm"), r.err);

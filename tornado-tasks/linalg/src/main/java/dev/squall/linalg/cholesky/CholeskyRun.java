@@ -63,7 +63,7 @@ public final class CholeskyRun implements AutoCloseable {
         info.init(Integer.MAX_VALUE);
         LaunchSequence seq = new LaunchSequence("cholesky", deviceKernels ? device : null);
         seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
-        if (device.isJvm()) {
+        if (device.info().type() == DeviceType.JVM) {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
             CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);

@@ -43,7 +43,7 @@ public final class PhaseProfile {
 
     /** As {@link #measure(Device, KernelArray, int, int, int)}; {@code deviceKernels} as in {@link CholeskyRun}. */
     public static List<Row> measure(Device device, KernelArray a, int n, int outer, int repeat, boolean deviceKernels) {
-        if (device.isJvm()) throw new IllegalArgumentException("the phase profile times BlockedCholesky, which the jvm device does not run (it runs LoopCholesky)");
+        if (device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("the phase profile times BlockedCholesky, which the jvm device does not run (it runs LoopCholesky)");
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         Precision p = Precision.of(a);

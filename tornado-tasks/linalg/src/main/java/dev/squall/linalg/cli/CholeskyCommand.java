@@ -73,7 +73,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
-        if (profile && device.isJvm()) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
+        if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);
         KernelArray original = a;
@@ -128,7 +128,7 @@ public final class CholeskyCommand implements Callable<Integer> {
                 logLik = f.gaussianLogLikelihood(device, y);
             }
         }
-        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.isJvm() ? LoopCholesky.BLOCK : outer);
+        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.info().type() == DeviceType.JVM ? LoopCholesky.BLOCK : outer);
         if (profile) {
             System.err.println("profiling phases (block " + outer + ") ...");
             printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat, deviceKernels), outer);

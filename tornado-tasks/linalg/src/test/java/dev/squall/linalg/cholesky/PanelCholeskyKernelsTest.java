@@ -11,6 +11,7 @@ import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
@@ -46,7 +47,7 @@ class PanelCholeskyKernelsTest {
     }
 
     static List<Device> nonJvmDevices() {
-        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+        return TestDevices.all().stream().filter(d -> d.info().type() != DeviceType.JVM).toList();
     }
 
     /** The factor of {@link BlockedCholesky#append} (on a copy of {@code a}), its failing pivot or -1, and its tasks' names. */
