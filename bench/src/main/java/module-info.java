@@ -5,6 +5,7 @@
  * its own JVMs, so the command line starts without them.
  */
 module dev.squall.bench {
+    requires dev.squall.hmatrix;
     requires dev.squall.linalg;
     requires dev.squall.permanent;
     requires dev.squall.sparse;
@@ -19,6 +20,6 @@ module dev.squall.bench {
     opens dev.squall.bench.cli to info.picocli;
     opens dev.squall.bench.demo to dev.squall.tasks.runtime;
     opens dev.squall.bench.stream to dev.squall.tasks.runtime;
-    opens dev.squall.bench.jmh to jmh.core;
+    opens dev.squall.bench.jmh to jmh.core, dev.squall.tasks.runtime;
     opens dev.squall.bench.jmh.jmh_generated to jmh.core;
 }

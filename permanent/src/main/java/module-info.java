@@ -12,6 +12,7 @@ module dev.squall.permanent {
     exports dev.squall.permanent.codegen;
     exports dev.squall.permanent.cpu;
     exports dev.squall.permanent.exact;
+    exports dev.squall.permanent.frontier;
     exports dev.squall.permanent.gray;
     exports dev.squall.permanent.kernel;
     exports dev.squall.permanent.matrix;
