@@ -10,17 +10,11 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 /**
- * A kernel named by its declaring class and method name.
- *
- * <pre>{@code KernelRef k = KernelRef.of(Kernels.class, "saxpy"); }</pre>
+ * A compiled kernel, named by its declaring class and method name, as read from a task's method reference.
  */
-public record KernelRef(Class<?> owner, String method) implements TaskKernel {
+record KernelRef(Class<?> owner, String method) implements TaskKernel {
     /** Method references by their class: a non-capturing method reference's class stands for one method. */
     private static final Map<Class<?>, KernelRef> CACHE = Collections.synchronizedMap(new WeakHashMap<>());
-
-    public static KernelRef of(Class<?> owner, String method) {
-        return new KernelRef(owner, method);
-    }
 
     /**
      * Reads the class and method behind a method reference such as {@code Kernels::saxpy}. The reference's

@@ -54,7 +54,7 @@ public final class KernelRegistry {
     }
 
     /** The compiler's description of one kernel. */
-    public static KernelInfo info(KernelRef ref) {
+    static KernelInfo info(KernelRef ref) {
         for (KernelInfo k : generated(ref.owner()).kernels()) {
             if (k.name().equals(ref.method())) return k;
         }

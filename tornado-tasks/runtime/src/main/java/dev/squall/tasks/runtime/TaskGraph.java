@@ -58,11 +58,6 @@ public final class TaskGraph {
         return this;
     }
 
-    /** Adds a task naming the kernel by class and method, for kernels chosen at run time. */
-    public TaskGraph task(String name, Class<?> owner, String kernel, Object... args) {
-        return addResolved(name, null, KernelRef.of(owner, kernel), args.clone());
-    }
-
     /**
      * Adds a task running a kernel compiled at run time ({@link Device#compile}); the arguments are checked against
      * its {@link KernelSignature} here. SPMD kernels take their grid from {@link ExecutionPlan#withGrid} or from
