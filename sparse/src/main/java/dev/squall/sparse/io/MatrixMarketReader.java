@@ -40,6 +40,8 @@ import java.util.Locale;
 public final class MatrixMarketReader {
     /** The most entries a {@link CsrMatrix} holds (its arrays are indexed by int). */
     static final long MAX_ENTRIES = Integer.MAX_VALUE - 8;
+    /** The most rows or columns (the row pointers of a CSR matrix have one more). */
+    static final long MAX_DIMENSION = MAX_ENTRIES - 1;
 
     /**
      * A caller's condition on the dimensions, checked at the size line before any entry is read or
@@ -112,8 +114,8 @@ public final class MatrixMarketReader {
         } while (src.isBlank() || src.startsWith('%'));
         long rows = src.nextLong("row count");
         long cols = src.nextLong("column count");
-        if (rows < 0 || cols < 0 || rows > MAX_ENTRIES || cols > MAX_ENTRIES) {
-            throw src.error("dimensions " + rows + " x " + cols + " are out of range (0 .. " + MAX_ENTRIES + ")");
+        if (rows < 0 || cols < 0 || rows > MAX_DIMENSION || cols > MAX_DIMENSION) {
+            throw src.error("dimensions " + rows + " x " + cols + " are out of range (0 .. " + MAX_DIMENSION + ")");
         }
         boolean coordinate = h.format() == Format.COORDINATE;
         boolean mirrored = h.symmetry() != Symmetry.GENERAL;
