@@ -8,7 +8,7 @@ import dev.squall.permanent.exact.RationalPermanent;
 import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.matrix.MatrixMarketReader;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
