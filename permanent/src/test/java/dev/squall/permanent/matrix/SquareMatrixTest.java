@@ -54,15 +54,11 @@ class SquareMatrixTest {
     }
 
     @Test
-    void whatTheStrictReaderRejects() throws IOException {
-        String h = "%%MatrixMarket matrix coordinate real general\n";
-        fails(h + "2 2 2\n1 1 1\n% comment\n2 2 1\n", 4, "row index '%'");
-        fails("%%MatrixMarket matrix coordinate real general extra\n2 2 0\n", 1, "expected '%%MatrixMarket matrix FORMAT");
-        fails(h + "2 2 1\n1 1 1f\n", 3, "'1f' is not a decimal number");
-        fails(h + "2 2 1\n1 1 1.0d\n", 3, "'1.0d' is not a decimal number");
+    void theSharedStrictRulesApply() throws IOException {
+        // a few of the rules the permanent's former reader did not apply (MatrixMarketReaderTest has them all)
+        fails("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n% comment\n2 2 1\n", 4, "row index '%'");
         fails("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3, "above the diagonal");
         fails("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", 3, "integer value '1.5' is not an integer");
-        fails(h + "2 2 2\n1 1 1e308\n1 1 1e308\n", 4, "sum to Infinity");
     }
 
     @Test

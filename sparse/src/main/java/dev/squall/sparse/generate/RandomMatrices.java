@@ -33,12 +33,8 @@ public final class RandomMatrices {
         if (!(density > 0 && density <= 1)) throw new IllegalArgumentException("Erdős–Rényi: density must be in (0, 1], got " + density);
         long positions = (long) rows * cols;
         double expected = density * positions;
-        if (expected > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("Erdős–Rényi: " + rows + " x " + cols + " at density " + density
-                    + " expects " + (long) expected + " entries, more than a CSR matrix holds");
-        }
         SplittableRandom rnd = new SplittableRandom(seed);
-        CsrBuilder b = new CsrBuilder(rows, cols, (long) (expected + 4 * Math.sqrt(expected)) + 16);
+        CsrBuilder b = new CsrBuilder(rows, cols, (long) expected);
         double logMiss = Math.log1p(-density); // -infinity at density 1: every gap is 0
         long next = gap(rnd, logMiss);
         for (int i = 0; i < rows; i++) {
@@ -68,7 +64,7 @@ public final class RandomMatrices {
         if (edgeFactor < 1) throw new IllegalArgumentException("R-MAT edge factor " + edgeFactor + " must be positive");
         int n = 1 << scale;
         long m = (long) edgeFactor * n;
-        if (m > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("R-MAT with " + m + " edges is too large");
+        CsrBuilder.checkFits(n, n, m, 12, 52); // triplets, then their assembly into CSR
         SplittableRandom rnd = new SplittableRandom(seed);
         int[] ri = new int[(int) m];
         int[] ci = new int[(int) m];

@@ -68,6 +68,9 @@ class RandomMatricesTest {
         assertEquals(0, RandomMatrices.erdosRenyi(0, 5, 0.5, 1).nnz());
         assertTrue(assertThrowsMessage(() -> RandomMatrices.erdosRenyi(5, 5, 0, 1)).contains("density must be in (0, 1]"));
         assertTrue(assertThrowsMessage(() -> RandomMatrices.erdosRenyi(100_000, 100_000, 0.5, 1)).contains("more than a CSR matrix holds"));
+        assertTrue(assertThrowsMessage(() -> RandomMatrices.rmat(27, 16, 1)).contains("more than a CSR matrix holds"));
+        // more rows than the heap holds row pointers for: refused before anything is allocated
+        assertTrue(assertThrowsMessage(() -> RandomMatrices.banded(Integer.MAX_VALUE - 9, 0, 1)).contains("Java heap's limit"));
     }
 
     private static String assertThrowsMessage(org.junit.jupiter.api.function.Executable call) {
