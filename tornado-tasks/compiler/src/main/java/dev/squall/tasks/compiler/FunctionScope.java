@@ -1,14 +1,17 @@
 package dev.squall.tasks.compiler;
 
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
 import com.sun.source.util.TreePath;
 import dev.squall.tasks.api.ReadOnly;
 
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +38,10 @@ final class FunctionScope {
     private final Set<Element> localArrays = new HashSet<>();
     private final StringBuilder hoisted = new StringBuilder();
     private boolean exchange;
+    /** The ctx.asyncCopy calls of this kernel, in source order. */
+    private final List<Tree> asyncCopies = new ArrayList<>();
+    private boolean asyncWait;
+    private boolean barrier;
 
     FunctionScope(MethodTree tree, ExecutableElement el, boolean kernel, TreePath root) {
         this.tree = tree;
@@ -107,5 +114,32 @@ final class FunctionScope {
 
     boolean usesExchangeBuffer() {
         return exchange;
+    }
+
+    void noteAsyncCopy(Tree call) {
+        asyncCopies.add(call);
+    }
+
+    void noteAsyncWait() {
+        asyncWait = true;
+    }
+
+    void noteBarrier() {
+        barrier = true;
+    }
+
+    /** Whether the kernel copies or waits asynchronously, and so needs the dialect's {@link CDialect#asyncCopyState()}. */
+    boolean usesAsyncCopies() {
+        return !asyncCopies.isEmpty() || asyncWait;
+    }
+
+    /** Rejects a kernel that starts asynchronous copies and never waits for them, or never publishes them with a barrier. */
+    void checkAsyncCopiesAwaited() {
+        if (asyncCopies.isEmpty()) return;
+        if (!asyncWait || !barrier) {
+            throw new KernelLanguageException(asyncCopies.get(0), "this kernel starts asynchronous copies but never "
+                    + (asyncWait ? "calls ctx.localBarrier()" : "waits for them") + ": call ctx.asyncWait() and then ctx.localBarrier() "
+                    + "in the kernel before reading the copied data");
+        }
     }
 }

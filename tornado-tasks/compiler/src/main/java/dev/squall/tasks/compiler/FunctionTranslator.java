@@ -88,9 +88,12 @@ final class FunctionTranslator {
         } else {
             for (StatementTree s : ss) statements.stmt(new TreePath(bodyPath, s), body, "    ");
         }
+        scope.checkAsyncCopiesAwaited();
         StringBuilder out = new StringBuilder(signature()).append(" {\n");
         if (scope.usesExchangeBuffer()) out.append(d.exchangeBuffer());
-        out.append(scope.hoisted()).append(body).append("}\n");
+        out.append(scope.hoisted());
+        if (scope.usesAsyncCopies() && !d.asyncCopyState().isEmpty()) out.append("    ").append(d.asyncCopyState()).append('\n');
+        out.append(body).append("}\n");
         return out.toString();
     }
 

@@ -53,7 +53,18 @@ final class IntrinsicTranslator {
         if (!scope.spmd && scope.kernel) throw new KernelLanguageException(mi, "KernelContext is for SPMD kernels");
         switch (name) {
             case "localBarrier", "globalBarrier" -> {
+                scope.noteBarrier();
                 return d.barrier();
+            }
+            case "asyncCopy" -> {
+                return asyncCopy(mi, args);
+            }
+            case "asyncWait" -> {
+                if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are made and awaited in kernels only, not in "
+                        + "device functions: call ctx.asyncWait() in the kernel");
+                scope.noteAsyncWait();
+                if (d.hasHelper("sq_async_wait")) helpers.add("sq_async_wait");
+                return d.asyncWait();
             }
             case "globalFence" -> {
                 return d.globalFence();
@@ -112,6 +123,28 @@ final class IntrinsicTranslator {
         }
         if (name.startsWith("atomic")) return atomic(mi, name, m, args);
         throw new KernelLanguageException(mi, "KernelContext." + name + " is not a kernel intrinsic");
+    }
+
+    /** ctx.asyncCopy(local, localOffset, src, srcOffset, count): a work-group copy from a kernel array into local memory. */
+    private String asyncCopy(MethodInvocationTree mi, List<TreePath> args) {
+        if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are made in kernels only, not in device functions: "
+                + "every work-item of the group makes the same call, in the kernel");
+        TreePath dst = args.get(0), src = args.get(2);
+        Element de = trees.getElement(dst);
+        if (!(LoopNest.strip((ExpressionTree) dst.getLeaf()) instanceof IdentifierTree) || de == null || !scope.isLocalArray(de)) {
+            throw new KernelLanguageException(dst.getLeaf(), "asyncCopy copies into local memory: pass an array from ctx.allocate...LocalArray "
+                    + "by its name, not a private array (new T[K]) or an expression");
+        }
+        Element se = trees.getElement(src);
+        if (!(LoopNest.strip((ExpressionTree) src.getLeaf()) instanceof IdentifierTree) || se == null || se.getKind() != ElementKind.PARAMETER
+                || scope.name(se) == null) {
+            throw new KernelLanguageException(src.getLeaf(), "asyncCopy copies from a kernel array parameter (global memory), by its name");
+        }
+        scope.noteAsyncCopy(mi);
+        if (d.hasHelper("sq_async_copy")) helpers.add("sq_async_copy");
+        String dstPtr = "(" + scope.name(de) + " + (" + exprs.top(args.get(1)) + "))";
+        String srcPtr = "(" + scope.name(se) + " + (" + exprs.top(args.get(3)) + "))";
+        return d.asyncCopy(dstPtr, srcPtr, exprs.top(args.get(4)));
     }
 
     private String atomic(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {

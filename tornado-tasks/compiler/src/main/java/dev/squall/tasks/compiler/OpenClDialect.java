@@ -335,6 +335,26 @@ final class OpenClDialect extends CDialect {
         return "sq_sg_add_" + letter(k) + "(sq_xchg_buf, " + v + ")";
     }
 
+    /**
+     * One event chains every copy in flight (async_work_group_copy returns the event it is given, when not zero);
+     * a wait releases it, so the next copy starts from the zero event again. OpenCL C assigns no 0 to an event_t,
+     * hence the second, never-used one.
+     */
+    @Override
+    String asyncCopyState() {
+        return "event_t sq_copies = 0, sq_no_copy = 0;";
+    }
+
+    @Override
+    String asyncCopy(String dst, String src, String count) {
+        return "(sq_copies = async_work_group_copy(" + dst + ", " + src + ", (size_t) (" + count + "), sq_copies))";
+    }
+
+    @Override
+    String asyncWait() {
+        return "(wait_group_events(1, &sq_copies), sq_copies = sq_no_copy)";
+    }
+
     @Override
     String exchangeBuffer() {
         // warp shuffles need no buffer; the helpers' signatures keep the parameter

@@ -63,6 +63,17 @@ class CTranslatorTest {
                 }
 
                 @Kernel
+                public static void staged(KernelContext ctx, @ReadOnly DoubleArray x, FloatArray y, DoubleArray out, int n) {
+                    double[] tile = ctx.allocateDoubleLocalArray(BLOCK);
+                    float[] small = ctx.allocateFloatLocalArray(BLOCK);
+                    ctx.asyncCopy(tile, 0, x, (long) ctx.groupIdx * BLOCK, Math.min(BLOCK, n - ctx.groupIdx * BLOCK));
+                    ctx.asyncCopy(small, 1, y, 0, BLOCK - 1);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    out.set(ctx.globalIdx, tile[ctx.localIdx] + small[ctx.localIdx]);
+                }
+
+                @Kernel
                 public static void bits(IntArray a, LongArray b, int s, double half) {
                     for (@Parallel int i = 0; i < a.getSize(); i++) {
                         a.set(i, (a.get(i) >>> s) + (a.get(i) << 33) + (int) (half % 2.0));
@@ -210,6 +221,34 @@ class CTranslatorTest {
                 """);
         assertLines(cu, "template <typename T> __device__ T sq_shfl_xor(T v, int m) { return __shfl_sync(sq_sgmask(), v, sq_sglane() ^ m); }\n");
         assertFalse(cu.contains("sq_xchg_buf"), cu);
+    }
+
+    @Test
+    void asyncCopiesChainOneEventOnOpenClAndUseCpAsyncOnCuda() {
+        assertLines(cl, """
+                __kernel void staged(__global const double* restrict x, long x__len, __global float* y, long y__len, __global double* out, long out__len, int n) {
+                    __local double tile[64];
+                    __local float small[64];
+                    event_t sq_copies = 0, sq_no_copy = 0;
+                    sq_copies = async_work_group_copy((tile + (0)), (x + (((long) ((int) get_group_id(0))) * 64)), (size_t) (sq_min_i((int) 64, (int) (n - (((int) get_group_id(0)) * 64)))), sq_copies);
+                    sq_copies = async_work_group_copy((small + (1)), (y + (0)), (size_t) (64 - 1), sq_copies);
+                    wait_group_events(1, &sq_copies), sq_copies = sq_no_copy;
+                    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+                """);
+        assertLines(cu, """
+                extern "C" __global__ void staged(const double* __restrict__ x, long long x__len, float* y, long long y__len, double* out, long long out__len, int n) {
+                    __shared__ double tile[64];
+                    __shared__ float small[64];
+                    sq_async_copy((tile + (0)), (x + (((long long) ((int) blockIdx.x)) * 64)), (long long) (sq_min_i((int) 64, (int) (n - (((int) blockIdx.x) * 64)))));
+                    sq_async_copy((small + (1)), (y + (0)), (long long) (64 - 1));
+                    sq_async_wait();
+                    __syncthreads();
+                """);
+        assertLines(cu, "template <typename T> __device__ void sq_async_copy(T* dst, const T* src, long long n) {\n");
+        assertTrue(cu.contains("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n    asm volatile(\"cp.async.wait_all;\" ::: \"memory\");"), cu);
+        assertTrue(cu.contains("asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\""), cu);
+        assertTrue(cu.contains("#else\n    for (long long i = t; i < n; i += nt) dst[i] = src[i];\n#endif"), "a plain copy below sm_80: " + cu);
+        assertEquals(cl.indexOf("event_t "), cl.lastIndexOf("event_t "), "only the kernel that copies declares the events: " + cl);
     }
 
     @Test

@@ -877,6 +877,74 @@ class KernelRejectionTest {
                     for (@Parallel int i = 0, j = 0; i < n; i++) a.set(i, j); // <-
                 }
                 """));
+        // -- asynchronous copies into local memory --
+        cases.add(reject("AsyncCopyIntoPrivateArray", "asyncCopy copies into local memory", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] p = new double[8];
+                    ctx.asyncCopy(
+                            p, // <-
+                            0, x, 0, 8);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, p[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyInDeviceFunction", "asynchronous copies are made in kernels only", """
+                @DeviceFunction
+                static void stage(KernelContext ctx, double[] t, DoubleArray x) {
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    stage(ctx, t, x);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncWaitInDeviceFunction", "awaited in kernels only", """
+                @DeviceFunction
+                static void await(KernelContext ctx) {
+                    ctx.asyncWait(); // <-
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    await(ctx);
+                }
+                """));
+        cases.add(reject("AsyncCopyNeverAwaited", "never waits for them", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyNeverPublished", "never calls ctx.localBarrier()", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.asyncWait();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyElementTypesDiffer", "no suitable method found for asyncCopy", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    float[] t = ctx.allocateFloatLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+
         // annotations are matched by class: a type of the owner's own named Parallel is not Squall's @Parallel
         cases.add(reject("ForeignParallelAnnotation", "no KernelContext parameter and no @Parallel loop", """
                 @interface Parallel {
