@@ -37,6 +37,7 @@ final class ExpressionTranslator {
         return d.type(KernelTypes.kindOfName(javaElem));
     }
 
+    /** The C literal of a Java constant value (minimum values and negatives parenthesised), or null for a non-numeric one. */
     String constant(Object v) {
         return switch (v) {
             case Integer i -> i == Integer.MIN_VALUE ? "(-2147483647 - 1)" : i < 0 ? "(" + i + ")" : i.toString();
@@ -53,6 +54,7 @@ final class ExpressionTranslator {
         };
     }
 
+    /** The value of an integer compile-time constant expression (literals, static final constants, arithmetic), or null. */
     Long constantValue(TreePath p) {
         ExpressionTree e = (ExpressionTree) p.getLeaf();
         switch (e) {
@@ -100,6 +102,7 @@ final class ExpressionTranslator {
                 && !(n instanceof Double || n instanceof Float) ? n.longValue() : null;
     }
 
+    /** An expression without its outer parentheses (statement level). */
     String top(TreePath p) {
         String s = expr(p);
         if (s.startsWith("(") && s.endsWith(")")) {
@@ -127,6 +130,7 @@ final class ExpressionTranslator {
         return t.getKind();
     }
 
+    /** An expression, fully parenthesised. */
     String expr(TreePath p) {
         ExpressionTree e = (ExpressionTree) p.getLeaf();
         TypeMirror et = trees.getTypeMirror(p);

@@ -33,6 +33,7 @@ final class FunctionTranslator {
         return d.type(KernelTypes.kindOfName(javaElem));
     }
 
+    /** The C declaration: kernel prefix and launch bounds, or the device function's return type and {@code sq_fn_} name; parameters. */
     String signature() {
         StringBuilder sb = new StringBuilder();
         List<String> ps = new ArrayList<>();
@@ -62,6 +63,7 @@ final class FunctionTranslator {
         return sb.toString();
     }
 
+    /** The whole C function. */
     String emit() {
         if (scope.kernel && !scope.spmd) scope.nest = LoopNest.of(scope.tree, program.annotations);
         StringBuilder body = new StringBuilder();

@@ -28,6 +28,7 @@ final class IntrinsicTranslator {
         this.exprs = exprs;
     }
 
+    /** A KernelContext id or size field (ctx.globalIdx, ...). */
     String contextField(Tree t, String name) {
         return switch (name) {
             case "globalIdx" -> d.globalId(0);
@@ -49,6 +50,7 @@ final class IntrinsicTranslator {
         };
     }
 
+    /** A KernelContext method: barriers, fences, asynchronous copies, sub-group operations, mma, atomics. */
     String contextCall(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {
         if (!scope.spmd && scope.kernel) throw new KernelLanguageException(mi, "KernelContext is for SPMD kernels");
         switch (name) {

@@ -25,6 +25,7 @@ final class StatementTranslator {
         this.exprs = exprs;
     }
 
+    /** Appends statement {@code p} to {@code out} at indentation {@code ind}. */
     void stmt(TreePath p, StringBuilder out, String ind) {
         StatementTree s = (StatementTree) p.getLeaf();
         switch (s) {
