@@ -99,8 +99,8 @@ public class KernelContext {
      * </ul>
      * {@code local} is an array from {@code ctx.allocate…LocalArray}, in a kernel (not a device function). CUDA
      * devices of compute capability 8.0 and later copy with {@code cp.async} (16-byte transfers where the source
-     * and destination align alike), older ones with a plain copy; OpenCL uses {@code async_work_group_copy}; the
-     * JVM copies at once, each work-item its share.
+     * and destination align alike), older ones, OpenCL devices and the JVM with a plain copy, each work-item its
+     * share.
      *
      * <pre>{@code
      * double[] tile = ctx.allocateDoubleLocalArray(256);

@@ -131,13 +131,8 @@ abstract class CDialect {
 
     // ---- asynchronous copies from global into local memory, by the whole work-group (KernelContext.asyncCopy) ----
 
-    /** Declarations at the top of a kernel that copies asynchronously ("" when it needs none). */
-    String asyncCopyState() {
-        return "";
-    }
-
-    /** Starts the work-group's copy of {@code count} elements from global {@code src} to local {@code dst} (pointers). */
-    abstract String asyncCopy(String dst, String src, String count);
+    /** Starts the work-group's copy of {@code count} elements of type {@code k} from global {@code src} to local {@code dst} (pointers). */
+    abstract String asyncCopy(TypeKind k, String dst, String src, String count);
 
     /** Waits for the copies this work-item's group has started. */
     abstract String asyncWait();

@@ -95,7 +95,7 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
-    String asyncCopy(String dst, String src, String count) {
+    String asyncCopy(TypeKind k, String dst, String src, String count) {
         return "sq_async_copy(" + dst + ", " + src + ", (long long) (" + count + "))";
     }
 

@@ -128,11 +128,6 @@ final class FunctionScope {
         barrier = true;
     }
 
-    /** Whether the kernel copies or waits asynchronously, and so needs the dialect's {@link CDialect#asyncCopyState()}. */
-    boolean usesAsyncCopies() {
-        return !asyncCopies.isEmpty() || asyncWait;
-    }
-
     /** Rejects a kernel that starts asynchronous copies and never waits for them, or never publishes them with a barrier. */
     void checkAsyncCopiesAwaited() {
         if (asyncCopies.isEmpty()) return;

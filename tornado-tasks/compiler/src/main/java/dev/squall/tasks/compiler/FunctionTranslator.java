@@ -93,9 +93,7 @@ final class FunctionTranslator {
         scope.checkAsyncCopiesAwaited();
         StringBuilder out = new StringBuilder(signature()).append(" {\n");
         if (scope.usesExchangeBuffer()) out.append(d.exchangeBuffer());
-        out.append(scope.hoisted());
-        if (scope.usesAsyncCopies() && !d.asyncCopyState().isEmpty()) out.append("    ").append(d.asyncCopyState()).append('\n');
-        out.append(body).append("}\n");
+        out.append(scope.hoisted()).append(body).append("}\n");
         return out.toString();
     }
 

@@ -143,10 +143,11 @@ final class IntrinsicTranslator {
             throw new KernelLanguageException(src.getLeaf(), "asyncCopy copies from a kernel array parameter (global memory), by its name");
         }
         scope.noteAsyncCopy(mi);
-        if (d.hasHelper("sq_async_copy")) helpers.add("sq_async_copy");
+        TypeKind k = ((ArrayType) de.asType()).getComponentType().getKind();
+        helpers.add(d.hasHelper("sq_async_copy") ? "sq_async_copy" : "sq_async_copy_" + CDialect.letter(k));
         String dstPtr = "(" + scope.name(de) + " + (" + exprs.top(args.get(1)) + "))";
         String srcPtr = "(" + scope.name(se) + " + (" + exprs.top(args.get(3)) + "))";
-        return d.asyncCopy(dstPtr, srcPtr, exprs.top(args.get(4)));
+        return d.asyncCopy(k, dstPtr, srcPtr, exprs.top(args.get(4)));
     }
 
     private String atomic(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {
