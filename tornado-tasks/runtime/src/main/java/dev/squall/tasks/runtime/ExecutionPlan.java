@@ -9,6 +9,8 @@ import dev.squall.tasks.runtime.spi.*;
 
 import java.lang.reflect.Method;
 import java.util.*;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Binds task graphs to a device and runs them. The first {@link #execute()} builds the programs
@@ -22,6 +24,17 @@ import java.util.*;
  *     System.out.println(plan.execute().profile());
  * }
  * }</pre>
+ *
+ * A plan's work goes to one {@link DeviceQueue} ({@link #onQueue}; the device's default queue
+ * otherwise). {@link #executeAsync()} returns once the work is queued; {@link #after} orders an
+ * execution after events of other queues or plans, on the device:
+ *
+ * <pre>{@code
+ * DeviceQueue a = gpu.newQueue(), b = gpu.newQueue();
+ * ExecutionHandle produced = producer.onQueue(a).executeAsync();
+ * ExecutionHandle consumed = consumer.onQueue(b).after(produced.event()).executeAsync();
+ * consumed.await();
+ * }</pre>
  */
 public final class ExecutionPlan implements AutoCloseable {
     private static final long[] LOCAL_2D = {16, 16}, LOCAL_3D = {8, 8, 4};
@@ -34,6 +47,8 @@ public final class ExecutionPlan implements AutoCloseable {
     private final List<ImmutableTaskGraph> graphs;
     private final Map<String, WorkerGrid> grids = new HashMap<>();
     private Device device;
+    private DeviceQueue queue; // null: the device's default queue
+    private final List<Event> waitBeforeNext = new ArrayList<>();
     private boolean profiling;
     private List<Action> prepared;
     private double pendingCompileMillis;
@@ -49,8 +64,49 @@ public final class ExecutionPlan implements AutoCloseable {
         if (d != device) {
             release();
             device = d;
+            queue = null;
             firstExecution = true;
         }
+        return this;
+    }
+
+    /**
+     * Runs this plan's graphs on {@code q} (and so on its device) from the next execution on. Work of plans on
+     * different queues may run at the same time; order it with {@link #after} or {@link DeviceQueue#waitFor}.
+     *
+     * <pre>{@code
+     * DeviceQueue side = gpu.newQueue();
+     * plan.onQueue(side).executeAsync();
+     * }</pre>
+     */
+    public synchronized ExecutionPlan onQueue(DeviceQueue q) {
+        if (q == null) throw new IllegalArgumentException("onQueue: null queue");
+        q.checkOpen();
+        withDevice(q.device());
+        queue = q;
+        return this;
+    }
+
+    /** The queue this plan's work goes to: the one given to {@link #onQueue}, else the device's default queue. */
+    public synchronized DeviceQueue queue() {
+        return queue != null ? queue : device().defaultQueue();
+    }
+
+    /**
+     * Makes the next execution (only that one) wait until these events have completed before its first
+     * copy or kernel. The device does the waiting for events of the same device, so the host is not blocked
+     * (see {@link DeviceQueue#waitFor} for events of other devices).
+     *
+     * <pre>{@code
+     * ExecutionHandle p = producer.onQueue(a).executeAsync();
+     * consumer.onQueue(b).after(p.event()).execute();   // b waits for a on the device
+     * }</pre>
+     */
+    public synchronized ExecutionPlan after(Event... events) {
+        for (Event e : events) {
+            if (e == null) throw new IllegalArgumentException("after: null event");
+        }
+        waitBeforeNext.addAll(List.of(events));
         return this;
     }
 
@@ -83,44 +139,32 @@ public final class ExecutionPlan implements AutoCloseable {
     public synchronized ExecutionResult execute() {
         long t0 = System.nanoTime();
         Device dev = device();
+        DeviceQueue q = queue();
+        q.checkOpen();
         if (prepared == null) prepare(dev);
-        NativeDevice nd = dev.nativeDevice();
-        boolean prof = profiling;
+        waitForEvents(q);
+        boolean prof = profiling, first = firstExecution;
         double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
-        if (nd == null) {
-            long a = System.nanoTime(), b = a;
-            for (Action x : prepared) {
-                x.run(firstExecution);
-                if (x instanceof LaunchAction) b = System.nanoTime();
-            }
+        if (dev.isJvm()) {
+            List<Action> actions = prepared;
+            long[] span = new long[2];
+            q.jvmQueue().run(() -> runOnJvm(actions, first, span));
             if (prof) {
                 toDev = 0;
                 toHost = 0;
-                kern = (b - a) / 1e6;
+                kern = (span[1] - span[0]) / 1e6;
             }
-        } else if (!prof) {
-            for (Action x : prepared) x.run(firstExecution);
-            nd.synchronize();
         } else {
-            DeviceEvent e0 = nd.record(), e1 = null, e2 = null;
-            int phase = 0; // 0 uploads, 1 kernels, 2 downloads
-            for (Action x : prepared) {
-                int p = x instanceof Upload ? 0 : x instanceof LaunchAction ? 1 : 2;
-                while (phase < p) {
-                    if (phase == 0) e1 = nd.record();
-                    else e2 = nd.record();
-                    phase++;
-                }
-                x.run(firstExecution);
+            NativeQueue nq = q.nativeQueue();
+            DeviceEvent[] marks = prof ? new DeviceEvent[4] : null;
+            enqueue(prepared, nq, first, marks);
+            nq.synchronize();
+            if (prof) {
+                toDev = marks[1].millisSince(marks[0]);
+                kern = marks[2].millisSince(marks[1]);
+                toHost = marks[3].millisSince(marks[2]);
+                for (DeviceEvent e : marks) e.release();
             }
-            if (e1 == null) e1 = nd.record();
-            if (e2 == null) e2 = nd.record();
-            DeviceEvent e3 = nd.record();
-            nd.synchronize();
-            toDev = e1.millisSince(e0);
-            kern = e2.millisSince(e1);
-            toHost = e3.millisSince(e2);
-            for (DeviceEvent e : new DeviceEvent[] {e0, e1, e2, e3}) e.release();
         }
         firstExecution = false;
         double compile = pendingCompileMillis;
@@ -128,7 +172,135 @@ public final class ExecutionPlan implements AutoCloseable {
         return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
     }
 
-    /** Frees the device copies of every array this plan uses. */
+    /**
+     * Queues every graph's copies and kernels on the plan's queue and returns at once with a handle;
+     * {@link ExecutionHandle#await()} waits and gives the result, {@link ExecutionHandle#event()} orders other
+     * work after this execution. Failures of the queued work (a driver error at a launch or copy, a kernel
+     * that fails) are thrown by {@code await()} with the driver's message; wrong arguments and kernels that
+     * do not build are thrown here, before anything is queued.
+     *
+     * <p>Copies of arrays in the device's pinned memory ({@code DoubleArray.pinned(n, device)}) are queued
+     * asynchronously. Copies of ordinary arrays are synchronous, so this call returns only after them
+     * (after the kernels before them too, for copies back to the host). The arrays must stay unchanged (and,
+     * for copies back, unread) until {@code await()} returns.
+     *
+     * <pre>{@code
+     * ExecutionHandle h = plan.executeAsync();
+     * prepareNextInput();                         // host work overlapping the device
+     * System.out.println(h.await().profile());
+     * }</pre>
+     */
+    public synchronized ExecutionHandle executeAsync() {
+        long t0 = System.nanoTime();
+        Device dev = device();
+        DeviceQueue q = queue();
+        q.checkOpen();
+        if (prepared == null) prepare(dev);
+        waitForEvents(q);
+        boolean prof = profiling, first = firstExecution;
+        List<Action> actions = prepared;
+        firstExecution = false;
+        double compile = pendingCompileMillis;
+        pendingCompileMillis = 0;
+        if (dev.isJvm()) {
+            long[] span = new long[2];
+            CompletableFuture<Void> done = q.jvmQueue().submit(() -> runOnJvm(actions, first, span));
+            return new ExecutionHandle(new Event(dev, done.handle((v, e) -> null)), () -> {
+                try {
+                    done.join();
+                } catch (CompletionException e) {
+                    throw failureOf(e.getCause());
+                }
+                double kern = prof ? (span[1] - span[0]) / 1e6 : Double.NaN, copies = prof ? 0 : Double.NaN;
+                return new ExecutionResult(this, new Profile(compile, copies, kern, copies, (System.nanoTime() - t0) / 1e3));
+            });
+        }
+        NativeQueue nq = q.nativeQueue();
+        DeviceEvent[] marks = prof ? new DeviceEvent[4] : null;
+        DeviceException queueing = null;
+        try {
+            enqueue(actions, nq, first, marks);
+        } catch (DeviceException e) {
+            queueing = e; // what was queued before still runs; await() reports the failure
+        }
+        Event done;
+        try {
+            done = q.record();
+        } catch (DeviceException e) {
+            if (queueing == null) throw e;
+            queueing.addSuppressed(e);
+            throw queueing; // the queue is unusable: no event to hand out
+        }
+        DeviceException failed = queueing;
+        return new ExecutionHandle(done, () -> {
+            try {
+                done.await();
+            } catch (DeviceException e) {
+                if (failed == null) throw e;
+                failed.addSuppressed(e);
+            }
+            if (failed != null) {
+                if (marks != null) for (DeviceEvent m : marks) if (m != null) m.release();
+                throw failed;
+            }
+            double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
+            if (marks != null) {
+                toDev = marks[1].millisSince(marks[0]);
+                kern = marks[2].millisSince(marks[1]);
+                toHost = marks[3].millisSince(marks[2]);
+                for (DeviceEvent m : marks) m.release();
+            }
+            return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
+        });
+    }
+
+    /** A failure of asynchronous JVM work as await() throws it: device errors keep their kind and message. */
+    private static RuntimeException failureOf(Throwable cause) {
+        if (cause instanceof DeviceException d) return new DeviceException(d.kind(), d.getMessage(), d);
+        if (cause instanceof RuntimeException r) return r;
+        if (cause instanceof Error e) throw e;
+        return new DeviceException(DeviceException.Kind.DRIVER_ERROR, String.valueOf(cause), cause);
+    }
+
+    private void waitForEvents(DeviceQueue q) {
+        if (waitBeforeNext.isEmpty()) return;
+        Event[] events = waitBeforeNext.toArray(Event[]::new);
+        waitBeforeNext.clear();
+        q.waitFor(events);
+    }
+
+    /** Runs the actions on the JVM; {@code span} gets the start and the end of the last kernel (System.nanoTime). */
+    private static void runOnJvm(List<Action> actions, boolean first, long[] span) {
+        long a = System.nanoTime(), b = a;
+        for (Action x : actions) {
+            x.run(null, first);
+            if (x instanceof LaunchAction) b = System.nanoTime();
+        }
+        span[0] = a;
+        span[1] = b;
+    }
+
+    /**
+     * Queues the actions on {@code q}. With {@code marks} (profiling), records events before the uploads,
+     * before the kernels, before the downloads and at the end.
+     */
+    private static void enqueue(List<Action> actions, NativeQueue q, boolean first, DeviceEvent[] marks) {
+        if (marks == null) {
+            for (Action x : actions) x.run(q, first);
+            return;
+        }
+        marks[0] = q.record();
+        int phase = 0; // 0 uploads, 1 kernels, 2 downloads
+        for (Action x : actions) {
+            int p = x instanceof Upload ? 0 : x instanceof LaunchAction ? 1 : 2;
+            while (phase < p) marks[++phase] = q.record();
+            x.run(q, first);
+        }
+        while (phase < 2) marks[++phase] = q.record();
+        marks[3] = q.record();
+    }
+
+    /** Frees the device copies of every array this plan uses; await its asynchronous executions first. */
     public synchronized void freeDeviceMemory() {
         Device dev = device();
         if (dev.isJvm()) return;
@@ -151,11 +323,12 @@ public final class ExecutionPlan implements AutoCloseable {
     synchronized void copyToHost(KernelArray[] arrays) {
         Device dev = device();
         if (dev.isJvm()) return;
+        DeviceQueue q = queue != null && !queue.isClosed() ? queue : dev.defaultQueue(); // after the plan's work
         boolean[] created = new boolean[1];
         for (KernelArray a : arrays) {
             if (!dev.holds(a)) throw new IllegalArgumentException(a + " has no copy on " + dev.id());
             DeviceBuffer b = dev.buffer(a, created);
-            if (a.byteSize() > 0) dev.nativeDevice().copyToHost(b, 0, a.segment(), a.byteSize());
+            if (a.byteSize() > 0) q.nativeQueue().copyToHost(b, 0, a.segment(), a.byteSize());
         }
     }
 
@@ -173,8 +346,8 @@ public final class ExecutionPlan implements AutoCloseable {
             for (TaskGraph.Step s : g.steps) {
                 switch (s) {
                     case TaskGraph.Transfer t when dev.isJvm() -> { }
-                    case TaskGraph.Transfer t when t.toDevice() -> actions.add(new Upload(dev, t.array(), t.mode()));
-                    case TaskGraph.Transfer t -> actions.add(new Download(dev, t.array(), t.mode()));
+                    case TaskGraph.Transfer t when t.toDevice() -> actions.add(new Upload(dev, t.array(), t.mode(), dev.isPinned(t.array())));
+                    case TaskGraph.Transfer t -> actions.add(new Download(dev, t.array(), t.mode(), dev.isPinned(t.array())));
                     case TaskGraph.TaskStep t -> actions.add(prepareTask(dev, g, t));
                 }
             }
@@ -308,38 +481,45 @@ public final class ExecutionPlan implements AutoCloseable {
 
     // ---- actions ----
 
+    /** One step of an execution, queued on a native queue ({@code null} on the JVM, where it runs at once). */
     private interface Action {
-        void run(boolean first);
+        void run(NativeQueue q, boolean first);
 
         default void release() {
         }
     }
 
-    private record Upload(Device dev, KernelArray array, DataTransferMode mode) implements Action {
-        public void run(boolean first) {
+    /** A copy to the device: asynchronous when the array is in the device's pinned memory, synchronous otherwise. */
+    private record Upload(Device dev, KernelArray array, DataTransferMode mode, boolean pinned) implements Action {
+        public void run(NativeQueue q, boolean first) {
             if (mode == DataTransferMode.EVERY_EXECUTION || (first && mode == DataTransferMode.FIRST_EXECUTION)) {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
-                if (array.byteSize() > 0) dev.nativeDevice().copyToDevice(array.segment(), b, 0, array.byteSize());
+                if (array.byteSize() == 0) return;
+                if (pinned) q.copyToDeviceAsync(array.segment(), b, 0, array.byteSize());
+                else q.copyToDevice(array.segment(), b, 0, array.byteSize());
             }
         }
     }
 
-    private record Download(Device dev, KernelArray array, DataTransferMode mode) implements Action {
-        public void run(boolean first) {
+    /** A copy to the host: asynchronous when the array is in the device's pinned memory, synchronous otherwise. */
+    private record Download(Device dev, KernelArray array, DataTransferMode mode, boolean pinned) implements Action {
+        public void run(NativeQueue q, boolean first) {
             if (mode == DataTransferMode.EVERY_EXECUTION || (first && mode == DataTransferMode.FIRST_EXECUTION)) {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
                 if (created[0]) throw new IllegalStateException(array + " was never on " + dev.id() + ": nothing to copy back");
-                if (array.byteSize() > 0) dev.nativeDevice().copyToHost(b, 0, array.segment(), array.byteSize());
+                if (array.byteSize() == 0) return;
+                if (pinned) q.copyToHostAsync(b, 0, array.segment(), array.byteSize());
+                else q.copyToHost(b, 0, array.segment(), array.byteSize());
             }
         }
     }
 
     private record LaunchAction(String task, Runnable jvm, BoundLaunch bound, long[] global, long[] local) implements Action {
-        public void run(boolean first) {
+        public void run(NativeQueue q, boolean first) {
             if (jvm != null) jvm.run();
-            else if (bound != null) bound.launch(global, local);
+            else if (bound != null) bound.launch(q, global, local);
         }
 
         public void release() {
