@@ -2,12 +2,14 @@ package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.*;
 import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Graphs on several queues of one device, ordered by events, on every device present (the JVM and
@@ -143,5 +145,41 @@ class DeviceQueueTest {
         assertFalse(device.defaultQueue().isClosed(), "the default queue stays open");
         p.onQueue(device.defaultQueue()).execute();
         if (device.isJvm()) assertEquals(1, a.get(0));
+    }
+
+    @Test
+    void eventsOfAnotherDeviceAreAwaitedOnTheHost() {
+        Device gpu = TestDevices.all().stream().filter(d -> !d.isJvm()).findFirst().orElse(null);
+        assumeTrue(gpu != null, "needs a native device beside the JVM");
+        Device jvm = Devices.jvm();
+        IntArray a = IntArray.pinned(N, gpu), b = new IntArray(N);
+        FloatArray scratch = new FloatArray(N);
+        // the native device increments a and copies it back asynchronously; the JVM's queue waits for that copy
+        try (DeviceQueue nativeQueue = gpu.newQueue(); DeviceQueue jvmQueue = jvm.newQueue();
+             ExecutionPlan produce = new ExecutionPlan(new TaskGraph("produce")
+                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, a)
+                     .task("inc", Kernels::slowIncrement, a, scratch, ITERATIONS, N)
+                     .transferToHost(DataTransferMode.EVERY_EXECUTION, a).snapshot()).onQueue(nativeQueue);
+             ExecutionPlan consume = consumer(a, b).onQueue(jvmQueue)) {
+            for (int round = 1; round <= 10; round++) {
+                ExecutionHandle produced = produce.executeAsync();
+                consume.after(produced.event()).executeAsync().await();
+                assertAll(b, 3 * round, "round " + round);
+            }
+        }
+        // the other way: the JVM produces in host memory, the native device's queue waits before copying it in
+        IntArray c = new IntArray(N), d = IntArray.pinned(N, gpu);
+        try (DeviceQueue jvmQueue = jvm.newQueue(); DeviceQueue nativeQueue = gpu.newQueue();
+             ExecutionPlan produce = producer(c, scratch).onQueue(jvmQueue);
+             ExecutionPlan consume = new ExecutionPlan(new TaskGraph("consume")
+                     .transferToDevice(DataTransferMode.EVERY_EXECUTION, c)
+                     .task("x3", Kernels::timesThree, c, d, N)
+                     .transferToHost(DataTransferMode.EVERY_EXECUTION, d).snapshot()).onQueue(nativeQueue)) {
+            for (int round = 1; round <= 10; round++) {
+                ExecutionHandle produced = produce.executeAsync();
+                consume.after(produced.event()).executeAsync().await();
+                for (int i = 0; i < N; i++) assertEquals(3 * round, d.get(i), "round " + round + ", d[" + i + "]");
+            }
+        }
     }
 }
