@@ -106,7 +106,7 @@ public final class KernelProcessor extends AbstractProcessor {
             if (!devOk) continue;
             String binary = processingEnv.getElementUtils().getBinaryName(type).toString();
             try {
-                writeTwin(type);
+                writeTwin(type, ks);
                 writeLauncher(type, binary, ks, devFns);
                 FileObject cl = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cl", type);
                 FileObject cu = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cu", type);
@@ -308,16 +308,25 @@ public final class KernelProcessor extends AbstractProcessor {
 
     // ---- the JVM launcher ----
 
-    /** The @Fp32Variant twin, if asked for: generated source, compiled and translated in the next round. */
-    private void writeTwin(TypeElement type) throws IOException {
-        String twin = null;
+    /** The @Fp32Variant twin and the typed handles on both, if asked for: generated source, compiled and translated in the next round. */
+    private void writeTwin(TypeElement type, List<ExecutableElement> kernels) throws IOException {
+        String twin = null, handles = "";
         for (AnnotationMirror a : type.getAnnotationMirrors()) {
             if (!((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + "Fp32Variant")) continue;
-            for (var v : a.getElementValues().entrySet()) twin = String.valueOf(v.getValue().getValue());
+            for (var v : a.getElementValues().entrySet()) {
+                String key = v.getKey().getSimpleName().toString();
+                if (key.equals("value")) twin = String.valueOf(v.getValue().getValue());
+                else if (key.equals("handles")) handles = String.valueOf(v.getValue().getValue());
+            }
         }
         if (twin == null) return;
         if (!SourceVersion.isIdentifier(twin) || twin.equals(type.getSimpleName().toString())) {
             error("@Fp32Variant needs the simple name of a new class, got \"" + twin + "\"", type);
+            return;
+        }
+        if (handles.isEmpty()) handles = type.getSimpleName() + "Variants";
+        if (!SourceVersion.isIdentifier(handles) || handles.equals(twin) || handles.equals(type.getSimpleName().toString())) {
+            error("@Fp32Variant(handles = ...) needs the simple name of a new class, other than the twin's, got \"" + handles + "\"", type);
             return;
         }
         String pkg = processingEnv.getElementUtils().getPackageOf(type).getQualifiedName().toString();
@@ -329,6 +338,10 @@ public final class KernelProcessor extends AbstractProcessor {
         }
         try (Writer w = processingEnv.getFiler().createSourceFile((pkg.isEmpty() ? "" : pkg + ".") + twin, type).openWriter()) {
             w.write(src);
+        }
+        if (processingEnv.getElementUtils().getTypeElement("dev.squall.tasks.runtime.KernelVariants") == null) return; // api-only build
+        try (Writer w = processingEnv.getFiler().createSourceFile((pkg.isEmpty() ? "" : pkg + ".") + handles, type).openWriter()) {
+            w.write(VariantHandlesWriter.source(type, kernels, pkg, twin, handles));
         }
     }
 

@@ -360,14 +360,15 @@ public final class ExecutionPlan implements AutoCloseable {
         KernelInfo info = KernelRegistry.info(t.kernel());
         checkArguments(g.name() + "." + t.name(), t.kernel(), info, t.args());
         GeneratedKernels gen = KernelRegistry.generated(t.kernel().owner());
-        WorkerGrid grid = grids.get(t.name());
+        WorkerGrid grid = grids.getOrDefault(t.name(), t.grid());
         long[] global, local;
         if (grid != null) {
             global = grid.global();
             local = grid.local() != null ? grid.local() : defaultLocal(global, dev);
         } else if (info.style() == KernelInfo.Style.SPMD) {
             throw new IllegalArgumentException("task " + g.name() + "." + t.name() + " runs SPMD kernel " + t.kernel()
-                    + ", which needs a grid: plan.withGrid(\"" + t.name() + "\", WorkerGrid.of(n).withLocal(256))");
+                    + ", which needs a grid: give it with the task, graph.task(\"" + t.name() + "\", WorkerGrid.of(n).withLocal(256), ...), or plan.withGrid(\""
+                    + t.name() + "\", grid)");
         } else {
             long[] trips = gen.tripCounts(info.name(), t.args());
             local = switch (trips.length) {
@@ -448,7 +449,7 @@ public final class ExecutionPlan implements AutoCloseable {
     }
 
     /** Rejects wrong argument counts and types before anything is launched. */
-    private static void checkArguments(String task, KernelRef ref, KernelInfo info, Object[] args) {
+    static void checkArguments(String task, KernelRef ref, KernelInfo info, Object[] args) {
         List<KernelInfo.Param> ps = info.parameters();
         if (args.length != ps.size()) {
             throw new IllegalArgumentException("task " + task + ": kernel " + ref + " takes " + ps.size() + " arguments "

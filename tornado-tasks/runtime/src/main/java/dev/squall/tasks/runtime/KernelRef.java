@@ -17,6 +17,8 @@ public record KernelRef(Class<?> owner, String method) {
 
     /** Reads the class and method behind a method reference such as {@code Kernels::saxpy}. */
     static KernelRef of(Serializable methodReference) {
+        if (methodReference instanceof PrecisionTask p) return p.kernel();
+        if (methodReference == null) throw new IllegalArgumentException("a task's kernel is null");
         SerializedLambda sl;
         try {
             Method m = methodReference.getClass().getDeclaredMethod("writeReplace");

@@ -110,15 +110,71 @@ class TaskGraphTest {
     }
 
     @Test
-    void wrongArgumentsAreRejectedBeforeLaunch() {
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    void wrongArgumentsAreRejectedWhenTheTaskIsAdded() {
         IntArray a = iota(10);
-        ExecutionPlan p = new ExecutionPlan(new TaskGraph("g").task("t", Kernels.class, "addOne", a, 10L).snapshot()).withDevice(Devices.jvm());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::execute);
-        assertTrue(e.getMessage().contains("argument 1 (n)") && e.getMessage().contains("must be int"), e.getMessage());
-        ExecutionPlan q = new ExecutionPlan(new TaskGraph("g").task("t", Kernels.class, "addOne", a).snapshot()).withDevice(Devices.jvm());
-        e = assertThrows(IllegalArgumentException.class, q::execute);
-        assertTrue(e.getMessage().contains("takes 2 arguments"), e.getMessage());
+        KernelFunctions.Task2<IntArray, Integer> typed = Kernels::addOne;
+        KernelFunctions.Task2 raw = typed; // raw types: what javac cannot check, the graph does
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TaskGraph("g").task("t", raw, a, 10L));
+        assertTrue(e.getMessage().contains("task g.t") && e.getMessage().contains("argument 1 (n)") && e.getMessage().contains("must be int"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new TaskGraph("g").task("t", raw, new DoubleArray(10), 10));
+        assertTrue(e.getMessage().contains("argument 0 (a)") && e.getMessage().contains("must be IntArray"), e.getMessage());
         assertEquals(-7, a.get(0), "nothing ran");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("devicesAndPrecisions")
+    void aVariantHandleRunsTheKernelOfThePrecision(Device device, Precision p) {
+        int n = 777;
+        double[] x = new double[n], y = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = 1.0 / (i + 3);
+            y[i] = (i % 7) - 3.1;
+        }
+        KernelArray xs = p.fromDoubles(x), ys = p.fromDoubles(y);
+        double a = 0.1;
+        try (ExecutionPlan plan = new ExecutionPlan(new TaskGraph("g")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, xs, ys)
+                .task("axpy", Axpy.axpy.at(p), xs, ys, a, n)
+                .task("scale", WorkerGrid.of(1024).withLocal(64), Axpy.scaleSpmd.at(p), new KernelContext(), ys, 3.0, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, ys).snapshot()).withDevice(device)) {
+            plan.execute();
+        }
+        double[] got = Precision.read(ys, n);
+        double maxFromDouble = 0;
+        for (int i = 0; i < n; i++) {
+            // devices may or may not contract a * x + y into a fused multiply-add: accept either rounding
+            double fused, separate, ulp;
+            if (p == Precision.FP32) {
+                fused = 3f * Math.fma((float) a, (float) x[i], (float) y[i]);
+                separate = 3f * ((float) a * (float) x[i] + (float) y[i]);
+                ulp = Math.ulp((float) separate);
+            } else {
+                fused = 3 * Math.fma(a, x[i], y[i]);
+                separate = 3 * (a * x[i] + y[i]);
+                ulp = Math.ulp(separate);
+            }
+            double err = Math.min(Math.abs(got[i] - fused), Math.abs(got[i] - separate));
+            assertTrue(err <= 2 * ulp, "element " + i + ": " + got[i] + " against " + separate + " (" + p + ")");
+            maxFromDouble = Math.max(maxFromDouble, Math.abs(got[i] - 3 * (a * x[i] + y[i])));
+        }
+        if (p == Precision.FP32) assertTrue(maxFromDouble > 1e-9, "the fp32 kernel rounds to float: " + maxFromDouble);
+        else assertTrue(maxFromDouble < 1e-13, "the fp64 kernel keeps double: " + maxFromDouble);
+    }
+
+    @Test
+    void aVariantHandleRejectsArraysOfTheOtherPrecision() {
+        DoubleArray x = new DoubleArray(4), y = new DoubleArray(4);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new TaskGraph("g").task("axpy", Axpy.axpy.at(Precision.FP32), x, y, 2.0, 4));
+        assertTrue(e.getMessage().contains("task g.axpy") && e.getMessage().contains("argument 0 (x)") && e.getMessage().contains("FloatArray"),
+                e.getMessage());
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> devicesAndPrecisions() {
+        return devices().stream().flatMap(d -> java.util.stream.Stream.of(Precision.values())
+                .map(p -> org.junit.jupiter.params.provider.Arguments.of(d, p)));
     }
 
     @Test
@@ -127,6 +183,19 @@ class TaskGraphTest {
         ExecutionPlan p = new ExecutionPlan(new TaskGraph("g").task("t", Kernels::fill, new KernelContext(), a, 1).snapshot()).withDevice(Devices.jvm());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::execute);
         assertTrue(e.getMessage().contains("needs a grid"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void aGridGivenWithTheTaskIsUsed(Device device) {
+        int n = 640;
+        IntArray a = iota(n);
+        try (ExecutionPlan p = new ExecutionPlan(new TaskGraph("g")
+                .task("t", WorkerGrid.of(n).withLocal(32), Kernels::fill, new KernelContext(), a, 9)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, a).snapshot()).withDevice(device)) {
+            p.execute();
+        }
+        for (int i = 0; i < n; i++) assertEquals(9 + i, a.get(i), "element " + i);
     }
 
     @Test
