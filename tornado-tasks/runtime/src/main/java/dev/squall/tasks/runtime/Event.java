@@ -39,6 +39,14 @@ public final class Event {
         this.jvmDone = jvmDone;
     }
 
+    /** Releases {@code events} once {@code owner} is unreachable, unless released before (release is idempotent). */
+    static void releaseWhenUnreachable(Object owner, DeviceEvent... events) {
+        DeviceEvent[] held = events.clone();
+        CLEANER.register(owner, () -> {
+            for (DeviceEvent e : held) if (e != null) releaseQuietly(e);
+        });
+    }
+
     private static void releaseQuietly(DeviceEvent e) {
         try {
             e.release();

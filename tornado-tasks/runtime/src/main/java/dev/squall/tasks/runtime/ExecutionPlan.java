@@ -176,8 +176,8 @@ public final class ExecutionPlan implements AutoCloseable {
      * Queues every graph's copies and kernels on the plan's queue and returns at once with a handle;
      * {@link ExecutionHandle#await()} waits and gives the result, {@link ExecutionHandle#event()} orders other
      * work after this execution. Failures of the queued work (a driver error at a launch or copy, a kernel
-     * that fails) are thrown by {@code await()} with the driver's message; wrong arguments and kernels that
-     * do not build are thrown here, before anything is queued.
+     * that fails) are thrown by {@code await()} with the driver's message; a plan that cannot be prepared (an
+     * SPMD kernel without a grid, a kernel that does not build) is rejected here, before anything is queued.
      *
      * <p>Copies of arrays in the device's pinned memory ({@code DoubleArray.pinned(n, device)}) are queued
      * asynchronously. Copies of ordinary arrays are synchronous, so this call returns only after them
@@ -232,7 +232,7 @@ public final class ExecutionPlan implements AutoCloseable {
             throw queueing; // the queue is unusable: no event to hand out
         }
         DeviceException failed = queueing;
-        return new ExecutionHandle(done, () -> {
+        ExecutionHandle handle = new ExecutionHandle(done, () -> {
             try {
                 done.await();
             } catch (DeviceException e) {
@@ -252,6 +252,8 @@ public final class ExecutionPlan implements AutoCloseable {
             }
             return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
         });
+        if (marks != null) Event.releaseWhenUnreachable(handle, marks); // a handle never awaited still frees its timing events
+        return handle;
     }
 
     /** A failure of asynchronous JVM work as await() throws it: device errors keep their kind and message. */

@@ -111,11 +111,12 @@ class ExecutionHandleTest {
     }
 
     @Test
-    void badArgumentsAreThrownByExecuteAsyncItself() {
+    void aPlanThatCannotBePreparedIsRejectedByExecuteAsyncItself() {
         IntArray a = new IntArray(10);
-        ExecutionPlan p = new ExecutionPlan(new TaskGraph("g").task("t", Kernels.class, "addOne", a, 10L).snapshot())
+        ExecutionPlan p = new ExecutionPlan(new TaskGraph("g").task("t", Kernels::fill, new KernelContext(), a, 1).snapshot())
                 .withDevice(Devices.jvm());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, p::executeAsync);
-        assertTrue(e.getMessage().contains("must be int"), e.getMessage());
+        assertTrue(e.getMessage().contains("needs a grid"), e.getMessage());
+        assertEquals(0, a.get(0), "nothing ran");
     }
 }

@@ -4,7 +4,6 @@ import dev.squall.tasks.runtime.BuildCache;
 import dev.squall.tasks.runtime.DeviceException;
 import dev.squall.tasks.runtime.KernelBuildException;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
-import dev.squall.tasks.runtime.spi.DeviceEvent;
 import dev.squall.tasks.runtime.spi.DeviceInfo;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
