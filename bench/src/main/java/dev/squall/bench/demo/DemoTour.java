@@ -61,9 +61,8 @@ public final class DemoTour {
         partial.init(Double.NaN);
         try (ExecutionPlan plan = new ExecutionPlan(new TaskGraph("demo")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, v)
-                .task("sumSquares", DemoKernels::sumSquares, new KernelContext(), v, partial, n)
+                .task("sumSquares", WorkerGrid.of((long) groups * local).withLocal(local), DemoKernels::sumSquares, new KernelContext(), v, partial, n)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, partial).snapshot()).withDevice(device).withProfiler(true)) {
-            plan.withGrid("sumSquares", WorkerGrid.of((long) groups * local).withLocal(local));
             plan.execute();
             Profile p = plan.execute().profile();
             for (int r = 0; r < 3; r++) {

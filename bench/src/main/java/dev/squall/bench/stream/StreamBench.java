@@ -67,15 +67,8 @@ public final class StreamBench {
         try {
             for (int k = 0; k < 4; k++) {
                 String kernel = names[k] + (fp64 ? "64" : "32");
-                Object sv = fp64 ? (Object) s : (Object) (float) s;
-                Object[] args = switch (k) {
-                    case 0 -> new Object[] {a, c, n};
-                    case 1 -> new Object[] {c, b, sv, n};
-                    case 2 -> new Object[] {a, b, c, n};
-                    default -> new Object[] {a, b, c, sv, n};
-                };
-                TaskGraph one = new TaskGraph("stream_" + kernel).transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b, c)
-                        .task("t", StreamKernels.class, kernel, args);
+                TaskGraph one = streamTask(new TaskGraph("stream_" + kernel).transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b, c),
+                        kernel, k, a, b, c, s, n);
                 plans[k] = new ExecutionPlan(one.snapshot()).withDevice(device).withProfiler(true);
                 plans[k].execute(); // build, upload
                 // warm for at least 200 ms (or 500 runs) so an idle GPU has left its low clocks before timing
@@ -103,6 +96,26 @@ public final class StreamBench {
             for (ExecutionPlan p : plans) if (p != null) p.close();
         }
         return out;
+    }
+
+    /** Adds STREAM kernel {@code k} (copy, scale, add, triad) in the arrays' precision to {@code g}, as task {@code name}. */
+    private static TaskGraph streamTask(TaskGraph g, String name, int k, KernelArray a, KernelArray b, KernelArray c, double s, int n) {
+        if (a instanceof DoubleArray da && b instanceof DoubleArray db && c instanceof DoubleArray dc) {
+            return switch (k) {
+                case 0 -> g.task(name, StreamKernels::copy64, da, dc, n);
+                case 1 -> g.task(name, StreamKernels::scale64, dc, db, s, n);
+                case 2 -> g.task(name, StreamKernels::add64, da, db, dc, n);
+                default -> g.task(name, StreamKernels::triad64, da, db, dc, s, n);
+            };
+        }
+        FloatArray fa = (FloatArray) a, fb = (FloatArray) b, fc = (FloatArray) c;
+        float sf = (float) s;
+        return switch (k) {
+            case 0 -> g.task(name, StreamKernels::copy32, fa, fc, n);
+            case 1 -> g.task(name, StreamKernels::scale32, fc, fb, sf, n);
+            case 2 -> g.task(name, StreamKernels::add32, fa, fb, fc, n);
+            default -> g.task(name, StreamKernels::triad32, fa, fb, fc, sf, n);
+        };
     }
 
     /** Each STREAM kernel is idempotent given the others' outputs, so one reference application matches any repeat count. */

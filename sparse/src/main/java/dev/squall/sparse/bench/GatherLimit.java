@@ -1,16 +1,17 @@
 package dev.squall.sparse.bench;
 
 import dev.squall.sparse.exec.DeviceArrays;
-import dev.squall.sparse.exec.Launch;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -53,11 +54,15 @@ public final class GatherLimit implements AutoCloseable {
         int groups = Math.max(1, (a.rows() + GROUP - 1) / GROUP);
         this.perGroup = (int) ((a.nnz() + (long) groups - 1) / groups);
         this.items = groups * GROUP;
-        this.out = p.vector(items);
-        KernelArray xv = p.array(x);
-        Launch l = new Launch("gatherLimit", new Object[] {null, DeviceArrays.ints(b.entryCol()), p.array(b.entryVal()), xv, out,
-                a.nnz(), perGroup}, WorkerGrid.of(items).withLocal(GROUP));
-        this.runner = new LaunchRunner("gather" + System.identityHashCode(this), p.kernels(), List.of(l), device, xv);
+        this.out = DeviceArrays.zeros(p, items);
+        KernelArray xv = DeviceArrays.values(p, x);
+        IntArray col = DeviceArrays.ints(b.entryCol());
+        KernelArray val = DeviceArrays.values(p, b.entryVal());
+        int nnz = a.nnz();
+        WorkerGrid grid = WorkerGrid.of(items).withLocal(GROUP);
+        this.runner = new LaunchRunner("gather" + System.identityHashCode(this), device,
+                g -> g.graph().task(g.name("gather-limit/entries"), grid, SpmvKernels.gatherLimit.at(p), new KernelContext(), col, val, xv, out, nnz,
+                        perGroup), xv);
     }
 
     /** Entries each work-group streams. */

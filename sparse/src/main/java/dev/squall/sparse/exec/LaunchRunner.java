@@ -6,15 +6,20 @@ import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ExecutionResult;
 import dev.squall.tasks.runtime.TaskGraph;
-import java.util.List;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * The device side of an executor: a fixed list of launches bound to a device, the host-written inputs
- * (x, y, coefficients) copied there only after {@link #markDirty()}, and batches of back-to-back calls
- * for timing. The matrix arrays in the launches' arguments are copied on the first execution and stay.
+ * The device side of an executor: its launches bound to a device, the host-written inputs (x, y, coefficients)
+ * copied there only after {@link #markDirty()}, and batches of back-to-back calls for timing. The executor gives
+ * its launches as a function appending one call's tasks to a graph ({@link Launches}); the matrix arrays those
+ * tasks take are copied on the first execution and stay.
  *
  * <pre>{@code
- * LaunchRunner r = new LaunchRunner("spmv0", Fp64Kernels.class, launches, device, x, y, coef);
+ * LaunchRunner r = new LaunchRunner("spmv0", device,
+ *         t -> t.graph().task(t.name("csr/rows"), SpmvKernels.csrScalar.at(p), rowPtr, col, val, x, y, coef, rows),
+ *         x, y, coef);
  * r.markDirty();                          // after writing x on the host
  * r.execute();                            // copies x, y, coef, then runs the launches
  * double ms = r.batchMillis(10);          // executor time per call over 10 calls
@@ -22,9 +27,18 @@ import java.util.List;
  * }</pre>
  */
 public final class LaunchRunner implements AutoCloseable {
+    /** The launches of one call of an executor. */
+    @FunctionalInterface
+    public interface Launches {
+        /**
+         * Appends one call's tasks to {@code tasks}' graph, named through {@link CallTasks#name}. Called once per call
+         * a graph holds, so it adds tasks only: the arrays are made once, by the executor, before.
+         */
+        void appendTo(CallTasks tasks);
+    }
+
     private final String id;
-    private final Class<?> kernels;
-    private final List<Launch> launches;
+    private final Launches launches;
     private final Device device;
     private final ExecutionPlan upload;
     private final ExecutionPlan run;
@@ -33,13 +47,12 @@ public final class LaunchRunner implements AutoCloseable {
     private boolean dirty = true;
     private ExecutionResult last;
 
-    /** Binds {@code launches} (kernels of class {@code kernels}) to {@code device}; {@code inputs} are copied when dirty. */
-    public LaunchRunner(String id, Class<?> kernels, List<Launch> launches, Device device, KernelArray... inputs) {
+    /** Binds {@code launches} to {@code device}; {@code inputs} are copied when dirty. {@code id} names the graphs. */
+    public LaunchRunner(String id, Device device, Launches launches, KernelArray... inputs) {
         this.id = id;
-        this.kernels = kernels;
-        this.launches = List.copyOf(launches);
+        this.launches = launches;
         this.device = device;
-        this.upload = new ExecutionPlan(new TaskGraph(id + "in").transferToDevice(DataTransferMode.EVERY_EXECUTION, inputs).snapshot());
+        this.upload = new ExecutionPlan(new TaskGraph(id + "in").transferToDevice(DataTransferMode.EVERY_EXECUTION, (Object[]) inputs).snapshot());
         upload.withDevice(device);
         this.run = plan(id, 1);
     }
@@ -90,18 +103,14 @@ public final class LaunchRunner implements AutoCloseable {
         }
     }
 
+    /** One graph of {@code calls} calls' launches in order; tasks of call {@code r} end in {@code /call}r when there are several. */
     private ExecutionPlan plan(String name, int calls) {
         TaskGraph g = new TaskGraph(name);
-        for (int r = 0; r < calls; r++) {
-            for (int i = 0; i < launches.size(); i++) g.task("b" + r + "t" + i, kernels, launches.get(i).kernel(), launches.get(i).args());
-        }
+        Map<String, WorkerGrid> planGrids = new LinkedHashMap<>();
+        for (int r = 0; r < calls; r++) launches.appendTo(new CallTasks(g, calls == 1 ? "" : "/call" + r, planGrids));
         ExecutionPlan plan = new ExecutionPlan(g.snapshot());
         plan.withDevice(device).withProfiler(true);
-        for (int r = 0; r < calls; r++) {
-            for (int i = 0; i < launches.size(); i++) {
-                if (launches.get(i).grid() != null) plan.withGrid("b" + r + "t" + i, launches.get(i).grid());
-            }
-        }
+        planGrids.forEach(plan::withGrid);
         return plan;
     }
 

@@ -1,16 +1,18 @@
 package dev.squall.sparse.spmm;
 
 import static dev.squall.sparse.exec.DeviceArrays.ints;
+import static dev.squall.sparse.exec.DeviceArrays.values;
+import static dev.squall.sparse.exec.DeviceArrays.zeros;
 
-import dev.squall.sparse.exec.Launch;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.CsbFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.spmv.kernels.Fp32Kernels;
+import dev.squall.sparse.spmv.kernels.Fp64Kernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
-import java.util.List;
+import dev.squall.tasks.runtime.Precision;
 
 /**
  * SpMM with A and with A^T from one CSB copy of the matrix on the device ({@link CsbFormat}):
@@ -55,9 +57,9 @@ public final class CsbExecutor implements AutoCloseable {
             int out = t ? csb.cols() : csb.rows();
             inLen = in * k;
             outLen = out * k;
-            x = precision.vector(Math.max(1, inLen));
-            y = precision.vector(Math.max(1, outLen));
-            coef = precision.vector(2);
+            x = zeros(precision, inLen);
+            y = zeros(precision, outLen);
+            coef = zeros(precision, 2);
             Precision.write(coef, new double[] {1, 0});
             boolean row = layout == Layout.ROW_MAJOR;
             int xRow = row ? k : 1;
@@ -65,15 +67,20 @@ public final class CsbExecutor implements AutoCloseable {
             int yRow = row ? k : 1;
             int yVec = row ? 1 : out;
             int beta = csb.beta();
-            Launch launch;
+            Class<?> kernels = precision.pick(Fp64Kernels.class, Fp32Kernels.class);
+            LaunchRunner.Launches launches;
             if (t) {
-                launch = new Launch("csbMultiplyTransposed", new Object[] {shared[3], shared[4], shared[5], shared[2], shared[6], val, x, y, coef, csb.cols(), beta,
-                        csb.colBlockPtr().length - 1, k, xRow, xVec, yRow, yVec}, null);
+                int cols = csb.cols();
+                int blockCols = csb.colBlockPtr().length - 1;
+                launches = g -> g.byName("csb/block-columns", null, kernels, "csbMultiplyTransposed", shared[3], shared[4], shared[5], shared[2],
+                        shared[6], val, x, y, coef, cols, beta, blockCols, k, xRow, xVec, yRow, yVec);
             } else {
-                launch = new Launch("csbMultiply", new Object[] {shared[0], shared[1], shared[2], shared[6], val, x, y, coef, csb.rows(), beta,
-                        csb.blockRowPtr().length - 1, k, xRow, xVec, yRow, yVec}, null);
+                int rows = csb.rows();
+                int blockRows = csb.blockRowPtr().length - 1;
+                launches = g -> g.byName("csb/block-rows", null, kernels, "csbMultiply", shared[0], shared[1], shared[2], shared[6], val, x, y, coef,
+                        rows, beta, blockRows, k, xRow, xVec, yRow, yVec);
             }
-            runner = new LaunchRunner(id, precision.kernels(), List.of(launch), device, x, y, coef);
+            runner = new LaunchRunner(id, device, launches, x, y, coef);
         }
 
         double[] multiply(double alpha, double[] xv, double beta, double[] y0) {
@@ -111,7 +118,7 @@ public final class CsbExecutor implements AutoCloseable {
         this.device = d;
         IntArray[] shared = {ints(csb.blockRowPtr()), ints(csb.blockCol()), ints(csb.blockStart()), ints(csb.colBlockPtr()),
                 ints(csb.colBlocks()), ints(csb.blockRow()), ints(csb.packed())};
-        KernelArray val = p.array(csb.val());
+        KernelArray val = values(p, csb.val());
         this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
         String id;
         synchronized (CsbExecutor.class) {

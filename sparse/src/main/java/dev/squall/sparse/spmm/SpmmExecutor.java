@@ -1,20 +1,22 @@
 package dev.squall.sparse.spmm;
 
 import static dev.squall.sparse.exec.DeviceArrays.ints;
+import static dev.squall.sparse.exec.DeviceArrays.values;
+import static dev.squall.sparse.exec.DeviceArrays.zeros;
 
-import dev.squall.sparse.exec.Launch;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
-import dev.squall.sparse.spmv.Precision;
+import dev.squall.sparse.spmv.kernels.Fp32Kernels;
+import dev.squall.sparse.spmv.kernels.Fp64Kernels;
+import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.WorkerGrid;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Sparse times dense block, {@code Y = alpha A X + beta Y} with K vectors, X and Y in one layout
@@ -50,7 +52,7 @@ public final class SpmmExecutor implements AutoCloseable {
     static final int GROUP = 256;
     static final int SEGMENT = 8 * GROUP;
     /** Vectors of X each spmmBinned launch multiplies (its private accumulators). */
-    static final int CHUNK = dev.squall.sparse.spmv.kernels.Fp64Kernels.SPMM_CHUNK;
+    static final int CHUNK = Fp64Kernels.SPMM_CHUNK;
 
     private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
@@ -63,12 +65,12 @@ public final class SpmmExecutor implements AutoCloseable {
         this.layout = layout;
         this.precision = p;
         this.device = d;
-        this.x = p.vector(a.cols() * k);
-        this.y = p.vector(a.rows() * k);
-        this.coef = p.vector(2);
+        this.x = zeros(p, a.cols() * k);
+        this.y = zeros(p, a.rows() * k);
+        this.coef = zeros(p, 2);
         Precision.write(coef, new double[] {1, 0});
         boolean rowMajor = layout == Layout.ROW_MAJOR;
-        List<Launch> l = new ArrayList<>();
+        LaunchRunner.Launches launches;
         // GPUs: binned for column-major X (a work-item per output would re-read the matrix per vector)
         // and for skewed rows; regular rows with row-major X keep a work-item per output (neighbours share the row)
         if (gpuStyle && a.nnz() > 0 && (!rowMajor || skewed(a))) {
@@ -78,32 +80,40 @@ public final class SpmmExecutor implements AutoCloseable {
             int xVec = rowMajor ? 1 : a.cols();
             int yRow = rowMajor ? k : 1;
             int yVec = rowMajor ? 1 : a.rows();
-            KernelArray partial = p.vector(Math.max(1, b.segRow().length * k));
+            KernelArray partial = zeros(p, b.segRow().length * k);
             IntArray binGroup = ints(b.binGroup()), binLanes = ints(b.binLanes()), binItem = ints(b.binItem()), rowList = ints(b.rowList());
             IntArray listPtr = ints(b.listPtr()), segRow = ints(b.segRow()), segStart = ints(b.segStart()), segEnd = ints(b.segEnd());
             IntArray entryCol = ints(b.entryCol());
-            KernelArray entryVal = p.array(b.entryVal());
-            for (int c0 = 0; c0 < k; c0 += CHUNK) {
-                l.add(new Launch("spmmBinned", new Object[] {null, binGroup, binLanes, binItem, rowList, listPtr, segRow, segStart, segEnd,
-                        entryCol, entryVal, x, y, coef, partial, b.bins(), k, xRow, xVec, yRow, yVec, c0},
-                        WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP)));
-            }
-            if (b.longRow().length > 0) {
-                l.add(new Launch("spmmSegmentSums", new Object[] {ints(b.longRow()), ints(b.longSeg()), partial, y, coef, b.longRow().length, k,
-                        yRow, yVec}, null));
-            }
+            KernelArray entryVal = values(p, b.entryVal());
+            IntArray longRow = ints(b.longRow()), longSeg = ints(b.longSeg());
+            int bins = b.bins();
+            int longRows = b.longRow().length;
+            WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
+            Class<?> kernels = p.pick(Fp64Kernels.class, Fp32Kernels.class);
+            launches = g -> {
+                for (int c0 = 0; c0 < k; c0 += CHUNK) {
+                    g.byName("spmm-binned/vectors-from-" + c0, grid, kernels, "spmmBinned", null, binGroup, binLanes, binItem, rowList, listPtr,
+                            segRow, segStart, segEnd, entryCol, entryVal, x, y, coef, partial, bins, k, xRow, xVec, yRow, yVec, c0);
+                }
+                if (longRows > 0) {
+                    g.graph().task(g.name("spmm-binned/long-rows"), SpmvKernels.spmmSegmentSums.at(p), longRow, longSeg, partial, y, coef, longRows, k,
+                            yRow, yVec);
+                }
+            };
             detail = (rowMajor ? "row-major" : "column-major") + " X/Y: rows binned by length (" + b.describe()
                     + "), " + CHUNK + " vectors per launch and pass over the matrix";
         } else {
             IntArray rowPtr = ints(a.rowPtr());
             IntArray col = ints(a.colIdx());
-            KernelArray val = p.array(a.values());
+            KernelArray val = values(p, a.values());
             int total = a.rows() * k;
+            int rows = a.rows();
+            int cols = a.cols();
             if (rowMajor) {
-                l.add(new Launch("spmmRowMajor", new Object[] {rowPtr, col, val, x, y, coef, k, total}, null));
+                launches = g -> g.graph().task(g.name("spmm/row-major"), SpmvKernels.spmmRowMajor.at(p), rowPtr, col, val, x, y, coef, k, total);
                 detail = "row-major X/Y: a work-item per output, the K outputs of a row adjacent";
             } else {
-                l.add(new Launch("spmmColMajor", new Object[] {rowPtr, col, val, x, y, coef, a.rows(), a.cols(), total}, null));
+                launches = g -> g.graph().task(g.name("spmm/col-major"), SpmvKernels.spmmColMajor.at(p), rowPtr, col, val, x, y, coef, rows, cols, total);
                 detail = "column-major X/Y: a work-item per output, rows adjacent within each vector";
             }
         }
@@ -112,7 +122,7 @@ public final class SpmmExecutor implements AutoCloseable {
         synchronized (SpmmExecutor.class) {
             id = "spmm" + serial++;
         }
-        runner = new LaunchRunner(id, p.kernels(), l, d, x, y, coef);
+        runner = new LaunchRunner(id, d, launches, x, y, coef);
     }
 
     /** Rows far longer than the mean (the rule of the SpMV format chooser). */

@@ -1,5 +1,12 @@
 package dev.squall.sparse.spmv;
 
+import static dev.squall.sparse.exec.DeviceArrays.ints;
+import static dev.squall.sparse.exec.DeviceArrays.longs;
+import static dev.squall.sparse.exec.DeviceArrays.values;
+import static dev.squall.sparse.exec.DeviceArrays.zeros;
+
+import dev.squall.sparse.exec.CallTasks;
+import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BcsrFormat;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CooFormat;
@@ -8,25 +15,26 @@ import dev.squall.sparse.format.DiaFormat;
 import dev.squall.sparse.format.EllFormat;
 import dev.squall.sparse.format.HybFormat;
 import dev.squall.sparse.format.SellFormat;
-import dev.squall.sparse.exec.DeviceArrays;
-import dev.squall.sparse.exec.Launch;
+import dev.squall.sparse.spmv.kernels.Fp32Kernels;
+import dev.squall.sparse.spmv.kernels.Fp64Kernels;
+import dev.squall.sparse.spmv.kernels.SpmvKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
-import java.util.ArrayList;
-import java.util.List;
 
-/** The inspectors of each executor: convert CSR to the format's device arrays and list the launches. */
+/** The inspectors of each executor: convert CSR to the format's device arrays and give the launches of one product. */
 final class FormatLaunches {
     /** Work-group size of the SPMD kernels (a multiple of 32, as sub-group emulation requires). */
     static final int GROUP = BinnedCsrFormat.GPU_GROUP;
     /** Entries of one long-row segment in csr-binned: 8 per work-item of a group. */
     static final int SEGMENT = BinnedCsrFormat.GPU_SEGMENT;
 
-    /** What an inspector produced: launches and a one-line description of the layout it chose. */
-    record Built(List<Launch> launches, String detail) {
+    /** What an inspector produced: its launches and a one-line description of the layout it chose. */
+    record Built(LaunchRunner.Launches launches, String detail) {
     }
 
     /** The vectors every executor shares: x, y, {alpha, beta}, and {alpha, 1} for accumulating passes. */
@@ -65,28 +73,33 @@ final class FormatLaunches {
             throw new IllegalArgumentException(f.cliName() + " takes no knobs (" + t.suffix() + "): only csr-binned and csr-binned-two-launch do");
         }
         int rows = a.rows();
+        String step = f.cliName() + "/";
         if (a.nnz() == 0) {
-            return new Built(List.of(new Launch("scale", new Object[] {v.y(), v.coef(), rows}, null)), "no entries: y = beta y");
+            return new Built(g -> g.graph().task(g.name(step + "scale"), SpmvKernels.scale.at(p), v.y(), v.coef(), rows), "no entries: y = beta y");
         }
         if (longOffsets) {
             if (f != SpmvFormat.CSR) {
                 throw new IllegalArgumentException(f.cliName() + " keeps 32-bit entry offsets; a matrix of " + a.nnz()
                         + " entries needs 64-bit offsets (2^31 or more entries): use --format csr");
             }
-            return new Built(List.of(new Launch("csrScalarLong",
-                    new Object[] {longs(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
-                    "one work-item per row, 64-bit row pointers");
+            LongArray rowPtr = longs(a.rowPtr());
+            IntArray col = ints(a.colIdx());
+            KernelArray val = values(p, a.values());
+            return new Built(g -> g.graph().task(g.name(step + "rows-64-bit-offsets"), SpmvKernels.csrScalarLong.at(p), rowPtr, col, val,
+                    v.x(), v.y(), v.coef(), rows), "one work-item per row, 64-bit row pointers");
         }
         return switch (f) {
             case CSR -> {
+                IntArray rowPtr = ints(a.rowPtr());
+                IntArray col = ints(a.colIdx());
+                KernelArray val = values(p, a.values());
                 if (gpu) {
-                    yield new Built(List.of(new Launch("csrScalar",
-                            new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(), rows}, null)),
+                    yield new Built(g -> g.graph().task(g.name(step + "rows"), SpmvKernels.csrScalar.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), rows),
                             "one work-item per row");
                 }
                 int blocks = (rows + CPU_BLOCK_ROWS - 1) / CPU_BLOCK_ROWS;
-                yield new Built(List.of(new Launch("csrRowBlocks", new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()),
-                        v.x(), v.y(), v.coef(), rows, CPU_BLOCK_ROWS, blocks}, null)),
+                yield new Built(g -> g.graph().task(g.name(step + "row-blocks"), SpmvKernels.csrRowBlocks.at(p), rowPtr, col, val,
+                        v.x(), v.y(), v.coef(), rows, CPU_BLOCK_ROWS, blocks),
                         CPU_BLOCK_ROWS + " rows per work-item (CPU device), entries streamed, 2 accumulators");
             }
             case CSR_VECTOR -> {
@@ -94,106 +107,160 @@ final class FormatLaunches {
                 long items = (long) rows * lanes;
                 if (items > Integer.MAX_VALUE - GROUP) throw new IllegalArgumentException("csr-vector: " + rows + " rows x " + lanes + " lanes is too many work-items");
                 WorkerGrid grid = WorkerGrid.of(roundUp(items, GROUP)).withLocal(GROUP);
-                yield new Built(List.of(new Launch("csrVector", new Object[] {null, ints(a.rowPtr()), ints(a.colIdx()),
-                        p.array(a.values()), v.x(), v.y(), v.coef(), rows, lanes}, grid)), lanes + " lanes per row");
+                IntArray rowPtr = ints(a.rowPtr());
+                IntArray col = ints(a.colIdx());
+                KernelArray val = values(p, a.values());
+                yield new Built(g -> g.graph().task(g.name(step + "rows"), grid, SpmvKernels.csrVector.at(p), new KernelContext(), rowPtr, col, val,
+                        v.x(), v.y(), v.coef(), rows, lanes), lanes + " lanes per row");
             }
             case CSR_MERGE -> {
                 long total = (long) rows + a.nnz();
                 if (total > Integer.MAX_VALUE - 1024) throw new IllegalArgumentException("csr-merge: rows + nnz = " + total + " exceeds 2^31");
                 int per = gpu ? 8 : 256;
                 int items = (int) ((total + per - 1) / per);
-                KernelArray carry = p.vector(items);
+                KernelArray carry = zeros(p, items);
                 IntArray carryRow = new IntArray(items);
-                List<Launch> l = List.of(
-                        new Launch("csrMerge", new Object[] {ints(a.rowPtr()), ints(a.colIdx()), p.array(a.values()), v.x(), v.y(), v.coef(),
-                                carry, carryRow, rows, a.nnz(), per, items}, null),
-                        new Launch("carryFix", new Object[] {v.y(), v.coef(), carry, carryRow, items}, null));
-                yield new Built(l, per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
+                IntArray rowPtr = ints(a.rowPtr());
+                IntArray col = ints(a.colIdx());
+                KernelArray val = values(p, a.values());
+                int nnz = a.nnz();
+                yield new Built(g -> g.graph()
+                        .task(g.name(step + "merge"), SpmvKernels.csrMerge.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), carry, carryRow,
+                                rows, nnz, per, items)
+                        .task(g.name(step + "carry-fix"), SpmvKernels.carryFix.at(p), v.y(), v.coef(), carry, carryRow, items),
+                        per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
             case CSR_BINNED, CSR_BINNED_TWO_LAUNCH -> {
                 BinnedCsrFormat b = BinnedCsrFormat.from(a, t.group(), t.segLen(), -1, t.perLane(), t.warpMax(), t.byLength());
                 boolean oneLaunch = f == SpmvFormat.CSR_BINNED;
-                KernelArray partial = p.vector(b.segRow().length);
+                KernelArray partial = zeros(p, b.segRow().length);
                 IntArray longSeg = ints(b.longSeg());
                 IntArray segCount = new IntArray(Math.max(1, b.longRow().length)); // zero; the last group of a row re-arms it
-                List<Launch> l = new ArrayList<>();
-                l.add(new Launch(t.unroll() == 4 ? "csrBinnedQuad" : "csrBinned", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()), ints(b.rowList()),
-                        ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()), p.array(b.entryVal()),
-                        v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)), longSeg, segCount,
-                        oneLaunch ? 1 : 0}, WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group())));
-                if (!oneLaunch && b.longRow().length > 0) {
-                    l.add(new Launch("segmentSums", new Object[] {ints(b.longRow()), longSeg, partial, v.y(), v.coef(),
-                            b.longRow().length}, null));
-                }
+                IntArray binGroup = ints(b.binGroup()), binLanes = ints(b.binLanes()), binItem = ints(b.binItem()), rowList = ints(b.rowList());
+                IntArray listPtr = ints(b.listPtr()), segRow = ints(b.segRow()), segStart = ints(b.segStart()), segEnd = ints(b.segEnd());
+                IntArray col = ints(b.entryCol());
+                KernelArray val = values(p, b.entryVal());
+                IntArray segLong = ints(segLong(b.longSeg(), b.segRow().length));
+                IntArray longRow = ints(b.longRow());
+                int bins = b.bins();
+                int longRows = b.longRow().length;
+                String kernel = t.unroll() == 4 ? "csrBinnedQuad" : "csrBinned";
+                WorkerGrid grid = WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group());
+                LaunchRunner.Launches launches = g -> {
+                    g.byName(step + "bins", grid, wideKernels(p), kernel, null, binGroup, binLanes, binItem, rowList, listPtr, segRow,
+                            segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, oneLaunch ? 1 : 0);
+                    if (!oneLaunch && longRows > 0) {
+                        g.graph().task(g.name(step + "long-rows"), SpmvKernels.segmentSums.at(p), longRow, longSeg, partial, v.y(), v.coef(), longRows);
+                    }
+                };
                 String knobs = t.equals(BinnedTuning.DEFAULT) ? "" : "knobs " + t.suffix().substring(1) + " (group " + b.group()
                         + ", " + t.unroll() + " entries a lane in flight" + (t.byLength() ? ", bins by row length" : "") + "): ";
-                yield new Built(l, knobs + b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
+                yield new Built(launches, knobs + b.describe() + (b.longRow().length == 0 ? "" : oneLaunch
                         ? ", long rows finished by their last group (one-segment rows stored directly)" : ", long rows finished by a second launch"));
             }
             case CSR_STREAM, CSR_STREAM_64 -> {
                 BinnedCsrFormat b = BinnedCsrFormat.from(a, GROUP, SEGMENT, f == SpmvFormat.CSR_STREAM ? 32 : 64);
-                KernelArray partial = p.vector(b.segRow().length);
+                KernelArray partial = zeros(p, b.segRow().length);
                 IntArray segCount = new IntArray(Math.max(1, b.longRow().length));
                 int[] streamItem = b.streamItem().length == 0 ? new int[1] : b.streamItem();
-                yield new Built(List.of(new Launch("csrBinnedStream", new Object[] {null, ints(b.binGroup()), ints(b.binLanes()), ints(b.binItem()),
-                        ints(b.rowList()), ints(b.listPtr()), ints(b.segRow()), ints(b.segStart()), ints(b.segEnd()), ints(b.entryCol()),
-                        p.array(b.entryVal()), v.x(), v.y(), v.coef(), partial, b.bins(), ints(segLong(b.longSeg(), b.segRow().length)),
-                        ints(b.longSeg()), segCount, ints(streamItem)}, WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP))),
+                IntArray binGroup = ints(b.binGroup()), binLanes = ints(b.binLanes()), binItem = ints(b.binItem()), rowList = ints(b.rowList());
+                IntArray listPtr = ints(b.listPtr()), segRow = ints(b.segRow()), segStart = ints(b.segStart()), segEnd = ints(b.segEnd());
+                IntArray col = ints(b.entryCol());
+                KernelArray val = values(p, b.entryVal());
+                IntArray segLong = ints(segLong(b.longSeg(), b.segRow().length));
+                IntArray longSeg = ints(b.longSeg());
+                IntArray stream = ints(streamItem);
+                int bins = b.bins();
+                WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
+                yield new Built(g -> g.byName(step + "bins", grid, wideKernels(p), "csrBinnedStream", null, binGroup, binLanes, binItem,
+                        rowList, listPtr, segRow, segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, stream),
                         b.describe() + (b.longRow().length == 0 ? "" : ", long rows finished by their last group"));
             }
             case COO -> {
-                List<Launch> l = new ArrayList<>();
-                String detail = coo(CooFormat.from(a), p, gpu, v, v.coef(), true, l);
-                yield new Built(l, detail);
+                Coo coo = coo(CooFormat.from(a), p, gpu, v, v.coef(), true, step);
+                yield new Built(coo.launches(), coo.detail());
             }
             case ELL -> {
                 EllFormat e = EllFormat.from(a);
-                yield new Built(List.of(ell(e, p, v)), "width " + e.width() + ", " + pct(a.nnz(), (long) e.width() * rows) + " of slots used");
+                yield new Built(ell(e, p, v, step + "rows"), "width " + e.width() + ", " + pct(a.nnz(), (long) e.width() * rows) + " of slots used");
             }
             case SELL -> {
                 int c = 32;
                 int sigma = 512;
                 SellFormat s = SellFormat.from(a, c, sigma);
-                yield new Built(List.of(new Launch("sell", new Object[] {ints(s.chunkPtr()), ints(s.slotLen()), ints(s.perm()),
-                        ints(s.col()), p.array(s.val()), v.x(), v.y(), v.coef(), s.slots(), c}, null)),
+                IntArray chunkPtr = ints(s.chunkPtr()), slotLen = ints(s.slotLen()), perm = ints(s.perm()), col = ints(s.col());
+                KernelArray val = values(p, s.val());
+                int slots = s.slots();
+                yield new Built(g -> g.graph().task(g.name(step + "chunks"), SpmvKernels.sell.at(p), chunkPtr, slotLen, perm, col, val,
+                        v.x(), v.y(), v.coef(), slots, c),
                         "C " + c + ", sigma " + sigma + ", " + pct(a.nnz(), s.storedSlots()) + " of slots used");
             }
             case DIA -> {
                 DiaFormat dia = DiaFormat.from(a);
-                yield new Built(List.of(new Launch("dia", new Object[] {ints(dia.offsets()), p.array(dia.val()), v.x(), v.y(), v.coef(),
-                        rows, a.cols(), dia.diagonals()}, null)),
+                IntArray offsets = ints(dia.offsets());
+                KernelArray val = values(p, dia.val());
+                int cols = a.cols();
+                int diagonals = dia.diagonals();
+                yield new Built(g -> g.graph().task(g.name(step + "rows"), SpmvKernels.dia.at(p), offsets, val, v.x(), v.y(), v.coef(),
+                        rows, cols, diagonals),
                         dia.diagonals() + " diagonals, " + pct(a.nnz(), (long) dia.diagonals() * rows) + " of slots used");
             }
             case BCSR -> {
                 BcsrFormat b = BcsrFormat.from(a, p.bytes());
-                yield new Built(List.of(new Launch("bcsr", new Object[] {ints(b.blockPtr()), ints(b.blockCol()), ints(b.mask()), p.array(b.val()),
-                        v.x(), v.y(), v.coef(), rows, b.r(), b.c()}, null)),
+                IntArray blockPtr = ints(b.blockPtr()), blockCol = ints(b.blockCol()), mask = ints(b.mask());
+                KernelArray val = values(p, b.val());
+                int r = b.r();
+                int c = b.c();
+                yield new Built(g -> g.graph().task(g.name(step + "block-rows"), SpmvKernels.bcsr.at(p), blockPtr, blockCol, mask, val,
+                        v.x(), v.y(), v.coef(), rows, r, c),
                         b.r() + "x" + b.c() + " blocks, " + b.blocks() + " stored, " + pct(a.nnz(), (long) b.blocks() * b.r() * b.c()) + " of slots used");
             }
             case HYB -> {
                 HybFormat h = HybFormat.from(a);
-                List<Launch> l = new ArrayList<>();
-                l.add(ell(h.ell(), p, v));
+                LaunchRunner.Launches ell = ell(h.ell(), p, v, step + "ell");
                 String detail = "ELL width " + h.ell().width() + " + COO " + h.coo().nnz() + " entries";
-                if (h.coo().nnz() > 0) coo(h.coo(), p, gpu, v, v.coefAcc(), false, l);
-                yield new Built(l, detail);
+                if (h.coo().nnz() == 0) yield new Built(ell, detail);
+                LaunchRunner.Launches coo = coo(h.coo(), p, gpu, v, v.coefAcc(), false, step + "coo-").launches();
+                yield new Built(g -> {
+                    ell.appendTo(g);
+                    coo.appendTo(g);
+                }, detail);
             }
         };
     }
 
-    private static Launch ell(EllFormat e, Precision p, Vectors v) {
-        return new Launch("ell", new Object[] {ints(e.rowLen()), ints(e.col()), p.array(e.val()), v.x(), v.y(), v.coef(), e.rows()}, null);
+    /** The kernels of precision {@code p} as a class, for the kernels launched by name ({@link CallTasks#byName}). */
+    static Class<?> wideKernels(Precision p) {
+        return p.pick(Fp64Kernels.class, Fp32Kernels.class);
     }
 
-    private static String coo(CooFormat c, Precision p, boolean gpu, Vectors v, KernelArray coef, boolean writeEmpty, List<Launch> out) {
+    private static LaunchRunner.Launches ell(EllFormat e, Precision p, Vectors v, String step) {
+        IntArray rowLen = ints(e.rowLen()), col = ints(e.col());
+        KernelArray val = values(p, e.val());
+        int rows = e.rows();
+        return g -> g.graph().task(g.name(step), SpmvKernels.ell.at(p), rowLen, col, val, v.x(), v.y(), v.coef(), rows);
+    }
+
+    /** COO's launches and their description. */
+    private record Coo(LaunchRunner.Launches launches, String detail) {
+    }
+
+    /** Chunked COO into y with coefficients {@code coef}; {@code step} starts the task names ({@code coo/} or {@code hyb/coo-}). */
+    private static Coo coo(CooFormat c, Precision p, boolean gpu, Vectors v, KernelArray coef, boolean writeEmpty, String step) {
         int chunk = gpu ? 8 : 256;
         int chunks = (c.nnz() + chunk - 1) / chunk;
-        KernelArray carry = p.vector(chunks);
+        KernelArray carry = zeros(p, chunks);
         IntArray carryRow = new IntArray(Math.max(1, chunks));
-        out.add(new Launch("cooChunks", new Object[] {ints(c.row()), ints(c.col()), p.array(c.val()), v.x(), v.y(), coef, carry, carryRow,
-                c.nnz(), c.rows(), chunk, chunks, writeEmpty ? 1 : 0}, null));
-        out.add(new Launch("carryFix", new Object[] {v.y(), coef, carry, carryRow, chunks}, null));
-        return chunk + " entries per work-item, " + chunks + " work-items";
+        IntArray row = ints(c.row()), col = ints(c.col());
+        KernelArray val = values(p, c.val());
+        int nnz = c.nnz();
+        int rows = c.rows();
+        int empty = writeEmpty ? 1 : 0;
+        LaunchRunner.Launches launches = g -> g.graph()
+                .task(g.name(step + "chunks"), SpmvKernels.cooChunks.at(p), row, col, val, v.x(), v.y(), coef, carry, carryRow, nnz, rows, chunk,
+                        chunks, empty)
+                .task(g.name(step + "carry-fix"), SpmvKernels.carryFix.at(p), v.y(), coef, carry, carryRow, chunks);
+        return new Coo(launches, chunk + " entries per work-item, " + chunks + " work-items");
     }
 
     /** For each long-row segment, the index of its long row ({@code longSeg[j] <= segment < longSeg[j + 1]}). */
@@ -211,16 +278,6 @@ final class FormatLaunches {
         int lanes = 2;
         while (lanes < 32 && lanes * 1.5 < mean) lanes <<= 1;
         return lanes;
-    }
-
-    static IntArray ints(int[] v) {
-        return DeviceArrays.ints(v);
-    }
-
-    private static LongArray longs(int[] v) {
-        LongArray r = new LongArray(Math.max(1, v.length));
-        for (int i = 0; i < v.length; i++) r.set(i, v[i]);
-        return r;
     }
 
     private static long roundUp(long v, long m) {

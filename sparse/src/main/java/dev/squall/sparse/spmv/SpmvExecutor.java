@@ -1,10 +1,13 @@
 package dev.squall.sparse.spmv;
 
+import static dev.squall.sparse.exec.DeviceArrays.zeros;
+
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.Profile;
 import java.util.List;
 
@@ -48,7 +51,7 @@ public final class SpmvExecutor implements AutoCloseable {
         this.format = f;
         this.precision = p;
         this.device = d;
-        this.v = new FormatLaunches.Vectors(p.vector(a.cols()), p.vector(a.rows()), p.vector(2), p.vector(2));
+        this.v = new FormatLaunches.Vectors(zeros(p, a.cols()), zeros(p, a.rows()), zeros(p, 2), zeros(p, 2));
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
         FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets, tuning);
@@ -58,7 +61,7 @@ public final class SpmvExecutor implements AutoCloseable {
         synchronized (SpmvExecutor.class) {
             id = "spmv" + serial++;
         }
-        this.runner = new LaunchRunner(id, p.kernels(), built.launches(), d, v.x(), v.y(), v.coef(), v.coefAcc());
+        this.runner = new LaunchRunner(id, d, built.launches(), v.x(), v.y(), v.coef(), v.coefAcc());
     }
 
     /**

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;

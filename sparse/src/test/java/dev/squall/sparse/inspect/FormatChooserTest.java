@@ -9,9 +9,9 @@ import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.SellFormat;
 import dev.squall.sparse.generate.RandomMatrices;
 import dev.squall.sparse.generate.Stencils;
-import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.spmv.SpmvFormat;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import org.junit.jupiter.api.Test;
 
 class FormatChooserTest {

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.Precision;
 import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -12,6 +12,7 @@ import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.squall.sparse.testing;
 
-import dev.squall.sparse.spmv.Precision;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -16,9 +16,11 @@ import dev.squall.tasks.api.Unroll;
  * SpMV executors, double precision: {@code y = alpha A x + beta y} with {@code coef = {alpha, beta}}
  * read on the device (so changing them costs no rebuild). With {@code beta == 0}, {@code y} is
  * written without being read. The compiler generates the single-precision twin {@code Fp32Kernels}
- * from this class ({@link Fp32Variant}); accumulation is then in float, as cuSPARSE does for fp32.
+ * from this class ({@link Fp32Variant}); accumulation is then in float, as cuSPARSE does for fp32. It also generates
+ * {@code SpmvKernels}, typed handles on both ({@code SpmvKernels.csrScalar.at(precision)}) for the kernels of at most
+ * 15 parameters; the wider ones are launched by name from the class of the precision.
  */
-@Fp32Variant("Fp32Kernels")
+@Fp32Variant(value = "Fp32Kernels", handles = "SpmvKernels")
 public final class Fp64Kernels {
     private Fp64Kernels() {
     }

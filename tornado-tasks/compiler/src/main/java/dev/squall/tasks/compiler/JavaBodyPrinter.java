@@ -16,6 +16,10 @@ final class JavaBodyPrinter {
     private final Deque<Set<String>> scopes = new ArrayDeque<>();
     /** Replaces a parallel loop statement by caller-supplied code (the launcher's range loop). */
     private final Map<Tree, java.util.function.BiConsumer<StringBuilder, String>> replacements = new HashMap<>();
+    /** Prints some expressions its own way (the JVM work-group runner's ids and per-work-item variables); null keeps the default. */
+    private java.util.function.Function<ExpressionTree, String> override = e -> null;
+    /** The name a local is declared under (the work-group runner renames the locals of device functions it inlines). */
+    private java.util.function.Function<VariableTree, String> declName = v -> v.getName().toString();
 
     private TypeElement owner;
     /** Qualified name printed for the owner's members (the owner itself, or its @Fp32Variant twin). */
@@ -53,6 +57,14 @@ final class JavaBodyPrinter {
 
     void replace(Tree t, java.util.function.BiConsumer<StringBuilder, String> printer) {
         replacements.put(t, printer);
+    }
+
+    void override(java.util.function.Function<ExpressionTree, String> printer) {
+        this.override = printer;
+    }
+
+    void declName(java.util.function.Function<VariableTree, String> namer) {
+        this.declName = namer;
     }
 
     void declare(String name) {
@@ -105,7 +117,7 @@ final class JavaBodyPrinter {
                             init.append(varDecl(v));
                         } else {
                             declare(v.getName().toString());
-                            init.append(v.getName()).append(v.getInitializer() != null ? " = " + top(v.getInitializer()) : "");
+                            init.append(declName.apply(v)).append(v.getInitializer() != null ? " = " + top(v.getInitializer()) : "");
                         }
                     } else {
                         if (k > 0) init.append(", ");
@@ -184,7 +196,7 @@ final class JavaBodyPrinter {
                 }
             }
         }
-        sb.append(type).append(' ').append(v.getName());
+        sb.append(type).append(' ').append(declName.apply(v));
         if (v.getInitializer() != null) sb.append(" = ").append(top(v.getInitializer()));
         declare(v.getName().toString());
         return sb.toString();
@@ -210,6 +222,8 @@ final class JavaBodyPrinter {
     }
 
     String expr(ExpressionTree e) {
+        String own = override.apply(e);
+        if (own != null) return own;
         return switch (e) {
             case ParenthesizedTree p -> expr(p.getExpression());
             case LiteralTree l -> literal(convert(l.getValue()));

@@ -395,7 +395,7 @@ public final class ExecutionPlan implements AutoCloseable {
             } else {
                 Method m = kernelMethod(t.kernel());
                 long[] gl = global, lo = local;
-                r = () -> JvmKernelRunner.runSpmd(m, info, args, gl, lo);
+                r = () -> JvmKernelRunner.runSpmd(gen, m, info, args, gl, lo);
             }
             return new LaunchAction(t.name(), r, null, null, null);
         }

@@ -29,4 +29,21 @@ public interface GeneratedKernels {
      * calling thread, with every inner loop (parallel or not) run in full.
      */
     void runRange(String kernel, Object[] args, long from, long to);
+
+    /**
+     * Whether {@link #runWorkGroups} can run this SPMD kernel: the compiler split its body at its barriers
+     * and sub-group operations into loops over the work-items of a group. Kernels it could not split run
+     * their work-items concurrently instead.
+     */
+    default boolean runsWorkGroups(String kernel) {
+        return false;
+    }
+
+    /**
+     * Runs work-groups {@code [from, to)} (linear, x fastest) of an SPMD kernel on the calling thread, each
+     * as loops over its work-items. {@code args[0]} is the kernel's {@code KernelContext} placeholder.
+     */
+    default void runWorkGroups(String kernel, Object[] args, WorkGroupGrid grid, long from, long to) {
+        throw new UnsupportedOperationException("kernel " + kernel + " of " + ownerClass() + " has no JVM work-group runner");
+    }
 }

@@ -3,6 +3,7 @@ package dev.squall.tasks.runtime.jvm;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.spi.GeneratedKernels;
 import dev.squall.tasks.api.spi.KernelInfo;
+import dev.squall.tasks.api.spi.WorkGroupGrid;
 import dev.squall.tasks.runtime.DeviceException;
 
 import java.lang.invoke.MethodHandle;
@@ -15,15 +16,19 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs kernels on the JVM's cores. Loop-parallel kernels split their outermost parallel loop into
- * contiguous chunks over a fork-join pool. SPMD kernels run group by group; when a kernel uses
- * barriers or sub-group operations (collective), every work-item of a group gets its own virtual
- * thread so barriers behave as on a GPU.
+ * contiguous chunks over a fork-join pool. SPMD kernels run as chunks of work-groups over the same
+ * pool, each group through the runner the compiler generated for it (loops over the group's
+ * work-items, split at barriers and sub-group operations). Kernels without such a runner run group by
+ * group with a method handle per work-item; when they use barriers or sub-group operations
+ * (collective), every work-item of a group gets its own virtual thread so barriers behave as on a GPU.
  *
  * <pre>{@code JvmKernelRunner.runLoop(generated, info, args); }</pre>
  */
 public final class JvmKernelRunner {
     private static final int THREADS = Runtime.getRuntime().availableProcessors();
     private static final ForkJoinPool POOL = new ForkJoinPool(THREADS);
+    /** {@code -Dsquall.jvm.workGroupRunners=false} runs every SPMD kernel through the per-work-item path (for comparisons). */
+    private static final boolean GROUP_RUNNERS = !"false".equals(System.getProperty("squall.jvm.workGroupRunners"));
 
     private JvmKernelRunner() {
     }
@@ -51,7 +56,11 @@ public final class JvmKernelRunner {
      * @param global work-items per dimension (1..3 entries)
      * @param local  work-group size per dimension, each dividing global
      */
-    public static void runSpmd(Method kernel, KernelInfo k, Object[] args, long[] global, long[] local) {
+    public static void runSpmd(GeneratedKernels gen, Method kernel, KernelInfo k, Object[] args, long[] global, long[] local) {
+        if (GROUP_RUNNERS && gen.runsWorkGroups(k.name())) {
+            runWorkGroups(gen, k, args, new WorkGroupGrid(global, local));
+            return;
+        }
         MethodHandle mh;
         try {
             kernel.setAccessible(true);
@@ -78,6 +87,23 @@ public final class JvmKernelRunner {
                     else runGroupSequentially(mh, args, gs, ls, gx, gy, gz, groupSize);
                 }
             }));
+        }
+        join(k, tasks);
+    }
+
+    /** Chunks of consecutive work-groups over the pool, each run by the generated work-group runner. */
+    private static void runWorkGroups(GeneratedKernels gen, KernelInfo k, Object[] args, WorkGroupGrid grid) {
+        long groups = grid.groupCount();
+        if (groups == 0) return;
+        int chunks = (int) Math.min(groups, THREADS * 4L);
+        if (chunks <= 1) {
+            run(k, () -> gen.runWorkGroups(k.name(), args, grid, 0, groups));
+            return;
+        }
+        List<ForkJoinTask<?>> tasks = new ArrayList<>(chunks);
+        for (int c = 0; c < chunks; c++) {
+            long from = groups * c / chunks, to = groups * (c + 1) / chunks;
+            tasks.add(POOL.submit(() -> gen.runWorkGroups(k.name(), args, grid, from, to)));
         }
         join(k, tasks);
     }

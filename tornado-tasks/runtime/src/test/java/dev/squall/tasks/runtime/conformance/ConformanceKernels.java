@@ -378,4 +378,114 @@ public final class ConformanceKernels {
                     + KernelMath.fastSqrt(v) + KernelMath.fastRsqrt(v + 1f) + KernelMath.fastDivide(v, 3f));
         }
     }
+
+    // ---- kernels that stress the JVM's work-group fission (barriers and sub-group operations inside control flow) ----
+
+    /** A barrier inside a loop with a uniform trip count; {@code v} lives across both barriers of every step. */
+    @Kernel
+    public static void rotateInLoop(KernelContext ctx, LongArray x, LongArray out, int steps) {
+        long[] buf = ctx.allocateLongLocalArray(64);
+        int lid = ctx.localIdx, size = ctx.localGroupSizeX;
+        long v = x.get(ctx.globalIdx);
+        for (int s = 0; s < steps; s++) {
+            buf[lid] = v;
+            ctx.localBarrier();
+            v = buf[(lid + 1) % size] * 3 + s;
+            ctx.localBarrier();
+        }
+        out.set(ctx.globalIdx, v);
+    }
+
+    /** Locals ({@code mine}, {@code twice}, {@code left}) that live across two and three barriers. */
+    @Kernel
+    public static void liveAcrossBarriers(KernelContext ctx, IntArray x, IntArray out) {
+        int[] a = ctx.allocateIntLocalArray(64);
+        int lid = ctx.localIdx, size = ctx.localGroupSizeX;
+        int mine = x.get(ctx.globalIdx) * 7 + lid;
+        int twice = mine * 2;
+        a[lid] = mine;
+        ctx.localBarrier();
+        int left = a[(lid + size - 1) % size];
+        ctx.localBarrier();
+        a[lid] = left + twice;
+        ctx.localBarrier();
+        out.set(ctx.globalIdx, a[size - 1 - lid] + mine - left);
+    }
+
+    /** Nested loops with barriers in the inner one, and a uniform branch with a barrier in the outer one. */
+    @Kernel
+    public static void nestedLoopBarriers(KernelContext ctx, LongArray x, LongArray out, int outer, int inner) {
+        long[] buf = ctx.allocateLongLocalArray(64);
+        int lid = ctx.localIdx, size = ctx.localGroupSizeX;
+        long acc = x.get(ctx.globalIdx);
+        for (int i = 0; i < outer; i++) {
+            for (int j = 0; j < inner; j++) {
+                buf[lid] = acc + j;
+                ctx.localBarrier();
+                acc = buf[(lid + i + 1) % size] ^ (acc * 31 + i);
+                ctx.localBarrier();
+            }
+            if (i % 2 == 1) {
+                buf[lid] = acc;
+                ctx.localBarrier();
+                acc += buf[0];
+                ctx.localBarrier();
+            }
+        }
+        out.set(ctx.globalIdx, acc);
+    }
+
+    /** C = A B for n x n row-major matrices (n a multiple of 16), one 16 x 16 tile of C per group, 16 x 16 tiles of A and B in local memory. */
+    @Kernel
+    public static void tiledGemm(KernelContext ctx, DoubleArray a, DoubleArray b, DoubleArray c, int n) {
+        double[] as = ctx.allocateDoubleLocalArray(256);
+        double[] bs = ctx.allocateDoubleLocalArray(256);
+        int tx = ctx.localIdx, ty = ctx.localIdy;
+        int row = ctx.globalIdy, col = ctx.globalIdx;
+        double sum = 0;
+        for (int t = 0; t < n; t += 16) {
+            as[ty * 16 + tx] = a.get(row * n + t + tx);
+            bs[ty * 16 + tx] = b.get((t + ty) * n + col);
+            ctx.localBarrier();
+            for (int k = 0; k < 16; k++) sum += as[ty * 16 + k] * bs[k * 16 + tx];
+            ctx.localBarrier();
+        }
+        c.set(row * n + col, sum);
+    }
+
+    /** Tree reduction with two barriers a step; the partner's value lives across the first. Writes the group sum and the step count. */
+    @Kernel
+    public static void treeReduceSteps(KernelContext ctx, LongArray x, LongArray out) {
+        long[] part = ctx.allocateLongLocalArray(64);
+        int lid = ctx.localIdx;
+        part[lid] = x.get(ctx.globalIdx);
+        int steps = 0;
+        ctx.localBarrier();
+        for (int s = ctx.localGroupSizeX / 2; s > 0; s >>= 1) {
+            long partner = lid < s ? part[lid + s] : 0;
+            ctx.localBarrier();
+            if (lid < s) part[lid] += partner;
+            steps++;
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            out.set(2 * ctx.groupIdx, part[0]);
+            out.set(2 * ctx.groupIdx + 1, steps);
+        }
+    }
+
+    /** Sub-group reductions and a broadcast inside a loop, their results carried from one round to the next. */
+    @Kernel
+    public static void subgroupRounds(KernelContext ctx, DoubleArray x, DoubleArray out, IntArray counts, int rounds) {
+        int i = ctx.globalIdx;
+        double v = x.get(i);
+        for (int r = 0; r < rounds; r++) {
+            double s = ctx.subgroupReduceAdd(v);
+            double first = ctx.shuffle(v, 0);
+            v = v * 0.5 + s / ctx.subgroupSize() - first * 0.25;
+        }
+        int lanes = ctx.subgroupReduceAdd(ctx.subgroupLocalId());
+        out.set(i, v);
+        counts.set(i, lanes);
+    }
 }

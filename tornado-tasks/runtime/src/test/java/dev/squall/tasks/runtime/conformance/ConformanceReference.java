@@ -165,4 +165,90 @@ final class ConformanceReference {
         }
         return y;
     }
+
+    /** {@link ConformanceKernels#rotateInLoop}, group by group. */
+    static long[] rotateInLoop(long[] x, int group, int steps) {
+        long[] out = x.clone();
+        for (int g0 = 0; g0 < x.length; g0 += group) {
+            long[] v = java.util.Arrays.copyOfRange(x, g0, g0 + group);
+            for (int s = 0; s < steps; s++) {
+                long[] next = new long[group];
+                for (int l = 0; l < group; l++) next[l] = v[(l + 1) % group] * 3 + s;
+                v = next;
+            }
+            System.arraycopy(v, 0, out, g0, group);
+        }
+        return out;
+    }
+
+    static int[] liveAcrossBarriers(int[] x, int group) {
+        int[] out = new int[x.length];
+        for (int g0 = 0; g0 < x.length; g0 += group) {
+            int[] mine = new int[group], left = new int[group], a = new int[group];
+            for (int l = 0; l < group; l++) mine[l] = x[g0 + l] * 7 + l;
+            for (int l = 0; l < group; l++) left[l] = mine[(l + group - 1) % group];
+            for (int l = 0; l < group; l++) a[l] = left[l] + 2 * mine[l];
+            for (int l = 0; l < group; l++) out[g0 + l] = a[group - 1 - l] + mine[l] - left[l];
+        }
+        return out;
+    }
+
+    static long[] nestedLoopBarriers(long[] x, int group, int outer, int inner) {
+        long[] out = new long[x.length];
+        for (int g0 = 0; g0 < x.length; g0 += group) {
+            long[] acc = java.util.Arrays.copyOfRange(x, g0, g0 + group);
+            for (int i = 0; i < outer; i++) {
+                for (int j = 0; j < inner; j++) {
+                    long[] buf = new long[group];
+                    for (int l = 0; l < group; l++) buf[l] = acc[l] + j;
+                    for (int l = 0; l < group; l++) acc[l] = buf[(l + i + 1) % group] ^ (acc[l] * 31 + i);
+                }
+                if (i % 2 == 1) {
+                    long first = acc[0];
+                    for (int l = 0; l < group; l++) acc[l] += first;
+                }
+            }
+            System.arraycopy(acc, 0, out, g0, group);
+        }
+        return out;
+    }
+
+    static double[] gemm(double[] a, double[] b, int n) {
+        double[] c = new double[n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+                c[i * n + j] = s;
+            }
+        }
+        return c;
+    }
+
+    /** Group sums and log2(group) steps, as {@link ConformanceKernels#treeReduceSteps} writes them. */
+    static long[] treeReduceSteps(long[] x, int group) {
+        long[] out = new long[2 * (x.length / group)];
+        for (int g = 0; g < x.length / group; g++) {
+            long s = 0;
+            for (int l = 0; l < group; l++) s += x[g * group + l];
+            out[2 * g] = s;
+            out[2 * g + 1] = Integer.numberOfTrailingZeros(group);
+        }
+        return out;
+    }
+
+    /** {@link ConformanceKernels#subgroupRounds} with sub-groups of 32, plain sums. */
+    static double[] subgroupRounds(double[] x, int rounds) {
+        double[] v = x.clone();
+        for (int r = 0; r < rounds; r++) {
+            double[] next = new double[v.length];
+            for (int s0 = 0; s0 < v.length; s0 += 32) {
+                double sum = 0;
+                for (int l = 0; l < 32; l++) sum += v[s0 + l];
+                for (int l = 0; l < 32; l++) next[s0 + l] = v[s0 + l] * 0.5 + sum / 32 - v[s0] * 0.25;
+            }
+            v = next;
+        }
+        return v;
+    }
 }

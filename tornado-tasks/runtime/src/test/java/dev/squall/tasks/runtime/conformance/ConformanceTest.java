@@ -507,4 +507,96 @@ class ConformanceTest {
         for (int i = 0; i < f.length; i++) d[i] = f[i];
         return d;
     }
+
+    // ---- barriers and sub-group operations inside control flow (the JVM runs them by work-group fission) ----
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void barrierInsideAUniformLoop(Device device) {
+        int groups = 5, n = 64 * groups, steps = 7;
+        long[] x = new SplittableRandom(41).longs(n, -1000, 1000).toArray();
+        LongArray in = LongArray.fromArray(x), out = new LongArray(n);
+        out.init(Long.MIN_VALUE);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::rotateInLoop, new KernelContext(), in, out, steps)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        Compare.exact("rotateInLoop on " + device.id(), ConformanceReference.rotateInLoop(x, 64, steps), out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void localsLiveAcrossSeveralBarriers(Device device) {
+        int groups = 3, n = 64 * groups;
+        int[] x = new SplittableRandom(42).ints(n, -100000, 100000).toArray();
+        IntArray in = IntArray.fromArray(x), out = new IntArray(n);
+        out.init(Integer.MIN_VALUE);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::liveAcrossBarriers, new KernelContext(), in, out)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        Compare.exact("liveAcrossBarriers on " + device.id(), ConformanceReference.liveAcrossBarriers(x, 64), out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void nestedLoopsWithBarriers(Device device) {
+        int groups = 4, n = 64 * groups, outer = 4, inner = 3;
+        long[] x = new SplittableRandom(43).longs(n).toArray();
+        LongArray in = LongArray.fromArray(x), out = new LongArray(n);
+        out.init(0);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::nestedLoopBarriers, new KernelContext(), in, out, outer, inner)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        Compare.exact("nestedLoopBarriers on " + device.id(), ConformanceReference.nestedLoopBarriers(x, 64, outer, inner), out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void localMemoryTiledGemm(Device device) {
+        int n = 48;
+        SplittableRandom rnd = new SplittableRandom(44);
+        double[] a = rnd.doubles(n * n, -1, 1).toArray(), b = rnd.doubles(n * n, -1, 1).toArray();
+        DoubleArray da = doubles(a), db = doubles(b), dc = new DoubleArray(n * n);
+        dc.init(Double.NaN);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::tiledGemm, new KernelContext(), da, db, dc, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, dc))) {
+            p.withGrid("t", WorkerGrid.of(n, n).withLocal(16, 16)).execute();
+        }
+        Compare.close("tiledGemm on " + device.id(), ConformanceReference.gemm(a, b, n), dc.toHeapArray(), 1e-13);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void treeReductionWithABarrierPerStep(Device device) {
+        int groups = 6, n = 64 * groups;
+        long[] x = new SplittableRandom(45).longs(n, -1L << 40, 1L << 40).toArray();
+        LongArray in = LongArray.fromArray(x), out = new LongArray(2 * groups);
+        out.init(Long.MIN_VALUE);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::treeReduceSteps, new KernelContext(), in, out)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        Compare.exact("treeReduceSteps on " + device.id(), ConformanceReference.treeReduceSteps(x, 64), out.toHeapArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void subgroupReductionsInsideALoop(Device device) {
+        int n = 64 * 3, rounds = 4;
+        double[] x = new SplittableRandom(46).doubles(n, -1, 1).toArray();
+        DoubleArray in = doubles(x), out = new DoubleArray(n);
+        IntArray counts = new IntArray(n);
+        out.init(Double.NaN);
+        counts.init(-1);
+        try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::subgroupRounds, new KernelContext(), in, out, counts, rounds)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, out, counts))) {
+            p.withGrid("t", WorkerGrid.of(n).withLocal(64)).execute();
+        }
+        Compare.close("subgroupRounds on " + device.id(), ConformanceReference.subgroupRounds(x, rounds), out.toHeapArray(), 1e-13);
+        int[] lanes = new int[n];
+        java.util.Arrays.fill(lanes, 31 * 32 / 2);
+        Compare.exact("sub-group sums of lane ids on " + device.id(), lanes, counts.toHeapArray());
+    }
 }
