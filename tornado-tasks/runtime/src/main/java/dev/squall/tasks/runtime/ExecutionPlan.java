@@ -211,7 +211,9 @@ public final class ExecutionPlan implements AutoCloseable {
             queueing.addSuppressed(e);
             throw queueing; // the queue is unusable: no event to hand out
         }
-        DeviceEvent[] held = marks != null ? marks : new DeviceEvent[] {finish};
+        DeviceEvent[] held = marks == null ? new DeviceEvent[] {finish}
+                : finish == marks[3] ? marks : Arrays.copyOf(marks, 5); // a failed enqueue left marks[3] empty
+        held[held.length - 1] = finish;
         DeviceException failed = queueing;
         ExecutionHandle handle = new ExecutionHandle(done, () -> {
             RuntimeException failure = failed;
