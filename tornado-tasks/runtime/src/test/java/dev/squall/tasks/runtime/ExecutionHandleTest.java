@@ -92,6 +92,29 @@ class ExecutionHandleTest {
         assertEquals(1, ok.get(9));
     }
 
+    @Test
+    void aFailingJvmKernelOfAProfiledPlanSurfacesAtAwaitAndAtExecute() {
+        IntArray a = new IntArray(10);
+        try (ExecutionPlan p = new ExecutionPlan(new TaskGraph("g")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, a)
+                .task("t", Kernels::addOne, a, 11)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, a).snapshot())
+                .withDevice(Devices.jvm()).withProfiler(true)) {
+            ExecutionHandle h = p.executeAsync();
+            DeviceException e = assertThrows(DeviceException.class, h::await);
+            assertTrue(e.getMessage().contains("addOne") && e.getMessage().contains("out of bounds"), e.getMessage());
+            h.event().await();
+            DeviceException direct = assertThrows(DeviceException.class, p::execute);
+            assertTrue(direct.getMessage().contains("addOne") && direct.getMessage().contains("out of bounds"), direct.getMessage());
+        }
+        IntArray ok = new IntArray(10);
+        try (ExecutionPlan p = new ExecutionPlan(new TaskGraph("g").task("t", Kernels::addOne, ok, 10).snapshot())
+                .withDevice(Devices.jvm()).withProfiler(true)) {
+            assertTrue(p.execute().profile().kernelMillis() >= 0); // the earlier failures were reported and are gone
+        }
+        assertEquals(1, ok.get(9));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("nativeDevices")
     void aLaunchTheDriverRejectsSurfacesAtAwaitWithItsMessage(Device device) {
