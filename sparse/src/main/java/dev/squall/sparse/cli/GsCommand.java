@@ -5,7 +5,7 @@ import dev.squall.sparse.inspect.Schedule;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.reference.ReferenceSpmv;
 import dev.squall.sparse.solve.GaussSeidel;
-import dev.squall.sparse.solve.Sweeps;
+import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
@@ -59,6 +59,11 @@ public final class GsCommand implements Callable<Integer> {
             description = "widest level walked inside a single-work-group chain; 0 gives every level its own launch (default 512)")
     int chainMax;
 
+    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto",
+            description = {"where sweeps read the matrix: csr (its CSR arrays), ell (a copy in schedule order, column-major:",
+                    "coalesced on GPUs) or auto (ell on GPUs when padding adds at most 25%, else csr; default)"})
+    String layout;
+
     @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
     String precision;
 
@@ -83,6 +88,7 @@ public final class GsCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--direction must be forward, backward or symmetric, got '" + direction + "'");
         };
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
+        Sweeper.Layout lay = Sweeper.Layout.parse(layout);
         Precision p = Precision.parse(precision);
         Device dev = Devices.select(device);
         progress("loading " + (source.matrix != null ? source.matrix : source.generate));
@@ -92,7 +98,7 @@ public final class GsCommand implements Callable<Integer> {
         double copyGbs = SolverInput.copyGbs(dev);
         double spmvMs = SolverInput.spmvMillis(a, p, dev);
         progress("inspecting");
-        try (GaussSeidel gs = GaussSeidel.create(a, ordering, p, dev, chainMax)) {
+        try (GaussSeidel gs = GaussSeidel.create(a, ordering, p, dev, chainMax, lay)) {
             GaussSeidel.Plan plan = gs.plan();
             double[] b = ReferenceSpmv.multiply(a, ones(a.rows()));
             double[] x0 = new double[a.rows()];
@@ -108,8 +114,8 @@ public final class GsCommand implements Callable<Integer> {
             Arrays.sort(ms);
             double perSweep = ms[repeat / 2];
             int halves = dir == GaussSeidel.Direction.SYMMETRIC ? 2 : 1;
-            int launches = (dir != GaussSeidel.Direction.BACKWARD ? gs.forwardSweeps().launches() : 0)
-                    + (dir != GaussSeidel.Direction.FORWARD ? gs.backwardSweeps().launches() : 0);
+            Sweeper sw = gs.sweeper();
+            int launches = (dir != GaussSeidel.Direction.BACKWARD ? sw.forwardLaunches() : 0) + (dir != GaussSeidel.Direction.FORWARD ? sw.backwardLaunches() : 0);
             double bytes = halves * (a.nnz() * (4.0 + p.bytes()) + a.rows() * (4.0 * 3 + 3.0 * p.bytes()));
             double gbs = bytes / (perSweep * 1e-3) / 1e9;
             double gflops = halves * 2.0 * a.nnz() / (perSweep * 1e-3) / 1e9;
@@ -134,19 +140,18 @@ public final class GsCommand implements Callable<Integer> {
                 ok = relErr <= (p == Precision.FP64 ? 1e-10 : 1e-4);
             }
             double resid = ReferenceSolvers.residualNorm(a, b, got) / ReferenceSolvers.norm(b);
-            Sweeps fw = gs.forwardSweeps();
             if (json) {
                 System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,\"schedule\":%s,"
                                 + "\"reason\":%s,\"groups\":%d,\"rows_per_group_min\":%d,\"rows_per_group_mean\":%s,\"rows_per_group_max\":%d,"
                                 + "\"backward_groups\":%d,\"dependence_edges\":%d,\"inspector_ms\":%s,\"spmv_ms\":%s,\"inspector_spmv_equivalents\":%s,"
-                                + "\"direction\":%s,\"sweeps\":%d,\"launches_per_sweep\":%d,\"chained_groups\":%d,\"first_run_ms\":%s,\"ms_per_sweep\":%s,"
+                                + "\"layout\":%s,\"direction\":%s,\"sweeps\":%d,\"launches_per_sweep\":%d,\"chained_groups\":%d,\"first_run_ms\":%s,\"ms_per_sweep\":%s,"
                                 + "\"counted_bytes_per_sweep\":%.0f,\"gbs\":%s,\"gflops\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"relative_residual\":%s,"
                                 + "\"rel_error\":%s,\"verified\":%s}",
                         SolverInput.q(in.name()), a.rows(), a.nnz(), SolverInput.q(dev.id()), SolverInput.q(p.name().toLowerCase(Locale.ROOT)),
                         SolverInput.q(plan.forward().kind().text()), SolverInput.q(plan.reason()), plan.forward().groups(), plan.forward().minRows(),
                         SolverInput.num(plan.forward().meanRows()), plan.forward().maxRows(), plan.backward().groups(), plan.edges(),
                         SolverInput.num(plan.inspectorMillis()), SolverInput.num(spmvMs), SolverInput.num(plan.inspectorMillis() / spmvMs),
-                        SolverInput.q(dir.name().toLowerCase(Locale.ROOT)), sweeps, launches, fw.chainedGroups(), SolverInput.num(firstMs),
+                        SolverInput.q(sw.layout()), SolverInput.q(dir.name().toLowerCase(Locale.ROOT)), sweeps, launches, sw.chainedGroups(), SolverInput.num(firstMs),
                         SolverInput.num(perSweep), bytes, SolverInput.num(gbs), SolverInput.num(gflops), SolverInput.num(copyGbs),
                         SolverInput.num(gbs / copyGbs), SolverInput.num(resid), verify ? SolverInput.num(relErr) : "null", verify ? Boolean.toString(ok) : "null"));
             } else {
@@ -156,8 +161,8 @@ public final class GsCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "           rows per group %s; backward: %s%n", plan.forward().rowsPerGroup(12), plan.backward().describe());
                 System.out.printf(Locale.ROOT, "inspector  %.3f ms = %.1f SpMV-equivalents (one SpMV %.4f ms on this device)%n",
                         plan.inspectorMillis(), plan.inspectorMillis() / spmvMs, spmvMs);
-                System.out.printf(Locale.ROOT, "executor   %s: %d launches a sweep (%d groups chained, chain-max %d), first run incl. build+upload %.1f ms%n",
-                        dir.name().toLowerCase(Locale.ROOT), launches, fw.chainedGroups(), chainMax, firstMs);
+                System.out.printf(Locale.ROOT, "executor   %s, %s: %d launches (%d groups chained, chain-max %d), first run incl. build+upload %.1f ms%n",
+                        dir.name().toLowerCase(Locale.ROOT), sw.layout(), launches, sw.chainedGroups(), chainMax, firstMs);
                 System.out.printf(Locale.ROOT, "time       %.4f ms per sweep (median of %d runs of %d sweeps)%n", perSweep, repeat, sweeps);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s, %.1f GB/s counted, %.0f%% of copy bandwidth %.1f GB/s%n", gflops, gbs, 100 * gbs / copyGbs, copyGbs);
                 System.out.printf(Locale.ROOT, "residual   ||b - Ax|| / ||b|| = %.3e after %d sweeps from x = 0%n", resid, sweeps);

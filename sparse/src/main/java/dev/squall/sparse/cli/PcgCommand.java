@@ -11,6 +11,7 @@ import dev.squall.sparse.reference.ReferenceSpmv;
 import dev.squall.sparse.solve.DeviceMatrix;
 import dev.squall.sparse.solve.GaussSeidel;
 import dev.squall.sparse.solve.Pcg;
+import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.sparse.spmv.SpmvFormat;
 import dev.squall.tasks.runtime.Device;
@@ -66,6 +67,9 @@ public final class PcgCommand implements Callable<Integer> {
             description = "widest level walked inside a single-work-group chain (default 512)")
     int chainMax;
 
+    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto", description = "for gs and mg smoothing: csr, ell or auto (as squall gs)")
+    String layout;
+
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto", description = "SpMV format (as squall spmv) or auto (default)")
     String format;
 
@@ -90,6 +94,7 @@ public final class PcgCommand implements Callable<Integer> {
         String kind = precond.strip().toLowerCase(Locale.ROOT);
         if (!kind.matches("none|jacobi|gs|symgs|ilu0|mg")) throw new IllegalArgumentException("--precond must be none, jacobi, gs, ilu0 or mg, got '" + precond + "'");
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
+        Sweeper.Layout lay = Sweeper.Layout.parse(layout);
         SpmvFormat f = format.equalsIgnoreCase("auto") ? null : SpmvFormat.parse(format);
         Precision p = Precision.parse(precision);
         Device dev = Devices.select(device);
@@ -107,9 +112,9 @@ public final class PcgCommand implements Callable<Integer> {
         DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, p);
         Preconditioner pre = switch (kind) {
             case "jacobi" -> new JacobiPreconditioner(m, p);
-            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), p, chainMax);
+            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), p, chainMax, lay, dev.info().isGpu());
             case "ilu0" -> new Ilu0Preconditioner(m, p, dev, chainMax);
-            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, p, dev, mgLevels, ordering, chainMax);
+            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, p, dev, mgLevels, ordering, chainMax, lay);
             default -> null;
         };
         double precondMs = (System.nanoTime() - s0) / 1e6;

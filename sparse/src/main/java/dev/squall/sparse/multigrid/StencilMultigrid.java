@@ -9,9 +9,8 @@ import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.precond.Preconditioner;
 import dev.squall.sparse.solve.DeviceMatrix;
 import dev.squall.sparse.solve.GaussSeidel;
-import dev.squall.sparse.solve.Sweeps;
+import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
-import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.sparse.spmv.SpmvLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -28,15 +27,16 @@ import java.util.Locale;
  * symmetric Gauss-Seidel sweep, restricts its residual by injection ({@code r_c = (r - A x)} at the even grid points),
  * recurses, adds the coarse correction back at those points (prolongation by injection) and does one more symmetric
  * sweep; the coarsest level does one symmetric sweep. Every level's matrix, schedules and vectors stay on the device.
+ * Each level's schedule and sweep layout are chosen as for {@link GaussSeidel} ({@code ordering}, {@code layout}).
  *
  * <pre>{@code
  * StencilMultigrid mg = StencilMultigrid.create(27, new int[] {64, 64, 64}, DeviceMatrix.of(a, p), p, device, 4,
- *         GaussSeidel.Ordering.COLOURS, 512);
+ *         GaussSeidel.Ordering.COLOURS, 512, Sweeper.Layout.AUTO);
  * }</pre>
  */
 public final class StencilMultigrid implements Preconditioner {
     /** One grid level. */
-    private record Level(int nx, int ny, int nz, DeviceMatrix m, GaussSeidel.Plan plan, Sweeps fwd, Sweeps bwd,
+    private record Level(int nx, int ny, int nz, DeviceMatrix m, GaussSeidel.Plan plan, Sweeper sweeper,
                          KernelArray x, KernelArray r, KernelArray axf, KernelArray coef, IntArray fineOfCoarse, int coarseRows) {
     }
 
@@ -61,7 +61,7 @@ public final class StencilMultigrid implements Preconditioner {
      * @throws IllegalArgumentException if the stencil is not 7 or 27 points in 3 dimensions, or {@code fine} is not it
      */
     public static StencilMultigrid create(int points, int[] dims, DeviceMatrix fine, Precision p, Device device, int maxLevels,
-                                          GaussSeidel.Ordering ordering, int chainMax) {
+                                          GaussSeidel.Ordering ordering, int chainMax, Sweeper.Layout layout) {
         long t0 = System.nanoTime();
         if (points != 7 && points != 27) throw new IllegalArgumentException("multigrid needs the 7- or 27-point stencil, got " + points + " points");
         if (dims.length != 3) throw new IllegalArgumentException("multigrid needs a 3-D grid, got " + dims.length + " dimensions");
@@ -93,7 +93,7 @@ public final class StencilMultigrid implements Preconditioner {
                 }
                 f2c = ints(map);
             }
-            ls.add(new Level(nx, ny, nz, m, plan, new Sweeps(plan.forward(), chainMax), new Sweeps(plan.backward(), chainMax), x, r, axf, coef, f2c, nc));
+            ls.add(new Level(nx, ny, nz, m, plan, Sweeper.create(m, plan, p, chainMax, layout, device.info().isGpu()), x, r, axf, coef, f2c, nc));
             if (!coarser) break;
             nx /= 2;
             ny /= 2;
@@ -192,7 +192,7 @@ public final class StencilMultigrid implements Preconditioner {
     }
 
     private void smooth(TaskGraph g, String at, Level v, KernelArray r, KernelArray x) {
-        v.fwd().append(g, at + "-f", p, v.m(), v.m().val(), r, x, SolverKernels.ALL, 0);
-        v.bwd().append(g, at + "-b", p, v.m(), v.m().val(), r, x, SolverKernels.ALL, 0);
+        v.sweeper().appendForward(g, at + "-f", r, x);
+        v.sweeper().appendBackward(g, at + "-b", r, x);
     }
 }

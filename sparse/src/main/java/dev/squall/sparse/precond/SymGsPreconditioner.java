@@ -2,9 +2,9 @@ package dev.squall.sparse.precond;
 
 import dev.squall.sparse.solve.DeviceMatrix;
 import dev.squall.sparse.solve.GaussSeidel;
+import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.Sweeps;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
-import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.TaskGraph;
@@ -16,25 +16,23 @@ import dev.squall.tasks.runtime.TaskGraph;
  *
  * <pre>{@code
  * GaussSeidel.Plan plan = GaussSeidel.Plan.of(a, GaussSeidel.Ordering.AUTO, device);
- * Preconditioner m = new SymGsPreconditioner(DeviceMatrix.of(a, p), plan, p, 512);
+ * Preconditioner m = new SymGsPreconditioner(DeviceMatrix.of(a, p), plan, p, 512, Sweeper.Layout.AUTO, device.info().isGpu());
  * }</pre>
  */
 public final class SymGsPreconditioner implements Preconditioner {
     private final DeviceMatrix m;
     private final GaussSeidel.Plan plan;
     private final Precision p;
-    private final Sweeps fwd;
-    private final Sweeps bwd;
+    private final Sweeper sweeper;
     private final double setupMillis;
 
-    /** Sweeps of {@code plan}'s schedules over {@code m}; {@code chainMax} as in {@link Sweeps}. */
-    public SymGsPreconditioner(DeviceMatrix m, GaussSeidel.Plan plan, Precision p, int chainMax) {
+    /** Sweeps of {@code plan}'s schedules over {@code m}, layout chosen for the device class {@code gpu}; {@code chainMax} as in {@link Sweeps}. */
+    public SymGsPreconditioner(DeviceMatrix m, GaussSeidel.Plan plan, Precision p, int chainMax, Sweeper.Layout layout, boolean gpu) {
         long t0 = System.nanoTime();
         this.m = m;
         this.plan = plan;
         this.p = p;
-        this.fwd = new Sweeps(plan.forward(), chainMax);
-        this.bwd = new Sweeps(plan.backward(), chainMax);
+        this.sweeper = Sweeper.create(m, plan, p, chainMax, layout, gpu);
         this.setupMillis = plan.inspectorMillis() + (System.nanoTime() - t0) / 1e6;
     }
 
@@ -45,8 +43,8 @@ public final class SymGsPreconditioner implements Preconditioner {
 
     @Override
     public String describe() {
-        return "symmetric Gauss-Seidel, " + plan.forward().describe() + ", " + fwd.launches() + " + " + bwd.launches()
-                + " launches a sweep pair (" + plan.reason() + ")";
+        return "symmetric Gauss-Seidel, " + plan.forward().describe() + ", " + sweeper.forwardLaunches() + " + " + sweeper.backwardLaunches()
+                + " launches a sweep pair, " + sweeper.layout() + " (" + plan.reason() + ")";
     }
 
     /** The schedules used. */
@@ -72,7 +70,7 @@ public final class SymGsPreconditioner implements Preconditioner {
     @Override
     public void appendApply(TaskGraph g, String prefix, KernelArray r, KernelArray z) {
         g.task(prefix + "/zero", SolverKernelVariants.zero.at(p), z, m.rows());
-        fwd.append(g, prefix + "/fwd", p, m, m.val(), r, z, SolverKernels.ALL, 0);
-        bwd.append(g, prefix + "/bwd", p, m, m.val(), r, z, SolverKernels.ALL, 0);
+        sweeper.appendForward(g, prefix + "/fwd", r, z);
+        sweeper.appendBackward(g, prefix + "/bwd", r, z);
     }
 }

@@ -6,7 +6,6 @@ import dev.squall.sparse.inspect.DependenceGraph;
 import dev.squall.sparse.inspect.LevelSets;
 import dev.squall.sparse.inspect.Schedule;
 import dev.squall.sparse.inspect.ScheduleChooser;
-import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
@@ -22,7 +21,8 @@ import java.util.Map;
  * Gauss-Seidel sweeps {@code x <- (D + L)^-1 (b - U x)} (forward), the mirror (backward) and both (symmetric) on a
  * device: the inspector builds the dependence graph and a schedule once (level sets, which give exactly the
  * sequential sweep in natural order, or colours, which give the sequential sweep in colour order), the executor runs
- * one launch per level or colour (narrow levels chained, see {@link Sweeps}) with the matrix, b and x resident.
+ * one launch per level or colour (narrow levels chained, see {@link Sweeps}) with the matrix, b and x resident, the
+ * matrix read from its CSR arrays or from a copy in schedule order ({@link Sweeper}).
  *
  * <pre>{@code
  * try (GaussSeidel gs = GaussSeidel.create(a, GaussSeidel.Ordering.AUTO, Precision.FP64, device, 512)) {
@@ -86,8 +86,7 @@ public final class GaussSeidel implements AutoCloseable {
     private final Precision p;
     private final Device device;
     private final Plan plan;
-    private final Sweeps fwd;
-    private final Sweeps bwd;
+    private final Sweeper sweeper;
     private final KernelArray b;
     private final KernelArray x;
     private final ExecutionPlan upload;
@@ -97,13 +96,12 @@ public final class GaussSeidel implements AutoCloseable {
     private boolean dirty = true;
     private static int serial;
 
-    private GaussSeidel(DeviceMatrix m, Plan plan, Precision p, Device device, int chainMax) {
+    private GaussSeidel(DeviceMatrix m, Plan plan, Precision p, Device device, int chainMax, Sweeper.Layout layout) {
         this.m = m;
         this.p = p;
         this.device = device;
         this.plan = plan;
-        this.fwd = new Sweeps(plan.forward(), chainMax);
-        this.bwd = new Sweeps(plan.backward(), chainMax);
+        this.sweeper = Sweeper.create(m, plan, p, chainMax, layout, device.info().isGpu());
         this.b = p.allocate(Math.max(1, m.rows()));
         this.x = p.allocate(Math.max(1, m.rows()));
         String id;
@@ -121,8 +119,13 @@ public final class GaussSeidel implements AutoCloseable {
      * @throws IllegalArgumentException if {@code a} is not square or a diagonal entry is missing or zero (the row is named)
      */
     public static GaussSeidel create(CsrMatrix a, Ordering o, Precision p, Device device, int chainMax) {
+        return create(a, o, p, device, chainMax, Sweeper.Layout.AUTO);
+    }
+
+    /** As {@link #create(CsrMatrix, Ordering, Precision, Device, int)} with the sweeps' matrix layout given. */
+    public static GaussSeidel create(CsrMatrix a, Ordering o, Precision p, Device device, int chainMax, Sweeper.Layout layout) {
         DeviceMatrix m = DeviceMatrix.of(a, p);
-        return new GaussSeidel(m, Plan.of(a, o, device), p, device, chainMax);
+        return new GaussSeidel(m, Plan.of(a, o, device), p, device, chainMax, layout);
     }
 
     /** The schedules and the reason for them. */
@@ -130,14 +133,9 @@ public final class GaussSeidel implements AutoCloseable {
         return plan;
     }
 
-    /** The forward sweep's launches. */
-    public Sweeps forwardSweeps() {
-        return fwd;
-    }
-
-    /** The backward sweep's launches. */
-    public Sweeps backwardSweeps() {
-        return bwd;
+    /** The sweeps' launches and layout. */
+    public Sweeper sweeper() {
+        return sweeper;
     }
 
     /** Sets the right-hand side (copied to the device before the next sweep). */
@@ -170,8 +168,8 @@ public final class GaussSeidel implements AutoCloseable {
             if (run != null) run.close();
             TaskGraph g = new TaskGraph("gs" + d.name().toLowerCase(Locale.ROOT) + sweeps + "x" + System.identityHashCode(this));
             for (int s = 0; s < sweeps; s++) {
-                if (d != Direction.BACKWARD) fwd.append(g, "s" + s + "f", p, m, m.val(), b, x, SolverKernels.ALL, 0);
-                if (d != Direction.FORWARD) bwd.append(g, "s" + s + "b", p, m, m.val(), b, x, SolverKernels.ALL, 0);
+                if (d != Direction.BACKWARD) sweeper.appendForward(g, "s" + s + "f", b, x);
+                if (d != Direction.FORWARD) sweeper.appendBackward(g, "s" + s + "b", b, x);
             }
             run = new ExecutionPlan(g.snapshot());
             run.withDevice(device).withProfiler(true);

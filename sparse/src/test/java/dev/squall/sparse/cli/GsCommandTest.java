@@ -20,6 +20,16 @@ class GsCommandTest {
     }
 
     @Test
+    void coloursInTheEllLayoutVerify() {
+        Object[] r = CliRunner.run(new GsCommand(), "--generate", "hpcg:10", "--schedule", "multicolor", "--layout", "ell", "--chain-max", "0", "--sweeps", "2",
+                "--repeat", "1", "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        assertTrue(json.contains("\"schedule\":\"colours\"") && json.contains("\"groups\":8,") && json.contains("\"layout\":\"ell (requested)\"")
+                && json.contains("\"launches_per_sweep\":16,") && json.contains("\"verified\":true"), json);
+    }
+
+    @Test
     void autoPicksColoursForNarrowLevelsAndSaysWhy() {
         Object[] r = CliRunner.run(new GsCommand(), "--matrix", TestData.file("ani4.mtx").toString(), "--sweeps", "2", "--repeat", "1",
                 "--device", "jvm", "--verify");

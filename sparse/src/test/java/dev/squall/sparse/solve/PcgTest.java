@@ -38,7 +38,8 @@ class PcgTest {
         return switch (kind) {
             case "none" -> null;
             case "jacobi" -> new JacobiPreconditioner(m, p);
-            case "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, GaussSeidel.Ordering.AUTO, d), p, 256);
+            case "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, GaussSeidel.Ordering.AUTO, d), p, 256, Sweeper.Layout.CSR, false);
+            case "symgs-ell" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, GaussSeidel.Ordering.COLOURS, d), p, 256, Sweeper.Layout.ELL, true);
             case "ilu0" -> new Ilu0Preconditioner(m, p, d, 256);
             default -> throw new IllegalArgumentException(kind);
         };
@@ -55,7 +56,7 @@ class PcgTest {
     Stream<DynamicTest> solvesToToleranceAndTheTrueResidualAgrees() throws Exception {
         Map<String, CsrMatrix> ms = spd();
         List<Variant> vs = new ArrayList<>();
-        for (String name : ms.keySet()) for (String k : new String[] {"none", "jacobi", "symgs", "ilu0"}) vs.add(new Variant(name, k));
+        for (String name : ms.keySet()) for (String k : new String[] {"none", "jacobi", "symgs", "symgs-ell", "ilu0"}) vs.add(new Variant(name, k));
         List<DynamicTest> tests = new ArrayList<>();
         for (Device d : SparseTestDevices.all()) {
             for (Precision p : Precision.values()) {
@@ -100,7 +101,7 @@ class PcgTest {
                 assertEquals(Pcg.Status.CONVERGED, r.status(), r.message());
                 gsIters = r.iterations();
             }
-            StencilMultigrid mg = StencilMultigrid.create(27, dims, m, p, d, 4, GaussSeidel.Ordering.COLOURS, 256);
+            StencilMultigrid mg = StencilMultigrid.create(27, dims, m, p, d, 4, GaussSeidel.Ordering.COLOURS, 256, Sweeper.Layout.ELL);
             assertEquals(3, mg.levels()); // 16x12x8 -> 8x6x4 -> 4x3x2 (odd: stop)
             try (Pcg cg = Pcg.create(a, mg, p, d, null)) {
                 Pcg.Result r = cg.solve(b, 1e-8, 500, null);

@@ -97,6 +97,51 @@ public final class SolverKernels {
     }
 
     /**
+     * One row's Gauss-Seidel update from the sweep layout in schedule order: position {@code k} holds row
+     * {@code order[k]}'s {@code rowLen[k]} off-diagonal entries column-major ({@code [q * n + k]}, so consecutive
+     * positions are consecutive addresses) and its diagonal {@code diag[k]}.
+     */
+    @DeviceFunction
+    static void updateEllRow(@ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                             @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, int k, int n) {
+        int i = order.get(k);
+        double s = b.get(i);
+        int len = rowLen.get(k);
+        int idx = k;
+        for (int q = 0; q < len; q++) {
+            s -= val.get(idx) * x.get(col.get(idx));
+            idx += n;
+        }
+        x.set(i, s / diag.get(k));
+    }
+
+    /** The positions {@code start..end} of one level or colour in the column-major sweep layout, one work-item per row. */
+    @Kernel
+    public static void sweepRowsEll(@ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                                    @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, int start, int end, int n) {
+        for (@Parallel int k = start; k < end; k++) {
+            updateEllRow(rowLen, col, val, diag, b, x, order, k, n);
+        }
+    }
+
+    /** {@link #sweepChain} over the column-major sweep layout. Grid: one group of {@link #GROUP} work-items. */
+    @Kernel
+    public static void sweepChainEll(KernelContext ctx, @ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                     @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order,
+                                     @ReadOnly IntArray groupPtr, int first, int count, int step, int n) {
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        for (int t = 0; t < count; t++) {
+            int g = first + t * step;
+            int end = groupPtr.get(g + 1);
+            for (int k = groupPtr.get(g) + lid; k < end; k += size) {
+                updateEllRow(rowLen, col, val, diag, b, x, order, k, n);
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /**
      * ILU(0) of the rows {@code order[start..end)}, in place in {@code lu} (a copy of A's values): for each entry
      * {@code (i, k)} left of the diagonal, in column order, {@code l = lu_ik / lu_kk} replaces it and
      * {@code lu_ij -= l lu_kj} for the columns {@code j > k} present in both rows. Rows {@code k < i} that row i
