@@ -55,6 +55,7 @@ public final class RatingsReader {
 
     /** Ratings from a Matrix Market matrix (duplicates summed by the reader); empty rows and columns dropped. */
     public static Ratings matrixMarket(CsrMatrix a) {
+        if (a.nnz() == 0) throw new IllegalArgumentException("the matrix (" + a.rows() + " x " + a.cols() + ") has no ratings");
         int[] userOf = new int[a.rows()];
         int[] itemOf = new int[a.cols()];
         Arrays.fill(userOf, -1);
