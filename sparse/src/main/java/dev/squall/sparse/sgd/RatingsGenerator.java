@@ -49,8 +49,8 @@ public final class RatingsGenerator {
         }
     }
 
-    /** 1,200 users x 600 items, 240,000 ratings, planted rank 2, noise 0.5: the test preset (dense enough to reach the floor). */
-    public static final Spec SMALL = new Spec("small", 1200, 600, 240_000, 2, 0.5, 3.5, 40);
+    /** 2,000 users x 1,000 items, 600,000 ratings, planted rank 2, noise 0.5: the test preset (dense enough that a rank-2 model ends within 1% of the floor). */
+    public static final Spec SMALL = new Spec("small", 2000, 1000, 600_000, 2, 0.5, 3.5, 40);
     /** MovieLens-20M-shaped: 138,493 users x 26,744 items, 20,000,263 ratings, planted rank 16. */
     public static final Spec ML20M = new Spec("ml20m", 138_493, 26_744, 20_000_263, 16, 0.5, 3.5, 20);
     /** Netflix-prize-shaped: 480,190 users x 17,771 items, 99,072,112 ratings, planted rank 32. */
