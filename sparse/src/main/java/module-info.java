@@ -14,12 +14,16 @@ module dev.squall.sparse {
     exports dev.squall.sparse.generate;
     exports dev.squall.sparse.inspect;
     exports dev.squall.sparse.io;
+    exports dev.squall.sparse.multigrid;
+    exports dev.squall.sparse.precond;
     exports dev.squall.sparse.reference;
     exports dev.squall.sparse.sgd;
+    exports dev.squall.sparse.solve;
     exports dev.squall.sparse.spmm;
     exports dev.squall.sparse.spmv;
 
     opens dev.squall.sparse.spmv.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.sgd.kernels to dev.squall.tasks.runtime;
+    opens dev.squall.sparse.solve.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.cli to info.picocli;
 }
