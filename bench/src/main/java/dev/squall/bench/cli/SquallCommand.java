@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 dev.squall.linalg.cli.CholeskyCommand.class, dev.squall.linalg.cli.TrinvCommand.class, dev.squall.linalg.cli.GemmCommand.class,
                 dev.squall.linalg.cli.QrCommand.class, dev.squall.linalg.cli.SvdCommand.class,
                 dev.squall.sparse.cli.SpmvCommand.class, dev.squall.sparse.cli.SpmmCommand.class,
+                dev.squall.sparse.cli.GsCommand.class, dev.squall.sparse.cli.PcgCommand.class, dev.squall.sparse.cli.SgdCommand.class,
                 dev.squall.permanent.cli.PermanentCommand.class,
                 dev.squall.hmatrix.cli.H2Command.class,
                 CommandLine.HelpCommand.class})
