@@ -41,6 +41,38 @@ public final class PointCloud {
     }
 
     /**
+     * {@code n} points of a randomly perturbed regular grid in the unit cube {@code [0, 1]^dim}, the test problem of
+     * the H2 literature: the grid has {@code s = ceil(n^(1/dim))} points per side at the cell centres
+     * {@code (i + 1/2) / s}, the first {@code n} of them (row by row) are kept, and each coordinate moves by a uniform
+     * amount in {@code [-1/4, 1/4)} of the spacing, so points stay distinct and inside their cells. Determined by
+     * {@code seed}.
+     *
+     * @throws IllegalArgumentException if {@code n < 0} or {@code dim} is not 2 or 3
+     */
+    public static PointCloud perturbedGrid(int n, int dim, long seed) {
+        checkDim(dim);
+        if (n < 0) {
+            throw new IllegalArgumentException("negative point count " + n);
+        }
+        int side = (int) Math.ceil(Math.pow(n, 1.0 / dim) - 1e-9);
+        while (Math.pow(side, dim) < n) {
+            side++;
+        }
+        double h = 1.0 / Math.max(side, 1);
+        SplittableRandom rnd = new SplittableRandom(seed);
+        double[] c = new double[Math.multiplyExact(n, dim)];
+        for (int i = 0; i < n; i++) {
+            int rest = i;
+            for (int k = 0; k < dim; k++) {
+                int g = rest % side;
+                rest /= side;
+                c[i * dim + k] = (g + 0.5) * h + (rnd.nextDouble() - 0.5) * 0.5 * h;
+            }
+        }
+        return new PointCloud(dim, c);
+    }
+
+    /**
      * The points with the given coordinates ({@code coords.length / dim} of them, point by
      * point). The array is copied.
      *

@@ -56,4 +56,33 @@ class PointCloudTest {
         assertThrows(IllegalArgumentException.class,
                 () -> PointCloud.of(2, 0, 0).distanceSquared(0, PointCloud.of(3, 0, 0, 0), 0));
     }
+
+    @Test
+    void perturbedGridKeepsOnePointPerCellAndDependsOnSeed() {
+        for (int d = 2; d <= 3; d++) {
+            int side = d == 2 ? 20 : 7;
+            int n = (int) Math.pow(side, d) - 5; // not a full grid
+            PointCloud p = PointCloud.perturbedGrid(n, d, 9L);
+            assertEquals(n, p.size());
+            double h = 1.0 / side;
+            boolean[] cell = new boolean[(int) Math.pow(side, d)];
+            for (int i = 0; i < n; i++) {
+                int id = 0, mul = 1;
+                for (int k = 0; k < d; k++) {
+                    double x = p.coord(i, k);
+                    int g = (int) Math.floor(x / h);
+                    // within a quarter spacing of its cell centre
+                    assertEquals((g + 0.5) * h, x, 0.25 * h + 1e-15);
+                    id += g * mul;
+                    mul *= side;
+                }
+                assertFalse(cell[id], "two points in cell " + id);
+                cell[id] = true;
+            }
+            assertArrayEquals(p.coordinates(), PointCloud.perturbedGrid(n, d, 9L).coordinates(), 0.0);
+            assertFalse(Arrays.equals(p.coordinates(), PointCloud.perturbedGrid(n, d, 10L).coordinates()));
+        }
+        assertEquals(0, PointCloud.perturbedGrid(0, 2, 1L).size());
+        assertThrows(IllegalArgumentException.class, () -> PointCloud.perturbedGrid(-1, 2, 1L));
+    }
 }

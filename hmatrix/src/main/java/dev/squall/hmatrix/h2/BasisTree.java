@@ -1,0 +1,73 @@
+package dev.squall.hmatrix.h2;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.LongArray;
+
+/**
+ * The nested basis of one cluster tree, as the device holds it: the leaf basis ({@code size x leafRank}, row-major in
+ * tree order) and one transfer matrix per non-root node ({@code k_c x k_parent}, row-major, at
+ * {@code transferOffset[c]}), with ranks equal within a level ({@code levelRank}); node {@code t}'s coefficients start
+ * at {@code rankStart[t]} in the per-node vectors.
+ */
+final class BasisTree {
+    final ClusterTree tree;
+    final int[] levelRank;
+    final int[] rankStart;
+    final long[] transferOffset;
+    final DoubleArray leafBasis;
+    final DoubleArray transfers;
+    final IntArray rankStartArray;
+    final LongArray transferOffsetArray;
+
+    /** A basis with the given ranks; {@code leafBasis} and {@code transfers} are allocated (zero) when null. */
+    BasisTree(ClusterTree tree, int[] levelRank, DoubleArray leafBasis, DoubleArray transfers) {
+        this.tree = tree;
+        this.levelRank = levelRank.clone();
+        rankStart = new int[tree.nodes + 1];
+        transferOffset = new long[tree.nodes + 1];
+        for (int t = 0; t < tree.nodes; t++) {
+            int l = ClusterTree.level(t);
+            rankStart[t + 1] = rankStart[t] + levelRank[l];
+            long size = l == 0 ? 0 : (long) levelRank[l] * levelRank[l - 1];
+            transferOffset[t + 1] = transferOffset[t] + size;
+        }
+        this.leafBasis = leafBasis != null ? leafBasis : new DoubleArray(Math.max(1, (long) tree.size * leafRank()));
+        this.transfers = transfers != null ? transfers : new DoubleArray(Math.max(1, transferOffset[tree.nodes]));
+        rankStartArray = H2Matrix.ints(rankStart);
+        transferOffsetArray = H2Matrix.longs(transferOffset);
+    }
+
+    /** Every level of rank {@code k}. */
+    static BasisTree uniform(ClusterTree tree, int k) {
+        int[] r = new int[tree.depth + 1];
+        java.util.Arrays.fill(r, k);
+        return new BasisTree(tree, r, null, null);
+    }
+
+    int leafRank() {
+        return levelRank[tree.depth];
+    }
+
+    int rank(int node) {
+        return levelRank[ClusterTree.level(node)];
+    }
+
+    /** Values of the leaf basis and the transfers. */
+    long valueBytes() {
+        return 8L * ((long) tree.size * leafRank() + transferOffset[tree.nodes]);
+    }
+
+    long basisBytes() {
+        return 8L * tree.size * leafRank();
+    }
+
+    long transferBytes() {
+        return 8L * transferOffset[tree.nodes];
+    }
+
+    /** Entries of all node vectors for one vector. */
+    int coefficients() {
+        return rankStart[tree.nodes];
+    }
+}

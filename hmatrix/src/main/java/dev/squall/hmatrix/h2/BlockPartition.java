@@ -1,0 +1,111 @@
+package dev.squall.hmatrix.h2;
+
+import java.util.Arrays;
+
+/**
+ * The block structure of an H2 matrix from a dual-tree traversal of a row tree and a column tree: admissible node
+ * pairs ({@code dist > 0} and {@code max(diam t, diam s) <= eta dist(t, s)} on bounding boxes) become coupling
+ * blocks, inadmissible leaf pairs become dense blocks. A pair that is neither is split: both nodes when both have
+ * children, else the one that has them.
+ *
+ * <p>Couplings are stored as one block-sparse row structure over all row-tree nodes ({@code couplingRowPtr} of
+ * length {@code rows.nodes + 1}, column node numbers in {@code couplingCol}); since rows are numbered level by level,
+ * the blocks of level {@code l} are the contiguous range {@code couplingRowPtr[2^l - 1] .. couplingRowPtr[2^(l+1) - 1]}
+ * (BSR per level). Dense blocks likewise over row leaves, with the offset of each block's values.
+ */
+final class BlockPartition {
+    final int[] couplingRowPtr;
+    final int[] couplingRow;
+    final int[] couplingCol;
+    final int[] denseRowPtr;
+    final int[] denseRow;
+    final int[] denseCol;
+    /** Offset of dense block {@code b}'s values; {@code denseOffset[blocks]} is the total. */
+    final long[] denseOffset;
+
+    private final ClusterTree rows;
+    private final ClusterTree cols;
+    private final double eta;
+    private long[] couplings = new long[64];
+    private int nc;
+    private long[] denses = new long[64];
+    private int nd;
+
+    private BlockPartition(ClusterTree rows, ClusterTree cols, double eta) {
+        this.rows = rows;
+        this.cols = cols;
+        this.eta = eta;
+        traverse(0, 0);
+        long[] cp = Arrays.copyOf(couplings, nc);
+        long[] dp = Arrays.copyOf(denses, nd);
+        couplings = null;
+        denses = null;
+        Arrays.sort(cp);
+        Arrays.sort(dp);
+        couplingRow = new int[nc];
+        couplingCol = new int[nc];
+        couplingRowPtr = new int[rows.nodes + 1];
+        for (int b = 0; b < nc; b++) {
+            couplingRow[b] = (int) (cp[b] >>> 32);
+            couplingCol[b] = (int) cp[b];
+            couplingRowPtr[couplingRow[b] + 1]++;
+        }
+        for (int t = 0; t < rows.nodes; t++) couplingRowPtr[t + 1] += couplingRowPtr[t];
+        denseRow = new int[nd];
+        denseCol = new int[nd];
+        denseRowPtr = new int[rows.leaves + 1];
+        denseOffset = new long[nd + 1];
+        for (int b = 0; b < nd; b++) {
+            denseRow[b] = (int) (dp[b] >>> 32);
+            denseCol[b] = (int) dp[b];
+            denseRowPtr[denseRow[b] + 1]++;
+            long mi = rows.leafStart[denseRow[b] + 1] - rows.leafStart[denseRow[b]];
+            long mj = cols.leafStart[denseCol[b] + 1] - cols.leafStart[denseCol[b]];
+            denseOffset[b + 1] = denseOffset[b] + mi * mj;
+        }
+        for (int t = 0; t < rows.leaves; t++) denseRowPtr[t + 1] += denseRowPtr[t];
+    }
+
+    static BlockPartition build(ClusterTree rows, ClusterTree cols, double eta) {
+        if (rows.dim != cols.dim) {
+            throw new IllegalArgumentException("row points are " + rows.dim + "-dimensional, column points " + cols.dim + "-dimensional");
+        }
+        return new BlockPartition(rows, cols, eta);
+    }
+
+    int couplingBlocks() {
+        return couplingCol.length;
+    }
+
+    int denseBlocks() {
+        return denseCol.length;
+    }
+
+    boolean admissible(int t, int s) {
+        double dist = ClusterTree.distance(rows, t, cols, s);
+        return dist > 0 && Math.max(rows.diameter(t), cols.diameter(s)) <= eta * dist;
+    }
+
+    private void traverse(int t, int s) {
+        if (admissible(t, s)) {
+            if (nc == couplings.length) couplings = Arrays.copyOf(couplings, nc * 2);
+            couplings[nc++] = ((long) t << 32) | s;
+            return;
+        }
+        boolean tl = rows.isLeaf(t), sl = cols.isLeaf(s);
+        if (tl && sl) {
+            if (nd == denses.length) denses = Arrays.copyOf(denses, nd * 2);
+            denses[nd++] = ((long) (t - rows.firstLeaf) << 32) | (s - cols.firstLeaf);
+        } else if (tl) {
+            traverse(t, 2 * s + 1);
+            traverse(t, 2 * s + 2);
+        } else if (sl) {
+            traverse(2 * t + 1, s);
+            traverse(2 * t + 2, s);
+        } else {
+            for (int a = 1; a <= 2; a++) {
+                for (int b = 1; b <= 2; b++) traverse(2 * t + a, 2 * s + b);
+            }
+        }
+    }
+}

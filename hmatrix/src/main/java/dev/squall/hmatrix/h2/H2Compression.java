@@ -1,0 +1,283 @@
+package dev.squall.hmatrix.h2;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Algebraic recompression of the low-rank part of an H2 matrix to a relative tolerance, on host copies of the bases
+ * and couplings (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes):
+ * <ol>
+ * <li><b>Orthogonalisation</b> (upsweep of QR): leaves {@code U = Q R}; inner nodes {@code [R_c1 E_c1; R_c2 E_c2] = Q R},
+ * the blocks of {@code Q} become the transfers; couplings become {@code R_t S R_s^T}.</li>
+ * <li><b>Basis generation</b> (downsweep of R factors): node {@code t}'s weight is the R factor of
+ * {@code [W_parent E_t^T; S_ts^T ...]} over its blocks (block columns as well, for a basis serving both sides).</li>
+ * <li><b>Truncation</b> (upsweep of SVDs): leaves {@code U W^T}, inner nodes {@code [T_c1 E_c1; T_c2 E_c2] W^T}; singular
+ * values above {@code eps} times the node's largest are kept, the rank of a level is the largest kept in it; the
+ * projections {@code T} carry the couplings over, {@code S <- T_t S T_s^T}.</li>
+ * </ol>
+ * Ranks never grow (orthogonalisation keeps at most the old rank, truncation at most that), so memory never increases.
+ * The relative Frobenius error is estimated from the discarded singular values over the norm of the matrix (the
+ * couplings on orthonormal bases plus the dense blocks), with no extra pass.
+ */
+final class H2Compression {
+    private H2Compression() {
+    }
+
+    /** Host copy of a nested basis: leaf basis {@code size x leafRank} (row-major, tree order), one transfer per node. */
+    static final class HostBasis {
+        final ClusterTree tree;
+        final int[] levelRank;
+        final double[] leaf;
+        /** {@code transfer[c]}: {@code k_c x k_parent}, row-major; null for the root. */
+        final double[][] transfer;
+
+        HostBasis(ClusterTree tree, int[] levelRank, double[] leaf, double[][] transfer) {
+            this.tree = tree;
+            this.levelRank = levelRank;
+            this.leaf = leaf;
+            this.transfer = transfer;
+        }
+
+        int rank(int node) {
+            return levelRank[ClusterTree.level(node)];
+        }
+    }
+
+    /** The compressed bases and couplings (row-major {@code k_t x k_s} blocks) and the discarded energy. */
+    record Result(HostBasis rows, HostBasis cols, double[][] couplings, double discardedSquared, double normSquared) {
+    }
+
+    /**
+     * Compresses the bases {@code rb} and {@code cb} (the same object for a basis serving rows and columns) and the
+     * couplings {@code s[b]} ({@code k_t x k_s} row-major) of blocks {@code (row[b], col[b])}.
+     *
+     * @param denseNormSquared squared Frobenius norm of the dense blocks, for the relative error estimate
+     */
+    static Result compress(HostBasis rb, HostBasis cb, int[] row, int[] col, double[][] s, double eps, double denseNormSquared) {
+        boolean shared = rb == cb;
+        Orthogonal ro = orthogonalise(rb);
+        Orthogonal co = shared ? ro : orthogonalise(cb);
+        int blocks = s.length;
+        double[][] s1 = new double[blocks][];
+        double norm2 = denseNormSquared;
+        for (int b = 0; b < blocks; b++) {
+            int t = row[b], c = col[b];
+            int kt = rb.rank(t), ks = cb.rank(c);
+            double[] rt = ro.r[t], rs = co.r[c];
+            int rtr = ro.basis.rank(t), rsr = co.basis.rank(c);
+            s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt, s[b], rtr, kt, ks), rs, rtr, ks, rsr);
+            for (double v : s1[b]) norm2 += v * v;
+        }
+        List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
+        List<List<double[]>> colParts = shared ? null : contributions(co.basis, row, col, s1, false, ro.basis);
+        if (shared) {
+            List<List<double[]>> asCol = contributions(co.basis, row, col, s1, false, ro.basis);
+            for (int t = 0; t < rowParts.size(); t++) rowParts.get(t).addAll(asCol.get(t));
+        }
+        double[][] rw = weights(ro.basis, rowParts);
+        double[][] cw = shared ? rw : weights(co.basis, colParts);
+        Truncated rt = truncate(ro.basis, rw, eps);
+        Truncated ct = shared ? rt : truncate(co.basis, cw, eps);
+        double[][] s2 = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int t = row[b], c = col[b];
+            int r1 = ro.basis.rank(t), r2 = co.basis.rank(c);
+            int k1 = rt.basis.rank(t), k2 = ct.basis.rank(c);
+            s2[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt.t[t], s1[b], k1, r1, r2), ct.t[c], k1, r2, k2);
+        }
+        double discarded = rt.discarded + (shared ? 0 : ct.discarded);
+        return new Result(rt.basis, ct.basis, s2, discarded, norm2);
+    }
+
+    /** An orthonormal basis and, per node, {@code R} ({@code r_t x k_t}) with old basis = new basis times {@code R}. */
+    private record Orthogonal(HostBasis basis, double[][] r) {
+    }
+
+    private static Orthogonal orthogonalise(HostBasis b) {
+        ClusterTree tr = b.tree;
+        int q = tr.depth;
+        int k = b.levelRank[q];
+        int maxLeaf = 0;
+        for (int i = 0; i < tr.leaves; i++) maxLeaf = Math.max(maxLeaf, tr.leafStart[i + 1] - tr.leafStart[i]);
+        int[] ranks = new int[q + 1];
+        ranks[q] = Math.min(k, maxLeaf);
+        for (int l = q - 1; l >= 0; l--) ranks[l] = Math.min(2 * ranks[l + 1], b.levelRank[l]);
+        double[][] r = new double[tr.nodes][];
+        double[] leaf = new double[tr.size * ranks[q]];
+        int rq = ranks[q];
+        for (int i = 0; i < tr.leaves; i++) {
+            int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
+            double[] u = new double[mi * k];
+            System.arraycopy(b.leaf, a0 * k, u, 0, mi * k);
+            double[][] qr = SmallMatrices.qr(u, mi, k);
+            int ri = Math.min(mi, k);
+            for (int a = 0; a < mi; a++) System.arraycopy(qr[0], a * ri, leaf, (a0 + a) * rq, Math.min(ri, rq));
+            double[] rp = new double[rq * k];
+            System.arraycopy(qr[1], 0, rp, 0, Math.min(ri, rq) * k);
+            r[tr.firstLeaf + i] = rp;
+        }
+        double[][] transfer = new double[tr.nodes][];
+        for (int l = q - 1; l >= 0; l--) {
+            int rc = ranks[l + 1], kl = b.levelRank[l];
+            for (int t = ClusterTree.levelStart(l); t < ClusterTree.levelStart(l + 1); t++) {
+                double[] z = new double[2 * rc * kl];
+                for (int h = 0; h < 2; h++) {
+                    int c = 2 * t + 1 + h;
+                    double[] re = SmallMatrices.multiply(r[c], b.transfer[c], rc, b.levelRank[l + 1], kl);
+                    System.arraycopy(re, 0, z, h * rc * kl, rc * kl);
+                }
+                double[][] qr = SmallMatrices.qr(z, 2 * rc, kl);
+                int rl = ranks[l];
+                for (int h = 0; h < 2; h++) {
+                    double[] e = new double[rc * rl];
+                    System.arraycopy(qr[0], h * rc * rl, e, 0, rc * rl);
+                    transfer[2 * t + 1 + h] = e;
+                }
+                r[t] = qr[1];
+            }
+        }
+        return new Orthogonal(new HostBasis(tr, ranks, leaf, transfer), r);
+    }
+
+    /**
+     * For each node of {@code basis}, the blocks it takes part in, each with the node's rank as its column count:
+     * {@code S^T} of the blocks of its block row ({@code asRow}), or {@code S} of its block column.
+     */
+    private static List<List<double[]>> contributions(HostBasis basis, int[] row, int[] col, double[][] s, boolean asRow,
+            HostBasis other) {
+        List<List<double[]>> parts = new ArrayList<>();
+        for (int t = 0; t < basis.tree.nodes; t++) parts.add(new ArrayList<>());
+        for (int b = 0; b < s.length; b++) {
+            if (asRow) {
+                int kt = basis.rank(row[b]), ks = other.rank(col[b]);
+                parts.get(row[b]).add(SmallMatrices.transpose(s[b], kt, ks));
+            } else {
+                parts.get(col[b]).add(s[b]);
+            }
+        }
+        return parts;
+    }
+
+    /** Weights top-down: {@code W_t = R of [W_parent E_t^T; parts of t]}, {@code w_t x k_t}. */
+    private static double[][] weights(HostBasis b, List<List<double[]>> parts) {
+        ClusterTree tr = b.tree;
+        double[][] w = new double[tr.nodes][];
+        for (int t = 0; t < tr.nodes; t++) {
+            int kt = b.rank(t);
+            List<double[]> rows = new ArrayList<>();
+            if (t > 0) {
+                int par = (t - 1) / 2;
+                int kp = b.rank(par);
+                int wp = w[par].length / Math.max(1, kp);
+                if (kp > 0 && wp > 0) rows.add(SmallMatrices.multiplyTransposed(w[par], b.transfer[t], wp, kp, kt));
+            }
+            rows.addAll(parts.get(t));
+            int m = 0;
+            for (double[] x : rows) m += kt == 0 ? 0 : x.length / kt;
+            double[] stack = new double[m * kt];
+            int at = 0;
+            for (double[] x : rows) {
+                if (kt == 0) break;
+                System.arraycopy(x, 0, stack, at, x.length);
+                at += x.length;
+            }
+            w[t] = kt == 0 || m == 0 ? new double[0] : SmallMatrices.qr(stack, m, kt)[1];
+        }
+        return w;
+    }
+
+    /** A truncated basis and, per node, {@code T} ({@code k'_t x r_t}) projecting old coefficients onto the new basis. */
+    private record Truncated(HostBasis basis, double[][] t, double discarded) {
+    }
+
+    private static Truncated truncate(HostBasis b, double[][] w, double eps) {
+        ClusterTree tr = b.tree;
+        int q = tr.depth;
+        int[] ranks = new int[q + 1];
+        double[][] t = new double[tr.nodes][];
+        double[][] transfer = new double[tr.nodes][];
+        double discarded = 0;
+        // leaves
+        int r = b.levelRank[q];
+        double[][] left = new double[tr.leaves][];
+        double[][] sig = new double[tr.leaves][];
+        int keep = 0;
+        for (int i = 0; i < tr.leaves; i++) {
+            int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
+            double[] u = new double[mi * r];
+            System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
+            double[] wi = w[tr.firstLeaf + i];
+            int wr = r == 0 ? 0 : wi.length / r;
+            double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(u, wi, mi, r, wr), mi, wr);
+            left[i] = svd[1];
+            sig[i] = svd[0];
+            keep = Math.max(keep, kept(svd[0], eps));
+        }
+        ranks[q] = keep;
+        double[] leaf = new double[tr.size * keep];
+        for (int i = 0; i < tr.leaves; i++) {
+            int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
+            int wr = sig[i].length;
+            double[] qn = new double[mi * keep];
+            for (int a = 0; a < mi; a++) for (int j = 0; j < Math.min(keep, wr); j++) qn[a * keep + j] = left[i][a * wr + j];
+            System.arraycopy(qn, 0, leaf, a0 * keep, mi * keep);
+            discarded += tail(sig[i], keep);
+            double[] u = new double[mi * r];
+            System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
+            t[tr.firstLeaf + i] = SmallMatrices.transposedMultiply(qn, u, mi, keep, r);
+        }
+        // inner levels
+        for (int l = q - 1; l >= 0; l--) {
+            int kc = ranks[l + 1], rl = b.levelRank[l], rc = b.levelRank[l + 1];
+            int s0 = ClusterTree.levelStart(l), s1 = ClusterTree.levelStart(l + 1);
+            double[][] zs = new double[s1 - s0][];
+            double[][] lefts = new double[s1 - s0][];
+            double[][] sigs = new double[s1 - s0][];
+            keep = 0;
+            for (int n = s0; n < s1; n++) {
+                double[] z = new double[2 * kc * rl];
+                for (int h = 0; h < 2; h++) {
+                    int c = 2 * n + 1 + h;
+                    double[] te = SmallMatrices.multiply(t[c], b.transfer[c], kc, rc, rl);
+                    System.arraycopy(te, 0, z, h * kc * rl, kc * rl);
+                }
+                zs[n - s0] = z;
+                int wr = rl == 0 ? 0 : w[n].length / rl;
+                double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr), 2 * kc, wr);
+                lefts[n - s0] = svd[1];
+                sigs[n - s0] = svd[0];
+                keep = Math.max(keep, kept(svd[0], eps));
+            }
+            ranks[l] = keep;
+            for (int n = s0; n < s1; n++) {
+                int wr = sigs[n - s0].length;
+                double[] qn = new double[2 * kc * keep];
+                for (int a = 0; a < 2 * kc; a++) {
+                    for (int j = 0; j < Math.min(keep, wr); j++) qn[a * keep + j] = lefts[n - s0][a * wr + j];
+                }
+                for (int h = 0; h < 2; h++) {
+                    double[] e = new double[kc * keep];
+                    System.arraycopy(qn, h * kc * keep, e, 0, kc * keep);
+                    transfer[2 * n + 1 + h] = e;
+                }
+                discarded += tail(sigs[n - s0], keep);
+                t[n] = SmallMatrices.transposedMultiply(qn, zs[n - s0], 2 * kc, keep, rl);
+            }
+        }
+        return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded);
+    }
+
+    /** How many singular values (descending) exceed {@code eps} times the largest. */
+    private static int kept(double[] sigma, double eps) {
+        if (sigma.length == 0 || sigma[0] == 0) return 0;
+        int c = 0;
+        while (c < sigma.length && sigma[c] > eps * sigma[0]) c++;
+        return c;
+    }
+
+    private static double tail(double[] sigma, int from) {
+        double s = 0;
+        for (int j = from; j < sigma.length; j++) s += sigma[j] * sigma[j];
+        return s;
+    }
+}

@@ -1,0 +1,524 @@
+package dev.squall.hmatrix.h2;
+
+import dev.squall.hmatrix.kernel.CovarianceKernel;
+import dev.squall.hmatrix.points.PointCloud;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.ImmutableTaskGraph;
+import dev.squall.tasks.runtime.TaskGraph;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A hierarchical (H2) approximation of the kernel matrix {@code A[i, j] = k(x_i, y_j)} of a covariance kernel over a
+ * row point set {@code x} and a column point set {@code y} (the same set for a symmetric matrix), with an
+ * {@code O(n)} matrix-vector product.
+ *
+ * <p>{@code A = A_D + sum U_t S_ts V_s^T}: KD-trees cluster both point sets into leaves of at most {@code m} points;
+ * a dual-tree traversal keeps admissible node pairs ({@code max(diam) <= eta dist} of their bounding boxes) as
+ * {@code k x k} coupling blocks {@code S_ts = K(xi_t, xi_s)} between tensor Chebyshev nodes of order {@code p}
+ * ({@code k = p^dim}), and inadmissible leaf pairs as dense blocks. Leaf bases {@code U} are the Lagrange polynomials
+ * of the leaf's nodes at its points; inner nodes are never formed, each child holds its nested transfer matrix. The
+ * numeric parts of construction (leaf bases, transfers, couplings, dense blocks) run as kernels on the chosen device,
+ * one launch per part, and stay there.
+ *
+ * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
+ * tree order, dense part, leaf upsweep, transfer upsweep (one launch per level), coupling multiply (one launch per
+ * level), transfer downsweep (one launch per level), leaf downsweep, scatter y back to the caller's order. One
+ * {@link ExecutionPlan} per vector count is built on first use and executed for every product; only x and y cross
+ * to and from the device. {@link #compress} recompresses the low-rank part to a tolerance; ranks then differ between
+ * levels (equal within one).
+ *
+ * <pre>{@code
+ * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
+ * try (H2Matrix a = H2Matrix.build(pts, CovarianceKernel.exponential(0.1), H2Options.defaults())) {
+ *     double[] y = a.multiply(x);                  // x and y in the order of pts
+ *     double[] ys = a.multiply(xs, 16);            // 16 vectors, n x 16 row-major
+ *     System.out.println(a.memory() + ", built in " + a.buildMillis() + " ms");
+ *     H2CompressionReport r = a.compress(1e-7);    // lower ranks, product changed by ~1e-7
+ *     Map<String, Double> ms = a.phaseMillis(1, 10); // device time of each phase of a product
+ * }
+ * }</pre>
+ */
+public final class H2Matrix implements AutoCloseable {
+    /** The phases of a product, in the order they run. */
+    public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
+            "downsweep-transfers", "downsweep-leaves", "scatter");
+
+    private final Device device;
+    private final CovarianceKernel kernel;
+    private final H2Options options;
+    private final ClusterTree rowTree;
+    private final ClusterTree colTree;
+    private final BlockPartition partition;
+    private final int rank;
+    private final int dim;
+    private final boolean shared;
+
+    // device-resident structure and values
+    private final DoubleArray rowPoints, colPoints, rowBoxes, colBoxes;
+    private final IntArray rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm, colPerm;
+    private final IntArray couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol;
+    private final LongArray denseOffset;
+    private final DoubleArray denseValues;
+    // the low-rank part: bases, couplings and their offsets (replaced by compression)
+    private BasisTree rowBasis, colBasis;
+    private DoubleArray couplings;
+    private long[] couplingOffset;
+    private LongArray couplingOffsetArray;
+
+    private final double hostBuildMillis;
+    private final double deviceBuildMillis;
+    private final Map<Integer, Product> products = new HashMap<>();
+    private boolean closed;
+
+    private H2Matrix(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
+        long t0 = System.nanoTime();
+        this.kernel = Objects.requireNonNull(kernel, "kernel");
+        this.options = Objects.requireNonNull(options, "options");
+        if (rows.dim() != cols.dim()) {
+            throw new IllegalArgumentException("row points are " + rows.dim() + "-dimensional, column points " + cols.dim() + "-dimensional");
+        }
+        dim = rows.dim();
+        double r = Math.pow(options.order(), dim);
+        if (r > H2Options.MAX_RANK) {
+            throw new IllegalArgumentException("order " + options.order() + " in " + dim + " dimensions gives rank " + (long) r
+                    + ", more than " + H2Options.MAX_RANK);
+        }
+        rank = (int) r;
+        device = options.device() != null ? options.device() : Devices.select(null);
+        shared = rows == cols;
+        rowTree = ClusterTree.build(rows, options.leafSize());
+        colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
+        partition = BlockPartition.build(rowTree, colTree, options.eta());
+        int k = rank, p = options.order();
+        long kk = (long) k * k;
+
+        rowPoints = doubles(rowTree.points);
+        rowBoxes = doubles(rowTree.interpolationBox);
+        rowPointLeaf = ints(rowTree.pointLeaf);
+        rowLeafStart = ints(rowTree.leafStart);
+        rowPerm = ints(rowTree.perm);
+        rowBasis = BasisTree.uniform(rowTree, k);
+        if (shared) {
+            colPoints = rowPoints;
+            colBoxes = rowBoxes;
+            colPointLeaf = rowPointLeaf;
+            colLeafStart = rowLeafStart;
+            colPerm = rowPerm;
+            colBasis = rowBasis;
+        } else {
+            colPoints = doubles(colTree.points);
+            colBoxes = doubles(colTree.interpolationBox);
+            colPointLeaf = ints(colTree.pointLeaf);
+            colLeafStart = ints(colTree.leafStart);
+            colPerm = ints(colTree.perm);
+            colBasis = BasisTree.uniform(colTree, k);
+        }
+        couplingRowPtr = ints(partition.couplingRowPtr);
+        couplingRow = ints(partition.couplingRow);
+        couplingCol = ints(partition.couplingCol);
+        denseRowPtr = ints(partition.denseRowPtr);
+        denseRow = ints(partition.denseRow);
+        denseCol = ints(partition.denseCol);
+        denseOffset = longs(partition.denseOffset);
+        long nCoupling = partition.couplingBlocks() * kk;
+        long nDense = partition.denseOffset[partition.denseBlocks()];
+        couplings = new DoubleArray(Math.max(1, nCoupling));
+        couplingOffset = new long[partition.couplingBlocks() + 1];
+        for (int b = 0; b <= partition.couplingBlocks(); b++) couplingOffset[b] = b * kk;
+        couplingOffsetArray = longs(couplingOffset);
+        denseValues = new DoubleArray(Math.max(1, nDense));
+        long t1 = System.nanoTime();
+        hostBuildMillis = (t1 - t0) / 1e6;
+
+        TaskGraph g = new TaskGraph("h2-build")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
+                        couplingRow, couplingCol, denseRow, denseCol, denseOffset)
+                .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis.leafBasis, rowTree.firstLeaf,
+                        (long) rowTree.size * k, dim, p, k)
+                .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowBasis.transfers, (rowTree.nodes - 1) * kk, dim, p, k);
+        if (!shared) {
+            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
+                    .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis.leafBasis, colTree.firstLeaf,
+                            (long) colTree.size * k, dim, p, k)
+                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
+        }
+        g.task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
+                nCoupling, dim, p, k);
+        kernel.addEvaluation(g, "coupling-kernel", couplings, nCoupling);
+        int m = options.leafSize();
+        g.task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
+                rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
+        kernel.addEvaluation(g, "dense-kernel", denseValues, nDense);
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
+    }
+
+    /**
+     * The H2 matrix of {@code kernel} over one point set (square and symmetric).
+     *
+     * @throws IllegalArgumentException for an empty point set or bad options, naming what is wrong
+     */
+    public static H2Matrix build(PointCloud points, CovarianceKernel kernel, H2Options options) {
+        return new H2Matrix(points, points, kernel, options);
+    }
+
+    /**
+     * The H2 matrix {@code A[i, j] = k(rows_i, cols_j)} over two point sets ({@code rows.size() x cols.size()}), with
+     * separate row and column trees and bases.
+     */
+    public static H2Matrix build(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
+        return new H2Matrix(rows, cols, kernel, options);
+    }
+
+    /** {@code y = A x} for one vector of {@link #cols()} values, in the caller's point order. */
+    public double[] multiply(double[] x) {
+        return multiply(x, 1);
+    }
+
+    /**
+     * {@code Y = A X} for {@code nv} vectors: {@code x} is {@code cols() x nv} row-major (the {@code nv} values of
+     * point {@code j} at {@code j nv ..}), the result {@code rows() x nv}.
+     */
+    public synchronized double[] multiply(double[] x, int nv) {
+        Product pr = product(nv, x);
+        pr.plan.execute();
+        return pr.yUser.toHeapArray();
+    }
+
+    /**
+     * Device time of each phase of a product with {@code nv} vectors, in milliseconds: the median over {@code repeats}
+     * products, each phase run as its own profiled plan on the data the product keeps on the device. Keys are
+     * {@link #PHASES}, in order.
+     */
+    public synchronized Map<String, Double> phaseMillis(int nv, int repeats) {
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
+        Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
+        pr.plan.execute();
+        Map<String, Double> out = new LinkedHashMap<>();
+        List<ExecutionPlan> plans = new ArrayList<>();
+        try {
+            for (ImmutableTaskGraph g : pr.phases) plans.add(new ExecutionPlan(g).withDevice(device).withProfiler(true));
+            double[][] ms = new double[plans.size()][repeats];
+            for (ExecutionPlan p : plans) p.execute(); // builds, binds
+            for (int r = 0; r < repeats; r++) {
+                for (int i = 0; i < plans.size(); i++) ms[i][r] = plans.get(i).execute().profile().kernelMillis();
+            }
+            for (int i = 0; i < plans.size(); i++) {
+                Arrays.sort(ms[i]);
+                out.put(PHASES.get(i), ms[i][repeats / 2]);
+            }
+        } finally {
+            for (ExecutionPlan p : plans) p.close();
+        }
+        return out;
+    }
+
+    /**
+     * Recompresses the low-rank part to relative tolerance {@code eps}: orthogonalises the bases, weights them by the
+     * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
+     * {@code eps} times each node's largest, and projects the couplings onto the new bases
+     * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
+     * The numerics run on host copies, which are then placed on the device for the product.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < eps < 1}
+     */
+    public synchronized H2CompressionReport compress(double eps) {
+        if (closed) throw new IllegalStateException("this H2 matrix is closed");
+        if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
+        long t0 = System.nanoTime();
+        H2Memory before = memory();
+        TaskGraph down = new TaskGraph("h2-download")
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, rowBasis.leafBasis, rowBasis.transfers, couplings, denseValues);
+        if (!shared) down.transferToHost(DataTransferMode.EVERY_EXECUTION, colBasis.leafBasis, colBasis.transfers);
+        try (ExecutionPlan plan = new ExecutionPlan(down.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        H2Compression.HostBasis rb = host(rowBasis);
+        H2Compression.HostBasis cb = shared ? rb : host(colBasis);
+        int blocks = partition.couplingBlocks();
+        double[][] s = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
+            double[] blk = new double[kt * ks];
+            long o = couplingOffset[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = couplings.get(o + (long) mu * kt + nu);
+            s[b] = blk;
+        }
+        double dense2 = 0;
+        long nd = partition.denseOffset[partition.denseBlocks()];
+        for (long i = 0; i < nd; i++) dense2 += denseValues.get(i) * denseValues.get(i);
+        H2Compression.Result r = H2Compression.compress(rb, cb, partition.couplingRow, partition.couplingCol, s, eps, dense2);
+
+        for (Product p : products.values()) p.free();
+        products.clear();
+        freeLowRank();
+        rowBasis = device(r.rows());
+        colBasis = shared ? rowBasis : device(r.cols());
+        couplingOffset = new long[blocks + 1];
+        for (int b = 0; b < blocks; b++) couplingOffset[b + 1] = couplingOffset[b] + r.couplings()[b].length;
+        couplings = new DoubleArray(Math.max(1, couplingOffset[blocks]));
+        for (int b = 0; b < blocks; b++) {
+            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
+            double[] blk = r.couplings()[b];
+            long o = couplingOffset[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) couplings.set(o + (long) mu * kt + nu, blk[nu * ks + mu]);
+        }
+        couplingOffsetArray = longs(couplingOffset);
+        double err = r.normSquared() > 0 ? Math.sqrt(r.discardedSquared() / r.normSquared()) : 0;
+        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (System.nanoTime() - t0) / 1e6);
+    }
+
+    private static H2Compression.HostBasis host(BasisTree b) {
+        ClusterTree tr = b.tree;
+        double[] leaf = new double[tr.size * b.leafRank()];
+        MemorySegment.copy(b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, leaf, 0, leaf.length);
+        double[][] transfer = new double[tr.nodes][];
+        for (int c = 1; c < tr.nodes; c++) {
+            int len = b.rank(c) * b.rank((c - 1) / 2);
+            transfer[c] = new double[len];
+            MemorySegment.copy(b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], transfer[c], 0, len);
+        }
+        return new H2Compression.HostBasis(tr, b.levelRank.clone(), leaf, transfer);
+    }
+
+    private static BasisTree device(H2Compression.HostBasis h) {
+        BasisTree b = new BasisTree(h.tree, h.levelRank, null, null);
+        MemorySegment.copy(h.leaf, 0, b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, h.leaf.length);
+        for (int c = 1; c < h.tree.nodes; c++) {
+            MemorySegment.copy(h.transfer[c], 0, b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], h.transfer[c].length);
+        }
+        return b;
+    }
+
+    private Product product(int nv, double[] x) {
+        if (closed) throw new IllegalStateException("this H2 matrix is closed");
+        if (nv < 1) throw new IllegalArgumentException("vector count must be at least 1, not " + nv);
+        long want = (long) cols() * nv;
+        if (x.length != want) {
+            throw new IllegalArgumentException("x has " + x.length + " values; a " + rows() + " x " + cols() + " H2 matrix times "
+                    + nv + " vector(s) needs " + want);
+        }
+        Product pr = products.computeIfAbsent(nv, Product::new);
+        MemorySegment.copy(x, 0, pr.xUser.segment(), ValueLayout.JAVA_DOUBLE, 0, x.length);
+        return pr;
+    }
+
+    /** The arrays and the plan of products with {@code nv} vectors. */
+    private final class Product {
+        final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
+        final List<ImmutableTaskGraph> phases = new ArrayList<>();
+        final ExecutionPlan plan;
+
+        Product(int nv) {
+            BasisTree rb = rowBasis, cb = colBasis;
+            xUser = new DoubleArray((long) colTree.size * nv);
+            xTree = new DoubleArray((long) colTree.size * nv);
+            xhat = new DoubleArray(Math.max(1, (long) cb.coefficients() * nv));
+            yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
+            yTree = new DoubleArray((long) rowTree.size * nv);
+            yUser = new DoubleArray((long) rowTree.size * nv);
+            phases.add(new TaskGraph("gather")
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser)
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
+                    .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
+            phases.add(new TaskGraph("dense")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
+                    .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
+                            denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            int kq = cb.leafRank();
+            phases.add(new TaskGraph("upsweep-leaves")
+                    .task("upsweep-leaves", H2Kernels::leafUpsweep, cb.leafBasis, xTree, colLeafStart, xhat, cb.rankStartArray,
+                            colTree.firstLeaf, (long) colTree.leaves * kq * nv, kq, nv).snapshot());
+            TaskGraph up = new TaskGraph("upsweep-transfers");
+            for (int l = colTree.depth; l >= 1; l--) {
+                int kp = cb.levelRank[l - 1];
+                up.task("upsweep-l" + l, H2Kernels::transferUpsweep, cb.transfers, cb.transferOffsetArray, xhat, cb.rankStartArray,
+                        ClusterTree.levelStart(l - 1), (1L << (l - 1)) * kp * nv, kp, nv);
+            }
+            phases.add(up.snapshot());
+            TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
+            for (int l = 0; l <= rowTree.depth; l++) {
+                int kt = rb.levelRank[l];
+                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
+                        cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
+            }
+            phases.add(cp.snapshot());
+            TaskGraph down = new TaskGraph("downsweep-transfers");
+            for (int l = 1; l <= rowTree.depth; l++) {
+                int kc = rb.levelRank[l];
+                down.task("downsweep-l" + l, H2Kernels::transferDownsweep, rb.transfers, rb.transferOffsetArray, yhat, rb.rankStartArray,
+                        ClusterTree.levelStart(l), (1L << l) * kc * nv, kc, nv);
+            }
+            phases.add(down.snapshot());
+            int kl = rb.leafRank();
+            phases.add(new TaskGraph("downsweep-leaves")
+                    .task("downsweep-leaves", H2Kernels::leafDownsweep, rb.leafBasis, yhat, rb.rankStartArray, rowPointLeaf, yTree,
+                            rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
+            phases.add(new TaskGraph("scatter")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot());
+            plan = new ExecutionPlan(phases.toArray(ImmutableTaskGraph[]::new)).withDevice(device);
+        }
+
+        void free() {
+            plan.close();
+            device.free(xUser, xTree, xhat, yhat, yTree, yUser);
+        }
+    }
+
+    /** Number of rows (row points). */
+    public int rows() {
+        return rowTree.size;
+    }
+
+    /** Number of columns (column points). */
+    public int cols() {
+        return colTree.size;
+    }
+
+    /** Rank of the bases as built: {@code order^dim} (compression lowers it per level, see {@link #rowRanks()}). */
+    public int rank() {
+        return rank;
+    }
+
+    /** Rank of each level of the row basis, root first. */
+    public int[] rowRanks() {
+        return rowBasis.levelRank.clone();
+    }
+
+    /** Rank of each level of the column basis, root first. */
+    public int[] colRanks() {
+        return colBasis.levelRank.clone();
+    }
+
+    /** Depth of the row tree (leaves are at this level; the root is level 0). */
+    public int rowDepth() {
+        return rowTree.depth;
+    }
+
+    /** Depth of the column tree. */
+    public int colDepth() {
+        return colTree.depth;
+    }
+
+    /** Number of coupling (low-rank) blocks. */
+    public int couplingBlocks() {
+        return partition.couplingBlocks();
+    }
+
+    /** Number of dense leaf blocks. */
+    public int denseBlocks() {
+        return partition.denseBlocks();
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public CovarianceKernel kernel() {
+        return kernel;
+    }
+
+    public H2Options options() {
+        return options;
+    }
+
+    /** Wall time of the whole construction: host part (trees, traversal) plus device part. */
+    public double buildMillis() {
+        return hostBuildMillis + deviceBuildMillis;
+    }
+
+    /** Wall time of the host part of construction: clustering, boxes, dual-tree traversal, block lists. */
+    public double hostBuildMillis() {
+        return hostBuildMillis;
+    }
+
+    /** Wall time of the device part of construction (bases, transfers, couplings, dense blocks), programs built included. */
+    public double deviceBuildMillis() {
+        return deviceBuildMillis;
+    }
+
+    /** Bytes kept on the device, by part. */
+    public synchronized H2Memory memory() {
+        long bases = rowBasis.basisBytes() + (shared ? 0 : colBasis.basisBytes());
+        long transfers = rowBasis.transferBytes() + (shared ? 0 : colBasis.transferBytes());
+        long structure = bytes(rowPoints, rowBoxes, rowPointLeaf, rowLeafStart, rowPerm, couplingRowPtr, couplingRow, couplingCol,
+                denseRowPtr, denseRow, denseCol, denseOffset, couplingOffsetArray, rowBasis.rankStartArray, rowBasis.transferOffsetArray);
+        if (!shared) {
+            structure += bytes(colPoints, colBoxes, colPointLeaf, colLeafStart, colPerm, colBasis.rankStartArray,
+                    colBasis.transferOffsetArray);
+        }
+        long work = 8L * (2L * colTree.size + colBasis.coefficients() + rowBasis.coefficients() + 2L * rowTree.size);
+        long dense = partition.denseOffset[partition.denseBlocks()] * 8;
+        long coupling = couplingOffset[partition.couplingBlocks()] * 8;
+        return new H2Memory(dense, coupling, bases, transfers, structure, work);
+    }
+
+    private static long bytes(KernelArray... arrays) {
+        long s = 0;
+        for (KernelArray a : arrays) s += a.byteSize();
+        return s;
+    }
+
+    /** Frees the device copies of everything this matrix holds; later products fail. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
+                colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
+        freeLowRank();
+    }
+
+    private void freeLowRank() {
+        device.free(couplings, couplingOffsetArray);
+        for (BasisTree b : new BasisTree[] {rowBasis, colBasis}) {
+            device.free(b.leafBasis, b.transfers, b.rankStartArray, b.transferOffsetArray);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "H2Matrix[" + rows() + " x " + cols() + ", " + kernel + ", rank " + rank + ", leaf " + options.leafSize()
+                + ", eta " + options.eta() + ", " + couplingBlocks() + " coupling and " + denseBlocks() + " dense blocks, on "
+                + device.id() + "]";
+    }
+
+    static DoubleArray doubles(double[] v) {
+        DoubleArray a = new DoubleArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_DOUBLE, 0, v.length);
+        return a;
+    }
+
+    static IntArray ints(int[] v) {
+        IntArray a = new IntArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_INT, 0, v.length);
+        return a;
+    }
+
+    static LongArray longs(long[] v) {
+        LongArray a = new LongArray(Math.max(1, v.length));
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_LONG, 0, v.length);
+        return a;
+    }
+}

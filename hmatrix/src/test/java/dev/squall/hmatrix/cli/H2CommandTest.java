@@ -1,0 +1,121 @@
+package dev.squall.hmatrix.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class H2CommandTest {
+    @TempDir
+    Path dir;
+
+    /** Runs the command as the squall launcher does (bad input -> 2); returns {exit code, stdout, error message}. */
+    static Object[] run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        System.setOut(new PrintStream(out, true));
+        try {
+            CommandLine cl = new CommandLine(new H2Command());
+            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+                if (ex instanceof IllegalArgumentException) {
+                    err.append(ex.getMessage());
+                    return 2;
+                }
+                throw ex;
+            });
+            cl.setExitCodeExceptionMapper(t -> 2);
+            return new Object[] {cl.execute(args), out.toString(), err.toString()};
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    static double field(String json, String name) {
+        int i = json.indexOf("\"" + name + "\":") + name.length() + 3;
+        int j = i;
+        while (j < json.length() && ",}".indexOf(json.charAt(j)) < 0) j++;
+        return Double.parseDouble(json.substring(i, j));
+    }
+
+    @Test
+    void gridProductVerifiesAndReportsJson() {
+        Object[] r = run("--points", "2d", "--n", "3000", "--device", "jvm", "--repeat", "2", "--verify", "--sample", "50", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        assertTrue(json.contains("\"verified\":true") && json.contains("\"n\":3000") && json.contains("\"rank\":64"), json);
+        assertTrue(field(json, "rel_error") < 1e-7, json);
+        assertTrue(field(json, "gbs") > 0 && field(json, "ratio_to_copy") > 0 && field(json, "copy_gbs") > 0, json);
+        for (String phase : new String[] {"gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling", "downsweep-transfers",
+                "downsweep-leaves", "scatter"}) {
+            assertTrue(json.contains("\"" + phase + "\":"), phase + " in " + json);
+        }
+        // the counted bytes are the four streamed parts of the memory report
+        double counted = field(json, "counted_bytes");
+        assertEquals(field(json, "dense") + field(json, "coupling") + field(json, "bases") + field(json, "transfers"), counted);
+    }
+
+    @Test
+    void csvPointsSeveralVectorsAndText() throws IOException {
+        StringBuilder sb = new StringBuilder("x,y,z\n");
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 500; i++) sb.append(rnd.nextDouble()).append(',').append(rnd.nextDouble()).append(',').append(rnd.nextDouble()).append('\n');
+        Path f = dir.resolve("p.csv");
+        Files.writeString(f, sb.toString());
+        Object[] r = run("--points", f.toString(), "--order", "4", "--kernel", "matern32:0.3", "--vectors", "2", "--device", "jvm",
+                "--repeat", "1", "--verify", "--tolerance", "1e-3");
+        assertEquals(0, r[0], (String) r[2]);
+        String text = (String) r[1];
+        assertTrue(text.contains("500 x 500 3D points") && text.contains("verify     relative error") && text.contains(": ok"), text);
+        assertTrue(text.contains("coupling") && text.contains("GB/s"), text);
+    }
+
+    @Test
+    void tooTightToleranceFailsVerification() {
+        Object[] r = run("--points", "2d", "--n", "1000", "--order", "2", "--leaf", "16", "--device", "jvm", "--repeat", "1", "--verify",
+                "--tolerance", "1e-12", "--json");
+        assertEquals(1, r[0], (String) r[2]);
+        assertTrue(((String) r[1]).contains("\"verified\":false"), (String) r[1]);
+    }
+
+    @Test
+    void badInputExitsWithTwoAndSaysWhy() throws IOException {
+        Object[] r = run("--points", "4d", "--n", "10", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("4d: no such file"), (String) r[2]);
+        r = run("--points", "2d", "--device", "jvm");
+        assertTrue(((String) r[2]).contains("needs --n"), (String) r[2]);
+        r = run("--points", "2d", "--n", "100", "--kernel", "bessel:1", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("unknown kernel 'bessel'"), (String) r[2]);
+        Path f = dir.resolve("bad.csv");
+        Files.writeString(f, "0,0\n1,oops\n");
+        r = run("--points", f.toString(), "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains(f + ":2:"), (String) r[2]);
+        r = run("--points", "2d", "--n", "100", "--leaf", "1", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("leaf size"), (String) r[2]);
+    }
+
+    @Test
+    void compressionReportsRanksAndSmallerMemory() {
+        Object[] r = run("--points", "2d", "--n", "2000", "--compress", "1e-5", "--device", "jvm", "--repeat", "1", "--verify",
+                "--tolerance", "1e-4", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        assertTrue(json.contains("\"compression\":{\"tolerance\":1.00000e-05") && json.contains("\"row_ranks\":["), json);
+        assertTrue(field(json, "memory_after") < field(json, "memory_before"), json);
+        assertTrue(field(json, "error_estimate") < 1e-4 && field(json, "rel_error") < 1e-4, json);
+        r = run("--points", "2d", "--n", "200", "--compress", "2", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("tolerance must be in (0, 1)"), (String) r[2]);
+    }
+}

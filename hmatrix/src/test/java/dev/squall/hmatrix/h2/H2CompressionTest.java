@@ -1,0 +1,86 @@
+package dev.squall.hmatrix.h2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.hmatrix.kernel.CovarianceKernel;
+import dev.squall.hmatrix.points.PointCloud;
+import dev.squall.hmatrix.testing.HmatrixTestDevices;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class H2CompressionTest {
+    static List<Device> devices() {
+        return HmatrixTestDevices.all();
+    }
+
+    /** Compression at eps changes the product by O(eps), lowers the ranks, and never increases memory. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void productChangesByOrderEpsAndMemoryShrinks(Device device) {
+        PointCloud pts = PointCloud.perturbedGrid(2048, 2, 3L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.1);
+        double[] x = H2MatrixTest.random(pts.size(), 5L);
+        double[] exact = H2MatrixTest.denseProduct(pts, pts, k, x, 1);
+        double[] change = new double[2];
+        double[] eps = {1e-3, 1e-6};
+        for (int i = 0; i < 2; i++) {
+            try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withDevice(device))) {
+                double[] y0 = a.multiply(x);
+                H2CompressionReport r = a.compress(eps[i]);
+                double[] y1 = a.multiply(x);
+                change[i] = H2MatrixTest.relativeError(y1, y0);
+                assertTrue(change[i] < 10 * eps[i], "eps " + eps[i] + ": product changed by " + change[i]);
+                assertTrue(H2MatrixTest.relativeError(y1, exact) < H2MatrixTest.relativeError(y0, exact) + 10 * eps[i]);
+                H2Memory m0 = r.memoryBefore(), m1 = r.memoryAfter();
+                assertTrue(m1.total() < m0.total() && m1.bases() <= m0.bases() && m1.transfers() <= m0.transfers()
+                        && m1.coupling() < m0.coupling(), m0 + " -> " + m1);
+                assertEquals(m0.dense(), m1.dense());
+                assertEquals(m1.total(), a.memory().total());
+                for (int rank : r.rowRanks()) assertTrue(rank < 64, Arrays.toString(r.rowRanks()));
+                assertTrue(r.rowRanks()[a.rowDepth()] > 0, "leaves keep a basis: " + Arrays.toString(r.rowRanks()));
+                assertTrue(r.relativeErrorEstimate() > 0 && r.relativeErrorEstimate() < 10 * eps[i], "estimate " + r.relativeErrorEstimate());
+                // a second compression at the same tolerance keeps what the first left, to about eps again
+                H2CompressionReport again = a.compress(eps[i]);
+                assertTrue(again.memoryAfter().total() <= again.memoryBefore().total());
+                assertTrue(H2MatrixTest.relativeError(a.multiply(x), y1) < 10 * eps[i]);
+            }
+        }
+        assertTrue(change[1] < 1e-2 * change[0], "a tighter tolerance changes the product less: " + Arrays.toString(change));
+    }
+
+    /** Separate row and column bases (two point sets) compress each on its own weights. */
+    @Test
+    void twoPointSetsCompress() {
+        PointCloud rows = PointCloud.uniform(1500, 2, 10L);
+        PointCloud cols = PointCloud.perturbedGrid(700, 2, 11L);
+        CovarianceKernel k = CovarianceKernel.matern32(0.15);
+        double[] x = H2MatrixTest.random(cols.size(), 12L);
+        double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
+        try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(40).withDevice(Devices.jvm()))) {
+            double before = H2MatrixTest.relativeError(a.multiply(x), exact);
+            H2CompressionReport r = a.compress(1e-5);
+            double after = H2MatrixTest.relativeError(a.multiply(x), exact);
+            assertTrue(after < before + 1e-4, before + " -> " + after);
+            assertEquals(a.rowDepth() + 1, r.rowRanks().length);
+            assertEquals(a.colDepth() + 1, r.colRanks().length);
+            assertTrue(r.memoryAfter().total() < r.memoryBefore().total());
+        }
+    }
+
+    @Test
+    void rejectsBadTolerance() {
+        try (H2Matrix a = H2Matrix.build(PointCloud.uniform(300, 2, 1L), CovarianceKernel.exponential(0.1),
+                H2Options.defaults().withDevice(Devices.jvm()))) {
+            assertThrows(IllegalArgumentException.class, () -> a.compress(0));
+            assertThrows(IllegalArgumentException.class, () -> a.compress(1));
+            assertThrows(IllegalArgumentException.class, () -> a.compress(Double.NaN));
+        }
+    }
+}
