@@ -66,8 +66,9 @@ public final class KernelSum {
      * @param keptFraction evaluated pairs over all {@code M N} pairs (1 for a dense product)
      * @param rowBounds   for each row, a bound on the absolute error the dropped pairs cause in any column (all 0 for
      *                    a dense product); rounding is not included
+     * @param rangesMillis wall time of finding the kept ranges (0 for a dense product)
      */
-    public record Result(double[] values, Profile profile, long pairs, double keptFraction, double[] rowBounds) {
+    public record Result(double[] values, Profile profile, long pairs, double keptFraction, double[] rowBounds, double rangesMillis) {
         /** The largest row bound. */
         public double maxBound() {
             double m = 0;
@@ -83,7 +84,7 @@ public final class KernelSum {
         try (TiledReduction r = dense(targets, sources, b, cols)) {
             Profile p = r.run();
             int m = targets.size();
-            return new Result(r.result(m * cols), p, (long) m * sources.size(), 1.0, new double[m]);
+            return new Result(r.result(m * cols), p, (long) m * sources.size(), 1.0, new double[m], 0);
         }
     }
 
@@ -153,7 +154,7 @@ public final class KernelSum {
         }
         double[] out = Precision.read(a, m * cols);
         device.free(x, y, bd, values, a);
-        return new Result(out, new Profile(compile, toDev, kernelMs, toHost, host), (long) m * n, 1.0, new double[m]);
+        return new Result(out, new Profile(compile, toDev, kernelMs, toHost, host), (long) m * n, 1.0, new double[m], 0);
     }
 
     static void check(PointSet targets, PointSet sources, double[] v, int cols, int rows, String name) {
