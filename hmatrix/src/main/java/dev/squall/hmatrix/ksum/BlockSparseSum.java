@@ -132,8 +132,17 @@ public final class BlockSparseSum {
 
     /** {@code a = K b} over the kept tiles ({@code b}: {@code N x cols}, in the caller's order; so is the result). */
     public KernelSum.Result apply(double[] b, int cols, KeepRule rule) {
+        return apply(b, cols, rule, 0);
+    }
+
+    /**
+     * {@code a = K b} over the kept tiles, the tiled kernel executed once and then {@code repeat} more times on the
+     * resident data (the ranges are found once); the profile is that of the median repeat.
+     */
+    public KernelSum.Result apply(double[] b, int cols, KeepRule rule, int repeat) {
         KernelSum.check(targets.sorted, sources.sorted, b, cols, sources.sorted.size(), "b");
-        return reduce(targets, sources, b, cols, rule, false);
+        if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
+        return reduce(targets, sources, b, cols, rule, false, repeat);
     }
 
     /**
@@ -142,11 +151,11 @@ public final class BlockSparseSum {
      */
     public KernelSum.Result applyTransposed(double[] a, int cols, KeepRule rule) {
         KernelSum.check(targets.sorted, sources.sorted, a, cols, targets.sorted.size(), "a");
-        return reduce(sources, targets, a, cols, rule, true);
+        return reduce(sources, targets, a, cols, rule, true, 0);
     }
 
     /** Kept ranges and the reduction, with {@code out} the side reduced onto and {@code in} the side summed over. */
-    private KernelSum.Result reduce(Side out, Side in, double[] v, int cols, KeepRule rule, boolean transposed) {
+    private KernelSum.Result reduce(Side out, Side in, double[] v, int cols, KeepRule rule, boolean transposed, int repeat) {
         Objects.requireNonNull(rule, "rule");
         int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
         if (rule.mask() != null && rule.mask().length != (long) targets.clustering.clusters() * sources.clustering.clusters()) {
@@ -202,10 +211,11 @@ public final class BlockSparseSum {
         KernelArray in32 = p.fromDoubles(sortedV);
         KernelArray result = p.allocate((long) m * cols);
         double[] sortedResult;
-        Profile profile;
+        Profile profile, first;
         try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols,
                 TiledReduction.clusterTiles(outStart, width), offsets, ranges, width)) {
-            profile = r.run();
+            first = r.run();
+            profile = r.median(first, repeat);
             sortedResult = r.result(m * cols);
         }
         dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges);
@@ -221,7 +231,7 @@ public final class BlockSparseSum {
             }
         }
         double fraction = (double) pairs / ((double) m * in.sorted.size());
-        return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs);
+        return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs, first.hostMicros() / 1e3);
     }
 
     /** A work-group width near the mean non-empty cluster size: a power of two from 32 to 256. */

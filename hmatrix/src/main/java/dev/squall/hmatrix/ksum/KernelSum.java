@@ -67,8 +67,10 @@ public final class KernelSum {
      * @param rowBounds   for each row, a bound on the absolute error the dropped pairs cause in any column (all 0 for
      *                    a dense product); rounding is not included
      * @param rangesMillis wall time of finding the kept ranges (0 for a dense product)
+     * @param firstMillis wall time of the first execution of the kernels, with their build and the uploads
      */
-    public record Result(double[] values, Profile profile, long pairs, double keptFraction, double[] rowBounds, double rangesMillis) {
+    public record Result(double[] values, Profile profile, long pairs, double keptFraction, double[] rowBounds, double rangesMillis,
+            double firstMillis) {
         /** The largest row bound. */
         public double maxBound() {
             double m = 0;
@@ -79,12 +81,22 @@ public final class KernelSum {
 
     /** {@code a = K b}: {@code b} holds {@code N x cols} values, the result {@code M x cols}. */
     public Result apply(PointSet targets, PointSet sources, double[] b, int cols) {
+        return apply(targets, sources, b, cols, 0);
+    }
+
+    /**
+     * {@code a = K b}, executed once and then {@code repeat} more times on the resident data; the profile is that of
+     * the repeat with the median kernel time (of the first execution when {@code repeat == 0}).
+     */
+    public Result apply(PointSet targets, PointSet sources, double[] b, int cols, int repeat) {
         check(targets, sources, b, cols, sources.size(), "b");
+        if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
         if (kernel.isUser()) return applyUser(targets, sources, b, cols);
         try (TiledReduction r = dense(targets, sources, b, cols)) {
-            Profile p = r.run();
+            Profile first = r.run();
+            Profile p = r.median(first, repeat);
             int m = targets.size();
-            return new Result(r.result(m * cols), p, (long) m * sources.size(), 1.0, new double[m], 0);
+            return new Result(r.result(m * cols), p, (long) m * sources.size(), 1.0, new double[m], 0, first.hostMicros() / 1e3);
         }
     }
 
@@ -154,7 +166,7 @@ public final class KernelSum {
         }
         double[] out = Precision.read(a, m * cols);
         device.free(x, y, bd, values, a);
-        return new Result(out, new Profile(compile, toDev, kernelMs, toHost, host), (long) m * n, 1.0, new double[m], 0);
+        return new Result(out, new Profile(compile, toDev, kernelMs, toHost, host), (long) m * n, 1.0, new double[m], 0, host / 1e3);
     }
 
     static void check(PointSet targets, PointSet sources, double[] v, int cols, int rows, String name) {

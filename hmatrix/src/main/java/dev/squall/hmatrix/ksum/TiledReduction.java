@@ -101,6 +101,15 @@ final class TiledReduction implements AutoCloseable {
         return plan.execute().profile();
     }
 
+    /** Runs {@code repeat} more times; the profile with the median kernel time ({@code first} when none). */
+    Profile median(Profile first, int repeat) {
+        if (repeat == 0) return first;
+        Profile[] runs = new Profile[repeat];
+        for (int k = 0; k < repeat; k++) runs[k] = run();
+        java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(Profile::kernelMillis));
+        return runs[repeat / 2];
+    }
+
     /** The first {@code count} values of the output, widened to double. */
     double[] result(int count) {
         return Precision.read(out, count);

@@ -11,8 +11,8 @@ import java.util.Locale;
  * (no smaller than needed for about 64 points a cell). Its per-row bound {@code beta_i} on the dropped terms is then
  * checked against the result: the product is accepted when {@code beta_i <= eps/2 (|a_ic| - beta_i)} for every row
  * {@code i} and column {@code c}, which guarantees a relative error of at most {@code eps/2} in every entry, leaving the
- * other half of {@code eps} to rounding. When a row fails, {@code tau} shrinks by the worst row's shortfall and the
- * product is redone (at most three times). The dense product is chosen when the cutoff reaches across the clouds'
+ * other half of {@code eps} to rounding. When a row fails, {@code tau} shrinks by the worst row's shortfall (by 1000 when a row's bound exceeds its
+ * value) and the product is redone (at most three times). The dense product is chosen when the cutoff reaches across the clouds'
  * bounding boxes (nothing would be dropped), when the block-sparse attempts would keep more than half of the pairs
  * (the dense kernel is then as fast), or when no attempt meets the test (rows whose sum nearly cancels).
  *
@@ -47,6 +47,11 @@ public final class TolerantKernelSum {
      *                                  deliver (fp32: 1e-5)
      */
     public static Outcome compute(KernelSum engine, PointSet x, PointSet y, double[] b, int cols, double eps) {
+        return compute(engine, x, y, b, cols, eps, 0);
+    }
+
+    /** As {@link #compute(KernelSum, PointSet, PointSet, double[], int, double)}, timing the kernels over {@code repeat} more runs. */
+    public static Outcome compute(KernelSum engine, PointSet x, PointSet y, double[] b, int cols, double eps, int repeat) {
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("tolerance must be in (0, 1), got " + eps);
         if (engine.precision() == Precision.FP32 && eps < 1e-5) {
             throw new IllegalArgumentException("fp32 sums carry relative rounding errors near 1e-6; tolerance " + eps
@@ -58,7 +63,7 @@ public final class TolerantKernelSum {
         PairKernel k = engine.kernel();
         if (k.isUser()) {
             return new Outcome("dense", Double.NaN, Double.NaN, "user kernel " + k + ": no decay bound, so nothing is dropped",
-                    engine.apply(x, y, b, cols));
+                    engine.apply(x, y, b, cols, repeat));
         }
         double reach = reach(x, y);
         double tau = eps / 4;
@@ -68,15 +73,15 @@ public final class TolerantKernelSum {
             if (cutoff >= reach) {
                 return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
                         "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
-                        engine.apply(x, y, b, cols));
+                        engine.apply(x, y, b, cols, repeat));
             }
             double cell = Math.max(cutoff / 2, Math.max(extent(x), extent(y)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
             BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
-            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff));
+            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
             if (r.keptFraction() > 0.5) {
                 return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
                         "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
-                        100 * r.keptFraction()), engine.apply(x, y, b, cols));
+                        100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
             }
             double worst = Double.POSITIVE_INFINITY;
             for (int i = 0; i < x.size(); i++) {
@@ -92,12 +97,16 @@ public final class TolerantKernelSum {
                         "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
                                 + "on the dropped terms is within eps/2 of its value", tau, cutoff, cell, 100 * r.keptFraction()), r);
             }
-            history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row (by a factor %.3g); ", cutoff, worst > 0 ? 1 / worst : Double.POSITIVE_INFINITY);
-            if (!(worst > 0)) break;
-            tau *= worst / 2;
+            if (worst > 0) {
+                history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
+                tau *= worst / 2;
+            } else {
+                history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
+                tau *= 1e-3;
+            }
         }
         return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
-                engine.apply(x, y, b, cols));
+                engine.apply(x, y, b, cols, repeat));
     }
 
     /** The largest distance between the two clouds' bounding boxes (no pair is farther apart). */
