@@ -199,15 +199,15 @@ public final class KernelSumKernelsF64 {
         }
     }
 
-    /** One column, points in 3 dimensions: the reference problem's kernel. */
+    /**
+     * One column, points in 3 dimensions: the reference problem's kernel. A staged source is the four consecutive
+     * values {@code (y0, y1, y2, b)}, so a GPU reads each with one 16-byte (fp32) shared-memory load.
+     */
     @Kernel
     public static void sum3(KernelContext ctx, @ReadOnly DoubleArray x, @ReadOnly DoubleArray y, @ReadOnly DoubleArray b,
             @NoAlias DoubleArray a, @ReadOnly IntArray tiles, @ReadOnly IntArray rangeOffsets, @ReadOnly IntArray ranges,
             int cols, int col, int kind, double c) {
-        double[] y0 = ctx.allocateDoubleLocalArray(MAX_TILE);
-        double[] y1 = ctx.allocateDoubleLocalArray(MAX_TILE);
-        double[] y2 = ctx.allocateDoubleLocalArray(MAX_TILE);
-        double[] bs = ctx.allocateDoubleLocalArray(MAX_TILE);
+        double[] ys = ctx.allocateDoubleLocalArray(4 * MAX_TILE);
         int lid = ctx.localIdx;
         int w = ctx.localGroupSizeX;
         int g = ctx.groupIdx;
@@ -230,22 +230,22 @@ public final class KernelSumKernelsF64 {
             for (int t0 = s0; t0 < s1; t0 += w) {
                 int j = t0 + lid;
                 if (j < s1) {
-                    y0[lid] = y.get(3 * j);
-                    y1[lid] = y.get(3 * j + 1);
-                    y2[lid] = y.get(3 * j + 2);
-                    bs[lid] = b.get(j * cols + col);
+                    ys[4 * lid] = y.get(3 * j);
+                    ys[4 * lid + 1] = y.get(3 * j + 1);
+                    ys[4 * lid + 2] = y.get(3 * j + 2);
+                    ys[4 * lid + 3] = b.get(j * cols + col);
                 }
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
                     for (int q = 0; q < len; q++) {
-                        double d0 = x0 - y0[q];
-                        double d1 = x1 - y1[q];
-                        double d2 = x2 - y2[q];
+                        double d0 = x0 - ys[4 * q];
+                        double d1 = x1 - ys[4 * q + 1];
+                        double d2 = x2 - ys[4 * q + 2];
                         double r2 = d0 * d0;
                         r2 += d1 * d1;
                         r2 += d2 * d2;
-                        acc += kernelOfSquared(kind, r2, c) * bs[q];
+                        acc += kernelOfSquared(kind, r2, c) * ys[4 * q + 3];
                     }
                 }
                 ctx.localBarrier();
