@@ -45,6 +45,11 @@ final class ClusterTree {
         firstLeaf = (1 << q) - 1;
         leaves = 1 << q;
         double[] c = cloud.coordinates();
+        for (int i = 0; i < c.length; i++) {
+            if (!Double.isFinite(c[i])) {
+                throw new IllegalArgumentException("point " + (i / dim) + " has a non-finite coordinate " + c[i]);
+            }
+        }
         perm = new int[size];
         for (int i = 0; i < size; i++) perm[i] = i;
         start = new int[nodes];

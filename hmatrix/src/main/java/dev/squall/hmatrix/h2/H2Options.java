@@ -14,9 +14,13 @@ import dev.squall.tasks.runtime.Device;
 public record H2Options(int leafSize, int order, double eta, Device device) {
     /** Largest rank {@code p^dim} accepted: a coupling block holds {@code rank^2} values. */
     public static final int MAX_RANK = 1024;
+    /** Largest leaf size accepted: a dense block holds up to {@code leafSize^2} values. */
+    public static final int MAX_LEAF_SIZE = 4096;
 
     public H2Options {
-        if (leafSize < 2) throw new IllegalArgumentException("leaf size must be at least 2, not " + leafSize);
+        if (leafSize < 2 || leafSize > MAX_LEAF_SIZE) {
+            throw new IllegalArgumentException("leaf size must be between 2 and " + MAX_LEAF_SIZE + ", not " + leafSize);
+        }
         if (order < 1) throw new IllegalArgumentException("interpolation order must be at least 1, not " + order);
         if (!(eta > 0) || Double.isInfinite(eta)) throw new IllegalArgumentException("eta must be positive and finite, not " + eta);
     }

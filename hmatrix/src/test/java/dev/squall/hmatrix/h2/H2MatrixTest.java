@@ -155,7 +155,9 @@ class H2MatrixTest {
         H2Options o = H2Options.defaults().withDevice(Devices.jvm());
         PointCloud p2 = PointCloud.uniform(100, 2, 1L);
         message("no points", () -> H2Matrix.build(PointCloud.uniform(0, 2, 1L), k, o));
-        message("leaf size must be at least 2", () -> H2Options.defaults().withLeafSize(1));
+        message("leaf size must be between 2 and 4096", () -> H2Options.defaults().withLeafSize(1));
+        message("leaf size must be between 2 and 4096", () -> H2Options.defaults().withLeafSize(5000));
+        message("point 1 has a non-finite coordinate NaN", () -> H2Matrix.build(PointCloud.of(2, 0, 0, Double.NaN, 1), k, o));
         message("order must be at least 1", () -> H2Options.defaults().withOrder(0));
         message("eta must be positive", () -> H2Options.defaults().withEta(0));
         message("rank 4096", () -> H2Matrix.build(PointCloud.uniform(100, 3, 1L), k, o.withOrder(16)));
