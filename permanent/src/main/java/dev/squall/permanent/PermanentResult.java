@@ -17,10 +17,15 @@ import java.util.List;
  * @param sweepSeconds  time in the Gray-code phase (including generation and builds)
  * @param preprocessMillis time of the decomposition and elimination
  * @param totalSeconds  everything
+ * @param errorBound    absolute error of {@link #scaled}: rigorous, estimated, or the final rounding of an exact value
+ * @param errorKind     "exact", "rigorous" (every block bounded) or "estimate" (some block estimated by re-computation)
+ * @param exactValue    the exact permanent of the matrix's binary values when every block was computed exactly, else null
+ * @param reasons       per block, why its method was chosen (or escalated to)
  */
 public record PermanentResult(ScaledValue scaled, Reduction reduction, List<String> methodsUsed,
                               List<GeneratedKernelPermanent.Run> generated, long graySteps, double sweepSeconds,
-                              double preprocessMillis, double totalSeconds) {
+                              double preprocessMillis, double totalSeconds, ScaledValue errorBound, String errorKind,
+                              dev.squall.permanent.exact.Fraction exactValue, List<String> reasons) {
     /** The permanent as a double; ±Infinity (or 0) when it leaves the double range, see {@link #outsideDoubleRange()}. */
     public double value() {
         return scaled.toDouble();

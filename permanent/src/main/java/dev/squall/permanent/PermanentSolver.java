@@ -3,6 +3,14 @@ package dev.squall.permanent;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.exact.BlockDoubles;
+import dev.squall.permanent.exact.ExactReduction;
+import dev.squall.permanent.exact.Fraction;
+import dev.squall.permanent.exact.IntegerScaling;
+import dev.squall.permanent.exact.RationalPermanent;
+import dev.squall.permanent.frontier.FrontierPermanent;
+import dev.squall.permanent.frontier.FrontierPlan;
+import dev.squall.permanent.numeric.RyserRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
@@ -11,10 +19,13 @@ import dev.squall.permanent.numeric.ScaledValue;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import dev.squall.permanent.preprocess.Reduction;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Computes matrix permanents: optional preprocessing (block-triangular split, degree
@@ -85,39 +96,151 @@ public final class PermanentSolver {
     }
 
     /**
-     * @throws IllegalArgumentException for an empty matrix, or a Gray-code block larger than 63
-     *                                  (with decomposition off: a matrix larger than 63)
+     * Relative tolerance (default 1e-8): a block whose error estimate exceeds its share of it is
+     * recomputed by a stronger method (the frontier program, a double-double sweep, exact
+     * arithmetic); when none meets it in reach, {@link #solve} throws {@link ToleranceNotMetException}.
+     */
+    public PermanentSolver tolerance(double tol) {
+        if (!(tol > 0 && tol < 1)) throw new IllegalArgumentException("tolerance must be in (0, 1), got " + tol);
+        this.tolerance = tol;
+        return this;
+    }
+
+    /** Off: report the error estimate of the first method but never recompute or fail (default on). */
+    public PermanentSolver escalate(boolean on) {
+        this.escalate = on;
+        return this;
+    }
+
+    private double tolerance = 1e-8;
+    private boolean escalate = true;
+
+    /**
+     * @throws IllegalArgumentException  for an empty matrix, or a block no method here can take
+     * @throws ToleranceNotMetException  when no method in reach meets the tolerance
      */
     public PermanentResult solve(SquareMatrix a) {
         if (a.n() == 0) throw new IllegalArgumentException("the matrix is empty (0 x 0): nothing to compute");
         if (!decompose) NijenhuisWilf.checkOrder(a.n());
         long t0 = System.nanoTime();
-        Reduction red = decompose ? Reduction.of(a) : Reduction.none(a);
+        // exact integer preprocessing: elimination and column merging introduce no rounding
+        IntegerScaling scaling = IntegerScaling.ofBinary(a);
+        ExactReduction exact = decompose ? ExactReduction.of(scaling.rows()) : ExactReduction.none(scaling.rows());
+        Fraction factor = Fraction.of(exact.factor().multiply(scaling.numerator()), scaling.denominator());
+        List<BlockDoubles> doubles = new ArrayList<>();
+        for (BigInteger[][] b : exact.blocks()) doubles.add(BlockDoubles.of(b));
+        Reduction red = exact.singular() ? new Reduction(ScaledValue.ZERO, List.of(), exact.btfBlockSizes(), exact.eliminated(), true)
+                : new Reduction(factor.toScaled(), doubles.stream().map(BlockDoubles::matrix).toList(), exact.btfBlockSizes(), exact.eliminated(), false);
         double preMillis = (System.nanoTime() - t0) / 1e6;
         for (SquareMatrix b : red.blocks()) {
-            if (b.n() > NijenhuisWilf.MAX_N) {
+            if (b.n() > NijenhuisWilf.MAX_N && FrontierPlan.of(b).width() > FrontierPlan.MAX_WIDTH) {
                 throw new IllegalArgumentException("after decomposition a block of order " + b.n() + " remains; the Gray-code sweep supports n <= "
-                        + NijenhuisWilf.MAX_N + " (matrix " + a.n() + "x" + a.n() + ", blocks " + red.blocks().stream().map(SquareMatrix::n).toList() + ")");
+                        + NijenhuisWilf.MAX_N + " and its frontier width " + FrontierPlan.of(b).width() + " exceeds " + FrontierPlan.MAX_WIDTH
+                        + " (matrix " + a.n() + "x" + a.n() + ", blocks " + red.blocks().stream().map(SquareMatrix::n).toList() + ")");
             }
         }
         ScaledValue value = red.factor();
         List<String> used = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
         List<GeneratedKernelPermanent.Run> generated = new ArrayList<>();
+        List<BlockOutcome> outcomes = new ArrayList<>();
         long steps = 0;
         double sweepSeconds = 0;
-        for (SquareMatrix b : red.blocks()) {
+        BigInteger exactProduct = red.singular() ? BigInteger.ZERO : BigInteger.ONE;
+        double blockTol = tolerance / (red.blocks().size() + 1);
+        for (int k = 0; k < red.blocks().size(); k++) {
+            BlockDoubles bd = doubles.get(k);
+            long s0 = System.nanoTime();
+            BlockOutcome o = block(bd, exact.blocks().get(k), blockTol, generated);
+            sweepSeconds += (System.nanoTime() - s0) / 1e9;
+            steps += o.graySteps;
+            used.add(o.method);
+            reasons.add(o.reason);
+            outcomes.add(o);
+            value = value.times(o.value).times(ScaledValue.of(1, bd.exponent()));
+            exactProduct = exactProduct == null || o.exact == null ? null : exactProduct.multiply(o.exact);
+        }
+        Fraction exactValue = exactProduct == null ? null : Fraction.of(exactProduct.multiply(factor.numerator()), factor.denominator());
+        ScaledValue bound = combine(value, red.factor(), outcomes);
+        String kind = exactValue != null ? "exact" : outcomes.stream().allMatch(o -> o.rigorous) ? "rigorous" : "estimate";
+        return new PermanentResult(value, red, used, generated, steps, sweepSeconds, preMillis, (System.nanoTime() - t0) / 1e9,
+                bound, kind, exactValue, reasons);
+    }
+
+    /** One block's value (times 2^-exponent of its doubles), error, and how it was obtained. */
+    private record BlockOutcome(ScaledValue value, ScaledValue error, boolean rigorous, BigInteger exact, String method, String reason, long graySteps) {
+    }
+
+    /**
+     * The absolute error of {@code F prod p_b}: {@code |F| (prod (|p_b| + e_b) - prod |p_b|)}, plus the roundings of the
+     * factor and of the products (a few units of 2^-53 relative each).
+     */
+    private static ScaledValue combine(ScaledValue value, ScaledValue factor, List<BlockOutcome> outcomes) {
+        if (factor.isZero()) return ScaledValue.ZERO;
+        double rounding = 0x1p-50 * (outcomes.size() + 2);
+        boolean zeroBlock = outcomes.stream().anyMatch(o -> o.value.isZero());
+        if (zeroBlock) { // relative terms are undefined: bound |F| prod (|p| + e) directly
+            ScaledValue b = ScaledValue.of(Math.abs(factor.mantissa()), factor.exponent());
+            for (BlockOutcome o : outcomes) b = b.times(plusAbs(o.value, o.error)).times(ScaledValue.ONE);
+            return b;
+        }
+        double logRel = 0;
+        for (BlockOutcome o : outcomes) logRel += Math.log1p(ratio(o.error, o.value));
+        double rel = Math.expm1(logRel) + rounding;
+        return ScaledValue.of(Math.abs(value.mantissa()) * rel, value.exponent());
+    }
+
+    /** |a| / |b| as a double (infinite when it overflows). */
+    private static double ratio(ScaledValue a, ScaledValue b) {
+        if (a.isZero()) return 0;
+        return Math.scalb(Math.abs(a.mantissa() / b.mantissa()), (int) Math.max(-2000, Math.min(2000, a.exponent() - b.exponent())));
+    }
+
+    private static ScaledValue plusAbs(ScaledValue v, ScaledValue e) {
+        long x = Math.max(v.exponent(), e.exponent());
+        return ScaledValue.of(Math.scalb(Math.abs(v.mantissa()), (int) Math.max(-2000, v.exponent() - x))
+                + Math.scalb(Math.abs(e.mantissa()), (int) Math.max(-2000, e.exponent() - x)), x);
+    }
+
+    private boolean onJvm(Device d) {
+        return d.info().type() == DeviceType.JVM;
+    }
+
+    /** Estimated seconds of the Gray-code sweep of an order-n block on the device the method would use. */
+    private double ryserSeconds(int n, Device dev) {
+        double steps = Math.scalb(1.0, n - 1);
+        return onJvm(dev) ? steps * n / (threads * 1.5e9) : steps / 5e10 + 0.01;
+    }
+
+    /** Frontier state updates per second on the JVM (one thread; a measured order of magnitude). */
+    private static final double FRONTIER_RATE = 3e7;
+
+    private BlockOutcome block(BlockDoubles bd, BigInteger[][] integers, double tol, List<GeneratedKernelPermanent.Run> generated) {
+        SquareMatrix b = bd.matrix();
+        int n = b.n();
+        FrontierPlan plan = FrontierPlan.of(b);
+        double frontierSeconds = plan.width() <= FrontierPlan.MAX_WIDTH ? plan.cost() / FRONTIER_RATE : Double.POSITIVE_INFINITY;
+        Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
+        double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
+        List<String> tried = new ArrayList<>();
+        BlockOutcome o;
+        double ryserErrorEstimate = Double.NaN;
+        RyserRoundingEstimate est = null;
+        if (!accurate && (n > NijenhuisWilf.MAX_N || (method == Method.AUTO && frontierSeconds < ryserSeconds))) {
+            o = frontier(plan, bd, String.format(Locale.ROOT, "frontier width %d (%s): ~%.2g s against Gray-code Ryser ~%.2g s",
+                    plan.width(), plan.order(), frontierSeconds, ryserSeconds));
+        } else {
             RowScaling s = RowScaling.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
-            Device dev = accurate || (method == Method.AUTO && b.n() <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
             long s0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
-                case DENSE -> dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
+                case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
                 case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
                         .withProgress(progress).compute(s.scaled());
                 case SPARSE -> {
                     SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
-                    yield dev.isJvm() ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
+                    yield onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
                             : new GenericKernelPermanent(dev, true).withProgress(progress).compute(sorted);
                 }
                 case CODEGEN_REG, CODEGEN_HYBRID -> {
@@ -129,24 +252,106 @@ public final class PermanentSolver {
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
-            sweepSeconds += (System.nanoTime() - s0) / 1e9;
-            steps += NijenhuisWilf.steps(b.n());
-            used.add((accurate ? "accurate" : m.cliName()) + "@" + dev.id());
-            value = value.times(ScaledValue.of(p, s.exponent()));
+            double sweep = (System.nanoTime() - s0) / 1e9;
+            long steps = NijenhuisWilf.steps(n);
+            // the estimate's budget: ~20% of the sweep at the JVM's double-double rate, at least 2^12 steps
+            double ddRate = threads * 6e7 / n;
+            long budget = (long) Math.max(4096, Math.min(0.2 * sweep * ddRate, 1L << 26));
+            if (!onJvm(dev) && !accurate) budget = Math.min(budget, steps / 16 + 1); // keep device runs' estimate a fraction of the work
+            long runChunk = onJvm(dev) ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096))) : Math.max(1, steps >>> 17);
+            est = RyserRoundingEstimate.of(s.scaled(), budget, runChunk, 17);
+            double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
+            ryserErrorEstimate = est.errorOf(p);
+            String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
+            String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,
+                    "Gray-code Ryser ~%.2g s against frontier width %d ~%.2g s", ryserSeconds, plan.width(), frontierSeconds);
+            ScaledValue pv = ScaledValue.of(p, s.exponent());
+            ScaledValue ev = ScaledValue.of(finite(err + entryRounding(bd, s.scaled(), p)), s.exponent());
+            o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps", steps);
         }
-        return new PermanentResult(value, red, used, generated, steps, sweepSeconds, preMillis, (System.nanoTime() - t0) / 1e9);
+        if (!escalate || within(o, tol)) return o;
+        tried.add(describe(o));
+        // escalation: the frontier program (no inclusion-exclusion), double-double, then exact arithmetic
+        if (o.method.startsWith("frontier") == false && plan.cost() < 3e8 && plan.width() <= FrontierPlan.MAX_WIDTH) {
+            BlockOutcome f = frontier(plan, bd, "escalated: " + tried.get(0) + " above tolerance");
+            if (within(f, tol)) return f;
+            tried.add(describe(f));
+        }
+        if (est != null && !accurate && n <= DD_MAX_N) {
+            RowScaling s = RowScaling.of(b);
+            long s0 = System.nanoTime();
+            double p = new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled()));
+            double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
+            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@jvm",
+                    "escalated: " + String.join("; ", tried) + " above tolerance", NijenhuisWilf.steps(n));
+            if (within(d, tol)) return d;
+            tried.add(describe(d));
+        }
+        if (RationalPermanent.work(integers, threads) <= EXACT_MAX_WORK) {
+            RationalPermanent.Block e = RationalPermanent.block(integers, threads);
+            // the integer block's permanent is 2^exponent perm(b): report it in b's units
+            return new BlockOutcome(new Fraction(e.value(), BigInteger.ONE).toScaled().times(ScaledValue.of(1, -bd.exponent())), ScaledValue.ZERO, true,
+                    e.value(), e.method(), "escalated: " + String.join("; ", tried) + " above tolerance", 0);
+        }
+        throw new ToleranceNotMetException("cannot meet the relative tolerance " + tolerance + " on a " + n + "x" + n + " block: "
+                + String.join("; ", tried) + "; exact arithmetic would need ~" + String.format(Locale.ROOT, "%.1e", RationalPermanent.work(integers, threads))
+                + " steps (frontier width " + plan.width() + "). Raise --tol, or use --exact on a larger machine.");
+    }
+
+    /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */
+    static final int DD_MAX_N = 30;
+    /** Exact work (elementary steps) escalation accepts before giving up. */
+    static final double EXACT_MAX_WORK = 2e11;
+
+    private static double finite(double e) {
+        return Double.isFinite(e) ? e : Double.MAX_VALUE;
+    }
+
+    private static boolean within(BlockOutcome o, double tol) {
+        if (o.exact != null) return true;
+        return ratio(o.error, o.value) <= tol;
+    }
+
+    private static String describe(BlockOutcome o) {
+        return o.method + " (relative error " + (o.value.isZero() ? "unbounded: value 0" : String.format(Locale.ROOT, "%.1e", ratio(o.error, o.value))) + ")";
+    }
+
+    private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, String reason) {
+        FrontierPermanent.Result r = FrontierPermanent.inDouble(plan);
+        // entries rounded when the block became doubles: (n + 1) u perm(|B|) more
+        ScaledValue bound = bd.exact() ? r.bound() : plusAbs(r.bound(), r.absPermanent().times(ScaledValue.of(0x1p-52 * (plan.matrix().n() + 1))));
+        return new BlockOutcome(r.value(), bound, true, null, "frontier@jvm", reason, 0);
+    }
+
+    /**
+     * Rounding of the block's entries to doubles (only when an entry was rounded): at most (n + 1) u perm(|B|),
+     * with perm(|B|) the computed value for a nonnegative block and the smaller product of row or column 1-norms otherwise.
+     */
+    private static double entryRounding(BlockDoubles bd, SquareMatrix scaledOrNot, double p) {
+        if (bd.exact()) return 0;
+        int n = scaledOrNot.n();
+        boolean nonnegative = true;
+        for (double v : scaledOrNot.rowMajor()) if (v < 0) nonnegative = false;
+        double absPerm = 1; // rows scaled to 1-norms in [1, 2): their product bounds perm(|B|)
+        for (int i = 0; i < n; i++) {
+            double r = 0;
+            for (int j = 0; j < n; j++) r += Math.abs(scaledOrNot.get(i, j));
+            absPerm *= r;
+        }
+        if (nonnegative) absPerm = Math.abs(p);
+        return 0x1p-52 * (n + 1) * absPerm;
     }
 
     /** AUTO: JVM sweeps for small blocks and on the JVM device, the generated hybrid elsewhere. */
     private Method resolve(SquareMatrix b) {
         if (method != Method.AUTO) {
-            if (device.isJvm() && (method == Method.CODEGEN_REG || method == Method.CODEGEN_HYBRID)) {
+            if (onJvm(device) && (method == Method.CODEGEN_REG || method == Method.CODEGEN_HYBRID)) {
                 throw new IllegalArgumentException("method " + method.cliName() + " needs a CUDA or OpenCL device; --device jvm runs dense or sparse");
             }
             return method;
         }
         double density = (double) b.nonzeros() / ((double) b.n() * b.n());
-        if (device.isJvm() || b.n() <= AUTO_JVM_MAX_N) return density < 0.5 ? Method.SPARSE : Method.DENSE;
+        if (onJvm(device) || b.n() <= AUTO_JVM_MAX_N) return density < 0.5 ? Method.SPARSE : Method.DENSE;
         return Method.CODEGEN_HYBRID;
     }
 }

@@ -4,6 +4,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
@@ -23,10 +24,10 @@ class PermanentSolverTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void everyMethodAgreesOnRandomRealMatrices(Device d) {
-        SquareMatrix a = RandomMatrices.erdosRenyi(d.isJvm() ? 18 : 17, 0.3, 5);
+        SquareMatrix a = RandomMatrices.erdosRenyi(d.info().type() == DeviceType.JVM ? 18 : 17, 0.3, 5);
         double ref = new ChunkedJvmPermanent(2).dense(a);
         for (Method m : Method.values()) {
-            if (d.isJvm() && (m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID)) continue;
+            if (d.info().type() == DeviceType.JVM && (m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID)) continue;
             for (boolean decompose : new boolean[] {false, true}) {
                 PermanentResult r = new PermanentSolver().device(d).method(m).decompose(decompose).solve(a);
                 assertRelative(ref, r.value(), 1e-10, m + " decompose=" + decompose + " on " + d.id());

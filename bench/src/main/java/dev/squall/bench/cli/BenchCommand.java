@@ -4,6 +4,7 @@ import dev.squall.bench.stream.DispatchResult;
 import dev.squall.bench.stream.StreamBench;
 import dev.squall.bench.stream.StreamResult;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -71,7 +72,7 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 results.addAll(StreamBench.bandwidth(d, n, p, repeat, json ? null : System.out::println));
             }
-            DispatchResult dr = StreamBench.dispatch(d, d.isJvm() ? Math.min(dispatchRuns, 2000) : dispatchRuns);
+            DispatchResult dr = StreamBench.dispatch(d, d.info().type() == DeviceType.JVM ? Math.min(dispatchRuns, 2000) : dispatchRuns);
             dispatch.add(dr);
             if (!json) System.out.printf("  %-8s dispatch: one-kernel graph, data resident: median %.1f us (p10 %.1f, p90 %.1f) over %d; "
                             + "first launch of a cached kernel %.1f ms%s; cold build %.1f ms%n",

@@ -1,8 +1,8 @@
 package dev.squall.bench.cli;
 
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.Devices;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -33,7 +33,7 @@ public final class DevicesCommand implements Runnable {
                             + ",\"vendor\":" + Json.str(i.vendor()) + ",\"driver\":" + Json.str(i.driverVersion())
                             + ",\"memoryBytes\":" + i.globalMemoryBytes() + ",\"localMemoryBytes\":" + i.localMemoryBytes()
                             + ",\"computeUnits\":" + i.computeUnits() + ",\"maxWorkGroup\":" + i.maxWorkGroupSize()
-                            + ",\"subgroupSize\":" + i.subgroupSize() + ",\"fp64\":" + i.fp64() + ",\"gpu\":" + i.isGpu()
+                            + ",\"subgroupSize\":" + i.subgroupSize() + ",\"fp64\":" + i.fp64() + ",\"gpu\":" + i.isGpu() + ",\"type\":" + Json.str(i.type().name().toLowerCase(java.util.Locale.ROOT))
                             + ",\"version\":" + Json.str(i.computeCapability()) + "}");
                 } else {
                     System.out.printf("%-12s %s%n             %s %s, %.1f GiB, %d compute units, local %d KiB, work-group <= %d, sub-group %d, fp64 %s%s%n",

@@ -25,7 +25,7 @@ public final class DemoTour {
     public static boolean run(Device device, PrintStream out) {
         out.println("== " + device.id() + ": " + device.info().name());
         boolean ok = true;
-        int n = device.isJvm() ? 1 << 20 : 1 << 22;
+        int n = device.info().type() == DeviceType.JVM ? 1 << 20 : 1 << 22;
         SplittableRandom rnd = new SplittableRandom(42);
 
         FloatArray x = new FloatArray(n), y = new FloatArray(n);

@@ -180,7 +180,7 @@ public final class StreamBench {
             p.execute().transferToHost(a);
         }
         Arrays.sort(us);
-        boolean cached = device.isJvm() || device.lastProgramFromCache();
+        boolean cached = device.info().type() == DeviceType.JVM || device.lastProgramFromCache();
         return new DispatchResult(device.id(), us[executions / 2], us[executions / 10], us[executions * 9 / 10], executions, first, cached, cold);
     }
 }

@@ -7,6 +7,7 @@ import dev.squall.permanent.exact.BinaryKernels;
 import dev.squall.permanent.exact.BlockExactPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 
 import java.util.List;
 import java.util.function.Function;
@@ -24,15 +25,15 @@ record ExactRun(BinaryPermanent.Result result, Device device, String path, doubl
     static ExactRun on(Device device, SquareMatrix a, boolean decompose, boolean generated, int jvmThreads, ProgressListener progress) {
         long t0 = System.nanoTime();
         long[] steps = {0};
-        int max = device.isJvm() ? JVM_MAX_N : BinaryKernels.MAX_N;
+        int max = device.info().type() == DeviceType.JVM ? JVM_MAX_N : BinaryKernels.MAX_N;
         Function<SquareMatrix, BinaryPermanent.Result> block = b -> {
             if (b.n() > max) {
                 throw new IllegalArgumentException("--exact: " + (decompose ? "a block of order " + b.n() + " remains after the block-triangular split"
                         : "the matrix is " + b.n() + "x" + b.n()) + "; the exact path on " + device.id() + " supports n <= " + max
-                        + (device.isJvm() ? " (use a GPU/OpenCL device for up to " + BinaryKernels.MAX_N + ")" : ""));
+                        + (device.info().type() == DeviceType.JVM ? " (use a GPU/OpenCL device for up to " + BinaryKernels.MAX_N + ")" : ""));
             }
-            steps[0] += device.isJvm() ? 1L << (b.n() - 1) : 1L << b.n();
-            return device.isJvm() ? new BinaryPermanent(jvmThreads).of(b)
+            steps[0] += device.info().type() == DeviceType.JVM ? 1L << (b.n() - 1) : 1L << b.n();
+            return device.info().type() == DeviceType.JVM ? new BinaryPermanent(jvmThreads).of(b)
                     : new BinaryKernelPermanent(device).withGeneratedKernel(generated).withProgress(progress).compute(b);
         };
         BinaryPermanent.Result r;
@@ -45,7 +46,7 @@ record ExactRun(BinaryPermanent.Result result, Device device, String path, doubl
             r = block.apply(a);
             blocks = List.of(a.n());
         }
-        String path = device.isJvm() ? "128-bit Nijenhuis-Wilf sweep" : generated ? "generated 64-bit Ryser kernel" : "generic 64-bit Ryser kernel";
+        String path = device.info().type() == DeviceType.JVM ? "128-bit Nijenhuis-Wilf sweep" : generated ? "generated 64-bit Ryser kernel" : "generic 64-bit Ryser kernel";
         return new ExactRun(r, device, path, (System.nanoTime() - t0) / 1e9, steps[0], blocks);
     }
 

@@ -3,6 +3,9 @@ package dev.squall.permanent.cli;
 import dev.squall.permanent.Method;
 import dev.squall.permanent.PermanentResult;
 import dev.squall.permanent.PermanentSolver;
+import dev.squall.permanent.ToleranceNotMetException;
+import dev.squall.permanent.exact.RationalPermanent;
+import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
 import dev.squall.permanent.cpu.ProgressListener;
@@ -10,6 +13,7 @@ import dev.squall.permanent.matrix.MatrixMarketReader;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -44,16 +48,29 @@ import java.util.concurrent.Callable;
                 "  squall permanent --random 32:0.5 --binary --exact --device cuda:0",
                 "  squall permanent --random 32:0.5 --binary --exact --exact-kernel generic \\",
                 "                   --device cuda:0 --repeat 3 --no-decompose  # compare kernels",
-                "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double", "",
-                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
+                "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double",
+                "  squall permanent --generate banded:40:7 --device jvm       # frontier program",
+                "  squall permanent --generate sparse:30:2 --device jvm --exact --json",
+                "  squall permanent --generate banded:18:3 --device jvm --method dense --no-decompose \\",
+                "                   --tol 1e-6   # Ryser cancels: escalates, says to what", "",
+                "Every result carries an absolute error bound ('error' line, JSON error_bound):",
+                "rigorous for the frontier program, an estimate from re-computing sampled chunks",
+                "in double-double for Gray-code sweeps, 0 for exact arithmetic. Above --tol the",
+                "block is recomputed (frontier program, double-double, exact); when nothing in",
+                "reach meets --tol the command fails with exit code 5 and prints no value.", "",
+                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error,",
+                "4 internal error, 5 tolerance not met."})
 public final class PermanentCommand implements Callable<Integer> {
-    static final int VERIFY_FAILED = 1, BAD_INPUT = 2;
+    static final int VERIFY_FAILED = 1, BAD_INPUT = 2, TOLERANCE_NOT_MET = 5;
 
     static final class Input {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (coordinate real/integer/pattern, general/symmetric)")
         Path matrix;
         @Option(names = "--random", paramLabel = "N:DENSITY[:SEED]", description = "Erdos-Renyi matrix, values uniform in [0,1), structurally singular draws rejected")
         String random;
+        @Option(names = "--generate", paramLabel = "KIND:N[:SEED]", description = "regression matrix: banded:N or sparse:N (mixed signs,"
+                + " magnitudes over many orders, where Ryser's sum cancels; see RegressionMatrices)")
+        String generate;
     }
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -77,7 +94,17 @@ public final class PermanentCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "check against an independent path (JVM sweep, or exact integers for 0/1 matrices); exit 1 on mismatch")
     boolean verify;
 
-    @Option(names = "--exact", description = "0/1 matrices: also the exact integer permanent (perfect matchings). On a CUDA/OpenCL device the exact"
+    @Option(names = "--tol", paramLabel = "REL", defaultValue = "1e-8",
+            description = "relative tolerance (default ${DEFAULT-VALUE}): blocks whose error estimate exceeds it are recomputed by a stronger method;"
+                    + " exit 5 when none in reach meets it")
+    double tol;
+
+    @Option(names = "--no-escalate", description = "report the first method's error estimate, never recompute or fail on --tol")
+    boolean noEscalate;
+
+    @Option(names = "--exact", description = "Other matrices: the exact rational permanent (entries read as their shortest decimals, i.e. the"
+            + " file's literals up to 15 significant digits; exact integer preprocessing, then per block the frontier program over"
+            + " BigInteger or multi-modular Ryser), printed as an integer or fraction. 0/1 matrices: also the exact integer permanent (perfect matchings). On a CUDA/OpenCL device the exact"
             + " kernel (2^n Ryser steps in 64-bit integers, n <= 62): exact when below 2^64, which Bregman's bound certifies, else"
             + " printed as the residue mod 2^64. On jvm: 128-bit integers on all threads (n <= 40). Orders are per block-triangular"
             + " block (exact values multiply without limit) unless --no-decompose.")
@@ -127,9 +154,10 @@ public final class PermanentCommand implements Callable<Integer> {
         if (accurate && m != Method.AUTO) throw new IllegalArgumentException("--accurate runs the double-double JVM sweep; it does not combine with --method " + m.cliName());
         SquareMatrix a = load();
         Device dev = accurate && device == null ? Devices.jvm() : Devices.select(device);
-        if (accurate && !dev.isJvm()) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
-        if (exact && !a.isBinary()) throw new IllegalArgumentException("--exact needs a 0/1 matrix; this one has other values (use --binary with --random)");
-        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err));
+        if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
+        if (exact && !a.isBinary()) return rational(out, a);
+        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err))
+                .tolerance(tol).escalate(!noEscalate);
         if (threads != null) solver.threads(threads);
         solver.minBlocksPerSm(minBlocks);
         // the exact path first: its limits (per block) are checked before the long float sweep starts
@@ -144,16 +172,44 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         PermanentResult best = null;
         for (int r = 0; r < repeat; r++) {
-            PermanentResult res = solver.solve(a);
+            PermanentResult res;
+            try {
+                res = solver.solve(a);
+            } catch (ToleranceNotMetException e) {
+                err.println("squall permanent: " + e.getMessage());
+                if (json) out.println("{\"error\":" + str(e.getMessage()) + ",\"exit_code\":" + TOLERANCE_NOT_MET + "}");
+                return TOLERANCE_NOT_MET;
+            }
             if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
         }
         if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, false, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
-        Verification ve = verify && exactRun != null && !exactRun.device().isJvm() ? verifyExact(a, exactRun) : null;
+        Verification ve = verify && exactRun != null && exactRun.device().info().type() != DeviceType.JVM ? verifyExact(a, exactRun) : null;
         if (json) out.println(json(a, dev, best, exactRun, v, ve));
         else text(out, a, dev, best, exactRun, v, ve);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
         return (v != null && !v.ok) || (ve != null && !ve.ok) ? VERIFY_FAILED : 0;
+    }
+
+    /** {@code --exact} on a matrix with values other than 0/1: the exact rational path on the JVM. */
+    private int rational(PrintStream out, SquareMatrix a) {
+        RationalPermanent.Outcome o = RationalPermanent.of(a, true, !noDecompose, jvmThreads());
+        if (json) {
+            out.println("{\"n\":" + a.n() + ",\"nonzeros\":" + a.nonzeros() + ",\"exact_numerator\":" + str(o.value().numerator().toString())
+                    + ",\"exact_denominator\":" + str(o.value().denominator().toString()) + ",\"value\":" + num(o.value().toScaled().toDouble())
+                    + ",\"value_text\":" + str(o.value().toScaled().toText()) + ",\"error_bound\":0,\"error_kind\":\"exact\",\"methods\":["
+                    + String.join(",", o.methods().stream().map(PermanentCommand::str).toList()) + "],\"gray_blocks\":" + o.blocks()
+                    + ",\"eliminated\":" + o.eliminated() + ",\"seconds\":" + num(o.seconds()) + "}");
+        } else {
+            out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%n", a.n(), a.n(), a.nonzeros());
+            out.printf(Locale.ROOT, "exact       %s%n", o.value().toText());
+            out.printf(Locale.ROOT, "permanent   %s%n", o.value().toScaled().toText());
+            out.printf(Locale.ROOT, "error       0 (exact rational arithmetic; entries read as their shortest decimals)%n");
+            out.printf(Locale.ROOT, "method      %s%n", o.methods().isEmpty() ? "none (closed by exact preprocessing)" : String.join(", ", o.methods()));
+            out.printf(Locale.ROOT, "preprocess  %d row(s)/column(s) eliminated exactly, blocks left %s%n", o.eliminated(), o.blocks());
+            out.printf(Locale.ROOT, "time        %.4f s%n", o.seconds());
+        }
+        return 0;
     }
 
     private int jvmThreads() {
@@ -172,6 +228,7 @@ public final class PermanentCommand implements Callable<Integer> {
     }
 
     private SquareMatrix load() throws IOException {
+        if (input.generate != null) return RegressionMatrices.parse(input.generate);
         if (input.random != null) return binary ? RandomMatrices.parse(input.random).pattern() : RandomMatrices.parse(input.random);
         try {
             return MatrixMarketReader.read(input.matrix);
@@ -211,8 +268,11 @@ public final class PermanentCommand implements Callable<Integer> {
                     exact.exact() ? (exact.fitsLong() ? "" : " (exceeds 64 bits)") : " (only modulo 2^" + exact.modulusBits() + ": the count may exceed it)",
                     exactRun.path(), exactRun.device().id(), exactRun.blocks(), exactRun.seconds(), exactRun.stepsPerSecond());
         }
+        out.printf(Locale.ROOT, "error       %s absolute (%s; relative %s)%n", r.errorBound().toText(), r.errorKind(), relative(r));
+        if (r.exactValue() != null) out.printf(Locale.ROOT, "exact       %s   (of the matrix's binary values)%n", r.exactValue().toText());
         out.printf(Locale.ROOT, "device      %s%n", dev);
         out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
+        for (int k = 0; k < r.reasons().size(); k++) out.printf(Locale.ROOT, "why         block %d: %s%n", k, r.reasons().get(k));
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.reduction().describe(), r.preprocessMillis());
         out.printf(Locale.ROOT, "time        %.4f s total, %.4f s Gray-code phase, %.3e Gray steps/s (%d steps)%n",
                 r.totalSeconds(), r.sweepSeconds(), r.stepsPerSecond(), r.graySteps());
@@ -239,6 +299,10 @@ public final class PermanentCommand implements Callable<Integer> {
         f.add("\"value_text\":" + str(r.scaled().toText()));
         f.add("\"log10_abs\":" + num(r.scaled().log10Abs()));
         f.add("\"outside_double_range\":" + r.outsideDoubleRange());
+        f.add("\"error_bound\":" + num(r.errorBound().toDouble()) + ",\"error_bound_text\":" + str(r.errorBound().toText())
+                + ",\"error_kind\":" + str(r.errorKind()) + ",\"relative_error_bound\":" + str(relative(r)));
+        if (r.exactValue() != null) f.add("\"exact_numerator\":" + str(r.exactValue().numerator().toString()) + ",\"exact_denominator\":" + str(r.exactValue().denominator().toString()));
+        f.add("\"reasons\":[" + String.join(",", r.reasons().stream().map(PermanentCommand::str).toList()) + "]");
         if (exact != null) {
             f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact() + ",\"exact_modulus_bits\":" + exact.modulusBits()
                     + ",\"exact_path\":" + str(exactRun.path()) + ",\"exact_device\":" + str(exactRun.device().id())
@@ -270,6 +334,12 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         if (ve != null) f.add("\"verify_exact\":{\"ok\":" + ve.ok + ",\"note\":" + str(ve.note) + "}");
         return "{" + String.join(",", f) + "}";
+    }
+
+    private static String relative(PermanentResult r) {
+        if (r.errorBound().isZero()) return "0";
+        if (r.scaled().isZero()) return "unbounded (value 0)";
+        return String.format(Locale.ROOT, "%.2e", Math.pow(10, r.errorBound().log10Abs() - r.scaled().log10Abs()));
     }
 
     private static String num(double d) {

@@ -5,17 +5,14 @@ import dev.squall.permanent.cpu.ProgressListener;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
-import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.spi.*;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.*;
 
 /**
  * Computes a permanent with a kernel generated for the matrix ({@link KernelSourceGenerator}),
- * built through the runtime's native device (same on-disk build cache as every Squall kernel)
- * and launched with the {@link LaunchPlan}. Columns are first ordered greedily
+ * compiled at run time for the device (same on-disk build cache as every Squall kernel) and run
+ * as a task, one execution per launch of the {@link LaunchPlan}. Columns are first ordered greedily
  * ({@link ColumnOrdering}); PureReg keeps every changing row in registers, Hybrid partitions
  * rows by {@link HybridPartition#choose}.
  *
@@ -46,6 +43,7 @@ public final class GeneratedKernelPermanent {
     }
 
     private final Device device;
+    private final KernelSourceGenerator.Backend backend;
     private final Variant variant;
     private int maxThreads;
     private int registerColumnsOverride = -1;
@@ -53,7 +51,7 @@ public final class GeneratedKernelPermanent {
     private ProgressListener progress = ProgressListener.NONE;
 
     public GeneratedKernelPermanent(Device device, Variant variant) {
-        if (device.isJvm()) throw new IllegalArgumentException("generated kernels need a CUDA or OpenCL device, not " + device.id());
+        this.backend = KernelPreamble.backendOf(device);
         this.device = device;
         this.variant = variant;
         this.maxThreads = device.info().isGpu() ? device.info().computeUnits() * 2048 : device.info().computeUnits() * 64;
@@ -91,51 +89,43 @@ public final class GeneratedKernelPermanent {
         HybridPartition part = variant == Variant.PURE_REG ? HybridPartition.allRegisters(a)
                 : registerColumnsOverride >= 0 ? HybridPartition.withRegisterColumns(a, registerColumnsOverride)
                 : HybridPartition.choose(a);
-        boolean cuda = device.info().backend().equals("cuda");
+        boolean cuda = backend == KernelSourceGenerator.Backend.CUDA;
         KernelSourceGenerator.Options options = new KernelSourceGenerator.Options(
                 KernelSourceGenerator.Options.forMatrix(a).unrollLog2(), cuda ? minBlocksPerSm : 0);
-        String source = KernelSourceGenerator.generate(a, part, cuda ? KernelSourceGenerator.Backend.CUDA : KernelSourceGenerator.Backend.OPENCL, options);
+        String source = KernelSourceGenerator.generate(a, part, backend, options);
         double generateMillis = (System.nanoTime() - t0) / 1e6;
 
-        if (device.isJvm()) throw new IllegalArgumentException("generated kernels need a CUDA or OpenCL device, not " + device.id());
-        NativeDevice nd = device.nativeDevice();
-        DeviceProgram program = nd.build("permanent-" + variant.name().toLowerCase(java.util.Locale.ROOT) + "-n" + n, source);
-        DeviceKernel kernel = program.kernel(KernelSourceGenerator.KERNEL_NAME);
+        RuntimeKernel kernel = device.compile(KernelSourceGenerator.KERNEL_NAME, KernelPreamble.source(backend, source), KernelSourceGenerator.SIGNATURE);
         int local = cuda ? KernelSourceGenerator.CUDA_BLOCK : 64;
         int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
         threads = (threads + local - 1) / local * local;
         int nGlob = part.count(HybridPartition.GLOBAL);
-        DeviceBuffer xg = nd.allocate(8L * Math.max(1, (long) nGlob * threads));
-        DeviceBuffer planBuf = nd.allocate(24);
-        DeviceBuffer partBuf = nd.allocate(16L * threads);
-        BoundLaunch launch = kernel.bind(new KernelArg[] {new KernelArg.Buffer(xg), new KernelArg.Buffer(planBuf),
-                new KernelArg.Buffer(partBuf), new KernelArg.I32(threads)});
+        DoubleArray xg = new DoubleArray(Math.max(1, (long) nGlob * threads));
+        LongArray planWords = new LongArray(3);
+        DoubleArray partials = new DoubleArray(2L * threads);
+        TaskGraph graph = new TaskGraph("permanent")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, planWords, partials)
+                .task("sweep", kernel, xg, planWords, partials, threads)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
         KahanSum total = new KahanSum();
         long k0 = System.nanoTime();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment plan = arena.allocate(24, 8);
-            MemorySegment partials = arena.allocate(16L * threads, 8);
-            for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                MemorySegment.copy(l.planWords(steps), 0, plan, ValueLayout.JAVA_LONG, 0, 3);
-                nd.copyToDevice(plan, planBuf, 0, 24);
-                // poison (all-ones bits read as NaN): a work-item that does not write its partials shows in the sum
-                partials.fill((byte) 0xFF);
-                nd.copyToDevice(partials, partBuf, 0, 16L * threads);
-                launch.launch(new long[] {threads}, new long[] {local});
-                nd.copyToHost(partBuf, 0, partials, 16L * threads);
-                for (int t = 0; t < threads; t++) {
-                    total.add(partials.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * t), partials.getAtIndex(ValueLayout.JAVA_DOUBLE, 2L * t + 1));
+        try (ExecutionPlan plan = new ExecutionPlan(graph.snapshot())) {
+            plan.withDevice(device).withGrid("sweep", WorkerGrid.of(threads).withLocal(local));
+            try {
+                for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
+                    long[] words = l.planWords(steps);
+                    for (int w = 0; w < 3; w++) planWords.set(w, words[w]);
+                    partials.init(Double.NaN); // poison: a work-item that does not write its partials shows in the sum
+                    plan.execute();
+                    for (int t = 0; t < threads; t++) total.add(partials.get(2 * t), partials.get(2 * t + 1));
+                    progress.stepsDone(l.end(steps), steps);
                 }
-                progress.stepsDone(l.end(steps), steps);
+            } finally {
+                plan.freeDeviceMemory();
             }
-        } finally {
-            launch.release();
-            xg.release();
-            planBuf.release();
-            partBuf.release();
         }
         double kernelSeconds = (System.nanoTime() - k0) / 1e9;
-        return new Run(NijenhuisWilf.finalFactor(n) * total.value(), generateMillis, program.buildMillis(), program.fromCache(),
+        return new Run(NijenhuisWilf.finalFactor(n) * total.value(), generateMillis, kernel.buildMillis(), kernel.fromCache(),
                 kernelSeconds, part.count(HybridPartition.REGISTER), nGlob, threads, kernel.resourceReport(), source,
                 source.lines().findFirst().orElse("").replaceFirst("^// Generated by squall-permanent for one ", ""));
     }

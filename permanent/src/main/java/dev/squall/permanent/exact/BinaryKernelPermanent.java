@@ -37,12 +37,12 @@ public final class BinaryKernelPermanent {
     public BinaryKernelPermanent(Device device) {
         this.device = device;
         this.maxThreads = GenericKernelPermanent.defaultThreads(device);
-        this.generated = !device.isJvm();
+        this.generated = device.info().type() != DeviceType.JVM;
     }
 
     /** Per-matrix generated kernel (default on CUDA/OpenCL) or the generic one; the JVM backend has only the generic one. */
     public BinaryKernelPermanent withGeneratedKernel(boolean on) {
-        if (on && device.isJvm()) throw new IllegalArgumentException("the generated exact kernel needs a CUDA or OpenCL device, not " + device.id());
+        if (on && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("the generated exact kernel needs a CUDA or OpenCL device, not " + device.id());
         this.generated = on;
         return this;
     }

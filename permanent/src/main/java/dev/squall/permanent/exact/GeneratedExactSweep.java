@@ -1,22 +1,19 @@
 package dev.squall.permanent.exact;
 
-import dev.squall.permanent.codegen.KernelSourceGenerator.Backend;
 import dev.squall.permanent.codegen.ColumnOrdering;
+import dev.squall.permanent.codegen.KernelPreamble;
+import dev.squall.permanent.codegen.KernelSourceGenerator.Backend;
 import dev.squall.permanent.cpu.ProgressListener;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
-import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.spi.*;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.*;
 
 /**
  * Runs the per-matrix exact kernel ({@link ExactSourceGenerator}) on a CUDA or OpenCL device:
  * columns ordered greedily first ({@link ColumnOrdering}, the permanent does not change), the
- * source built through the runtime's native device (cached on disk by source hash), launched
- * with the {@link LaunchPlan}; returns {@code sum over g < 2^n of (-1)^g prod rowSum(gray(g))}
+ * source compiled at run time for the device (cached on disk by source hash) and run as a task,
+ * one execution per launch of the {@link LaunchPlan}; returns {@code sum over g < 2^n of (-1)^g prod rowSum(gray(g))}
  * modulo 2^64, as {@link BinaryKernels#ryserChunks} does.
  *
  * <pre>{@code
@@ -25,11 +22,12 @@ import java.lang.foreign.ValueLayout;
  */
 final class GeneratedExactSweep {
     private final Device device;
+    private final Backend backend;
     private final int maxThreads;
     private final ProgressListener progress;
 
     GeneratedExactSweep(Device device, int maxThreads, ProgressListener progress) {
-        if (device.isJvm()) throw new IllegalArgumentException("the generated exact kernel needs a CUDA or OpenCL device, not " + device.id());
+        this.backend = KernelPreamble.backendOf(device);
         this.device = device;
         this.maxThreads = maxThreads;
         this.progress = progress;
@@ -39,35 +37,31 @@ final class GeneratedExactSweep {
         int n = matrix.n();
         long steps = 1L << n;
         SquareMatrix a = ColumnOrdering.apply(matrix, ColumnOrdering.greedy(matrix));
-        boolean cuda = device.info().backend().equals("cuda");
-        String source = ExactSourceGenerator.generate(a, cuda ? Backend.CUDA : Backend.OPENCL, ExactSourceGenerator.unrollLog2For(a));
-        NativeDevice nd = device.nativeDevice();
-        DeviceProgram program = nd.build("permanent-exact-n" + n, source);
-        DeviceKernel kernel = program.kernel(ExactSourceGenerator.KERNEL_NAME);
-        int local = cuda ? 128 : 64;
+        String source = ExactSourceGenerator.generate(a, backend, ExactSourceGenerator.unrollLog2For(a));
+        RuntimeKernel kernel = device.compile(ExactSourceGenerator.KERNEL_NAME, KernelPreamble.source(backend, source), ExactSourceGenerator.SIGNATURE);
+        int local = backend == Backend.CUDA ? 128 : 64;
         int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
-        DeviceBuffer planBuf = nd.allocate(24);
-        DeviceBuffer partBuf = nd.allocate(8L * threads);
-        BoundLaunch launch = kernel.bind(new KernelArg[] {new KernelArg.Buffer(planBuf), new KernelArg.Buffer(partBuf), new KernelArg.I32(threads)});
+        LongArray planWords = new LongArray(3);
+        LongArray partials = new LongArray(threads);
+        TaskGraph graph = new TaskGraph("permanent-exact")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, planWords, partials)
+                .task("sweep", kernel, planWords, partials, threads)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
         long total = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment plan = arena.allocate(24, 8);
-            MemorySegment partials = arena.allocate(8L * threads, 8);
-            for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                MemorySegment.copy(l.planWords(steps), 0, plan, ValueLayout.JAVA_LONG, 0, 3);
-                nd.copyToDevice(plan, planBuf, 0, 24);
-                // poison: a work-item that does not write its partial shows in the sum
-                partials.fill((byte) 0x5D);
-                nd.copyToDevice(partials, partBuf, 0, 8L * threads);
-                launch.launch(new long[] {(threads + local - 1) / local * local}, new long[] {local});
-                nd.copyToHost(partBuf, 0, partials, 8L * threads);
-                for (int t = 0; t < l.threads(); t++) total += partials.getAtIndex(ValueLayout.JAVA_LONG, t); // wraps: exact modulo 2^64
-                progress.stepsDone(l.end(steps), steps);
+        try (ExecutionPlan plan = new ExecutionPlan(graph.snapshot())) {
+            plan.withDevice(device).withGrid("sweep", WorkerGrid.of((threads + local - 1) / local * local).withLocal(local));
+            try {
+                for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
+                    long[] words = l.planWords(steps);
+                    for (int w = 0; w < 3; w++) planWords.set(w, words[w]);
+                    partials.init(0x5D5D5D5D5D5D5D5DL); // poison: a work-item that does not write its partial shows in the sum
+                    plan.execute();
+                    for (int t = 0; t < l.threads(); t++) total += partials.get(t); // wraps: exact modulo 2^64
+                    progress.stepsDone(l.end(steps), steps);
+                }
+            } finally {
+                plan.freeDeviceMemory();
             }
-        } finally {
-            launch.release();
-            planBuf.release();
-            partBuf.release();
         }
         return total;
     }

@@ -42,7 +42,7 @@ public final class GenericKernelPermanent {
 
     /** Work-items per launch: enough to fill the device; a multiple of the work-group size. */
     public static int defaultThreads(Device d) {
-        if (d.isJvm()) return Runtime.getRuntime().availableProcessors() * 64;
+        if (d.info().type() == DeviceType.JVM) return Runtime.getRuntime().availableProcessors() * 64;
         return d.info().isGpu() ? d.info().computeUnits() * 1024 : d.info().computeUnits() * 64;
     }
 

@@ -4,6 +4,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +71,7 @@ class PermanentCommandTest {
     @Test
     void exactKernelOnTheOpenClOrCudaDevices() {
         for (Device d : TestDevices.all()) {
-            if (d.isJvm()) continue;
+            if (d.info().type() == DeviceType.JVM) continue;
             BigInteger want = matchings(RandomMatrices.parse("19:0.5:9").pattern());
             for (String kernel : new String[] {"generated", "generic"}) {
                 Run r = run("--random", "19:0.5:9", "--binary", "--exact", "--exact-kernel", kernel, "--repeat", "2", "--verify", "--device", d.id(), "--json");
@@ -118,11 +119,12 @@ class PermanentCommandTest {
 
     @Test
     void exactAndAccurateMisuseExitTwo() {
+        // --exact on a real matrix runs the exact rational path (no longer a misuse): its value matches the double result
         Run r = run("--random", "8:0.5", "--exact", "--device", "jvm");
-        assertEquals(2, r.code);
-        assertTrue(r.err.contains("0/1"), r.err);
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.contains("error       0 (exact"), r.out);
         for (Device d : TestDevices.all()) {
-            if (d.isJvm()) continue;
+            if (d.info().type() == DeviceType.JVM) continue;
             r = run("--random", "8:0.5", "--accurate", "--device", d.id());
             assertEquals(2, r.code);
             assertTrue(r.err.contains("--device jvm"), r.err);
@@ -159,5 +161,21 @@ class PermanentCommandTest {
         assertEquals(2, r.code);
         assertTrue(r.err.contains("no such file"), r.err);
         assertEquals(2, run().code, "no input");
+    }
+
+    @Test
+    void rationalExactAndErrorBoundInJson(@TempDir Path dir) throws Exception {
+        // 0.1*1.5 + 0.3*0.02 = 0.156 = 39/250 read as decimals
+        Path f = dir.resolve("dec.mtx");
+        java.nio.file.Files.writeString(f, "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0.1\n1 2 0.3\n2 1 0.02\n2 2 1.5\n");
+        Run e = run("--matrix", f.toString(), "--exact", "--json");
+        assertEquals(0, e.code, e.err);
+        assertTrue(e.out.contains("\"exact_numerator\":\"39\"") && e.out.contains("\"exact_denominator\":\"250\""), e.out);
+        Run g = run("--generate", "banded:18:3", "--device", "jvm", "--method", "dense", "--no-decompose", "--json");
+        assertEquals(0, g.code, g.err);
+        assertTrue(g.out.contains("\"error_bound\":") && g.out.contains("\"error_kind\":\"rigorous\"") && g.out.contains("escalated"), g.out);
+        Run bad = run("--generate", "banded:18:3", "--tol", "2");
+        assertEquals(2, bad.code, bad.out);
+        assertTrue(bad.err.contains("tolerance"), bad.err);
     }
 }

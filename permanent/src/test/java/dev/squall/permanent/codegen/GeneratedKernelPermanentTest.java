@@ -3,6 +3,7 @@ package dev.squall.permanent.codegen;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Generated PureReg and Hybrid kernels on every native device (PoCL in CI). */
 class GeneratedKernelPermanentTest {
     static List<Device> devices() {
-        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+        return TestDevices.all().stream().filter(d -> d.info().type() != DeviceType.JVM).toList();
     }
 
     @ParameterizedTest(name = "{0}")

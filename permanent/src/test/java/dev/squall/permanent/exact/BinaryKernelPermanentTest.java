@@ -3,6 +3,7 @@ package dev.squall.permanent.exact;
 import dev.squall.permanent.cpu.BinaryPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Named;
@@ -26,7 +27,7 @@ class BinaryKernelPermanentTest {
         List<Arguments> out = new ArrayList<>();
         for (Device d : TestDevices.all()) {
             out.add(Arguments.of(Named.of(d.id() + " generic", d), false));
-            if (!d.isJvm()) out.add(Arguments.of(Named.of(d.id() + " generated", d), true));
+            if (d.info().type() != DeviceType.JVM) out.add(Arguments.of(Named.of(d.id() + " generated", d), true));
         }
         return out;
     }

@@ -4,6 +4,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,14 +34,14 @@ class GenericKernelPermanentTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void randomRealMatricesMatchExactValueAndJvm(Device d) {
-        int n = d.isJvm() ? 14 : 17;
+        int n = d.info().type() == DeviceType.JVM ? 14 : 17;
         SquareMatrix a = randomDyadic(n, 0.5, 4242);
         double exact = exactDyadic(a);
         // 37 work-items: several launches with shrinking chunk sizes
         assertRelative(exact, new GenericKernelPermanent(d, false).withMaxThreads(37).compute(a), 1e-10, "dense n=" + n + " on " + d.id());
         SquareMatrix sorted = ColumnDegreeSort.apply(a);
         assertRelative(exact, new GenericKernelPermanent(d, true).compute(sorted), 1e-10, "sparse n=" + n + " on " + d.id());
-        if (!d.isJvm()) {
+        if (d.info().type() != DeviceType.JVM) {
             SquareMatrix b = random(20, 0.3, 0, 1, 77);
             assertRelative(new ChunkedJvmPermanent(2).dense(b), new GenericKernelPermanent(d, true).compute(ColumnDegreeSort.apply(b)), 1e-10, "n=20 vs JVM on " + d.id());
         }
@@ -55,7 +56,7 @@ class GenericKernelPermanentTest {
         assertRelative(factorial(12).doubleValue(), new GenericKernelPermanent(d, false).withXStorage(local).compute(ones(12)), 1e-11, "J_12 " + m);
         assertRelative(derangements(13).doubleValue(), new GenericKernelPermanent(d, false).withXStorage(local).withMaxThreads(70).compute(onesMinusIdentity(13)), 1e-11, "D_13 " + m);
         assertRelative(fibonacci(15), new GenericKernelPermanent(d, false).withXStorage(local).compute(tridiagonalOnes(15)), 1e-12, "tridiagonal " + m);
-        int n = d.isJvm() ? 14 : 16;
+        int n = d.info().type() == DeviceType.JVM ? 14 : 16;
         SquareMatrix a = randomDyadic(n, 0.6, 5151);
         // 101 work-items: two groups of 64, the second partly idle; several launches
         assertRelative(exactDyadic(a), new GenericKernelPermanent(d, false).withXStorage(local).withMaxThreads(101).compute(a), 1e-10, "n=" + n + " " + m);

@@ -2,10 +2,10 @@ package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -38,9 +38,10 @@ public final class BatchedCholesky {
         InputChecks.finiteLower("A", a, n, batch);
         IntArray info = new IntArray(batch);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("potrf_batched").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+        LaunchSequence seq = new LaunchSequence("potrf_batched");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         append(seq, a, 0, n, n * n, n, batch, info, 0, 0, kernel);
-        seq.download(DataTransferMode.EVERY_EXECUTION, a, info);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, a, info);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -63,21 +64,19 @@ public final class BatchedCholesky {
             return;
         }
         if (kernel == SmallCholeskyKernel.WARP) {
-            seq.launch("potrf_warp_local", p.pick(WarpLocalCholeskyKernelsF64.class, WarpLocalCholeskyKernelsF32.class), "potrfWarpLocal",
+            seq.graph().task(seq.taskName("potrf_warp_local"),
                     WorkerGrid.of((long) batch * WarpLocalCholeskyKernelsF64.THREADS).withLocal(WarpLocalCholeskyKernelsF64.THREADS),
-                    a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
+                    WarpLocalCholeskyKernels.potrfWarpLocal.at(p), new KernelContext(), a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
             return;
         }
         if (kernel == SmallCholeskyKernel.WARP_SHUFFLE) {
             int groups = (batch + WarpCholeskyKernelsF64.MATRICES_PER_GROUP - 1) / WarpCholeskyKernelsF64.MATRICES_PER_GROUP;
-            seq.launch("potrf_warp", p.pick(WarpCholeskyKernelsF64.class, WarpCholeskyKernelsF32.class), "potrfWarp",
-                    WorkerGrid.of((long) groups * WarpCholeskyKernelsF64.THREADS).withLocal(WarpCholeskyKernelsF64.THREADS),
-                    a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
+            seq.graph().task(seq.taskName("potrf_warp"), WorkerGrid.of((long) groups * WarpCholeskyKernelsF64.THREADS).withLocal(WarpCholeskyKernelsF64.THREADS),
+                    WarpCholeskyKernels.potrfWarp.at(p), new KernelContext(), a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
             return;
         }
-        seq.launch("potrf_small", p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class), "potrfSmall",
-                WorkerGrid.of((long) batch * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS),
-                a, aOff, lda, stride, n, info, infoOff, pivotBase);
+        seq.graph().task(seq.taskName("potrf_small"), WorkerGrid.of((long) batch * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS),
+                CholeskyKernels.potrfSmall.at(p), new KernelContext(), a, aOff, lda, stride, n, info, infoOff, pivotBase);
     }
 
     /**
@@ -105,8 +104,7 @@ public final class BatchedCholesky {
 
     private static void launchWarpLoop(LaunchSequence seq, Precision p, KernelArray src, int srcOff, KernelArray dst, int dstOff, int lda,
                                        int stride, int n, int batch, IntArray info, int infoOff, int pivotBase) {
-        seq.launch("potrf_warp_loop", p.pick(WarpLoopCholeskyKernelsF64.class, WarpLoopCholeskyKernelsF32.class), "potrfWarpLoop",
-                WorkerGrid.of((long) batch * WarpLoopCholeskyKernelsF64.THREADS).withLocal(WarpLoopCholeskyKernelsF64.THREADS),
-                src, srcOff, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase);
+        seq.graph().task(seq.taskName("potrf_warp_loop"), WorkerGrid.of((long) batch * WarpLoopCholeskyKernelsF64.THREADS).withLocal(WarpLoopCholeskyKernelsF64.THREADS),
+                WarpLoopCholeskyKernels.potrfWarpLoop.at(p), new KernelContext(), src, srcOff, dst, dstOff, lda, stride, n, batch, info, infoOff, pivotBase);
     }
 }

@@ -4,11 +4,12 @@ import dev.squall.linalg.gemm.BatchDescriptor;
 import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.linalg.triangular.TriangularInverse;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
 
 import java.util.Set;
@@ -132,9 +133,8 @@ public final class BlockedCholesky {
     private static void appendPanel(LaunchSequence seq, KernelArray a, int d, int lda, int kb, int rem, Workspace ws, IntArray info, int pivotBase) {
         int chunk = PanelCholeskyKernelsF64.MAX_KB;
         long groups = 1 + (rem + chunk - 1) / chunk;
-        seq.launch("potrf_panel", Precision.of(a).pick(PanelCholeskyKernelsF64.class, PanelCholeskyKernelsF32.class), "potrfPanel",
-                WorkerGrid.of(groups * PanelCholeskyKernelsF64.THREADS).withLocal(PanelCholeskyKernelsF64.THREADS),
-                a, d, lda, kb + rem, kb, ws.panel, info, 0, pivotBase, ws.arrivals);
+        seq.graph().task(seq.taskName("potrf_panel"), WorkerGrid.of(groups * PanelCholeskyKernelsF64.THREADS).withLocal(PanelCholeskyKernelsF64.THREADS),
+                PanelCholeskyKernels.potrfPanel.at(Precision.of(a)), new KernelContext(), a, d, lda, kb + rem, kb, ws.panel, info, 0, pivotBase, ws.arrivals);
     }
 
     /** The trailing update of the lower triangle from the solved panel in {@code ws.panel}: {@code A22 -= L21 L21^T}. */

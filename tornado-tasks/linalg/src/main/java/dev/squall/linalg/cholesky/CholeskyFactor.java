@@ -1,8 +1,8 @@
 package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -58,12 +58,12 @@ public final class CholeskyFactor {
             throw new IllegalArgumentException("b must hold nrhs = " + nrhs + " columns of length " + n + ", has " + b.getSizeLong() + " elements");
         }
         KernelArray work = p.fromDoubles(Precision.toDoubles(b)), y = p.allocate((long) n * nrhs), x = p.allocate((long) n * nrhs);
-        Class<?> k = p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class);
         WorkerGrid grid = WorkerGrid.of((long) nrhs * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS);
-        LaunchSequence seq = new LaunchSequence("cholesky_solve").upload(DataTransferMode.EVERY_EXECUTION, l, work);
-        seq.launch("forward", k, "forwardSolve", grid, l, n, n, work, y, n);
-        if (both) seq.launch("back", k, "backSolve", grid, l, n, n, y, x, n);
-        seq.download(DataTransferMode.EVERY_EXECUTION, both ? x : y);
+        LaunchSequence seq = new LaunchSequence("cholesky_solve");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, l, work);
+        seq.graph().task(seq.taskName("forward_solve"), grid, CholeskyKernels.forwardSolve.at(p), new KernelContext(), l, n, n, work, y, n);
+        if (both) seq.graph().task(seq.taskName("back_solve"), grid, CholeskyKernels.backSolve.at(p), new KernelContext(), l, n, n, y, x, n);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, both ? x : y);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

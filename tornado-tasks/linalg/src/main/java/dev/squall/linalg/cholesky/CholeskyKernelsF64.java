@@ -7,9 +7,10 @@ import dev.squall.tasks.api.*;
  * work-group per matrix, used batched and for the diagonal blocks of the blocked algorithm),
  * triangle and rectangle copies, and the triangular solves with the factor.
  *
- * <p>The compiler generates the single-precision twin {@code CholeskyKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code CholeskyKernelsF32} from this class
+ * and the typed handles on both, {@code CholeskyKernels} ({@code @Fp32Variant}): {@code CholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("CholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "CholeskyKernelsF32", handles = "CholeskyKernels")
 public final class CholeskyKernelsF64 {
     /** Largest matrix {@link #potrfSmall} factors (its local-memory tile is MAX_N x MAX_N). */
     public static final int MAX_N = 64;

@@ -2,7 +2,6 @@ package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
@@ -57,20 +56,20 @@ public final class CholeskyRun implements AutoCloseable {
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
-        Precision.of(a);
         this.a = a;
         this.work = Precision.of(a).allocate((long) n * n);
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("cholesky").target(deviceKernels ? device : null).upload(DataTransferMode.EVERY_EXECUTION, a, info);
-        if (device.isJvm()) {
+        LaunchSequence seq = new LaunchSequence("cholesky", deviceKernels ? device : null);
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
+        if (device.info().type() == DeviceType.JVM) {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
             CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
             BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all());
         }
-        seq.download(DataTransferMode.EVERY_EXECUTION, info);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);
     }
 

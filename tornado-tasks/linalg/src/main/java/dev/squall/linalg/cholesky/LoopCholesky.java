@@ -1,9 +1,10 @@
 package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.TaskGraph;
 
 /**
  * Right-looking blocked Cholesky made of loop-style kernels ({@link LoopCholeskyKernelsF64}), the
@@ -36,18 +37,18 @@ public final class LoopCholesky {
     public static void append(LaunchSequence seq, KernelArray a, KernelArray work, int n, IntArray info, int block) {
         if (block < 1) throw new IllegalArgumentException("block width must be >= 1, got " + block);
         Precision p = Precision.of(work);
-        Class<?> k = p.pick(LoopCholeskyKernelsF64.class, LoopCholeskyKernelsF32.class);
         int nb = Math.min(block, n);
         KernelArray panel = p.allocate((long) (n + LoopCholeskyKernelsF64.TILE) * nb);
-        seq.loop("copy_lower", k, "copyLower", a, work, n);
+        TaskGraph g = seq.graph();
+        g.task(seq.taskName("copy_lower"), LoopCholeskyKernels.copyLower.at(p), a, work, n);
         for (int k0 = 0; k0 < n; k0 += nb) {
             int kb = Math.min(nb, n - k0), rem = n - k0 - kb;
-            seq.loop("factor_diagonal", k, "factorDiagonal", work, n, k0, kb, panel, info);
+            g.task(seq.taskName("factor_diagonal"), LoopCholeskyKernels.factorDiagonal.at(p), work, n, k0, kb, panel, info);
             if (rem == 0) break;
             int tiles = (rem + LoopCholeskyKernelsF64.TILE - 1) / LoopCholeskyKernelsF64.TILE;
-            seq.loop("solve_panel", k, "solvePanel", work, n, k0, kb, panel, info, tiles);
+            g.task(seq.taskName("solve_panel"), LoopCholeskyKernels.solvePanel.at(p), work, n, k0, kb, panel, info, tiles);
             int columnTiles = (rem + LoopCholeskyKernelsF64.TILE_COLS - 1) / LoopCholeskyKernelsF64.TILE_COLS;
-            seq.loop("update_trailing", k, "updateTrailing", work, n, k0, kb, panel, info, columnTiles);
+            g.task(seq.taskName("update_trailing"), LoopCholeskyKernels.updateTrailing.at(p), work, n, k0, kb, panel, info, columnTiles);
         }
     }
 }

@@ -18,9 +18,10 @@ import dev.squall.tasks.api.*;
  * index and the matrix's diagonal entry gets its value; later kernels see {@code info[0]} set and
  * do nothing. The caller initialises {@code info[0]} to {@code Integer.MAX_VALUE}.
  *
- * <p>The compiler generates the single-precision twin {@code LoopCholeskyKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code LoopCholeskyKernelsF32} from this class
+ * and the typed handles on both, {@code LoopCholeskyKernels} ({@code @Fp32Variant}): {@code LoopCholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("LoopCholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "LoopCholeskyKernelsF32", handles = "LoopCholeskyKernels")
 public final class LoopCholeskyKernelsF64 {
     /** Rows of the register tile of {@link #updateTrailing} (and of {@link #solvePanel}'s row groups). */
     public static final int TILE = 4;

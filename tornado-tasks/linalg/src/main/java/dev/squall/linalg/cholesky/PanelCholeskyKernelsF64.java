@@ -19,9 +19,10 @@ import dev.squall.tasks.api.*;
  * The factor is computed redundantly by every group: a few microseconds in parallel, against the
  * launches (triangular inverse, panel GEMM, copy) it replaces.
  *
- * <p>The compiler generates the single-precision twin {@code PanelCholeskyKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code PanelCholeskyKernelsF32}
+ * and the typed handles on both, {@code PanelCholeskyKernels} ({@code @Fp32Variant}): {@code PanelCholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("PanelCholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "PanelCholeskyKernelsF32", handles = "PanelCholeskyKernels")
 public final class PanelCholeskyKernelsF64 {
     /** Widest column block (rows of each chunk, too). */
     public static final int MAX_KB = 64;
@@ -49,8 +50,8 @@ public final class PanelCholeskyKernelsF64 {
      *
      * <pre>{@code
      * IntArray arrivals = new IntArray(1);   // zero, once per sequence
-     * seq.launch("potrf_panel", PanelCholeskyKernelsF64.class, "potrfPanel",
-     *         WorkerGrid.of(groups * 256L).withLocal(256), a, off, lda, rows, kb, panel, info, 0, k0, arrivals);
+     * graph.task("potrf_panel", WorkerGrid.of(groups * 256L).withLocal(256), PanelCholeskyKernels.potrfPanel.at(precision),
+     *         new KernelContext(), a, off, lda, rows, kb, panel, info, 0, k0, arrivals);
      * }</pre>
      */
     @Kernel

@@ -2,7 +2,6 @@ package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -44,14 +43,15 @@ public final class PhaseProfile {
 
     /** As {@link #measure(Device, KernelArray, int, int, int)}; {@code deviceKernels} as in {@link CholeskyRun}. */
     public static List<Row> measure(Device device, KernelArray a, int n, int outer, int repeat, boolean deviceKernels) {
-        if (device.isJvm()) throw new IllegalArgumentException("the phase profile times BlockedCholesky, which the jvm device does not run (it runs LoopCholesky)");
+        if (device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("the phase profile times BlockedCholesky, which the jvm device does not run (it runs LoopCholesky)");
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         Precision p = Precision.of(a);
         KernelArray work = p.allocate((long) n * n);
         IntArray info = new IntArray(1);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence restore = new LaunchSequence("cholesky_restore").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+        LaunchSequence restore = new LaunchSequence("cholesky_restore");
+        restore.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         CopyLaunches.lower(restore, a, 0, n, 0, work, 0, n, 0, n, 1);
         List<Row> rows = new ArrayList<>();
         try (ExecutionPlan reset = restore.plan(device)) {
@@ -65,7 +65,7 @@ public final class PhaseProfile {
 
     private static Row time(Device device, ExecutionPlan reset, KernelArray work, int n, IntArray info, int outer,
                             java.util.Set<CholeskyPhase> phases, CholeskyPhase label, int repeat, boolean deviceKernels) {
-        LaunchSequence seq = new LaunchSequence("cholesky_phase").target(deviceKernels ? device : null);
+        LaunchSequence seq = new LaunchSequence("cholesky_phase", deviceKernels ? device : null);
         BlockedCholesky.append(seq, work, n, info, outer, phases);
         double[] ms = new double[Math.max(1, repeat)];
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -17,9 +17,10 @@ import dev.squall.tasks.api.*;
  * after it, some of them past the matrix, because a shuffle must be reached by every lane.
  * Rows and columns past {@code n} are padded with the identity, whose factor is the identity.
  *
- * <p>The compiler generates the single-precision twin {@code WarpCholeskyKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code WarpCholeskyKernelsF32}
+ * and the typed handles on both, {@code WarpCholeskyKernels} ({@code @Fp32Variant}): {@code WarpCholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("WarpCholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "WarpCholeskyKernelsF32", handles = "WarpCholeskyKernels")
 public final class WarpCholeskyKernelsF64 {
     /** Lanes per matrix (a CUDA warp; Squall's sub-groups are 32 wide on every backend for groups of 32 or more). */
     public static final int LANES = 32;

@@ -22,9 +22,10 @@ import dev.squall.tasks.api.*;
  * thousands (the shuffle kernel {@link WarpCholeskyKernelsF64#potrfWarp} has to rotate its rows for
  * that). Rows and columns past {@code n} are padded with the identity, whose factor is the identity.
  *
- * <p>The compiler generates the single-precision twin {@code WarpLocalCholeskyKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code WarpLocalCholeskyKernelsF32}
+ * and the typed handles on both, {@code WarpLocalCholeskyKernels} ({@code @Fp32Variant}): {@code WarpLocalCholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("WarpLocalCholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "WarpLocalCholeskyKernelsF32", handles = "WarpLocalCholeskyKernels")
 public final class WarpLocalCholeskyKernelsF64 {
     /** Work-items per matrix and per work-group (one CUDA warp). */
     public static final int LANES = 32;

@@ -21,9 +21,10 @@ import dev.squall.tasks.api.*;
  * diagonal entry through the buffer), so a step's critical path is barrier, shared load, FMA, shared
  * store. Rows and columns past {@code n} are padded with the identity.
  *
- * <p>The compiler generates the single-precision twin {@code WarpLoopCholeskyKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code WarpLoopCholeskyKernelsF32}
+ * and the typed handles on both, {@code WarpLoopCholeskyKernels} ({@code @Fp32Variant}): {@code WarpLoopCholeskyKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("WarpLoopCholeskyKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "WarpLoopCholeskyKernelsF32", handles = "WarpLoopCholeskyKernels")
 public final class WarpLoopCholeskyKernelsF64 {
     /** Work-items per matrix and per work-group (one CUDA warp). */
     public static final int LANES = 32;

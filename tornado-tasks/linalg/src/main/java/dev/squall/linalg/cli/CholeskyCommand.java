@@ -12,7 +12,6 @@ import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -74,7 +73,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
-        if (profile && device.isJvm()) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
+        if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);
         KernelArray original = a;
@@ -91,10 +90,11 @@ public final class CholeskyCommand implements Callable<Integer> {
                 IntArray info = new IntArray(batch);
                 KernelArray work = p.allocate((long) n * n * batch);
                 // factor a device copy: on the JVM the input itself would be overwritten and refactored
-                LaunchSequence seq = new LaunchSequence("potrf_batched").upload(DataTransferMode.EVERY_EXECUTION, a, info);
+                LaunchSequence seq = new LaunchSequence("potrf_batched");
+                seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
                 // warp-loop reads a and writes work in one launch; the others copy the lower triangle first
                 BatchedCholesky.appendOutOfPlace(seq, a, 0, work, 0, n, n * n, n, batch, info, 0, 0, small);
-                seq.download(DataTransferMode.EVERY_EXECUTION, info);
+                seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
                 try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
                     t = Timing.measure(common.repeat, () -> {
                         info.init(Integer.MAX_VALUE);
@@ -128,7 +128,7 @@ public final class CholeskyCommand implements Callable<Integer> {
                 logLik = f.gaussianLogLikelihood(device, y);
             }
         }
-        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.isJvm() ? LoopCholesky.BLOCK : outer);
+        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.info().type() == DeviceType.JVM ? LoopCholesky.BLOCK : outer);
         if (profile) {
             System.err.println("profiling phases (block " + outer + ") ...");
             printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat, deviceKernels), outer);

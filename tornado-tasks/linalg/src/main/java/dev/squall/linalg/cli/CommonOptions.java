@@ -1,6 +1,6 @@
 package dev.squall.linalg.cli;
 
-import dev.squall.linalg.plan.Precision;
+import dev.squall.tasks.runtime.Precision;
 import picocli.CommandLine.Option;
 
 /** Options every linalg command shares (ARCHITECTURE.md's conventions). */

@@ -5,7 +5,6 @@ import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceGemm;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
@@ -67,7 +66,8 @@ public final class GemmCommand implements Callable<Integer> {
         KernelArray c = p.allocate(sc * batch);
         int lda = transA == Transpose.N ? m : kk, ldb = transB == Transpose.N ? kk : nn;
         BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, nn, kk, (int) sa, lda, (int) sb, ldb, (int) sc, m);
-        LaunchSequence seq = new LaunchSequence("gemm").target(device).upload(DataTransferMode.FIRST_EXECUTION, a, b);
+        LaunchSequence seq = new LaunchSequence("gemm", device);
+        seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b);
         GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p) : GemmKernel.parse(kernel);
         BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
         Timing t;

@@ -1,9 +1,9 @@
 package dev.squall.linalg.cli;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
 
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;

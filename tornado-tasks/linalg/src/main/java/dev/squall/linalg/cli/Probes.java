@@ -1,7 +1,7 @@
 package dev.squall.linalg.cli;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
 
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;

@@ -1,7 +1,6 @@
 package dev.squall.linalg.cli;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.qr.BatchedQr;
 import dev.squall.linalg.qr.QrFactors;
 import dev.squall.tasks.api.KernelArray;
@@ -44,7 +43,8 @@ public final class QrCommand implements Callable<Integer> {
         KernelArray a = p.fromDoubles(input);
         int k = Math.min(m, n);
         KernelArray tau = p.allocate((long) k * batch), q = wantQ ? p.allocate((long) m * k * batch) : null;
-        LaunchSequence seq = new LaunchSequence("qr").upload(DataTransferMode.FIRST_EXECUTION, a);
+        LaunchSequence seq = new LaunchSequence("qr");
+        seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, a);
         BatchedQr.append(seq, a, m, n, batch, tau, q);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -1,7 +1,6 @@
 package dev.squall.linalg.cli;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.svd.BatchedSvd;
 import dev.squall.linalg.svd.SvdResult;
 import dev.squall.tasks.api.IntArray;
@@ -55,9 +54,10 @@ public final class SvdCommand implements Callable<Integer> {
         KernelArray u = p.allocate((long) m * n * batch), s = p.allocate((long) n * batch), v = p.allocate((long) n * n * batch);
         KernelArray work = p.allocate(BatchedSvd.workLength(m, n, batch));
         IntArray rank = new IntArray(batch), sweeps = new IntArray(batch);
-        LaunchSequence seq = new LaunchSequence("svd").upload(DataTransferMode.FIRST_EXECUTION, a);
+        LaunchSequence seq = new LaunchSequence("svd");
+        seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, a);
         BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, relTol);
-        seq.download(DataTransferMode.EVERY_EXECUTION, rank, sweeps);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, rank, sweeps);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
             t = Timing.ofKernels(plan, common.repeat);

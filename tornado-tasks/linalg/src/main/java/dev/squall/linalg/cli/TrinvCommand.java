@@ -2,7 +2,6 @@ package dev.squall.linalg.cli;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.triangular.TriangularInverse;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
@@ -54,7 +53,8 @@ public final class TrinvCommand implements Callable<Integer> {
         KernelArray l = Inputs.lowerTriangular(p, n, batch, common.seed);
         InputChecks.nonZeroDiagonal("L", l, n, batch);
         KernelArray w = p.allocate((long) n * n * batch);
-        LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.FIRST_EXECUTION, l);
+        LaunchSequence seq = new LaunchSequence("trinv");
+        seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, l);
         if (k.equals("warp")) TriangularInverse.appendWarp(seq, l, 0, n, n * n, w, n, batch);
         else if (k.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, l, 0, n, n * n, w, n, batch);
         else TriangularInverse.append(seq, l, 0, n, n * n, w, p.allocate(TriangularInverse.tempLength(n, batch)), n, batch, block);

@@ -1,9 +1,10 @@
 package dev.squall.linalg.gemm;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
+import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -29,9 +30,10 @@ public final class BatchedGemm {
     /** As {@link #run(Device, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray, BatchDescriptor)} with the kernel named. */
     public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                            double beta, KernelArray c, BatchDescriptor d, GemmKernel kernel) {
-        LaunchSequence seq = new LaunchSequence("gemm").target(device).upload(DataTransferMode.EVERY_EXECUTION, a, b, c);
+        LaunchSequence seq = new LaunchSequence("gemm", device);
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, b, c);
         append(seq, ta, tb, alpha, a, b, beta, c, d, false, kernel);
-        seq.download(DataTransferMode.EVERY_EXECUTION, c);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, c);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -94,9 +96,9 @@ public final class BatchedGemm {
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
         long groups = (long) d.count() * tilesM * tilesN;
         IntArray desc = d.toIntArray();
-        seq.launch("gemm", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), large ? "gemmLarge" : "gemm",
-                WorkerGrid.of(groups * GemmKernelsF64.THREADS).withLocal(GemmKernelsF64.THREADS),
-                a, b, c, desc, p.scalar(alpha), p.scalar(beta), ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
+        seq.graph().task(seq.taskName(large ? "gemm_large" : "gemm"), WorkerGrid.of(groups * GemmKernelsF64.THREADS).withLocal(GemmKernelsF64.THREADS),
+                (large ? GemmKernels.gemmLarge : GemmKernels.gemm).at(p),
+                new KernelContext(), a, b, c, desc, alpha, beta, ta.flag(), tb.flag(), lowerOnly ? 1 : 0, tilesM, tilesN);
     }
 
     /** The tensor-core launch with tiles of {@code tile} ({@link MmaGemmKernelsF64#TILE} or {@code TILE64}). */
@@ -105,10 +107,16 @@ public final class BatchedGemm {
         boolean large = tile == MmaGemmKernelsF64.TILE;
         int threads = large ? MmaGemmKernelsF64.THREADS : MmaGemmKernelsF64.THREADS64;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
-        seq.launch("gemm", MmaGemmKernelsF64.class, large ? "gemmMma" : "gemmMma64",
-                WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
-                a, b, c, d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+        KernelFunctions.Task12<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer> kernel =
+                large ? MmaGemmKernelsF64::gemmMma : MmaGemmKernelsF64::gemmMma64;
+        seq.graph().task(seq.taskName(large ? "gemm_mma" : "gemm_mma64"), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+                kernel, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
                 (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
+    }
+
+    private static DoubleArray fp64(String what, KernelArray x) {
+        if (x instanceof DoubleArray dx) return dx;
+        throw new IllegalArgumentException("the mma GEMM kernel is fp64 only; " + what + " is " + x.elementType());
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.squall.linalg.gemm;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -22,9 +22,10 @@ public final class BatchedGemv {
 
     public static void run(Device device, Transpose t, double alpha, KernelArray a, KernelArray x, double beta, KernelArray y,
                            int[] rows, int[] cols, int[] aOff, int[] lda, int[] xOff, int[] yOff) {
-        LaunchSequence seq = new LaunchSequence("gemv").upload(DataTransferMode.EVERY_EXECUTION, a, x, y);
+        LaunchSequence seq = new LaunchSequence("gemv");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, x, y);
         append(seq, t, alpha, a, x, beta, y, rows, cols, aOff, lda, xOff, yOff);
-        seq.download(DataTransferMode.EVERY_EXECUTION, y);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, y);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -57,8 +58,7 @@ public final class BatchedGemv {
         }
         if (b == 0 || maxOut == 0) return;
         int blocks = BatchedGemm.ceilDiv(maxOut, GemmKernelsF64.GEMV_ROWS);
-        seq.launch("gemv", p.pick(GemmKernelsF64.class, GemmKernelsF32.class), "gemv",
-                WorkerGrid.of((long) b * blocks * GemmKernelsF64.GEMV_ROWS).withLocal(GemmKernelsF64.GEMV_ROWS),
-                a, x, y, IntArray.fromArray(v), p.scalar(alpha), p.scalar(beta), t.flag(), blocks);
+        seq.graph().task(seq.taskName("gemv"), WorkerGrid.of((long) b * blocks * GemmKernelsF64.GEMV_ROWS).withLocal(GemmKernelsF64.GEMV_ROWS),
+                GemmKernels.gemv.at(p), new KernelContext(), a, x, y, IntArray.fromArray(v), alpha, beta, t.flag(), blocks);
     }
 }

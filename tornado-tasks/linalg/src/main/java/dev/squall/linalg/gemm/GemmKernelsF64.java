@@ -16,9 +16,10 @@ import dev.squall.tasks.api.*;
  * Work-groups whose tile lies outside their entry return before the first barrier (uniformly).
  * {@link #gemmLarge} is the 128 x 128, 8 x 8-per-work-item variant for large products.
  *
- * <p>The compiler generates the single-precision twin {@code GemmKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code GemmKernelsF32} from this class
+ * and the typed handles on both, {@code GemmKernels} ({@code @Fp32Variant}): {@code GemmKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("GemmKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "GemmKernelsF32", handles = "GemmKernels")
 public final class GemmKernelsF64 {
     /** Tile rows and columns per work-group, panel depth, work-items per group. */
     public static final int TILE = 64, DEPTH = 16, THREADS = 256;

@@ -1,6 +1,7 @@
 package dev.squall.linalg.plan;
 
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
 
 /**
  * Checks done on the host before launch, so bad input is reported with its location instead of

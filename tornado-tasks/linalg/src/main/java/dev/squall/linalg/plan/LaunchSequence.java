@@ -1,87 +1,66 @@
 package dev.squall.linalg.plan;
 
-import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.*;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
- * A task graph being assembled from many launches, each with its own grid: algorithms made of
- * several kernels (a blocked Cholesky, the rounds of a triangular inverse) append to one
- * sequence and run it as one {@link ExecutionPlan}, so data stays on the device throughout.
+ * A task graph being assembled from many launches: algorithms made of several kernels (a blocked
+ * Cholesky, the rounds of a triangular inverse) add their tasks to one {@link TaskGraph} and run it
+ * as one {@link ExecutionPlan}, so data stays on the device throughout. Launches are typed tasks
+ * with their grid ({@code graph().task(name, grid, Kernels::k, ...)}, or a variant handle's
+ * {@code at(precision)}); this class adds what they share: task names unique in the graph that say
+ * which kernel runs, and the device the launches are meant for, so that an append may pick a
+ * kernel variant for it.
  *
  * <pre>{@code
- * LaunchSequence seq = new LaunchSequence("gemm");
- * seq.launch("tile", GemmKernelsF64.class, "gemm", WorkerGrid.of(256L * groups).withLocal(256), args);
+ * LaunchSequence seq = new LaunchSequence("gemm", device);
+ * seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, b, c);
+ * seq.graph().task(seq.taskName("gemm"), WorkerGrid.of(256L * groups).withLocal(256), GemmKernels.gemm.at(p),
+ *         new KernelContext(), a, b, c, desc, 1.0, 0.0, 0, 0, 0, tilesM, tilesN);
  * try (ExecutionPlan plan = seq.plan(device)) { plan.execute(); }
  * }</pre>
  */
 public final class LaunchSequence {
     private final TaskGraph graph;
-    private final Map<String, WorkerGrid> grids = new LinkedHashMap<>();
-    private int launches;
-    private Device target;
+    private final Device target;
+    private int names;
 
+    /** A sequence whose launches use the portable kernels. */
     public LaunchSequence(String name) {
-        graph = new TaskGraph(name);
+        this(name, null);
     }
 
     /**
-     * Names the device this sequence will run on, so that launches appended afterwards may pick a
-     * kernel variant for it (the FP64 tensor-core GEMM on CUDA, say); without it they pick the
-     * portable one. The plan may still be made for another device.
+     * A sequence meant for {@code target}: launches appended to it may pick a kernel variant for that
+     * device (the FP64 tensor-core GEMM on CUDA, say); null picks the portable ones. The plan may
+     * still be made for another device.
      */
-    public LaunchSequence target(Device device) {
-        this.target = device;
-        return this;
+    public LaunchSequence(String name, Device target) {
+        this.graph = new TaskGraph(name);
+        this.target = target;
     }
 
-    /** The device named by {@link #target(Device)}, or null. */
+    /** The device given at construction, or null. */
     public Device target() {
         return target;
     }
 
-    public LaunchSequence upload(DataTransferMode mode, KernelArray... arrays) {
-        graph.transferToDevice(mode, (Object[]) arrays);
-        return this;
+    /** The graph the transfers and launches go to. */
+    public TaskGraph graph() {
+        return graph;
     }
 
-    public LaunchSequence download(DataTransferMode mode, KernelArray... arrays) {
-        graph.transferToHost(mode, (Object[]) arrays);
-        return this;
+    /** A task name not used before in this sequence: {@code label} (the kernel that runs) and the launch's index. */
+    public String taskName(String label) {
+        return label + "_" + names++;
     }
 
-    /**
-     * Appends a launch of the SPMD kernel {@code owner.kernel} on {@code grid}; {@code args} are
-     * the kernel's arguments after its {@code KernelContext}. The task gets a unique name.
-     */
-    public LaunchSequence launch(String label, Class<?> owner, String kernel, WorkerGrid grid, Object... args) {
-        String name = label + "_" + launches++;
-        Object[] withContext = new Object[args.length + 1];
-        System.arraycopy(args, 0, withContext, 1, args.length);
-        graph.task(name, owner, kernel, withContext);
-        grids.put(name, grid);
-        return this;
-    }
-
-    /**
-     * Appends a launch of the loop-style kernel {@code owner.kernel} (no {@code KernelContext}; the
-     * runtime sizes its grid from the {@code @Parallel} loop's trip count).
-     */
-    public LaunchSequence loop(String label, Class<?> owner, String kernel, Object... args) {
-        graph.task(label + "_" + launches++, owner, kernel, args);
-        return this;
-    }
-
+    /** Launches added so far. */
     public int launches() {
-        return launches;
+        return graph.snapshot().taskNames().size();
     }
 
-    /** An execution plan on {@code device} with every launch's grid set. */
+    /** An execution plan of the launches on {@code device}. */
     public ExecutionPlan plan(Device device) {
-        ExecutionPlan plan = new ExecutionPlan(graph.snapshot()).withDevice(device);
-        grids.forEach(plan::withGrid);
-        return plan;
+        return new ExecutionPlan(graph.snapshot()).withDevice(device);
     }
 }

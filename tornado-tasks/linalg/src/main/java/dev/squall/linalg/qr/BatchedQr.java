@@ -2,8 +2,8 @@ package dev.squall.linalg.qr;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -35,10 +35,11 @@ public final class BatchedQr {
         int k = Math.min(m, n);
         KernelArray tau = p.allocate((long) k * batch);
         KernelArray q = wantQ ? p.allocate((long) m * k * batch) : null;
-        LaunchSequence seq = new LaunchSequence("geqrf").upload(DataTransferMode.EVERY_EXECUTION, a);
+        LaunchSequence seq = new LaunchSequence("geqrf");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a);
         append(seq, a, m, n, batch, tau, q);
-        seq.download(DataTransferMode.EVERY_EXECUTION, a, tau);
-        if (wantQ) seq.download(DataTransferMode.EVERY_EXECUTION, q);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, a, tau);
+        if (wantQ) seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, q);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -53,12 +54,11 @@ public final class BatchedQr {
     public static void append(LaunchSequence seq, KernelArray a, int m, int n, int batch, KernelArray tau, KernelArray q) {
         checkColumns(n);
         Precision p = Precision.of(a);
-        Class<?> owner = p.pick(QrKernelsF64.class, QrKernelsF32.class);
         WorkerGrid grid = WorkerGrid.of((long) batch * QrKernelsF64.THREADS).withLocal(QrKernelsF64.THREADS);
-        seq.launch("geqrf", owner, "geqrf", grid, a, 0, m, m * n, m, n, tau);
+        seq.graph().task(seq.taskName("geqrf"), grid, QrKernels.geqrf.at(p), new KernelContext(), a, 0, m, m * n, m, n, tau);
         if (q != null) {
             int k = Math.min(m, n);
-            seq.launch("orgqr", owner, "orgqr", grid, a, 0, m, m * n, m, n, tau, q, m, m * k);
+            seq.graph().task(seq.taskName("orgqr"), grid, QrKernels.orgqr.at(p), new KernelContext(), a, 0, m, m * n, m, n, tau, q, m, m * k);
         }
     }
 

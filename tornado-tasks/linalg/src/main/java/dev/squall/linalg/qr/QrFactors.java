@@ -1,7 +1,7 @@
 package dev.squall.linalg.qr;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
 
 /**
  * The result of {@link BatchedQr#factor}: per matrix, {@code R} and (when asked for) the thin

@@ -11,9 +11,10 @@ import dev.squall.tasks.api.*;
  * Matrix Computations, 4th ed., section 5.1): {@code H_j = I - tau_j v_j v_j^T} with
  * {@code v_j(j) = 1} implicit and {@code v_j(j+1:m)} stored below the diagonal of column j.
  *
- * <p>The compiler generates the single-precision twin {@code QrKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code QrKernelsF32} from this class
+ * and the typed handles on both, {@code QrKernels} ({@code @Fp32Variant}): {@code QrKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("QrKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "QrKernelsF32", handles = "QrKernels")
 public final class QrKernelsF64 {
     /** Work-items per group. */
     public static final int THREADS = 256;

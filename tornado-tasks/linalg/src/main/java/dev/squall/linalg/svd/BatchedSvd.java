@@ -2,9 +2,9 @@ package dev.squall.linalg.svd;
 
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -48,9 +48,10 @@ public final class BatchedSvd {
         KernelArray u = p.allocate((long) rows * cols * batch), s = p.allocate((long) cols * batch);
         KernelArray v = p.allocate((long) cols * cols * batch), work = p.allocate(workLength(rows, cols, batch));
         IntArray rank = new IntArray(batch), sweeps = new IntArray(batch);
-        LaunchSequence seq = new LaunchSequence("gesvj").upload(DataTransferMode.EVERY_EXECUTION, tall);
+        LaunchSequence seq = new LaunchSequence("gesvj");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, tall);
         append(seq, tall, rows, cols, batch, work, u, s, v, rank, sweeps, relTol);
-        seq.download(DataTransferMode.EVERY_EXECUTION, u, s, v, rank, sweeps);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, u, s, v, rank, sweeps);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -75,9 +76,8 @@ public final class BatchedSvd {
         Precision p = Precision.of(a);
         // rotate while the pair's cosine exceeds m * eps (LAPACK's dgesvj uses sqrt(m) * eps)
         double tol = m * 2 * p.epsilon();
-        seq.launch("gesvj", p.pick(SvdKernelsF64.class, SvdKernelsF32.class), "gesvj",
-                WorkerGrid.of((long) batch * SvdKernelsF64.THREADS).withLocal(SvdKernelsF64.THREADS),
-                a, m, n, work, u, s, v, rank, sweeps, p.scalar(tol), p.scalar(relTol), MAX_SWEEPS);
+        seq.graph().task(seq.taskName("gesvj"), WorkerGrid.of((long) batch * SvdKernelsF64.THREADS).withLocal(SvdKernelsF64.THREADS),
+                SvdKernels.gesvj.at(p), new KernelContext(), a, m, n, work, u, s, v, rank, sweeps, tol, relTol, MAX_SWEEPS);
     }
 
     private static KernelArray transposed(KernelArray a, int m, int n, int batch) {

@@ -14,9 +14,10 @@ import dev.squall.tasks.api.*;
  * meets once per sweep of {@code n - 1} rounds. {@code W} and {@code V} live in a global
  * workspace (a 128 x 64 block is more than CUDA's 48 KiB of static shared memory).
  *
- * <p>The compiler generates the single-precision twin {@code SvdKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code SvdKernelsF32} from this class
+ * and the typed handles on both, {@code SvdKernels} ({@code @Fp32Variant}): {@code SvdKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("SvdKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "SvdKernelsF32", handles = "SvdKernels")
 public final class SvdKernelsF64 {
     /** Work-items per group. */
     public static final int THREADS = 256;

@@ -1,7 +1,7 @@
 package dev.squall.linalg.svd;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.runtime.Precision;
 
 /**
  * The result of {@link BatchedSvd#decompose}: per matrix the thin factors ({@code U} is

@@ -1,10 +1,11 @@
 package dev.squall.linalg.triangular;
 
-import dev.squall.linalg.cholesky.CholeskyKernelsF32;
+import dev.squall.linalg.cholesky.CholeskyKernels;
 import dev.squall.linalg.cholesky.CholeskyKernelsF64;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
 
 /**
@@ -31,8 +32,7 @@ public final class CopyLaunches {
         Precision p = Precision.of(dst);
         int t = CholeskyKernelsF64.THREADS;
         int blocks = (int) (((long) rows * cols + t - 1) / t);
-        seq.launch(lower ? "copy_lower" : "copy_rect", p.pick(CholeskyKernelsF64.class, CholeskyKernelsF32.class), "copyBlock",
-                WorkerGrid.of((long) batch * blocks * t).withLocal(t),
-                src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, rows, cols, lower ? 1 : 0, blocks);
+        seq.graph().task(seq.taskName(lower ? "copy_lower" : "copy_rect"), WorkerGrid.of((long) batch * blocks * t).withLocal(t),
+                CholeskyKernels.copyBlock.at(p), new KernelContext(), src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, rows, cols, lower ? 1 : 0, blocks);
     }
 }

@@ -5,8 +5,8 @@ import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
@@ -46,13 +46,14 @@ public final class TriangularInverse {
         InputChecks.nonZeroDiagonal("L", l, n, batch);
         Precision p = Precision.of(l);
         KernelArray w = p.allocate((long) n * n * batch);
-        LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.EVERY_EXECUTION, l);
+        LaunchSequence seq = new LaunchSequence("trinv");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, l);
         if (n <= WarpTriangularKernelsF64.MAX_N) {
             appendWarp(seq, l, 0, n, n * n, w, n, batch);
         } else {
             append(seq, l, 0, n, n * n, w, p.allocate(tempLength(n, batch)), n, batch, DEFAULT_BLOCK);
         }
-        seq.download(DataTransferMode.EVERY_EXECUTION, w);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, w);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
@@ -68,9 +69,9 @@ public final class TriangularInverse {
      */
     public static void appendWarp(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
         checkWarpOrder(n);
-        seq.launch("trinv_warp_local", Precision.of(w).pick(WarpLocalTriangularKernelsF64.class, WarpLocalTriangularKernelsF32.class), "trinvWarpLocal",
+        seq.graph().task(seq.taskName("trinv_warp_local"),
                 WorkerGrid.of((long) batch * WarpLocalTriangularKernelsF64.THREADS).withLocal(WarpLocalTriangularKernelsF64.THREADS),
-                src, srcOff, lds, srcStride, w, n, batch);
+                WarpLocalTriangularKernels.trinvWarpLocal.at(Precision.of(w)), new KernelContext(), src, srcOff, lds, srcStride, w, n, batch);
     }
 
     /**
@@ -80,9 +81,8 @@ public final class TriangularInverse {
     public static void appendWarpShuffle(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
         checkWarpOrder(n);
         int groups = (batch + WarpTriangularKernelsF64.MATRICES_PER_GROUP - 1) / WarpTriangularKernelsF64.MATRICES_PER_GROUP;
-        seq.launch("trinv_warp", Precision.of(w).pick(WarpTriangularKernelsF64.class, WarpTriangularKernelsF32.class), "trinvWarp",
-                WorkerGrid.of((long) groups * WarpTriangularKernelsF64.THREADS).withLocal(WarpTriangularKernelsF64.THREADS),
-                src, srcOff, lds, srcStride, w, n, batch);
+        seq.graph().task(seq.taskName("trinv_warp"), WorkerGrid.of((long) groups * WarpTriangularKernelsF64.THREADS).withLocal(WarpTriangularKernelsF64.THREADS),
+                WarpTriangularKernels.trinvWarp.at(Precision.of(w)), new KernelContext(), src, srcOff, lds, srcStride, w, n, batch);
     }
 
     private static void checkWarpOrder(int n) {
@@ -111,9 +111,8 @@ public final class TriangularInverse {
         Precision p = Precision.of(w);
         CopyLaunches.lower(seq, src, srcOff, lds, srcStride, w, 0, n, n * n, n, batch);
         int blocks = (n + tb - 1) / tb;
-        seq.launch("diag_inv", p.pick(TriangularKernelsF64.class, TriangularKernelsF32.class), "diagInv",
-                WorkerGrid.of((long) batch * blocks * TriangularKernelsF64.MAX_BLOCK).withLocal(TriangularKernelsF64.MAX_BLOCK),
-                w, 0, n, n * n, n, tb, blocks);
+        seq.graph().task(seq.taskName("diag_inv"), WorkerGrid.of((long) batch * blocks * TriangularKernelsF64.MAX_BLOCK).withLocal(TriangularKernelsF64.MAX_BLOCK),
+                TriangularKernels.diagInv.at(p), new KernelContext(), w, 0, n, n * n, n, tb, blocks);
         for (int s = tb; s < n; s *= 2) {
             int pairs = 0;
             for (int off = 0; off + s < n; off += 2 * s) pairs++;

@@ -8,9 +8,10 @@ import dev.squall.tasks.api.*;
  * inverse, Češnovar et al.). The off-diagonal blocks are then assembled by
  * {@link TriangularInverse} with GEMMs ({@code C3 = -C2 A3 C1}).
  *
- * <p>The compiler generates the single-precision twin {@code TriangularKernelsF32} from this class ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code TriangularKernelsF32} from this class
+ * and the typed handles on both, {@code TriangularKernels} ({@code @Fp32Variant}): {@code TriangularKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("TriangularKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "TriangularKernelsF32", handles = "TriangularKernels")
 public final class TriangularKernelsF64 {
     /** Largest diagonal block {@link #diagInv} inverts; also its work-group size. */
     public static final int MAX_BLOCK = 64;

@@ -14,9 +14,10 @@ import dev.squall.tasks.api.*;
  * column are coalesced across the lanes. One barrier in all; the reciprocals of the diagonal are
  * taken once, two per lane. Rows and columns past {@code n} are padded with the identity.
  *
- * <p>The compiler generates the single-precision twin {@code WarpLocalTriangularKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code WarpLocalTriangularKernelsF32}
+ * and the typed handles on both, {@code WarpLocalTriangularKernels} ({@code @Fp32Variant}): {@code WarpLocalTriangularKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("WarpLocalTriangularKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "WarpLocalTriangularKernelsF32", handles = "WarpLocalTriangularKernels")
 public final class WarpLocalTriangularKernelsF64 {
     /** Work-items per matrix and per work-group (one CUDA warp). */
     public static final int LANES = 32;

@@ -13,9 +13,10 @@ import dev.squall.tasks.api.*;
  * Rows 0..31 of X are zero from column 32 on, so the first 32 steps move only 32 columns.
  * Rows and columns past {@code n} are padded with the identity.
  *
- * <p>The compiler generates the single-precision twin {@code WarpTriangularKernelsF32} ({@code @Fp32Variant}).
+ * <p>The compiler generates the single-precision twin {@code WarpTriangularKernelsF32}
+ * and the typed handles on both, {@code WarpTriangularKernels} ({@code @Fp32Variant}): {@code WarpTriangularKernels.kernel.at(precision)} is the kernel to launch.
  */
-@dev.squall.tasks.api.Fp32Variant("WarpTriangularKernelsF32")
+@dev.squall.tasks.api.Fp32Variant(value = "WarpTriangularKernelsF32", handles = "WarpTriangularKernels")
 public final class WarpTriangularKernelsF64 {
     /** Lanes per matrix (a CUDA warp). */
     public static final int LANES = 32;

@@ -1,6 +1,5 @@
 package dev.squall.linalg.cholesky;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.tasks.runtime.testing.Compare;
@@ -14,6 +13,7 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -127,9 +127,10 @@ class BatchedCholeskyTest {
         KernelArray dst = Precision.FP64.fromDoubles(poison);
         IntArray info = new IntArray(batch);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("potrf_oop").upload(DataTransferMode.EVERY_EXECUTION, src, dst, info);
+        LaunchSequence seq = new LaunchSequence("potrf_oop");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, src, dst, info);
         BatchedCholesky.appendOutOfPlace(seq, src, 0, dst, 0, n, n * n, n, batch, info, 0, 0, kernel);
-        seq.download(DataTransferMode.EVERY_EXECUTION, src, dst, info);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, src, dst, info);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

@@ -1,6 +1,5 @@
 package dev.squall.linalg.cholesky;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.reference.ReferenceTriangular;
@@ -11,6 +10,7 @@ import dev.squall.tasks.runtime.testing.TestDevices;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

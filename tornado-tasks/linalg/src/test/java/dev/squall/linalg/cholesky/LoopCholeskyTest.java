@@ -1,7 +1,6 @@
 package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.testing.Matrices;
@@ -31,9 +30,10 @@ class LoopCholeskyTest {
         Precision.fill(work, Double.NaN);
         IntArray info = new IntArray(1);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("loop_cholesky").upload(DataTransferMode.EVERY_EXECUTION, da, work, info);
+        LaunchSequence seq = new LaunchSequence("loop_cholesky");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, da, work, info);
         LoopCholesky.append(seq, da, work, n, info);
-        seq.download(DataTransferMode.EVERY_EXECUTION, work, info);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, work, info);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

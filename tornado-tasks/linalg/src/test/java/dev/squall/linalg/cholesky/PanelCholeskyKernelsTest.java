@@ -1,7 +1,6 @@
 package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.reference.ReferenceTriangular;
@@ -9,9 +8,12 @@ import dev.squall.linalg.testing.Matrices;
 import dev.squall.linalg.testing.Residuals;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
 import dev.squall.tasks.runtime.testing.Compare;
 import dev.squall.tasks.runtime.testing.TestDevices;
@@ -45,25 +47,26 @@ class PanelCholeskyKernelsTest {
     }
 
     static List<Device> nonJvmDevices() {
-        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+        return TestDevices.all().stream().filter(d -> d.info().type() != DeviceType.JVM).toList();
     }
 
-    /** The factor of {@link BlockedCholesky#append} (on a copy of {@code a}), its failing pivot or -1, and its launch count. */
-    record Blocked(double[] l, int pivot, int launches) {
+    /** The factor of {@link BlockedCholesky#append} (on a copy of {@code a}), its failing pivot or -1, and its tasks' names. */
+    record Blocked(double[] l, int pivot, List<String> tasks) {
     }
 
     private static Blocked blocked(Device device, Precision p, double[] a, int n, int outer) {
         KernelArray work = p.fromDoubles(a);
         IntArray info = new IntArray(1);
         info.init(Integer.MAX_VALUE);
-        LaunchSequence seq = new LaunchSequence("panel_test").upload(DataTransferMode.EVERY_EXECUTION, work, info);
+        LaunchSequence seq = new LaunchSequence("panel_test");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, work, info);
         BlockedCholesky.append(seq, work, n, info, outer, CholeskyPhase.all());
-        seq.download(DataTransferMode.EVERY_EXECUTION, work, info);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, work, info);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }
         int pivot = info.get(0);
-        return new Blocked(Precision.toDoubles(work), pivot == Integer.MAX_VALUE ? -1 : pivot, seq.launches());
+        return new Blocked(Precision.toDoubles(work), pivot == Integer.MAX_VALUE ? -1 : pivot, seq.graph().snapshot().taskNames());
     }
 
     /**
@@ -88,13 +91,17 @@ class PanelCholeskyKernelsTest {
         }
     }
 
-    /** n = 200 in 64-column steps: four fused launches, three trailing GEMMs and the final upper-triangle clear (26 before). */
+    /**
+     * n = 200 in 64-column steps: four fused launches, three trailing GEMMs (64 x 64 tiles: at most 136 rows) and the
+     * final upper-triangle clear (26 before).
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void innerStepIsTwoLaunches(Device device) {
         int n = 200;
         Blocked b = blocked(device, Precision.FP64, Matrices.spd(new SplittableRandom(3), n, 1), n, 128);
-        assertEquals(4 + 3 + 1, b.launches());
+        assertEquals(List.of("potrf_panel_0", "gemm_1", "potrf_panel_2", "gemm_3", "potrf_panel_4", "gemm_5", "potrf_panel_6", "copy_lower_7"),
+                b.tasks());
     }
 
     /**
@@ -232,11 +239,11 @@ class PanelCholeskyKernelsTest {
                             int pivotBase) {
         int groups = 1 + (rows - kb + 63) / 64;
         IntArray arrivals = new IntArray(1);
-        LaunchSequence seq = new LaunchSequence("panel_kernel").upload(DataTransferMode.EVERY_EXECUTION, a, panel, info);
-        seq.launch("potrf_panel", p.pick(PanelCholeskyKernelsF64.class, PanelCholeskyKernelsF32.class), "potrfPanel",
-                WorkerGrid.of((long) groups * PanelCholeskyKernelsF64.THREADS).withLocal(PanelCholeskyKernelsF64.THREADS),
-                a, off, lda, rows, kb, panel, info, 0, pivotBase, arrivals);
-        seq.download(DataTransferMode.EVERY_EXECUTION, a, panel, info, arrivals);
+        LaunchSequence seq = new LaunchSequence("panel_kernel");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, panel, info);
+        seq.graph().task(seq.taskName("potrf_panel"), WorkerGrid.of((long) groups * PanelCholeskyKernelsF64.THREADS).withLocal(PanelCholeskyKernelsF64.THREADS),
+                PanelCholeskyKernels.potrfPanel.at(p), new KernelContext(), a, off, lda, rows, kb, panel, info, 0, pivotBase, arrivals);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, a, panel, info, arrivals);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

@@ -1,12 +1,13 @@
 package dev.squall.linalg.cholesky;
 
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.linalg.testing.Residuals;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.testing.Compare;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Phase-filtered launch sequences of the device Cholesky, and a non-default outer block. */
 class PhaseProfileTest {
     static List<Device> nonJvmDevices() {
-        return TestDevices.all().stream().filter(d -> !d.isJvm()).toList();
+        return TestDevices.all().stream().filter(d -> d.info().type() != DeviceType.JVM).toList();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.squall.linalg.cli;
 
 import dev.squall.tasks.runtime.testing.TestDevices;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -73,7 +74,7 @@ class CommandsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void choleskyProfile(Device device) {
-        if (device.isJvm()) {
+        if (device.info().type() == DeviceType.JVM) {
             CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--profile", "--device", "jvm")
                     .asCommandLineList().get(0).getCommand();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);

@@ -1,10 +1,11 @@
 package dev.squall.linalg.gemm;
 
-import dev.squall.linalg.plan.Precision;
+import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.reference.ReferenceGemm;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.testing.Compare;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
@@ -100,11 +101,11 @@ class BatchedGemmTest {
         }
         for (int tile : new int[] {MmaGemmKernelsF64.TILE, MmaGemmKernelsF64.TILE64}) {
             KernelArray da = Precision.FP64.fromDoubles(a), dc = Precision.FP64.fromDoubles(c0);
-            dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("syrk")
-                    .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, dc);
+            LaunchSequence seq = new LaunchSequence("syrk");
+            seq.graph().transferToDevice(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, da, dc);
             BatchedGemm.appendMma(seq, Transpose.N, Transpose.T, -1, da, da, 1, dc, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n),
                     true, false, tile);
-            seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
+            seq.graph().transferToHost(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, dc);
             try (var plan = seq.plan(device)) {
                 plan.execute();
             }
@@ -148,10 +149,10 @@ class BatchedGemmTest {
 
     private static void runMma(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b, double beta, KernelArray c,
                                BatchDescriptor d, boolean lowerOnly, boolean upperB, int tile) {
-        dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("mma")
-                .upload(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, a, b, c);
+        LaunchSequence seq = new LaunchSequence("mma");
+        seq.graph().transferToDevice(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, a, b, c);
         BatchedGemm.appendMma(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, tile);
-        seq.download(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, c);
+        seq.graph().transferToHost(dev.squall.tasks.runtime.DataTransferMode.EVERY_EXECUTION, c);
         try (var plan = seq.plan(device)) {
             plan.execute();
         }
@@ -264,5 +265,29 @@ class BatchedGemmTest {
                 () -> BatchedGemm.run(dev.squall.tasks.runtime.Devices.jvm(), Transpose.N, Transpose.N, 1, a, Precision.FP32.allocate(4096), 0,
                         Precision.FP64.allocate(4096), d));
         assertTrue(mixed.getMessage().contains("one precision"), mixed.getMessage());
+    }
+
+    /**
+     * The variant each append picks shows in its task name: 64 x 64 tiles below {@link BatchedGemm#LARGE_MIN}
+     * rows or columns, 128 x 128 from there, the tensor-core kernels when asked for (fp64 only), the fp32
+     * twins for float arrays; names are unique in the sequence.
+     */
+    @Test
+    void taskNamesSayWhichKernelRuns() {
+        LaunchSequence seq = new LaunchSequence("names");
+        KernelArray a = Precision.FP64.allocate(300 * 300), c = Precision.FP64.allocate(300 * 300);
+        BatchDescriptor small = BatchDescriptor.strided(1, 255, 300, 300, 0, 0, 0), large = BatchDescriptor.strided(1, 300, 300, 300, 0, 0, 0);
+        BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, a, a, 0, c, small, false);
+        BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, a, a, 0, c, large, false);
+        BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, a, a, 0, c, large, false, GemmKernel.MMA);
+        BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, a, a, 0, c, small, false, GemmKernel.MMA);
+        KernelArray f = Precision.FP32.allocate(300 * 300);
+        BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, f, f, 0, f, large, false);
+        assertEquals(List.of("gemm_0", "gemm_large_1", "gemm_mma_2", "gemm_mma64_3", "gemm_large_4"), seq.graph().snapshot().taskNames());
+        assertEquals(5, seq.launches());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, f, f, 0, f, large, false, GemmKernel.MMA));
+        assertTrue(e.getMessage().contains("fp64 only"), e.getMessage());
+        assertEquals(GemmKernel.TILES, BatchedGemm.choose(null, Precision.FP64), "no target: the portable kernel");
     }
 }

@@ -1,7 +1,6 @@
 package dev.squall.linalg.qr;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceQr;
 import dev.squall.linalg.testing.Dense;
 import dev.squall.linalg.testing.Matrices;
@@ -10,6 +9,7 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,9 +96,10 @@ class BatchedQrTest {
         KernelArray da = Precision.FP64.fromDoubles(a), tau = Precision.FP64.allocate((long) k * batch), q = Precision.FP64.allocate((long) m * k * batch);
         Precision.fill(tau, Double.NaN);
         Precision.fill(q, Double.NaN);
-        LaunchSequence seq = new LaunchSequence("qr").upload(DataTransferMode.EVERY_EXECUTION, da, tau, q);
+        LaunchSequence seq = new LaunchSequence("qr");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, da, tau, q);
         BatchedQr.append(seq, da, m, n, batch, tau, q);
-        seq.download(DataTransferMode.EVERY_EXECUTION, da, tau, q);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, da, tau, q);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

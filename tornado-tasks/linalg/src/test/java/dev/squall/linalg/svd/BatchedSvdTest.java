@@ -1,7 +1,6 @@
 package dev.squall.linalg.svd;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.testing.Dense;
 import dev.squall.linalg.testing.Matrices;
 import dev.squall.tasks.api.IntArray;
@@ -10,6 +9,7 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -132,9 +132,10 @@ class BatchedSvdTest {
         for (KernelArray x : new KernelArray[] {u, s, v, work}) Precision.fill(x, Double.NaN);
         IntArray rank = new IntArray(batch), sweeps = new IntArray(batch);
         rank.init(-7);
-        LaunchSequence seq = new LaunchSequence("svd").upload(DataTransferMode.EVERY_EXECUTION, da, u, s, v, work, rank);
+        LaunchSequence seq = new LaunchSequence("svd");
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, da, u, s, v, work, rank);
         BatchedSvd.append(seq, da, m, n, batch, work, u, s, v, rank, sweeps, 0.5);
-        seq.download(DataTransferMode.EVERY_EXECUTION, u, s, v, rank);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, u, s, v, rank);
         try (ExecutionPlan plan = seq.plan(device)) {
             plan.execute();
         }

@@ -1,7 +1,6 @@
 package dev.squall.linalg.triangular;
 
 import dev.squall.linalg.plan.LaunchSequence;
-import dev.squall.linalg.plan.Precision;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.reference.ReferenceTriangular;
 import dev.squall.tasks.runtime.testing.Compare;
@@ -13,6 +12,7 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -67,11 +67,12 @@ class TriangularInverseTest {
                 double[] poison = new double[n * n * batch];
                 java.util.Arrays.fill(poison, Double.NaN);
                 KernelArray w = Precision.FP64.fromDoubles(poison);
-                LaunchSequence seq = new LaunchSequence("trinv").upload(DataTransferMode.EVERY_EXECUTION, src, w);
+                LaunchSequence seq = new LaunchSequence("trinv");
+                seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, src, w);
                 if (kernel.equals("warp")) TriangularInverse.appendWarp(seq, src, 0, n, n * n, w, n, batch);
                 else if (kernel.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, src, 0, n, n * n, w, n, batch);
                 else TriangularInverse.append(seq, src, 0, n, n * n, w, Precision.FP64.allocate(TriangularInverse.tempLength(n, batch)), n, batch, 16);
-                seq.download(DataTransferMode.EVERY_EXECUTION, w);
+                seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, w);
                 try (ExecutionPlan plan = seq.plan(device)) {
                     plan.execute();
                 }

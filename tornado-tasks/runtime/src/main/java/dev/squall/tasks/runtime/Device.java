@@ -1,8 +1,8 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 
@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * A device kernels can run on: {@code jvm}, {@code opencl:P:D} or {@code cuda:N}. Obtained from
- * {@link Devices}. A native device keeps each array's device copy between executions and between
- * graphs, so data stays resident until the array is unreachable or {@link #free} is called.
+ * {@link Devices}. A device keeps each array's device copy between executions and between
+ * graphs, so data stays resident until the array is unreachable or {@link #free} is called
+ * (on the JVM the device copy is the array itself).
  *
  * <pre>{@code
  * Device gpu = Devices.get("cuda:0");
@@ -23,15 +24,15 @@ import java.util.Map;
  */
 public final class Device {
     private final DeviceInfo info;
-    private final NativeDevice nativeDevice; // null for the JVM
+    private final NativeDevice backend;
     private final Map<Identity, DeviceBuffer> buffers = new HashMap<>();
     private final ReferenceQueue<KernelArray> collected = new ReferenceQueue<>();
     private final Map<String, DeviceProgram> programs = new HashMap<>();
     private boolean lastProgramFromCache;
 
-    Device(DeviceInfo info, NativeDevice nativeDevice) {
-        this.info = info;
-        this.nativeDevice = nativeDevice;
+    Device(NativeDevice backend) {
+        this.info = backend.info();
+        this.backend = backend;
     }
 
     public DeviceInfo info() {
@@ -42,16 +43,31 @@ public final class Device {
         return info.id();
     }
 
-    public boolean isJvm() {
-        return nativeDevice == null;
+    /**
+     * Compiles a kernel from source for this device (through the on-disk build cache), to run as a task:
+     * {@code graph.task("t", kernel, args...)}. The source for this device's backend is taken from {@code source}
+     * (OpenCL C, CUDA C, or the Java body on the JVM).
+     *
+     * <pre>{@code
+     * RuntimeKernel k = device.compile("scale", KernelSource.of(openCl, cuda).withJvm(body),
+     *         KernelSignature.spmd().array("x", DoubleArray.class).scalar("a", double.class));
+     * }</pre>
+     *
+     * @param name      the kernel's function name in the source
+     * @param source    the kernel's code for one or more backends
+     * @param signature its parameters and launch style
+     * @throws KernelBuildException     with the driver's log and the source when it does not compile
+     * @throws IllegalArgumentException naming the kernel and this device when {@code source} has nothing for its backend
+     */
+    public synchronized RuntimeKernel compile(String name, KernelSource source, KernelSignature signature) {
+        KernelInfo kernel = signature.info(name);
+        DeviceProgram program = backend.build(kernel, source);
+        return new RuntimeKernel(this, kernel, signature, program, program.kernel(name));
     }
 
-    /**
-     * The backend's device (build source, allocate, launch), or null for the JVM. For code generated at run time,
-     * such as per-matrix kernels: {@code device.nativeDevice().build("perm", source)}.
-     */
-    public NativeDevice nativeDevice() {
-        return nativeDevice;
+    /** The backend's side of this device. */
+    NativeDevice backend() {
+        return backend;
     }
 
     /** The device copy of {@code array}, allocated on first use; {@code created[0]} tells whether it is new. */
@@ -61,7 +77,7 @@ public final class Device {
         DeviceBuffer b = buffers.get(key);
         created[0] = b == null;
         if (b == null) {
-            b = nativeDevice.allocate(Math.max(array.byteSize(), array.elementBytes()));
+            b = backend.allocate(array);
             buffers.put(new Identity(array, collected), b);
         }
         return b;
@@ -81,9 +97,8 @@ public final class Device {
     }
 
     /** Built programs by owner class, so each is built once per device and process. */
-    synchronized DeviceProgram program(Class<?> owner, String backendName) {
-        DeviceProgram p = programs.computeIfAbsent(owner.getName(),
-                n -> nativeDevice.build(n, KernelRegistry.source(owner, backendName)));
+    synchronized DeviceProgram program(Class<?> owner) {
+        DeviceProgram p = programs.computeIfAbsent(owner.getName(), n -> backend.program(owner));
         lastProgramFromCache = p.fromCache();
         return p;
     }

@@ -1,7 +1,6 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.runtime.spi.BackendUnavailableException;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
 import dev.squall.tasks.runtime.spi.NativeBackend;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 
@@ -18,10 +17,11 @@ import java.util.*;
  * }</pre>
  */
 public final class Devices {
-    /** Backend classes, tried in order; each is optional. */
-    private static final String[] NATIVE_BACKENDS = {
-            "dev.squall.tasks.runtime.cuda.CudaBackend",
-            "dev.squall.tasks.runtime.opencl.OpenClBackend",
+    /** Backends by name and class, tried in order; each is optional (the JVM's is always there). */
+    private static final String[][] BACKENDS = {
+            {"cuda", "dev.squall.tasks.runtime.cuda.CudaBackend"},
+            {"opencl", "dev.squall.tasks.runtime.opencl.OpenClBackend"},
+            {"jvm", "dev.squall.tasks.runtime.jvm.JvmBackend"},
     };
 
     /** What discovery found for one backend: its devices, or why it is absent. */
@@ -95,15 +95,17 @@ public final class Devices {
 
     private static int rank(Device d) {
         DeviceInfo i = d.info();
-        if (d.isJvm()) return 3;
-        if (i.isGpu()) return i.backend().equals("cuda") ? 0 : 1;
-        return 2;
+        return switch (i.type()) {
+            case GPU -> i.backend().equals("cuda") ? 0 : 1;
+            case CPU, ACCELERATOR -> 2;
+            case JVM -> 3;
+        };
     }
 
     private static List<BackendStatus> discover() {
         List<BackendStatus> out = new ArrayList<>();
-        for (String cls : NATIVE_BACKENDS) {
-            String name = cls.contains(".cuda.") ? "cuda" : "opencl";
+        for (String[] b : BACKENDS) {
+            String name = b[0], cls = b[1];
             NativeBackend backend;
             try {
                 backend = (NativeBackend) Class.forName(cls).getDeclaredConstructor().newInstance();
@@ -113,7 +115,7 @@ public final class Devices {
             }
             try {
                 List<Device> devs = new ArrayList<>();
-                for (NativeDevice nd : backend.discover()) devs.add(new Device(nd.info(), nd));
+                for (NativeDevice nd : backend.discover()) devs.add(new Device(nd));
                 out.add(new BackendStatus(backend.name(), List.copyOf(devs), devs.isEmpty() ? "no devices" : null));
             } catch (BackendUnavailableException e) {
                 out.add(new BackendStatus(backend.name(), List.of(), e.getMessage()));
@@ -121,14 +123,6 @@ public final class Devices {
                 out.add(new BackendStatus(backend.name(), List.of(), "discovery failed: " + e));
             }
         }
-        out.add(new BackendStatus("jvm", List.of(new Device(jvmInfo(), null)), null));
         return List.copyOf(out);
-    }
-
-    private static DeviceInfo jvmInfo() {
-        Runtime rt = Runtime.getRuntime();
-        return new DeviceInfo("jvm", "jvm", "JVM " + Runtime.version() + " (" + rt.availableProcessors() + " threads)",
-                System.getProperty("java.vendor", "?"), Runtime.version().toString(), rt.maxMemory(),
-                1L << 20, rt.availableProcessors(), 1024, 32, true, false, "");
     }
 }

@@ -2,12 +2,9 @@ package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
-import dev.squall.tasks.api.spi.GeneratedKernels;
 import dev.squall.tasks.api.spi.KernelInfo;
-import dev.squall.tasks.runtime.jvm.JvmKernelRunner;
 import dev.squall.tasks.runtime.spi.*;
 
-import java.lang.reflect.Method;
 import java.util.*;
 
 /**
@@ -84,21 +81,10 @@ public final class ExecutionPlan implements AutoCloseable {
         long t0 = System.nanoTime();
         Device dev = device();
         if (prepared == null) prepare(dev);
-        NativeDevice nd = dev.nativeDevice();
+        NativeDevice nd = dev.backend();
         boolean prof = profiling;
         double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
-        if (nd == null) {
-            long a = System.nanoTime(), b = a;
-            for (Action x : prepared) {
-                x.run(firstExecution);
-                if (x instanceof LaunchAction) b = System.nanoTime();
-            }
-            if (prof) {
-                toDev = 0;
-                toHost = 0;
-                kern = (b - a) / 1e6;
-            }
-        } else if (!prof) {
+        if (!prof) {
             for (Action x : prepared) x.run(firstExecution);
             nd.synchronize();
         } else {
@@ -131,7 +117,6 @@ public final class ExecutionPlan implements AutoCloseable {
     /** Frees the device copies of every array this plan uses. */
     public synchronized void freeDeviceMemory() {
         Device dev = device();
-        if (dev.isJvm()) return;
         for (ImmutableTaskGraph g : graphs) {
             for (TaskGraph.Step s : g.steps) {
                 if (s instanceof TaskGraph.Transfer t) dev.free(t.array());
@@ -150,12 +135,11 @@ public final class ExecutionPlan implements AutoCloseable {
 
     synchronized void copyToHost(KernelArray[] arrays) {
         Device dev = device();
-        if (dev.isJvm()) return;
         boolean[] created = new boolean[1];
         for (KernelArray a : arrays) {
             if (!dev.holds(a)) throw new IllegalArgumentException(a + " has no copy on " + dev.id());
             DeviceBuffer b = dev.buffer(a, created);
-            if (a.byteSize() > 0) dev.nativeDevice().copyToHost(b, 0, a.segment(), a.byteSize());
+            if (a.byteSize() > 0) dev.backend().copyToHost(b, 0, a.segment(), a.byteSize());
         }
     }
 
@@ -172,7 +156,6 @@ public final class ExecutionPlan implements AutoCloseable {
         for (ImmutableTaskGraph g : graphs) {
             for (TaskGraph.Step s : g.steps) {
                 switch (s) {
-                    case TaskGraph.Transfer t when dev.isJvm() -> { }
                     case TaskGraph.Transfer t when t.toDevice() -> actions.add(new Upload(dev, t.array(), t.mode()));
                     case TaskGraph.Transfer t -> actions.add(new Download(dev, t.array(), t.mode()));
                     case TaskGraph.TaskStep t -> actions.add(prepareTask(dev, g, t));
@@ -184,20 +167,39 @@ public final class ExecutionPlan implements AutoCloseable {
     }
 
     private LaunchAction prepareTask(Device dev, ImmutableTaskGraph g, TaskGraph.TaskStep t) {
-        KernelInfo info = KernelRegistry.info(t.kernel());
-        checkArguments(g.name() + "." + t.name(), t.kernel(), info, t.args());
-        GeneratedKernels gen = KernelRegistry.generated(t.kernel().owner());
+        String task = g.name() + "." + t.name();
+        KernelInfo info;
+        DeviceKernel kernel;
+        switch (t.kernel()) {
+            case KernelRef ref -> {
+                info = KernelRegistry.info(ref);
+                checkArguments(task, ref.toString(), info, t.args());
+                kernel = null; // looked up once the grid is known: an empty loop needs no program
+            }
+            case RuntimeKernel rk -> {
+                info = rk.info();
+                checkArguments(task, rk.toString(), info, t.args());
+                if (rk.device() != dev) {
+                    throw new IllegalArgumentException("task " + task + " runs " + rk + ", but this plan runs on " + dev.id()
+                            + ": compile it for " + dev.id() + " with device.compile(...)");
+                }
+                kernel = rk.deviceKernel();
+            }
+        }
         WorkerGrid grid = grids.getOrDefault(t.name(), t.grid());
         long[] global, local;
         if (grid != null) {
             global = grid.global();
             local = grid.local() != null ? grid.local() : defaultLocal(global, dev);
         } else if (info.style() == KernelInfo.Style.SPMD) {
-            throw new IllegalArgumentException("task " + g.name() + "." + t.name() + " runs SPMD kernel " + t.kernel()
+            throw new IllegalArgumentException("task " + task + " runs SPMD kernel " + t.kernel()
                     + ", which needs a grid: give it with the task, graph.task(\"" + t.name() + "\", WorkerGrid.of(n).withLocal(256), ...), or plan.withGrid(\""
                     + t.name() + "\", grid)");
         } else {
-            long[] trips = gen.tripCounts(info.name(), t.args());
+            long[] trips = switch (t.kernel()) {
+                case KernelRef ref -> KernelRegistry.generated(ref.owner()).tripCounts(info.name(), t.args());
+                case RuntimeKernel rk -> rk.tripCounts(t.args());
+            };
             local = switch (trips.length) {
                 case 1 -> new long[] {Math.min(256, dev.info().maxWorkGroupSize())};
                 case 2 -> LOCAL_2D.clone();
@@ -205,28 +207,12 @@ public final class ExecutionPlan implements AutoCloseable {
             };
             global = new long[trips.length];
             for (int d = 0; d < trips.length; d++) {
-                if (trips[d] <= 0) return new LaunchAction(t.name(), null, null, null, null); // nothing to do
+                if (trips[d] <= 0) return new LaunchAction(t.name(), null, null, null); // nothing to do
                 long cap = d == 0 ? LOOP_GLOBAL_CAP : 65535L * local[d];
                 global[d] = roundUp(Math.min(trips[d], cap), local[d]);
             }
         }
-        if (dev.isJvm()) {
-            Runnable r;
-            Object[] args = t.args().clone();
-            if (info.style() == KernelInfo.Style.LOOP && grid == null) {
-                r = () -> JvmKernelRunner.runLoop(gen, info, args);
-            } else if (info.style() == KernelInfo.Style.LOOP) {
-                throw new IllegalArgumentException("task " + t.name() + ": loop-parallel kernels take their grid from their loops; remove withGrid for it");
-            } else {
-                Method m = kernelMethod(t.kernel());
-                long[] gl = global, lo = local;
-                r = () -> JvmKernelRunner.runSpmd(gen, m, info, args, gl, lo);
-            }
-            return new LaunchAction(t.name(), r, null, null, null);
-        }
-        String backend = dev.info().backend();
-        DeviceProgram program = dev.program(t.kernel().owner(), backend);
-        DeviceKernel kernel = program.kernel(info.name());
+        if (kernel == null) kernel = dev.program(((KernelRef) t.kernel()).owner()).kernel(info.name());
         List<KernelArg> kargs = new ArrayList<>();
         boolean[] created = new boolean[1];
         for (int i = 0; i < info.parameters().size(); i++) {
@@ -237,7 +223,7 @@ public final class ExecutionPlan implements AutoCloseable {
                 case ARRAY -> {
                     KernelArray arr = (KernelArray) a;
                     DeviceBuffer b = dev.buffer(arr, created);
-                    if (created[0] && arr.byteSize() > 0) dev.nativeDevice().copyToDevice(arr.segment(), b, 0, arr.byteSize());
+                    if (created[0] && arr.byteSize() > 0) dev.backend().copyToDevice(arr.segment(), b, 0, arr.byteSize());
                     kargs.add(new KernelArg.Buffer(b));
                     kargs.add(new KernelArg.I64(arr.getSizeLong()));
                 }
@@ -254,7 +240,7 @@ public final class ExecutionPlan implements AutoCloseable {
             }
         }
         BoundLaunch bound = kernel.bind(kargs.toArray(KernelArg[]::new));
-        return new LaunchAction(t.name(), null, bound, global, local);
+        return new LaunchAction(t.name(), bound, global, local);
     }
 
     private static long[] defaultLocal(long[] global, Device dev) {
@@ -270,16 +256,11 @@ public final class ExecutionPlan implements AutoCloseable {
         return (v + m - 1) / m * m;
     }
 
-    private static Method kernelMethod(KernelRef ref) {
-        for (Method m : ref.owner().getDeclaredMethods()) if (m.getName().equals(ref.method())) return m;
-        throw new IllegalArgumentException("no method " + ref);
-    }
-
     /** Rejects wrong argument counts and types before anything is launched. */
-    static void checkArguments(String task, KernelRef ref, KernelInfo info, Object[] args) {
+    static void checkArguments(String task, String kernel, KernelInfo info, Object[] args) {
         List<KernelInfo.Param> ps = info.parameters();
         if (args.length != ps.size()) {
-            throw new IllegalArgumentException("task " + task + ": kernel " + ref + " takes " + ps.size() + " arguments "
+            throw new IllegalArgumentException("task " + task + ": kernel " + kernel + " takes " + ps.size() + " arguments "
                     + ps.stream().map(p -> p.type() + " " + p.name()).toList() + ", got " + args.length);
         }
         for (int i = 0; i < args.length; i++) {
@@ -301,7 +282,7 @@ public final class ExecutionPlan implements AutoCloseable {
             };
             if (!ok) {
                 String want = p.kind() == KernelInfo.Kind.ARRAY ? Character.toUpperCase(p.type().charAt(0)) + p.type().substring(1) + "Array" : p.type();
-                throw new IllegalArgumentException("task " + task + ": argument " + i + " (" + p.name() + ") of " + ref + " must be "
+                throw new IllegalArgumentException("task " + task + ": argument " + i + " (" + p.name() + ") of " + kernel + " must be "
                         + want + ", got " + (a == null ? "null" : a.getClass().getSimpleName() + " " + a));
             }
         }
@@ -321,7 +302,7 @@ public final class ExecutionPlan implements AutoCloseable {
             if (mode == DataTransferMode.EVERY_EXECUTION || (first && mode == DataTransferMode.FIRST_EXECUTION)) {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
-                if (array.byteSize() > 0) dev.nativeDevice().copyToDevice(array.segment(), b, 0, array.byteSize());
+                if (array.byteSize() > 0) dev.backend().copyToDevice(array.segment(), b, 0, array.byteSize());
             }
         }
     }
@@ -332,15 +313,14 @@ public final class ExecutionPlan implements AutoCloseable {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
                 if (created[0]) throw new IllegalStateException(array + " was never on " + dev.id() + ": nothing to copy back");
-                if (array.byteSize() > 0) dev.nativeDevice().copyToHost(b, 0, array.segment(), array.byteSize());
+                if (array.byteSize() > 0) dev.backend().copyToHost(b, 0, array.segment(), array.byteSize());
             }
         }
     }
 
-    private record LaunchAction(String task, Runnable jvm, BoundLaunch bound, long[] global, long[] local) implements Action {
+    private record LaunchAction(String task, BoundLaunch bound, long[] global, long[] local) implements Action {
         public void run(boolean first) {
-            if (jvm != null) jvm.run();
-            else if (bound != null) bound.launch(global, local);
+            if (bound != null) bound.launch(global, local);
         }
 
         public void release() {

@@ -1,42 +1,80 @@
 package dev.squall.tasks.runtime;
 
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
-import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
- * A kernel named by its declaring class and method name.
- *
- * <pre>{@code KernelRef k = KernelRef.of(Kernels.class, "saxpy"); }</pre>
+ * A compiled kernel, named by its declaring class and method name, as read from a task's method reference.
  */
-public record KernelRef(Class<?> owner, String method) {
+record KernelRef(Class<?> owner, String method) implements TaskKernel {
+    /** Method references by their class: a non-capturing method reference's class stands for one method. */
+    private static final Map<Class<?>, KernelRef> CACHE = Collections.synchronizedMap(new WeakHashMap<>());
 
-    public static KernelRef of(Class<?> owner, String method) {
-        return new KernelRef(owner, method);
-    }
-
-    /** Reads the class and method behind a method reference such as {@code Kernels::saxpy}. */
+    /**
+     * Reads the class and method behind a method reference such as {@code Kernels::saxpy}. The reference's
+     * {@link SerializedLambda} is obtained by serialising it (serialisation calls the lambda's private
+     * {@code writeReplace} on its own authority), so the caller's package need not be open to the runtime.
+     */
     static KernelRef of(Serializable methodReference) {
         if (methodReference instanceof PrecisionTask p) return p.kernel();
         if (methodReference == null) throw new IllegalArgumentException("a task's kernel is null");
-        SerializedLambda sl;
-        try {
-            Method m = methodReference.getClass().getDeclaredMethod("writeReplace");
-            m.setAccessible(true);
-            sl = (SerializedLambda) m.invoke(methodReference);
-        } catch (ReflectiveOperationException | ClassCastException | SecurityException e) {
-            throw new IllegalArgumentException("a task's kernel must be a method reference such as Kernels::saxpy, got "
-                    + methodReference.getClass().getName(), e);
-        }
+        Class<?> c = methodReference.getClass();
+        KernelRef known = CACHE.get(c);
+        if (known != null) return known;
+        SerializedLambda sl = serializedForm(methodReference);
         if (sl.getImplMethodName().startsWith("lambda$")) {
             throw new IllegalArgumentException("a task's kernel must be a method reference to a @Kernel method (Kernels::saxpy), not a lambda");
         }
         String owner = sl.getImplClass().replace('/', '.');
-        ClassLoader cl = methodReference.getClass().getClassLoader();
         try {
-            return new KernelRef(Class.forName(owner, false, cl), sl.getImplMethodName());
+            KernelRef ref = new KernelRef(Class.forName(owner, false, c.getClassLoader()), sl.getImplMethodName());
+            if (sl.getCapturedArgCount() == 0) CACHE.putIfAbsent(c, ref);
+            return ref;
         } catch (ClassNotFoundException e) {
             throw new IllegalArgumentException("kernel class " + owner + " not found", e);
+        }
+    }
+
+    private static SerializedLambda serializedForm(Serializable methodReference) {
+        try (Capture out = new Capture()) {
+            out.writeObject(methodReference);
+        } catch (Captured found) {
+            return found.lambda;
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("a task's kernel must be a method reference such as Kernels::saxpy, got "
+                    + methodReference.getClass().getName(), e);
+        }
+        throw new IllegalArgumentException("a task's kernel must be a method reference such as Kernels::saxpy, got "
+                + methodReference.getClass().getName());
+    }
+
+    /** Serialises into nothing, stopping at the first {@link SerializedLambda} (what a lambda's writeReplace returns). */
+    private static final class Capture extends ObjectOutputStream {
+        Capture() throws IOException {
+            super(OutputStream.nullOutputStream());
+            enableReplaceObject(true);
+        }
+
+        @Override
+        protected Object replaceObject(Object obj) throws IOException {
+            if (obj instanceof SerializedLambda sl) throw new Captured(sl);
+            return obj;
+        }
+    }
+
+    /** Carries the captured form out of the stream. */
+    private static final class Captured extends IOException {
+        final transient SerializedLambda lambda;
+
+        Captured(SerializedLambda lambda) {
+            super("found " + lambda.getImplMethodName());
+            this.lambda = lambda;
         }
     }
 

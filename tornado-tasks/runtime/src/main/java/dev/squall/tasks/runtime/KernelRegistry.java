@@ -34,6 +34,13 @@ public final class KernelRegistry {
     public static GeneratedKernels generated(Class<?> owner) {
         return GENERATED.computeIfAbsent(owner, o -> {
             String name = generatedClassName(o.getName());
+            Module m = o.getModule();
+            if (m.isNamed() && !m.isOpen(o.getPackageName(), KernelRegistry.class.getModule())) {
+                // the runtime instantiates the generated class and, on the JVM, calls SPMD kernel methods reflectively
+                throw new IllegalStateException("module " + m.getName() + " holds kernels in " + o.getPackageName()
+                        + " but does not open that package to the runtime: add 'opens " + o.getPackageName()
+                        + " to dev.squall.tasks.runtime;' to its module-info.java");
+            }
             try {
                 Class<?> c = Class.forName(name, true, o.getClassLoader());
                 return (GeneratedKernels) c.getDeclaredConstructor().newInstance();
@@ -47,7 +54,7 @@ public final class KernelRegistry {
     }
 
     /** The compiler's description of one kernel. */
-    public static KernelInfo info(KernelRef ref) {
+    static KernelInfo info(KernelRef ref) {
         for (KernelInfo k : generated(ref.owner()).kernels()) {
             if (k.name().equals(ref.method())) return k;
         }

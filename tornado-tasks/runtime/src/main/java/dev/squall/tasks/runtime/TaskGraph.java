@@ -1,6 +1,7 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.spi.KernelInfo;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,7 +30,7 @@ public final class TaskGraph {
     }
 
     /** A launch; {@code grid} is null when the plan or the kernel's loops give it. */
-    record TaskStep(String name, KernelRef kernel, Object[] args, WorkerGrid grid) implements Step {
+    record TaskStep(String name, TaskKernel kernel, Object[] args, WorkerGrid grid) implements Step {
     }
 
     private final String name;
@@ -57,9 +58,19 @@ public final class TaskGraph {
         return this;
     }
 
-    /** Adds a task naming the kernel by class and method, for kernels chosen at run time. */
-    public TaskGraph task(String name, Class<?> owner, String kernel, Object... args) {
-        return addResolved(name, null, KernelRef.of(owner, kernel), args.clone());
+    /**
+     * Adds a task running a kernel compiled at run time ({@link Device#compile}); the arguments are checked against
+     * its {@link KernelSignature} here. SPMD kernels take their grid from {@link ExecutionPlan#withGrid} or from
+     * {@link #task(String, WorkerGrid, RuntimeKernel, Object...)}.
+     */
+    public TaskGraph task(String name, RuntimeKernel kernel, Object... args) {
+        return task(name, (WorkerGrid) null, kernel, args);
+    }
+
+    /** Adds a task running a kernel compiled at run time, on this grid (a plan's {@link ExecutionPlan#withGrid} overrides it). */
+    public TaskGraph task(String name, WorkerGrid grid, RuntimeKernel kernel, Object... args) {
+        if (kernel == null) throw new IllegalArgumentException("task " + name + ": the runtime kernel is null");
+        return addChecked(name, grid, kernel, kernel.toString(), kernel.info(), args.clone());
     }
 
     public <A> TaskGraph task(String name, KernelFunctions.Task1<A> kernel, A a0) {
@@ -244,11 +255,15 @@ public final class TaskGraph {
     }
 
     private TaskGraph addResolved(String taskName, WorkerGrid grid, KernelRef ref, Object[] args) {
+        return addChecked(taskName, grid, ref, ref.toString(), KernelRegistry.info(ref), args);
+    }
+
+    private TaskGraph addChecked(String taskName, WorkerGrid grid, TaskKernel kernel, String label, KernelInfo info, Object[] args) {
         if (taskName == null || taskName.isBlank()) throw new IllegalArgumentException("a task of graph " + name + " needs a name");
         if (taskNames.contains(taskName)) throw new IllegalArgumentException("task graph " + name + " already has a task " + taskName);
-        ExecutionPlan.checkArguments(name + "." + taskName, ref, KernelRegistry.info(ref), args);
+        ExecutionPlan.checkArguments(name + "." + taskName, label, info, args);
         taskNames.add(taskName);
-        steps.add(new TaskStep(taskName, ref, args, grid));
+        steps.add(new TaskStep(taskName, kernel, args, grid));
         return this;
     }
 

@@ -2,10 +2,11 @@ package dev.squall.tasks.runtime.cuda;
 
 import dev.squall.tasks.runtime.BuildCache;
 import dev.squall.tasks.runtime.DeviceException;
+import dev.squall.tasks.runtime.DeviceInfo;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.KernelBuildException;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
 import dev.squall.tasks.runtime.spi.DeviceEvent;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 
@@ -97,7 +98,7 @@ final class CudaDevice implements NativeDevice {
                     attribute(pi, CudaApi.ATTR_MAX_GRID_DIM_Y, dev, id),
                     attribute(pi, CudaApi.ATTR_MAX_GRID_DIM_Z, dev, id)};
             DeviceInfo info = new DeviceInfo("cuda", id, name, "NVIDIA", driverVersion, total, shared, sms, maxThreads,
-                    warp, true, true, major + "." + minor);
+                    warp, true, DeviceType.GPU, major + "." + minor);
             return new CudaDevice(ordinal, dev, info, cache, major, minor, limits);
         }
     }

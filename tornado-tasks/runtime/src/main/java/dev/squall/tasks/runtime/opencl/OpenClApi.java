@@ -20,6 +20,7 @@ final class OpenClApi {
     static final int CL_PLATFORM_NAME = 0x0902;
     static final int CL_PLATFORM_VENDOR = 0x0903;
     // device types
+    static final long CL_DEVICE_TYPE_CPU = 1L << 1;
     static final long CL_DEVICE_TYPE_GPU = 1L << 2;
     static final long CL_DEVICE_TYPE_ALL = 0xFFFFFFFFL;
     // clGetDeviceInfo

@@ -3,10 +3,11 @@ package dev.squall.tasks.runtime.opencl;
 import dev.squall.tasks.runtime.BuildCache;
 import dev.squall.tasks.runtime.DeviceException;
 import dev.squall.tasks.runtime.DeviceException.Kind;
+import dev.squall.tasks.runtime.DeviceInfo;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.KernelBuildException;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
 import dev.squall.tasks.runtime.spi.DeviceEvent;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 
@@ -104,7 +105,8 @@ final class OpenClDevice implements NativeDevice {
             boolean fp64 = (rc == OpenClErrors.CL_SUCCESS && fp.get(JAVA_LONG, 0) != 0)
                     || List.of(extensions.split("\\s+")).contains("cl_khr_fp64");
             info = new DeviceInfo("opencl", id, name, platformName, driver, global, local, units,
-                    (int) Math.min(wg, Integer.MAX_VALUE), 32, fp64, (type & OpenClApi.CL_DEVICE_TYPE_GPU) != 0, version);
+                    (int) Math.min(wg, Integer.MAX_VALUE), 32, fp64, (type & OpenClApi.CL_DEVICE_TYPE_GPU) != 0 ? DeviceType.GPU
+                    : (type & OpenClApi.CL_DEVICE_TYPE_CPU) != 0 ? DeviceType.CPU : DeviceType.ACCELERATOR, version);
         }
     }
 

@@ -2,7 +2,7 @@ package dev.squall.tasks.runtime.cuda;
 
 import dev.squall.tasks.runtime.BuildCache;
 import dev.squall.tasks.runtime.spi.BackendUnavailableException;
-import dev.squall.tasks.runtime.spi.DeviceInfo;
+import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,6 +3,8 @@ package dev.squall.tasks.runtime.opencl;
 import dev.squall.tasks.runtime.BuildCache;
 import dev.squall.tasks.runtime.DeviceException;
 import dev.squall.tasks.runtime.KernelBuildException;
+import dev.squall.tasks.runtime.DeviceInfo;
+import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.spi.*;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,7 +107,7 @@ class OpenClDeviceTest {
             if (all.stream().anyMatch(d -> d.info().vendor().contains("Portable Computing Language"))) {
                 NativeDevice pocl = all.stream().filter(d -> d.info().vendor().contains("Portable Computing Language"))
                         .findFirst().orElseThrow();
-                assertFalse(pocl.info().isGpu());
+                assertEquals(DeviceType.CPU, pocl.info().type(), "PoCL's device is a CPU");
                 assertTrue(pocl.info().fp64(), "PoCL CPU devices support fp64");
             }
         } finally {

@@ -1,0 +1,25 @@
+/**
+ * The {@code squall} command line ({@code dev.squall.bench.cli.SquallCommand}), the device-comparison runner and the
+ * JMH benchmarks. Kernel packages are open to the runtime, the command package to picocli, the benchmarks to JMH.
+ * JMH and EJML (the JVM benchmarks' peer) are static requirements: only the benchmarks use them, which JMH runs in
+ * its own JVMs, so the command line starts without them.
+ */
+module dev.squall.bench {
+    requires dev.squall.hmatrix;
+    requires dev.squall.linalg;
+    requires dev.squall.permanent;
+    requires dev.squall.sparse;
+    requires info.picocli;
+    requires static jmh.core;
+    requires static ejml.core;
+    requires static ejml.ddense;
+    requires static ejml.dsparse;
+
+    exports dev.squall.bench.cli;
+
+    opens dev.squall.bench.cli to info.picocli;
+    opens dev.squall.bench.demo to dev.squall.tasks.runtime;
+    opens dev.squall.bench.stream to dev.squall.tasks.runtime;
+    opens dev.squall.bench.jmh to jmh.core, dev.squall.tasks.runtime;
+    opens dev.squall.bench.jmh.jmh_generated to jmh.core;
+}

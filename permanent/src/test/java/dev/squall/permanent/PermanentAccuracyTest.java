@@ -1,0 +1,95 @@
+package dev.squall.permanent;
+
+import dev.squall.permanent.exact.Fraction;
+import dev.squall.permanent.exact.RationalPermanent;
+import dev.squall.permanent.matrix.RegressionMatrices;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.ScaledValue;
+import dev.squall.tasks.runtime.Devices;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The solver's printed error bound against exact values on matrices where Ryser's sum cancels. */
+class PermanentAccuracyTest {
+    private static final MathContext MC = new MathContext(40);
+
+    private static BigDecimal big(ScaledValue v) {
+        BigDecimal two = BigDecimal.valueOf(2);
+        BigDecimal p = v.exponent() >= 0 ? two.pow((int) v.exponent()) : BigDecimal.ONE.divide(two.pow((int) -v.exponent()), MC);
+        return new BigDecimal(v.mantissa()).multiply(p, MC);
+    }
+
+    private static BigDecimal big(Fraction f) {
+        return new BigDecimal(f.numerator()).divide(new BigDecimal(f.denominator()), MC);
+    }
+
+    /** Within the printed bound of the exact value; returns whether the result was within the tolerance too. */
+    private static void assertWithinBound(SquareMatrix a, PermanentResult r, String what) {
+        Fraction exact = RationalPermanent.of(a, false, true, 2).value();
+        BigDecimal err = big(r.scaled()).subtract(big(exact)).abs();
+        assertTrue(err.compareTo(big(r.errorBound())) <= 0, what + ": |" + r.scaled().toText() + " - exact " + exact.toText() + "| = " + err
+                + " exceeds the printed bound " + r.errorBound().toText() + " (" + r.errorKind() + ", " + r.methodsUsed() + ")");
+    }
+
+    @Test
+    void defaultResultOnRandomSparseMixedSignMatricesIsWithinItsBoundOrAnError() {
+        int within = 0;
+        for (int n = 20; n <= 40; n += 5) {
+            for (long seed = 1; seed <= 3; seed++) {
+                SquareMatrix a = RegressionMatrices.sparse(n, seed);
+                String what = "sparse n=" + n + " seed=" + seed;
+                try {
+                    PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+                    assertWithinBound(a, r, what);
+                    BigDecimal exact = big(RationalPermanent.of(a, false, true, 2).value());
+                    if (exact.signum() != 0) {
+                        BigDecimal rel = big(r.scaled()).subtract(exact).abs().divide(exact.abs(), MC);
+                        assertTrue(rel.doubleValue() <= 1e-8, what + ": relative error " + rel + " above the default tolerance");
+                    }
+                    within++;
+                } catch (ToleranceNotMetException e) {
+                    assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
+                }
+            }
+        }
+        assertTrue(within >= 10, "most of these matrices are solvable within the tolerance, got " + within);
+    }
+
+    @Test
+    void everyRyserVariantEscalatesOnBandedCancellingMatricesWithoutPreprocessing() {
+        for (long seed = 1; seed <= 3; seed++) {
+            SquareMatrix a = RegressionMatrices.banded(18, seed);
+            for (Method m : new Method[] {Method.DENSE, Method.SPARSE}) {
+                String what = "banded n=18 seed=" + seed + " " + m;
+                PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).method(m).decompose(false).solve(a);
+                assertWithinBound(a, r, what);
+                // the estimate without escalation must be honest too (a large bound, not a silent wrong value)
+                PermanentResult raw = new PermanentSolver().device(Devices.jvm()).threads(2).method(m).decompose(false).escalate(false).solve(a);
+                assertWithinBound(a, raw, what + " without escalation");
+            }
+        }
+    }
+
+    @Test
+    void bandedRegressionMatricesUpToFiftyFiveAreWithinTolerance() {
+        for (int n : new int[] {15, 30, 45, 55}) {
+            SquareMatrix a = RegressionMatrices.banded(n, n);
+            PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+            assertWithinBound(a, r, "banded n=" + n);
+        }
+    }
+
+    @Test
+    void exactPreprocessingGivesTheExactValueWhenNothingIsLeftToSweep() {
+        // tridiagonal 0/1 of order 30: elimination closes it; the exact value is the Fibonacci number F_31
+        SquareMatrix t = dev.squall.permanent.testing.ExactPermanents.tridiagonalOnes(30);
+        PermanentResult r = new PermanentSolver().solve(t);
+        assertEquals("exact", r.errorKind());
+        assertEquals(BigInteger.valueOf(dev.squall.permanent.testing.ExactPermanents.fibonacci(30)), r.exactValue().numerator());
+    }
+}

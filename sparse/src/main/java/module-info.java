@@ -1,0 +1,23 @@
+/**
+ * Sparse matrices on Squall devices: formats and their inspectors, SpMV/SpMM executors, generators, Matrix Market
+ * input, and the {@code squall} subcommands. The kernels ({@code spmv.kernels}) are internal and open to the runtime
+ * (it loads their generated launchers); the command package is open to picocli (it fills the options reflectively).
+ */
+module dev.squall.sparse {
+    requires transitive dev.squall.tasks.runtime;
+    requires info.picocli;
+
+    exports dev.squall.sparse.bench;
+    exports dev.squall.sparse.cli;
+    exports dev.squall.sparse.exec;
+    exports dev.squall.sparse.format;
+    exports dev.squall.sparse.generate;
+    exports dev.squall.sparse.inspect;
+    exports dev.squall.sparse.io;
+    exports dev.squall.sparse.reference;
+    exports dev.squall.sparse.spmm;
+    exports dev.squall.sparse.spmv;
+
+    opens dev.squall.sparse.spmv.kernels to dev.squall.tasks.runtime;
+    opens dev.squall.sparse.cli to info.picocli;
+}
