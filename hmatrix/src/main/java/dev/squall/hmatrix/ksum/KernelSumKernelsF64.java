@@ -21,9 +21,10 @@ import dev.squall.tasks.api.Unroll;
  * {@code [ranges[2r], ranges[2r+1])} for {@code r} in {@code [rangeOffsets[q], rangeOffsets[q+1])}, staging the
  * sources through local memory one work-group width at a time. A dense product is the case of one cluster with the
  * one range {@code [0, n)}; a block-sparse product (KeOps' scheme) lists only the kept ranges. Each work-item adds its
- * sources one by one in increasing order into one accumulator, so the result of a target depends only on the list of
- * sources it visits, not on how they were staged: a block-sparse product that keeps everything equals the dense one
- * bit for bit when it runs on the same (sorted) points.
+ * sources in increasing order, into a partial sum per block of {@link #PARTIAL} source indices (blocks aligned to
+ * multiples of it, and cut at the end of each range) added in order to its accumulator, so the result of a target
+ * depends only on the ranges it visits, not on how they were staged: a block-sparse product that keeps everything
+ * (one range {@code [0, n)}) equals the dense one bit for bit when it runs on the same (sorted) points.
  *
  * <p>The kernel family is an int {@code kind} ({@link PairKernel} gives the codes) with {@code c = 1 / l^2}; the
  * values are functions of the squared distance, so the Gaussian, Cauchy and inverse multiquadric kernels need no
@@ -38,6 +39,14 @@ public final class KernelSumKernelsF64 {
     public static final int MAX_DIM = 8;
     /** Most columns of b one launch of the general kernel handles. */
     public static final int MAX_COLS = 8;
+
+    /**
+     * Sources are added in blocks of this many consecutive indices (a partial sum per block, then the partials in
+     * order): the rounding error of a sum of N terms grows like {@code sqrt(256) + sqrt(N / 256)} rather than
+     * {@code sqrt(N)} units. Blocks are aligned to multiples of this in the source index, so they do not depend on
+     * the staging width.
+     */
+    public static final int PARTIAL = 256;
 
     static final int GAUSS = 0, EXPONENTIAL = 1, MATERN32 = 2, MATERN52 = 3, IMQ = 4, CAUCHY = 5;
     private static final double SQRT3 = 1.7320508075688772;
@@ -122,6 +131,7 @@ public final class KernelSumKernelsF64 {
             x0 = x.get(i);
         }
         double acc = 0.0;
+        double part = 0.0;
         int rEnd = rangeOffsets.get(cluster + 1);
         for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
             int s0 = ranges.get(2 * r);
@@ -135,13 +145,24 @@ public final class KernelSumKernelsF64 {
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
-                    for (int q = 0; q < len; q++) {
-                        double d0 = x0 - y0[q];
-                        acc += kernelOfSquared(kind, d0 * d0, c) * bs[q];
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + PARTIAL - (t0 + q) % PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            double d0 = x0 - y0[p];
+                            part += kernelOfSquared(kind, d0 * d0, c) * bs[p];
+                        }
+                        q = stop;
+                        if ((t0 + q) % PARTIAL == 0) {
+                            acc += part;
+                            part = 0.0;
+                        }
                     }
                 }
                 ctx.localBarrier();
             }
+            acc += part;
+            part = 0.0;
         }
         if (active) {
             a.set(i * cols + col, acc);
@@ -169,6 +190,7 @@ public final class KernelSumKernelsF64 {
             x1 = x.get(2 * i + 1);
         }
         double acc = 0.0;
+        double part = 0.0;
         int rEnd = rangeOffsets.get(cluster + 1);
         for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
             int s0 = ranges.get(2 * r);
@@ -183,16 +205,27 @@ public final class KernelSumKernelsF64 {
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
-                    for (int q = 0; q < len; q++) {
-                        double d0 = x0 - y0[q];
-                        double d1 = x1 - y1[q];
-                        double r2 = d0 * d0;
-                        r2 += d1 * d1;
-                        acc += kernelOfSquared(kind, r2, c) * bs[q];
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + PARTIAL - (t0 + q) % PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            double d0 = x0 - y0[p];
+                            double d1 = x1 - y1[p];
+                            double r2 = d0 * d0;
+                            r2 += d1 * d1;
+                            part += kernelOfSquared(kind, r2, c) * bs[p];
+                        }
+                        q = stop;
+                        if ((t0 + q) % PARTIAL == 0) {
+                            acc += part;
+                            part = 0.0;
+                        }
                     }
                 }
                 ctx.localBarrier();
             }
+            acc += part;
+            part = 0.0;
         }
         if (active) {
             a.set(i * cols + col, acc);
@@ -223,6 +256,7 @@ public final class KernelSumKernelsF64 {
             x2 = x.get(3 * i + 2);
         }
         double acc = 0.0;
+        double part = 0.0;
         int rEnd = rangeOffsets.get(cluster + 1);
         for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
             int s0 = ranges.get(2 * r);
@@ -238,18 +272,29 @@ public final class KernelSumKernelsF64 {
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
-                    for (int q = 0; q < len; q++) {
-                        double d0 = x0 - ys[4 * q];
-                        double d1 = x1 - ys[4 * q + 1];
-                        double d2 = x2 - ys[4 * q + 2];
-                        double r2 = d0 * d0;
-                        r2 += d1 * d1;
-                        r2 += d2 * d2;
-                        acc += kernelOfSquared(kind, r2, c) * ys[4 * q + 3];
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + PARTIAL - (t0 + q) % PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            double d0 = x0 - ys[4 * p];
+                            double d1 = x1 - ys[4 * p + 1];
+                            double d2 = x2 - ys[4 * p + 2];
+                            double r2 = d0 * d0;
+                            r2 += d1 * d1;
+                            r2 += d2 * d2;
+                            part += kernelOfSquared(kind, r2, c) * ys[4 * p + 3];
+                        }
+                        q = stop;
+                        if ((t0 + q) % PARTIAL == 0) {
+                            acc += part;
+                            part = 0.0;
+                        }
                     }
                 }
                 ctx.localBarrier();
             }
+            acc += part;
+            part = 0.0;
         }
         if (active) {
             a.set(i * cols + col, acc);
@@ -268,6 +313,7 @@ public final class KernelSumKernelsF64 {
         double[] bs = ctx.allocateDoubleLocalArray(MAX_TILE * MAX_COLS);
         double[] xi = new double[MAX_DIM];
         double[] acc = new double[MAX_COLS];
+        double[] part = new double[MAX_COLS];
         int lid = ctx.localIdx;
         int w = ctx.localGroupSizeX;
         int g = ctx.groupIdx;
@@ -296,23 +342,38 @@ public final class KernelSumKernelsF64 {
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
-                    for (int q = 0; q < len; q++) {
-                        double r2 = 0.0;
-                        for (@Unroll int d = 0; d < MAX_DIM; d++) {
-                            if (d < dim) {
-                                double diff = xi[d] - ys[d * MAX_TILE + q];
-                                r2 += diff * diff;
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + PARTIAL - (t0 + q) % PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            double r2 = 0.0;
+                            for (@Unroll int d = 0; d < MAX_DIM; d++) {
+                                if (d < dim) {
+                                    double diff = xi[d] - ys[d * MAX_TILE + p];
+                                    r2 += diff * diff;
+                                }
+                            }
+                            double kv = kernelOfSquared(kind, r2, c);
+                            for (@Unroll int k = 0; k < MAX_COLS; k++) {
+                                if (k < ncols) {
+                                    part[k] += kv * bs[k * MAX_TILE + p];
+                                }
                             }
                         }
-                        double kv = kernelOfSquared(kind, r2, c);
-                        for (@Unroll int k = 0; k < MAX_COLS; k++) {
-                            if (k < ncols) {
-                                acc[k] += kv * bs[k * MAX_TILE + q];
+                        q = stop;
+                        if ((t0 + q) % PARTIAL == 0) {
+                            for (@Unroll int k = 0; k < MAX_COLS; k++) {
+                                acc[k] += part[k];
+                                part[k] = 0.0;
                             }
                         }
                     }
                 }
                 ctx.localBarrier();
+            }
+            for (@Unroll int k = 0; k < MAX_COLS; k++) {
+                acc[k] += part[k];
+                part[k] = 0.0;
             }
         }
         for (@Unroll int k = 0; k < MAX_COLS; k++) {
@@ -336,6 +397,7 @@ public final class KernelSumKernelsF64 {
         double[] xi = new double[MAX_DIM];
         double[] wi = new double[MAX_COLS];
         double[] acc = new double[MAX_DIM];
+        double[] part = new double[MAX_DIM];
         int lid = ctx.localIdx;
         int w = ctx.localGroupSizeX;
         int g = ctx.groupIdx;
@@ -369,29 +431,44 @@ public final class KernelSumKernelsF64 {
                 ctx.localBarrier();
                 int len = Math.min(w, s1 - t0);
                 if (active) {
-                    for (int q = 0; q < len; q++) {
-                        double r2 = 0.0;
-                        for (@Unroll int d = 0; d < MAX_DIM; d++) {
-                            if (d < dim) {
-                                double diff = xi[d] - ys[d * MAX_TILE + q];
-                                r2 += diff * diff;
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + PARTIAL - (t0 + q) % PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            double r2 = 0.0;
+                            for (@Unroll int d = 0; d < MAX_DIM; d++) {
+                                if (d < dim) {
+                                    double diff = xi[d] - ys[d * MAX_TILE + p];
+                                    r2 += diff * diff;
+                                }
+                            }
+                            double wb = 0.0;
+                            for (@Unroll int k = 0; k < MAX_COLS; k++) {
+                                if (k < cols) {
+                                    wb += wi[k] * bs[k * MAX_TILE + p];
+                                }
+                            }
+                            double f = 2.0 * kernelDerivative(kind, r2, c) * wb;
+                            for (@Unroll int d = 0; d < MAX_DIM; d++) {
+                                if (d < dim) {
+                                    part[d] += f * (xi[d] - ys[d * MAX_TILE + p]);
+                                }
                             }
                         }
-                        double wb = 0.0;
-                        for (@Unroll int k = 0; k < MAX_COLS; k++) {
-                            if (k < cols) {
-                                wb += wi[k] * bs[k * MAX_TILE + q];
-                            }
-                        }
-                        double f = 2.0 * kernelDerivative(kind, r2, c) * wb;
-                        for (@Unroll int d = 0; d < MAX_DIM; d++) {
-                            if (d < dim) {
-                                acc[d] += f * (xi[d] - ys[d * MAX_TILE + q]);
+                        q = stop;
+                        if ((t0 + q) % PARTIAL == 0) {
+                            for (@Unroll int d = 0; d < MAX_DIM; d++) {
+                                acc[d] += part[d];
+                                part[d] = 0.0;
                             }
                         }
                     }
                 }
                 ctx.localBarrier();
+            }
+            for (@Unroll int d = 0; d < MAX_DIM; d++) {
+                acc[d] += part[d];
+                part[d] = 0.0;
             }
         }
         for (@Unroll int d = 0; d < MAX_DIM; d++) {
@@ -535,7 +612,9 @@ public final class KernelSumKernelsF64 {
                             out++;
                         }
                         inRun = false;
-                        bound += kernelOfSquared(kind, dmin * dmin, c) * sAbsSums.get(s);
+                        if (write == 0) {
+                            bound += kernelOfSquared(kind, dmin * dmin, c) * sAbsSums.get(s);
+                        }
                     }
                 }
             }
