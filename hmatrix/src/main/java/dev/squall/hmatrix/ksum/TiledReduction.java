@@ -1,5 +1,6 @@
 package dev.squall.hmatrix.ksum;
 
+import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
@@ -14,9 +15,9 @@ import dev.squall.tasks.runtime.WorkerGrid;
 /**
  * One launch set of the tiled kernels of {@link KernelSumKernelsF64} on resident data: the tiles (target ranges and
  * their cluster), the per-cluster source ranges, the points and right-hand side go to the device once; {@link #run()}
- * executes the kernels and brings the result back. The kernel is picked by dimension and column count: the
- * specialised one-column kernels for 1, 2 and 3 dimensions, else the general one, once per block of
- * {@link KernelSumKernelsF64#MAX_COLS} columns.
+ * executes the kernels and brings the result back. The kernel is picked by dimension and column count: the fp32
+ * Gaussian in 3 dimensions ({@link GaussSumKernelsF32}), the specialised one-column kernels for 1, 2 and 3
+ * dimensions, else the general one, once per block of {@link KernelSumKernelsF64#MAX_COLS} columns.
  */
 final class TiledReduction implements AutoCloseable {
     private final ExecutionPlan plan;
@@ -66,7 +67,10 @@ final class TiledReduction implements AutoCloseable {
         WorkerGrid grid = WorkerGrid.of((long) groups * width).withLocal(width);
         int kind = k.code();
         double c = k.inverseSquaredLength();
-        if (cols == 1 && dim <= 3) {
+        if (cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS && p == Precision.FP32) {
+            g.task("sum", grid, GaussSumKernelsF32::gauss3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
+                    (FloatArray) a, tiles, rangeOffsets, ranges, cols, 0, (float) (-0.5 * c));
+        } else if (cols == 1 && dim <= 3) {
             var kernel = switch (dim) {
                 case 1 -> KernelSumKernels.sum1.at(p);
                 case 2 -> KernelSumKernels.sum2.at(p);

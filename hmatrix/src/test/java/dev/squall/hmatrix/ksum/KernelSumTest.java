@@ -51,6 +51,8 @@ class KernelSumTest {
         return devices().stream().flatMap(d -> Stream.of(
                 Arguments.of(d, "gauss:0.2", 1, 1, Precision.FP64),
                 Arguments.of(d, "gauss:0.2", 2, 1, Precision.FP32),
+                Arguments.of(d, "gauss:0.15", 3, 1, Precision.FP32),
+                Arguments.of(d, "gauss:0.15", 3, 1, Precision.FP64),
                 Arguments.of(d, "exp:0.3", 3, 1, Precision.FP64),
                 Arguments.of(d, "cauchy:0.2", 3, 1, Precision.FP32),
                 Arguments.of(d, "matern32:0.3", 3, 3, Precision.FP64),
