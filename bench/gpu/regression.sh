@@ -24,7 +24,7 @@ if [ -f .bundle/before.tgz ]; then
 fi
 # The build under test estimates each permanent's rounding error and escalates past --tol; a loose tolerance keeps
 # the comparison on the same Gray-code sweep (the estimate's cost is part of the after figure).
-declare -A PERM_ARGS=([before]="" [after]="--tol 1")
+declare -A PERM_ARGS=([before]="" [after]="--tol 0.5")
 J="$OUT/runs.jsonl"; C="$OUT/console.txt"
 : > "$J"; : > "$C"
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) host cores" | tee -a "$C"
