@@ -284,6 +284,11 @@ public final class KernelProcessor extends AbstractProcessor {
         int contexts = 0;
         for (VariableElement p : k.getParameters()) {
             TypeMirror t = p.asType();
+            if (KernelTypes.has(p, TornadoNames.REDUCE)) {
+                error("@Reduce parameters are not supported yet: reduce with a KernelContext instead (each work-group sums into local memory "
+                        + "with ctx.localBarrier(), one work-item per group writes the group's sum, a second task or the host adds those)" + why, p);
+                ok = false;
+            }
             if (KernelTypes.isContext(t)) {
                 if (++contexts > 1) {
                     error("a kernel takes at most one KernelContext" + why, p);
