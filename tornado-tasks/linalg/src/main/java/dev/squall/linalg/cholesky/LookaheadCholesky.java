@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * The blocked Cholesky with look-ahead on two queues of one device: while queue {@code update} applies the
- * bulk of step k's trailing update, queue {@code diagonal} factors diagonal block k + 1, inverts it and solves
- * its panel, so the latency-bound chain of 64-column steps overlaps the large GEMMs. Block column k + 1 is
+ * bulk of step k's trailing update, queue {@code diagonal} (a {@link Device#newPriorityQueue() priority queue},
+ * so that its small launches need not wait for all of a large GEMM's blocks) factors diagonal block k + 1,
+ * inverts it and solves its panel, so the latency-bound chain of 64-column steps overlaps the large GEMMs. Block column k + 1 is
  * updated first, on its own ({@link BlockedCholesky#lookahead}'s {@code nextColumn}), and events order the
  * phases of one factorisation:
  * <pre>
@@ -43,7 +44,7 @@ final class LookaheadCholesky implements AutoCloseable {
         Device target = deviceKernels ? device : null;
         BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer);
         update = device.newQueue();
-        diagonal = device.newQueue();
+        diagonal = device.newPriorityQueue(); // its short launches go ahead of the pending blocks of the update GEMMs
         LaunchSequence up = new LaunchSequence("cholesky_upload", target);
         up.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         upload = plan(up, device, update);

@@ -129,6 +129,23 @@ class DeviceQueueTest {
         }
     }
 
+    /** A priority queue (an ordinary one off CUDA) runs its work in order and is ordered by events like any other. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void priorityQueueIsOrderedByEvents(Device device) {
+        IntArray a = new IntArray(N), b = new IntArray(N);
+        FloatArray scratch = new FloatArray(N);
+        try (DeviceQueue urgent = device.newPriorityQueue(); DeviceQueue bulk = device.newQueue();
+             ExecutionPlan produce = producer(a, scratch).onQueue(urgent); ExecutionPlan consume = consumer(a, b).onQueue(bulk)) {
+            assertFalse(urgent.isDefault());
+            for (int round = 1; round <= 5; round++) {
+                ExecutionHandle produced = produce.executeAsync();
+                consume.after(produced.event()).executeAsync().await();
+                assertAll(b, 3 * round, "round " + round);
+            }
+        }
+    }
+
     /**
      * Events recorded on two queues time the work between them: the span from before the producer (queue a)
      * to after the consumer that waited for it (queue b) covers the producer's kernel, so it is positive and
