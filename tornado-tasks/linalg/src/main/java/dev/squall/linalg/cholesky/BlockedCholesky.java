@@ -9,6 +9,7 @@ import dev.squall.linalg.triangular.TriangularInverse;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.WorkerGrid;
 
@@ -80,6 +81,70 @@ public final class BlockedCholesky {
         Workspace ws = new Workspace(Precision.of(a), n, outer);
         factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases);
         if (phases.contains(CholeskyPhase.COPY)) CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+    }
+
+    /**
+     * The launches of the look-ahead schedule ({@link LookaheadCholesky}), one sequence per phase of each outer
+     * step: {@code diagonal[k]} factors diagonal block k, inverts it and solves its panel (into panel buffer
+     * {@code k % 2}); {@code nextColumn[k]} applies step k's update to block column k + 1 only (its diagonal block
+     * and the panel below it); {@code rest[k]} applies it to the rest of the trailing matrix and copies the panel
+     * into the matrix. {@code nextColumn} and {@code rest} have one entry fewer than {@code diagonal}. For
+     * {@code n <= 2 * outer} there is one step, the whole factorisation as {@link #append} makes it.
+     */
+    record LookaheadSteps(LaunchSequence[] diagonal, LaunchSequence[] nextColumn, LaunchSequence[] rest) {
+        int steps() {
+            return diagonal.length;
+        }
+    }
+
+    /**
+     * Builds the look-ahead launches for the packed {@code n x n} matrix {@code a} (factored in place; failing pivot
+     * to {@code info[0]}, the smallest if several fail) with outer block {@code outer}. The diagonal steps own a
+     * workspace (scratch of the inner steps, the inverse) and the updates read one of two panel buffers, so step
+     * k + 1's diagonal phase may run while step k's rest runs; the caller orders the phases as
+     * {@link LookaheadCholesky} says. Launches pick kernel variants for {@code target} (null: the portable ones).
+     */
+    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer) {
+        if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
+            throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
+        }
+        Precision p = Precision.of(a);
+        if (n <= 2 * outer) {
+            LaunchSequence whole = new LaunchSequence(name + "_diag0", target);
+            factorBlock(whole, a, 0, n, n, 0, info, new Workspace(p, n, outer), outer, CholeskyPhase.all());
+            return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[0], new LaunchSequence[0]);
+        }
+        int steps = (n + outer - 1) / outer;
+        Workspace diagonalWs = new Workspace(p, outer, outer);
+        KernelArray[] panels = {p.allocate((long) n * outer), p.allocate((long) n * outer)};
+        LaunchSequence[] diagonal = new LaunchSequence[steps], nextColumn = new LaunchSequence[steps - 1], rest = new LaunchSequence[steps - 1];
+        for (int k = 0; k < steps; k++) {
+            int k0 = k * outer, kb = Math.min(outer, n - k0), rem = n - k0 - kb;
+            int d = k0 + k0 * n;
+            KernelArray panel = panels[k % 2];
+            LaunchSequence diag = diagonal[k] = new LaunchSequence(name + "_diag" + k, target);
+            factorBlock(diag, a, d, n, kb, k0, info, diagonalWs, outer, null);
+            if (rem == 0) break;
+            TriangularInverse.append(diag, a, d, n, 0, diagonalWs.inverse, diagonalWs.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
+            BatchedGemm.append(diag, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
+                    BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {n},
+                            new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true);
+            // step k's update of block column k + 1 (width next): the rem x next strip, its diagonal block's lower triangle
+            int next = Math.min(outer, rem), dNext = d + kb + kb * n;
+            LaunchSequence column = nextColumn[k] = new LaunchSequence(name + "_next" + k, target);
+            BatchedGemm.append(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                    BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                            new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true);
+            LaunchSequence r = rest[k] = new LaunchSequence(name + "_rest" + k, target);
+            int m = rem - next;
+            if (m > 0) {
+                BatchedGemm.append(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                        BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
+                                new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n}), true);
+            }
+            CopyLaunches.rect(r, panel, 0, rem, a, d + kb, n, rem, kb);
+        }
+        return new LookaheadSteps(diagonal, nextColumn, rest);
     }
 
     /**

@@ -27,7 +27,8 @@ public final class CholeskyRun implements AutoCloseable {
     private final KernelArray a, work;
     private final int n;
     private final IntArray info = new IntArray(1);
-    private final ExecutionPlan plan;
+    private final ExecutionPlan plan; // null with look-ahead
+    private final LookaheadCholesky lookahead; // null on the single-queue path
     private final Device device;
     private ExecutionResult last;
 
@@ -54,6 +55,16 @@ public final class CholeskyRun implements AutoCloseable {
      * (FP64 tensor cores on CUDA), for comparisons.
      */
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels) {
+        this(device, a, n, outerBlock, deviceKernels, false);
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int, int, boolean)}; with {@code lookahead} the blocked
+     * path runs with look-ahead on two queues of the device ({@link LookaheadCholesky}: the next diagonal
+     * block is factored while the trailing update runs), on every device, the {@code jvm} included (which
+     * otherwise runs {@link LoopCholesky}). The factor is the same as without it, to rounding.
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         this.a = a;
@@ -61,6 +72,12 @@ public final class CholeskyRun implements AutoCloseable {
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
+        if (lookahead) {
+            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels);
+            this.plan = null;
+            return;
+        }
+        this.lookahead = null;
         LaunchSequence seq = new LaunchSequence("cholesky", deviceKernels ? device : null);
         seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         if (device.info().type() == DeviceType.JVM) {
@@ -73,6 +90,11 @@ public final class CholeskyRun implements AutoCloseable {
         plan = seq.plan(device).withProfiler(true);
     }
 
+    /** Whether this run factors with look-ahead on two queues. */
+    public boolean lookahead() {
+        return lookahead != null;
+    }
+
     /**
      * Factors on the device.
      *
@@ -80,14 +102,22 @@ public final class CholeskyRun implements AutoCloseable {
      */
     public Profile execute() {
         info.init(Integer.MAX_VALUE); // uploaded each time; on the JVM this is the device's copy
-        last = plan.execute();
+        Profile profile;
+        if (lookahead != null) {
+            LookaheadCholesky.Timed t = lookahead.execute();
+            last = t.result();
+            profile = t.profile();
+        } else {
+            last = plan.execute();
+            profile = last.profile();
+        }
         int pivot = info.get(0);
         if (pivot != Integer.MAX_VALUE) {
             last.transferToHost(work);
             // the failing column is left unscaled, so its diagonal holds the pivot's value
             throw new NotPositiveDefiniteException(pivot, Precision.get(work, pivot + (long) pivot * n));
         }
-        return last.profile();
+        return profile;
     }
 
     /** Copies the factor of the last execution (running one if none ran) to the host and returns it. */
@@ -103,6 +133,7 @@ public final class CholeskyRun implements AutoCloseable {
 
     @Override
     public void close() {
-        plan.close();
+        if (plan != null) plan.close();
+        if (lookahead != null) lookahead.close();
     }
 }

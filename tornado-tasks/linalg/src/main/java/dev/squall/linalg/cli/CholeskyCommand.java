@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
                 "Examples:",
                 "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024",
+                "  squall cholesky --n 16384 --device cuda:0 --lookahead --verify",
                 "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",
                 "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify",
                 "  squall cholesky --n 1000 --device jvm --verify", "",
@@ -52,6 +53,11 @@ public final class CholeskyCommand implements Callable<Integer> {
             description = "panel and trailing GEMMs: auto (FP64 tensor cores on CUDA 8.0+, else tiles) or tiles (default ${DEFAULT-VALUE})")
     String gemmKernel;
 
+    @Option(names = "--lookahead", description = {"one matrix: factor the next diagonal block on a second device queue while the",
+            "trailing update runs (events order the steps; the time spans both queues); on",
+            "jvm too, which then runs the blocked kernels instead of the loop ones"})
+    boolean lookahead;
+
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
 
@@ -69,10 +75,12 @@ public final class CholeskyCommand implements Callable<Integer> {
         SmallCholeskyKernel small = SmallCholeskyKernel.parse(kernel);
         if (!gemmKernel.equals("auto") && !gemmKernel.equals("tiles")) throw new IllegalArgumentException("--gemm-kernel must be auto or tiles, got '" + gemmKernel + "'");
         boolean deviceKernels = gemmKernel.equals("auto");
+        if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = common.precision();
         Device device = Devices.select(common.device);
         if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (lookahead) blockedLabel += "-lookahead";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
         KernelArray a = Inputs.covariances(p, n, batch, common.seed);
@@ -81,7 +89,7 @@ public final class CholeskyCommand implements Callable<Integer> {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun run = new CholeskyRun(device, a, n, outer, deviceKernels)) {
+                try (CholeskyRun run = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead)) {
                     t = Timing.measure(common.repeat, () -> run.execute().kernelMillis());
                     l = common.verify ? run.factor().l() : null;
                 }
@@ -128,7 +136,7 @@ public final class CholeskyCommand implements Callable<Integer> {
                 logLik = f.gaussianLogLikelihood(device, y);
             }
         }
-        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.info().type() == DeviceType.JVM ? LoopCholesky.BLOCK : outer);
+        print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.info().type() == DeviceType.JVM && !lookahead ? LoopCholesky.BLOCK : outer);
         if (profile) {
             System.err.println("profiling phases (block " + outer + ") ...");
             printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat, deviceKernels), outer);

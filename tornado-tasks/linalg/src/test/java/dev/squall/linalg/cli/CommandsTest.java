@@ -88,6 +88,18 @@ class CommandsTest {
         }
     }
 
+    /** --lookahead: n = 300 with --block 64 runs five look-ahead steps on two queues; the residual check is the assertion. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void choleskyLookahead(Device device) {
+        String out = run(new CholeskyCommand(), "--n", "300", "--block", "64", "--lookahead", "--device", device.id(), "--verify", "--json", "--repeat", "2");
+        assertTrue(out.contains("\"ok\":true") && out.contains("\"block\":64") && out.contains("-lookahead\""), out);
+        CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "33", "--batch", "3", "--lookahead", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
+        assertTrue(e.getMessage().contains("--lookahead"), e.getMessage());
+    }
+
     @Test
     void badInputIsNamed() {
         CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--batch", "5").asCommandLineList().get(0).getCommand();

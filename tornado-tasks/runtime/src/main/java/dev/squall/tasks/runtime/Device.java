@@ -104,6 +104,22 @@ public final class Device implements PinnedAllocator {
     }
 
     /**
+     * As {@link #newQueue()}, for short work on the critical path that should not wait behind large kernels of
+     * other queues: on CUDA a stream of the greatest priority, whose thread blocks the GPU dispatches before the
+     * pending blocks of lower-priority kernels (those already running finish first); elsewhere an ordinary queue.
+     *
+     * <pre>{@code
+     * try (DeviceQueue bulk = gpu.newQueue(); DeviceQueue urgent = gpu.newPriorityQueue()) {
+     *     big.onQueue(bulk).executeAsync();
+     *     small.onQueue(urgent).executeAsync();   // its blocks go ahead of big's remaining ones
+     * }
+     * }</pre>
+     */
+    public DeviceQueue newPriorityQueue() {
+        return new DeviceQueue(this, backend.newPriorityQueue(), false);
+    }
+
+    /**
      * Page-locked host memory this device copies asynchronously (the JVM, which copies nothing, gives ordinary
      * memory): zeroed, 64-byte aligned, freed when unreachable. Arrays take it through their {@code pinned}
      * factories, e.g. {@code DoubleArray.pinned(n, device)}.

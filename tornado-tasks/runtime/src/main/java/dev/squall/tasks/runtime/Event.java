@@ -61,6 +61,23 @@ public final class Event {
         nativeEvent.await();
     }
 
+    /**
+     * Device time in milliseconds from {@code earlier} to this event (both recorded on queues of this device);
+     * waits for both to complete. For timing work spread over several queues: record on one queue before the
+     * first launch and after the last one that the others were joined into.
+     *
+     * @throws IllegalArgumentException when {@code earlier} belongs to another device
+     */
+    public double millisSince(Event earlier) {
+        if (earlier == null) throw new IllegalArgumentException("millisSince: null event");
+        if (earlier.device != device) {
+            throw new IllegalArgumentException("millisSince: " + earlier + " is not an event of " + device.id());
+        }
+        earlier.await();
+        await();
+        return nativeEvent.millisSince(earlier.nativeEvent);
+    }
+
     /** Whether the event has completed; does not block. */
     public boolean isDone() {
         return nativeEvent.isComplete();

@@ -129,6 +129,49 @@ class DeviceQueueTest {
         }
     }
 
+    /** A priority queue (an ordinary one off CUDA) runs its work in order and is ordered by events like any other. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void priorityQueueIsOrderedByEvents(Device device) {
+        IntArray a = new IntArray(N), b = new IntArray(N);
+        FloatArray scratch = new FloatArray(N);
+        try (DeviceQueue urgent = device.newPriorityQueue(); DeviceQueue bulk = device.newQueue();
+             ExecutionPlan produce = producer(a, scratch).onQueue(urgent); ExecutionPlan consume = consumer(a, b).onQueue(bulk)) {
+            assertFalse(urgent.isDefault());
+            for (int round = 1; round <= 5; round++) {
+                ExecutionHandle produced = produce.executeAsync();
+                consume.after(produced.event()).executeAsync().await();
+                assertAll(b, 3 * round, "round " + round);
+            }
+        }
+    }
+
+    /**
+     * Events recorded on two queues time the work between them: the span from before the producer (queue a)
+     * to after the consumer that waited for it (queue b) covers the producer's kernel, so it is positive and
+     * at most the host's wall time around the whole exchange.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void eventsOfTwoQueuesTimeTheWorkBetweenThem(Device device) {
+        IntArray a = new IntArray(N), b = new IntArray(N);
+        FloatArray scratch = new FloatArray(N);
+        try (DeviceQueue qa = device.newQueue(); DeviceQueue qb = device.newQueue();
+             ExecutionPlan produce = producer(a, scratch).onQueue(qa); ExecutionPlan consume = consumer(a, b).onQueue(qb)) {
+            produce.execute(); // builds the programs and uploads a outside the timed span
+            long t0 = System.nanoTime();
+            Event start = qa.record();
+            ExecutionHandle produced = produce.executeAsync();
+            consume.after(produced.event()).executeAsync().await();
+            Event end = qb.record();
+            double ms = end.millisSince(start);
+            double wallMs = (System.nanoTime() - t0) / 1e6;
+            assertAll(b, 6, "after two increments");
+            assertTrue(ms > 0 && ms <= wallMs + 0.5, "device span " + ms + " ms, host wall " + wallMs + " ms");
+            assertThrows(IllegalArgumentException.class, () -> end.millisSince(null));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void aClosedQueueIsRejected(Device device) {

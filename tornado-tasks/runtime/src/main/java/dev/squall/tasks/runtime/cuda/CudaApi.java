@@ -67,6 +67,8 @@ final class CudaApi {
     private static final MethodHandle CU_PRIMARY_CTX_RELEASE = h("cuDevicePrimaryCtxRelease_v2", JAVA_INT);
     private static final MethodHandle CU_CTX_SET_CURRENT = h("cuCtxSetCurrent", ADDRESS);
     private static final MethodHandle CU_STREAM_CREATE = h("cuStreamCreate", ADDRESS, JAVA_INT);
+    private static final MethodHandle CU_STREAM_CREATE_WITH_PRIORITY = h("cuStreamCreateWithPriority", ADDRESS, JAVA_INT, JAVA_INT);
+    private static final MethodHandle CU_CTX_GET_STREAM_PRIORITY_RANGE = h("cuCtxGetStreamPriorityRange", ADDRESS, ADDRESS);
     private static final MethodHandle CU_STREAM_DESTROY = h("cuStreamDestroy_v2", ADDRESS);
     private static final MethodHandle CU_STREAM_SYNCHRONIZE = h("cuStreamSynchronize", ADDRESS);
     private static final MethodHandle CU_STREAM_WAIT_EVENT = h("cuStreamWaitEvent", ADDRESS, ADDRESS, JAVA_INT);
@@ -170,6 +172,15 @@ final class CudaApi {
 
     static int cuStreamCreate(MemorySegment pStream, int flags) {
         try { return (int) CU_STREAM_CREATE.invokeExact(pStream, flags); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuStreamCreateWithPriority(MemorySegment pStream, int flags, int priority) {
+        try { return (int) CU_STREAM_CREATE_WITH_PRIORITY.invokeExact(pStream, flags, priority); } catch (Throwable t) { throw fail(t); }
+    }
+
+    /** Priorities of streams in the current context: numerically lower is greater ({@code greatest <= least}). */
+    static int cuCtxGetStreamPriorityRange(MemorySegment least, MemorySegment greatest) {
+        try { return (int) CU_CTX_GET_STREAM_PRIORITY_RANGE.invokeExact(least, greatest); } catch (Throwable t) { throw fail(t); }
     }
 
     static int cuStreamDestroy(MemorySegment stream) {

@@ -184,6 +184,21 @@ final class CudaDevice implements NativeDevice {
         }
     }
 
+    /** A non-blocking stream of the context's greatest priority ({@code cuCtxGetStreamPriorityRange}). */
+    @Override
+    public NativeQueue newPriorityQueue() {
+        ensureCurrent();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment least = a.allocate(JAVA_INT), greatest = a.allocate(JAVA_INT), p = a.allocate(ADDRESS);
+            CudaErrors.check(CudaApi.cuCtxGetStreamPriorityRange(least, greatest), "cuCtxGetStreamPriorityRange", id);
+            CudaErrors.check(CudaApi.cuStreamCreateWithPriority(p, CudaApi.CU_STREAM_NON_BLOCKING, greatest.get(JAVA_INT, 0)),
+                    "cuStreamCreateWithPriority", id);
+            CudaQueue q = new CudaQueue(this, p.get(ADDRESS, 0), false);
+            liveQueues.add(q);
+            return q;
+        }
+    }
+
     void queueReleased(CudaQueue q) {
         liveQueues.remove(q);
     }

@@ -45,6 +45,15 @@ public interface NativeDevice {
     NativeQueue newQueue();
 
     /**
+     * As {@link #newQueue()}, but the device starts this queue's work ahead of other queues' pending work where it
+     * can (a CUDA stream of the greatest priority: its thread blocks are dispatched before those still waiting of
+     * lower-priority kernels). Devices without queue priorities return an ordinary queue.
+     */
+    default NativeQueue newPriorityQueue() {
+        return newQueue();
+    }
+
+    /**
      * Allocates page-locked host memory that this device copies from and to asynchronously
      * ({@code cuMemHostAlloc} on CUDA; a mapped {@code CL_MEM_ALLOC_HOST_PTR} buffer on OpenCL; ordinary memory,
      * which it never calls pinned, on the JVM, whose buffers are the host arrays themselves): zeroed,
