@@ -2,7 +2,8 @@
 # Every module's tests on the GPU host at once, one JVM per module (the host has 16 cores; the modules' tests share
 # the GPU but time nothing), with CUDA and OpenCL required. Then, if given, one command on the idle GPU.
 #   bash bench/gpu/check-parallel.sh ["squall ARGS" ...]     (device run, carry dist)
-# MODULES="runtime sparse" limits the tests to those modules' folders; EXTRA_TIMEOUT (default 120) caps each command.
+# MODULES="runtime sparse" limits the tests to those modules' folders; CLASSES="pkg.ATest pkg.BTest" runs those classes
+# in one more JVM beside them; EXTRA_TIMEOUT (default 120) caps each command.
 # Writes $OUT/check-<module>.txt (verbose tree per module), $OUT/summary.txt (counts, failures) and $OUT/extra.txt
 # (the output of the squall commands given as arguments, one after another once the tests are done).
 set -uo pipefail
@@ -27,7 +28,19 @@ for d in "${dirs[@]}"; do
       > "/tmp/check-$m.txt" 2>&1
     echo "exit $? after $((SECONDS - start)) s" >> "/tmp/check-$m.txt" ) &
 done
+if [ -n "${CLASSES:-}" ]; then
+  sel=(); for c in $CLASSES; do sel+=(--select-class "$c"); done
+  ( timeout 420 "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -jar "$console" execute --disable-banner \
+      --disable-ansi-colors --details=tree --class-path "$cp" "${sel[@]}" > /tmp/check-classes.txt 2>&1
+    echo "exit $? after $((SECONDS - start)) s" >> /tmp/check-classes.txt ) &
+fi
 wait
+if [ -n "${CLASSES:-}" ]; then
+  { echo "== classes $CLASSES: $(tail -1 /tmp/check-classes.txt)"
+    grep -E "tests (successful|failed|aborted)" /tmp/check-classes.txt
+    grep -E "✘" /tmp/check-classes.txt | head -15
+  } >> "$OUT/summary.txt"
+fi
 for d in "${dirs[@]}"; do
   m=$(basename "$d")
   { echo "== module $m: $(tail -1 "/tmp/check-$m.txt")"
