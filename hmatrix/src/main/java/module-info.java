@@ -4,6 +4,7 @@
  */
 module dev.squall.hmatrix {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.hmatrix.cli;
@@ -14,4 +15,6 @@ module dev.squall.hmatrix {
     opens dev.squall.hmatrix.h2 to dev.squall.tasks.runtime;
     opens dev.squall.hmatrix.kernel to dev.squall.tasks.runtime;
     opens dev.squall.hmatrix.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.hmatrix.cli.H2Command;
 }

@@ -5,6 +5,7 @@
  */
 module dev.squall.permanent {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.permanent;
@@ -23,4 +24,6 @@ module dev.squall.permanent {
     opens dev.squall.permanent.exact to dev.squall.tasks.runtime;
     opens dev.squall.permanent.kernel to dev.squall.tasks.runtime;
     opens dev.squall.permanent.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.permanent.cli.PermanentCommand;
 }

@@ -5,6 +5,7 @@
  */
 module dev.squall.sparse {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.sparse.bench;
@@ -20,4 +21,6 @@ module dev.squall.sparse {
 
     opens dev.squall.sparse.spmv.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.sparse.cli.SpmmCommand, dev.squall.sparse.cli.SpmvCommand;
 }

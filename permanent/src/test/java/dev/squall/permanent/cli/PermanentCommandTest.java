@@ -8,6 +8,7 @@ import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.squall.cli.Launcher;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -29,16 +30,7 @@ class PermanentCommandTest {
         System.setOut(new PrintStream(out, true));
         System.setErr(new PrintStream(err, true));
         try {
-            CommandLine cl = new CommandLine(new PermanentCommand());
-            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-                if (ex instanceof IllegalArgumentException) {
-                    System.err.println("squall: " + ex.getMessage());
-                    return 2;
-                }
-                throw ex;
-            });
-            cl.setExitCodeExceptionMapper(t -> 2);
-            int code = cl.execute(args);
+            int code = Launcher.execute(Launcher.configure(new CommandLine(new PermanentCommand())), args);
             return new Run(code, out.toString(), err.toString());
         } finally {
             System.setOut(oldOut);
@@ -111,7 +103,7 @@ class PermanentCommandTest {
         Run r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--json");
         assertEquals(0, r.code, r.out + r.err);
         assertTrue(r.out.contains("\"exact\":\"" + factorial(8).pow(8) + "\",\"exact_is_value\":true"), r.out);
-        assertTrue(r.out.contains("\"exact_blocks\":[8, 8, 8, 8, 8, 8, 8, 8]"), r.out);
+        assertTrue(r.out.contains("\"exact_blocks\":[8,8,8,8,8,8,8,8]"), r.out);
         r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--no-decompose");
         assertEquals(2, r.code);
         assertTrue(r.err.contains("64x64") && r.err.contains("n <= 40"), r.err);

@@ -15,9 +15,6 @@ public @interface RunDefaults {
     /** Default of {@code --repeat}. */
     int repeat() default 5;
 
-    /** What {@code --repeat} counts, for the help text. */
-    String repeatMeans() default "timed runs after one warm-up";
-
     /** Precisions {@code --precision} accepts; the first is the default. */
     String[] precisions() default {"fp64", "fp32"};
 }
