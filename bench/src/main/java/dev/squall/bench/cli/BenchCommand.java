@@ -61,7 +61,7 @@ public final class BenchCommand implements SquallSubcommand {
     RunOptions run;
 
     /**
-     * {@code --json} result (schema in docs/json.md): the suite, the Java version, the precisions run, one row per device,
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the suite, the Java version, the precisions run, one row per device,
      * kernel and precision ({@link StreamRow}), one dispatch row per device ({@link DispatchRow}), and {@code ok} (every
      * kernel's result matched the host reference).
      */

@@ -29,7 +29,7 @@ public final class DemoCommand implements SquallSubcommand {
     @Mixin
     OutputOptions output;
 
-    /** {@code --json} result (schema in docs/json.md): per device its tour's text and whether every check passed; absent backends. */
+    /** {@code --json} result (schema in tornado-tasks/cli/JSON.md): per device its tour's text and whether every check passed; absent backends. */
     public record Result(String command, List<DeviceTour> devices, List<String> absent, boolean ok) {
     }
 

@@ -23,7 +23,7 @@ public final class DevicesCommand implements SquallSubcommand {
     @Mixin
     OutputOptions output;
 
-    /** {@code --json} result (schema in docs/json.md): one entry per device present and per absent backend. */
+    /** {@code --json} result (schema in tornado-tasks/cli/JSON.md): one entry per device present and per absent backend. */
     public record Result(String command, List<Entry> devices) {
     }
 

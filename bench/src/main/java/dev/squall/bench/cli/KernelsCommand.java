@@ -25,7 +25,7 @@ public final class KernelsCommand implements SquallSubcommand {
     @Mixin
     OutputOptions output;
 
-    /** {@code --json} of the list (schema in docs/json.md): every kernel with its owner class, style and parameters. */
+    /** {@code --json} of the list (schema in tornado-tasks/cli/JSON.md): every kernel with its owner class, style and parameters. */
     public record ListResult(String command, List<KernelEntry> kernels) {
     }
 

@@ -89,7 +89,7 @@ public final class H2Command implements SquallSubcommand {
     RunOptions run;
 
     /**
-     * {@code --json} result (schema in docs/json.md): the points, their number and dimension, kernel, leaf size, order,
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the points, their number and dimension, kernel, leaf size, order,
      * rank, eta, vectors, device, precision (fp64), tree depth and block counts, build times (ms), memory by part (bytes),
      * the first product's and the median product's host time (ms), the device time of each phase and their sum (ms),
      * counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without

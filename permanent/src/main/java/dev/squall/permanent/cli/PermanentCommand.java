@@ -48,8 +48,8 @@ import java.util.Locale;
                 "",
                 "Examples (files from the repository root):",
                 "  squall permanent --random 24:0.3   # 24x24, density 0.3, seed 1",
-                "  squall permanent --matrix bench/data/mesh12.mtx --verify --json",
-                "  squall permanent --matrix bench/data/mesh12.mtx --exact   # 0/1 pattern: count perfect matchings",
+                "  squall permanent --matrix bench/data/derangements12.mtx --verify --json",
+                "  squall permanent --matrix bench/data/derangements12.mtx --exact   # 0/1: counts the derangements of 12",
                 "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double",
                 "  squall permanent --generate banded:40:7 --device jvm   # frontier program",
                 "  squall permanent --generate sparse:30:2 --device jvm --exact --json",
@@ -287,7 +287,7 @@ public final class PermanentCommand implements SquallSubcommand {
     }
 
     /**
-     * {@code --json} result (schema in docs/json.md). Every field is always present; those that do not apply are null.
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md). Every field is always present; those that do not apply are null.
      * value, value_text, log10_abs: the permanent (value null outside the double range); error_bound (absolute),
      * error_kind (exact, rigorous, estimate) and the relative bound; the exact fraction when every block was exact;
      * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the

@@ -76,7 +76,7 @@ public final class SpmmCommand implements SquallSubcommand {
     RunOptions run;
 
     /**
-     * {@code --json} result, one per layout (schema in docs/json.md): the matrix and its shape, K, layout, whether A^T X
+     * {@code --json} result, one per layout (schema in tornado-tasks/cli/JSON.md): the matrix and its shape, K, layout, whether A^T X
      * was computed, device, precision, inspector and first-call times (ms), the executor's median and best time per call
      * (ms) over {@code repeat} samples of {@code batch} calls, GFLOP/s, counted bytes, GB/s, the copy bandwidth and the
      * ratio to it, whether --verify ran, its relative error, {@code ok}, and the executor's detail.

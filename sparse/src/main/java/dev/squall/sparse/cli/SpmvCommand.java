@@ -96,7 +96,7 @@ public final class SpmvCommand implements SquallSubcommand {
     Boolean gatherLimit;
 
     /**
-     * {@code --json} result, one per format (schema in docs/json.md): the matrix and its shape, device, precision,
+     * {@code --json} result, one per format (schema in tornado-tasks/cli/JSON.md): the matrix and its shape, device, precision,
      * whether A^T x was computed, the format, why it was chosen and its detail, load/choice/inspector/first-call times (ms),
      * the executor's median and best time per call (ms) over {@code repeat} samples of {@code batch} calls, one call
      * alone, GFLOP/s, counted bytes, GB/s, the copy bandwidth and the ratio to it, the gather limit and the ratio to it

@@ -17,7 +17,7 @@ import java.io.PrintStream;
  * Writes every command's {@code --json} output with Jackson: a result record becomes one JSON object on one line,
  * record components in declaration order, names in snake_case ({@code msMedian} → {@code ms_median}), NaN and
  * infinities as {@code null} (a value that was not computed), strings escaped by the library. The schemas are the
- * result records' Javadoc and {@code docs/json.md}.
+ * result records' Javadoc and {@code tornado-tasks/cli/JSON.md}.
  */
 public final class JsonOutput {
     private static final ObjectMapper MAPPER = JsonMapper.builder()

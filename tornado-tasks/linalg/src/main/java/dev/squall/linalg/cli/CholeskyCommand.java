@@ -50,7 +50,7 @@ import java.util.Locale;
                 "  squall cholesky --n 1000 --device jvm --verify",
                 "  squall cholesky --n 64 --batch 1000 --repeat 3 --json",
                 "  squall cholesky --matrix bench/data/bcsstk01.mtx --device jvm --verify",
-                "  squall cholesky --matrix bench/data/ani1.mtx --device jvm   # not symmetric: exit 2",
+                "  squall cholesky --matrix bench/data/mycielskian6.mtx --device jvm   # a graph, not positive definite: exit 2",
                 "  squall cholesky --n 8192 --device cuda:0 --verify   # needs a GPU",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024   # needs a GPU",
                 "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify   # needs a GPU",
@@ -88,7 +88,7 @@ public final class CholeskyCommand implements SquallSubcommand {
     SeedOption seed;
 
     /**
-     * {@code --json} result (schema in docs/json.md): the sizes, kernel, precision and device, the device times of the
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the sizes, kernel, precision and device, the device times of the
      * timed runs (median and minimum, ms), GFLOP/s of the median, whether --verify ran, its probe residual, the
      * log-determinant and GP log-likelihood (one matrix), and {@code ok} (false only when a verified residual is too large).
      */

@@ -65,7 +65,7 @@ public final class GemmCommand implements SquallSubcommand {
     SeedOption seed;
 
     /**
-     * {@code --json} result (schema in docs/json.md): m, n, k, batch, op(A) and op(B) (N or T), precision, device, the
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, k, batch, op(A) and op(B) (N or T), precision, device, the
      * kernel used (tiles, mma, ...), device times (median and minimum, ms), GFLOP/s, whether --verify ran, the largest
      * |C - C_ref| / sqrt(k) on the sampled products, and {@code ok}.
      */

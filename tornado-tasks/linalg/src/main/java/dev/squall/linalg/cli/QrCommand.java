@@ -46,7 +46,7 @@ public final class QrCommand implements SquallSubcommand {
     SeedOption seed;
 
     /**
-     * {@code --json} result (schema in docs/json.md): m, n, batch, whether Q was formed, precision, device, device times
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, batch, whether Q was formed, precision, device, device times
      * (median and minimum, ms), GFLOP/s, whether --verify ran, the worst residual on three matrices, and {@code ok}.
      */
     public record Result(String command, int m, int n, int batch, boolean q, String precision, String device, double msMedian, double msMin,

@@ -48,7 +48,7 @@ public final class SvdCommand implements SquallSubcommand {
     SeedOption seed;
 
     /**
-     * {@code --json} result (schema in docs/json.md): m, n, batch, the truncation threshold, precision, device, device
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, batch, the truncation threshold, precision, device, device
      * times (median and minimum, ms), the smallest and largest truncation rank, the most Jacobi sweeps, whether --verify
      * ran, the worst residual on three matrices, and {@code ok} (false also when a matrix did not converge).
      */

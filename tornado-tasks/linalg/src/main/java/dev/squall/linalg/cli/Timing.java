@@ -16,9 +16,8 @@ record Timing(double medianMs, double minMs, double warmupMs) {
         double[] t = new double[repeat];
         double warm;
         try (Progress p = Progress.open(run.progress(), task, repeat + 1L, "runs")) {
-            System.err.print("warm-up (builds kernels) ... ");
             warm = runMillis.getAsDouble();
-            System.err.println(String.format(Locale.ROOT, "%.1f ms", warm));
+            System.err.println(String.format(Locale.ROOT, "warm-up (builds kernels): %.1f ms", warm));
             p.step();
             for (int i = 0; i < repeat; i++) {
                 t[i] = runMillis.getAsDouble();

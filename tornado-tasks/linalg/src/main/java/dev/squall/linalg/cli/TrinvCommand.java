@@ -63,7 +63,7 @@ public final class TrinvCommand implements SquallSubcommand {
     SeedOption seed;
 
     /**
-     * {@code --json} result (schema in docs/json.md): sizes, kernel, diag_inv block, precision, device, launches per
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): sizes, kernel, diag_inv block, precision, device, launches per
      * inversion, device times of the timed runs (median and minimum, ms), GFLOP/s, whether --verify ran, its residual
      * |L X v - v| / |v| and {@code ok}.
      */
