@@ -1,6 +1,6 @@
 /**
- * Sparse matrices on Squall devices: formats and their inspectors, SpMV/SpMM executors, generators, Matrix Market
- * input, and the {@code squall} subcommands. The kernels ({@code spmv.kernels}) are internal and open to the runtime
+ * Sparse matrices on Squall devices: formats and their inspectors, SpMV/SpMM executors, SGD matrix factorisation, generators, Matrix Market
+ * input, and the {@code squall} subcommands. The kernels ({@code spmv.kernels}, {@code sgd.kernels}) are internal and open to the runtime
  * (it loads their generated launchers); the command package is open to picocli (it fills the options reflectively).
  */
 module dev.squall.sparse {
@@ -15,12 +15,19 @@ module dev.squall.sparse {
     exports dev.squall.sparse.generate;
     exports dev.squall.sparse.inspect;
     exports dev.squall.sparse.io;
+    exports dev.squall.sparse.multigrid;
+    exports dev.squall.sparse.precond;
     exports dev.squall.sparse.reference;
+    exports dev.squall.sparse.sgd;
+    exports dev.squall.sparse.solve;
     exports dev.squall.sparse.spmm;
     exports dev.squall.sparse.spmv;
 
     opens dev.squall.sparse.spmv.kernels to dev.squall.tasks.runtime;
+    opens dev.squall.sparse.sgd.kernels to dev.squall.tasks.runtime;
+    opens dev.squall.sparse.solve.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.cli to info.picocli;
 
-    provides dev.squall.cli.SquallSubcommand with dev.squall.sparse.cli.SpmmCommand, dev.squall.sparse.cli.SpmvCommand;
+    provides dev.squall.cli.SquallSubcommand with dev.squall.sparse.cli.GsCommand, dev.squall.sparse.cli.PcgCommand, dev.squall.sparse.cli.SgdCommand,
+            dev.squall.sparse.cli.SpmmCommand, dev.squall.sparse.cli.SpmvCommand;
 }

@@ -5,6 +5,7 @@
 module dev.squall.tasks.compiler {
     requires java.compiler;
     requires jdk.compiler;
+    requires dev.squall.tasks.api;
 
     provides javax.annotation.processing.Processor with dev.squall.tasks.compiler.KernelProcessor;
 }

@@ -1,5 +1,6 @@
 package dev.squall.bench.cli;
 
+import dev.squall.bench.queues.QueueOverlap;
 import dev.squall.bench.stream.DispatchResult;
 import dev.squall.bench.stream.StreamBench;
 import dev.squall.bench.stream.StreamResult;
@@ -28,21 +29,24 @@ import java.util.List;
 /** {@code squall bench}: device benchmarks with results as a table and as JSON. */
 @Command(name = "bench", header = "Device benchmarks: STREAM bandwidth and dispatch overhead, as a table or JSON.",
         description = {"Benchmark devices. Suites: stream (STREAM copy/scale/add/triad in fp32 and fp64, plus dispatch overhead) on large"
-                + " arrays; quick, the same on small arrays; full, an alias of stream. Every figure names device, size and precision, and"
-                + " is given as a ratio to the device's copy bandwidth. Runs on every device present (--devices all), a list (--devices"
-                + " cuda:0,jvm) or one (--device jvm).", "",
+                + " arrays; quick, the same on small arrays; full, an alias of stream; queues (two independent kernels, each a few"
+                + " work-groups of a long loop, on one queue and on two queues: the ratio is the overlap). Every STREAM figure names"
+                + " device, size and precision, and is given as a ratio to the device's copy bandwidth. Runs on every device present"
+                + " (--devices all), a list (--devices cuda:0,jvm) or one (--device jvm).", "",
                 "Examples:",
                 "  squall bench stream --device jvm --size 1000000 --repeat 5",
                 "  squall bench --suite quick --devices all --precision fp32 --json",
                 "  squall bench stream --devices jvm --size 1000000 --dispatch-runs 200 --out /tmp/squall-bench",
-                "  squall bench stream --devices cuda:0,opencl:0:0 --size 67108864   # needs a GPU"},
+                "  squall bench queues --device jvm --iterations 4096 --repeat 3",
+                "  squall bench stream --devices cuda:0,opencl:0:0 --size 67108864   # needs a GPU",
+                "  squall bench queues --devices cuda:0 --iterations 1048576   # needs a GPU"},
         footer = {"", ExitCode.HELP})
 @RunDefaults(repeat = 20, precisions = {"both", "fp32", "fp64"})
 public final class BenchCommand implements SquallSubcommand {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", description = "stream, quick or full (default: the --suite value)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", description = "stream, quick, full or queues (default: the --suite value)")
     String suiteName;
 
-    @Option(names = "--suite", defaultValue = "quick", description = "quick (small arrays) | full (large arrays) | stream (default: ${DEFAULT-VALUE})")
+    @Option(names = "--suite", defaultValue = "quick", description = "quick (small arrays) | full (large arrays) | stream | queues (default: ${DEFAULT-VALUE})")
     String suite;
 
     @Option(names = "--devices", paramLabel = "LIST", description = "all, or a comma-separated list of device ids (default: all; --device D runs one)")
@@ -56,6 +60,15 @@ public final class BenchCommand implements SquallSubcommand {
 
     @Option(names = "--out", paramLabel = "DIR", description = "write the results as JSON into DIR")
     Path out;
+
+    @Option(names = "--iterations", description = "queues: loop steps per work-item (default: 2^20 on GPUs, 2^14 elsewhere)")
+    Integer iterations;
+
+    @Option(names = "--groups", defaultValue = "0", description = "queues: work-groups per kernel; 0 for a quarter of the compute units (default: ${DEFAULT-VALUE})")
+    int groups;
+
+    @Option(names = "--local", defaultValue = "128", description = "queues: work-items per group (default: ${DEFAULT-VALUE})")
+    int local;
 
     @Mixin
     RunOptions run;
@@ -73,6 +86,15 @@ public final class BenchCommand implements SquallSubcommand {
                             double ratioToCopy, double maxRelError) {
     }
 
+    /** {@code bench queues --json} (schema in tornado-tasks/cli/JSON.md): the suite, the Java version, one row per device, {@code ok}. */
+    public record QueuesResult(String command, String suite, String java, List<QueuesRow> queues, boolean ok) {
+    }
+
+    /** Two kernels of {@code groups} x {@code local} work-items and {@code iterations} steps: one queue, two queues (ms), their ratio, error. */
+    public record QueuesRow(String device, String deviceName, int groups, int local, int iterations, int repeats, double oneQueueMs, double twoQueuesMs,
+                            double ratio, double maxRelError) {
+    }
+
     /** Dispatch overhead of one device: median, p10, p90 (us), executions, first launch (ms, from the disk cache?), cold build (ms). */
     public record DispatchRow(String device, double medianUs, double p10Us, double p90Us, int executions, double firstLaunchMs,
                               boolean firstLaunchFromDiskCache, double coldBuildMs) {
@@ -81,7 +103,7 @@ public final class BenchCommand implements SquallSubcommand {
     @Override
     public Integer call() throws IOException {
         String s = suiteName != null ? suiteName : suite;
-        if (!List.of("quick", "full", "stream").contains(s)) throw new IllegalArgumentException("unknown suite " + s + " (quick, full, stream)");
+        if (!List.of("quick", "full", "stream", "queues").contains(s)) throw new IllegalArgumentException("unknown suite " + s + " (quick, full, stream, queues)");
         if (run.deviceId() != null && devices != null) throw new IllegalArgumentException("give --device D (one device) or --devices LIST, not both");
         String precision = run.precisionName();
         int repeat = run.repeat();
@@ -89,6 +111,7 @@ public final class BenchCommand implements SquallSubcommand {
         if (devices != null && devices.isBlank()) throw new IllegalArgumentException("--devices '" + devices + "': empty (give all or a comma-separated list of ids)");
         List<Device> ds = run.deviceId() != null ? List.of(run.device())
                 : devices == null || devices.strip().equals("all") ? Devices.all() : java.util.Arrays.stream(devices.split(",")).map(String::strip).map(Devices::get).toList();
+        if (s.equals("queues")) return queues(ds, repeat, json);
         if (size != null) Sizes.inRange("--size", size, 1, Integer.MAX_VALUE);
         Sizes.inRange("--dispatch-runs", dispatchRuns, 1, Integer.MAX_VALUE);
         List<String> precisions = precision.equals("both") ? List.of("fp32", "fp64") : List.of(precision);
@@ -126,6 +149,39 @@ public final class BenchCommand implements SquallSubcommand {
             System.err.println("squall bench: wrote " + f);
         }
         if (wrong) System.err.println("squall bench: some results disagree with the host reference");
+        return wrong ? ExitCode.VERIFY_FAILED : ExitCode.OK;
+    }
+
+    /** The queues suite: one-queue and two-queue times of two independent kernels per device, and their ratio. */
+    private int queues(List<Device> ds, int repeat, boolean json) throws IOException {
+        if (iterations != null) Sizes.inRange("--iterations", iterations, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--groups", groups, 0, Integer.MAX_VALUE);
+        Sizes.inRange("--local", local, 1, Integer.MAX_VALUE);
+        List<QueuesRow> rows = new ArrayList<>();
+        try (Progress bar = Progress.open(run.progress(), "bench queues", ds.size(), "devices")) {
+            for (Device d : ds) {
+                int steps = iterations != null ? iterations : d.info().isGpu() ? 1 << 20 : 1 << 14;
+                try (QueueOverlap q = new QueueOverlap(d, groups, local, steps)) {
+                    QueueOverlap.Result r = q.measure(repeat);
+                    rows.add(new QueuesRow(r.device(), r.deviceName(), r.groups(), r.local(), r.iterations(), r.repeats(), r.oneQueueMillis(),
+                            r.twoQueuesMillis(), r.ratio(), r.maxRelError()));
+                    if (!json) System.out.printf("  %-12s queues: 2 kernels x %d groups of %d, %d steps: one queue %.3f ms, two queues %.3f ms, "
+                                    + "ratio %.2f (median of %d; max rel error %.1e)%n", r.device(), r.groups(), r.local(), r.iterations(),
+                            r.oneQueueMillis(), r.twoQueuesMillis(), r.ratio(), r.repeats(), r.maxRelError());
+                }
+                bar.step();
+            }
+        }
+        boolean wrong = rows.stream().anyMatch(r -> !(r.maxRelError() <= 1e-9));
+        String jsonText = JsonOutput.toJson(new QueuesResult("bench", "queues", Runtime.version().toString(), rows, !wrong));
+        if (json) System.out.println(jsonText);
+        if (out != null) {
+            Files.createDirectories(out);
+            Path f = out.resolve("queues-" + Instant.now().toString().replace(':', '-') + ".json");
+            Files.writeString(f, jsonText + "\n");
+            System.err.println("squall bench: wrote " + f);
+        }
+        if (wrong) System.err.println("squall bench: the spin kernel disagrees with the host reference");
         return wrong ? ExitCode.VERIFY_FAILED : ExitCode.OK;
     }
 

@@ -10,6 +10,9 @@ import dev.squall.linalg.cli.QrCommand;
 import dev.squall.linalg.cli.SvdCommand;
 import dev.squall.linalg.cli.TrinvCommand;
 import dev.squall.permanent.cli.PermanentCommand;
+import dev.squall.sparse.cli.GsCommand;
+import dev.squall.sparse.cli.PcgCommand;
+import dev.squall.sparse.cli.SgdCommand;
 import dev.squall.sparse.cli.SpmmCommand;
 import dev.squall.sparse.cli.SpmvCommand;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,16 @@ class SquallCommandJsonTest {
         JsonNode m = json(SpmmCommand.Result.class, "spmm", "--generate", "5pt:20x20", "--vectors", "3", "--device", "jvm", "--verify", "--repeat", "3", "--batch", "2", "--json");
         common(m, "spmm", "jvm", "fp64", true);
         assertEquals(3, m.get("vectors").asInt());
+        JsonNode gs = json(GsCommand.Result.class, "gs", "--generate", "7pt:6x5x4", "--sweeps", "2", "--device", "jvm", "--verify", "--json");
+        common(gs, "gs", "jvm", "fp64", true);
+        assertEquals(120, gs.get("rows").asInt());
+        JsonNode pcg = json(PcgCommand.Result.class, "pcg", "--generate", "hpcg:8", "--precond", "jacobi", "--device", "jvm", "--verify", "--json");
+        common(pcg, "pcg", "jvm", "fp64", true);
+        assertEquals("converged", pcg.get("status").asText());
+        assertEquals(pcg.get("iterations").asInt() + 1, pcg.get("history").size(), pcg.toString());
+        JsonNode sgd = json(SgdCommand.Result.class, "sgd", "--generate", "300x200x6000", "--rank", "4", "--epochs", "3", "--device", "jvm", "--json");
+        common(sgd, "sgd", "jvm", "fp32", false);
+        assertEquals(sgd.get("train").asLong() + sgd.get("test").asLong(), sgd.get("ratings").asLong());
     }
 
     @Test

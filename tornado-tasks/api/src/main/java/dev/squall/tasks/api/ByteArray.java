@@ -20,6 +20,20 @@ public final class ByteArray extends KernelArray {
         super(length, 1);
     }
 
+    private ByteArray(long length, PinnedAllocator device) {
+        super(length, 1, device);
+    }
+
+    /**
+     * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
+     * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
+     *
+     * <pre>{@code ByteArray a = ByteArray.pinned(1 << 20, Devices.get("cuda:0")); }</pre>
+     */
+    public static ByteArray pinned(long length, PinnedAllocator device) {
+        return new ByteArray(length, device);
+    }
+
     /** A new array holding a copy of {@code values}. */
     public static ByteArray fromArray(byte... values) {
         ByteArray a = new ByteArray(values.length);

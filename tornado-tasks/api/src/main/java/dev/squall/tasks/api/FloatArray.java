@@ -20,6 +20,20 @@ public final class FloatArray extends KernelArray {
         super(length, 4);
     }
 
+    private FloatArray(long length, PinnedAllocator device) {
+        super(length, 4, device);
+    }
+
+    /**
+     * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
+     * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
+     *
+     * <pre>{@code FloatArray a = FloatArray.pinned(1 << 20, Devices.get("cuda:0")); }</pre>
+     */
+    public static FloatArray pinned(long length, PinnedAllocator device) {
+        return new FloatArray(length, device);
+    }
+
     /** A new array holding a copy of {@code values}. */
     public static FloatArray fromArray(float... values) {
         FloatArray a = new FloatArray(values.length);

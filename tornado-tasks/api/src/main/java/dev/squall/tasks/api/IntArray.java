@@ -20,6 +20,20 @@ public final class IntArray extends KernelArray {
         super(length, 4);
     }
 
+    private IntArray(long length, PinnedAllocator device) {
+        super(length, 4, device);
+    }
+
+    /**
+     * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
+     * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
+     *
+     * <pre>{@code IntArray a = IntArray.pinned(1 << 20, Devices.get("cuda:0")); }</pre>
+     */
+    public static IntArray pinned(long length, PinnedAllocator device) {
+        return new IntArray(length, device);
+    }
+
     /** A new array holding a copy of {@code values}. */
     public static IntArray fromArray(int... values) {
         IntArray a = new IntArray(values.length);

@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * An off-heap array that kernels read and write. The JVM backend works on its memory
  * directly; other backends copy it to and from device buffers without marshaling.
- * Memory is 64-byte aligned and freed when the array becomes unreachable.
+ * Memory is 64-byte aligned and freed when the array becomes unreachable; {@code pinned} factories
+ * ({@link DoubleArray#pinned}, ...) place it in page-locked memory a device copies asynchronously.
  */
 public abstract sealed class KernelArray permits ByteArray, ShortArray, IntArray, LongArray, FloatArray, DoubleArray {
     /** Alignment of every array's memory: one cache line, and enough for any vector load. */
@@ -19,6 +20,20 @@ public abstract sealed class KernelArray permits ByteArray, ShortArray, IntArray
         if (length < 0) throw new IllegalArgumentException("array length must be >= 0, got " + length);
         this.length = length;
         this.segment = Arena.ofAuto().allocate(Math.max(1, length) * elementBytes, ALIGNMENT);
+    }
+
+    /** An array in memory from {@code allocator} (pinned host memory of a device). */
+    KernelArray(long length, int elementBytes, PinnedAllocator allocator) {
+        if (length < 0) throw new IllegalArgumentException("array length must be >= 0, got " + length);
+        if (allocator == null) throw new IllegalArgumentException("pinned arrays need a device to allocate from, got null");
+        this.length = length;
+        long bytes = Math.max(1, length) * elementBytes;
+        MemorySegment s = allocator.allocatePinned(bytes);
+        if (s.byteSize() < bytes || s.address() % ALIGNMENT != 0) {
+            throw new IllegalStateException(allocator + " returned " + s.byteSize() + " bytes at 0x" + Long.toHexString(s.address())
+                    + " for " + bytes + " bytes aligned to " + ALIGNMENT);
+        }
+        this.segment = s;
     }
 
     /** The array's memory, {@code getSizeLong() * elementBytes()} bytes (at least one element allocated). */

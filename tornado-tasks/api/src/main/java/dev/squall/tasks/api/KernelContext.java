@@ -84,6 +84,65 @@ public class KernelContext {
         throw new UnsupportedOperationException("local memory needs a running work-group");
     }
 
+    // ---- asynchronous copies from global into local memory ----
+
+    /**
+     * Starts copying {@code src[srcOffset .. srcOffset + count)} into {@code local[localOffset .. localOffset + count)},
+     * as one operation of the whole work-group. Rules, the same on every device:
+     * <ul>
+     *   <li>every work-item of the work-group makes the call, with the same arguments, in control flow they all
+     *       follow (like {@link #localBarrier()}); the group shares the work of the copy;</li>
+     *   <li>the data may arrive at any time until {@link #asyncWait()}: after {@code asyncWait()} followed by
+     *       {@code localBarrier()} the whole run is visible to every work-item of the group, and not before;</li>
+     *   <li>until then no work-item reads or writes the destination run, nor writes the source run;</li>
+     *   <li>several copies may be in flight at once; one {@code asyncWait()} waits for all of them.</li>
+     * </ul>
+     * {@code local} is an array from {@code ctx.allocate…LocalArray}, in a kernel (not a device function). CUDA
+     * devices of compute capability 8.0 and later copy with {@code cp.async} (16-byte transfers where the source
+     * and destination align alike), older ones, OpenCL devices and the JVM with a plain copy, each work-item its
+     * share.
+     *
+     * <pre>{@code
+     * double[] tile = ctx.allocateDoubleLocalArray(256);
+     * ctx.asyncCopy(tile, 0, a, (long) ctx.groupIdx * 256, 256);
+     * ctx.asyncWait();
+     * ctx.localBarrier();
+     * double v = tile[(ctx.localIdx + 1) % 256];   // any element, copied by any work-item
+     * }</pre>
+     */
+    public void asyncCopy(double[] local, int localOffset, DoubleArray src, long srcOffset, int count) {
+        for (int i = localLinearId(), step = localGroupSize(); i < count; i += step) local[localOffset + i] = src.get(srcOffset + i);
+    }
+
+    /** {@link #asyncCopy(double[], int, DoubleArray, long, int)} for float. */
+    public void asyncCopy(float[] local, int localOffset, FloatArray src, long srcOffset, int count) {
+        for (int i = localLinearId(), step = localGroupSize(); i < count; i += step) local[localOffset + i] = src.get(srcOffset + i);
+    }
+
+    /** {@link #asyncCopy(double[], int, DoubleArray, long, int)} for int. */
+    public void asyncCopy(int[] local, int localOffset, IntArray src, long srcOffset, int count) {
+        for (int i = localLinearId(), step = localGroupSize(); i < count; i += step) local[localOffset + i] = src.get(srcOffset + i);
+    }
+
+    /** {@link #asyncCopy(double[], int, DoubleArray, long, int)} for long. */
+    public void asyncCopy(long[] local, int localOffset, LongArray src, long srcOffset, int count) {
+        for (int i = localLinearId(), step = localGroupSize(); i < count; i += step) local[localOffset + i] = src.get(srcOffset + i);
+    }
+
+    /**
+     * Waits until every copy this work-group started with {@code asyncCopy} since its last {@code asyncWait()} has
+     * landed. Every work-item of the group makes the call, in control flow they all follow; follow it with
+     * {@link #localBarrier()} before reading the copied data (the barrier makes each work-item's share of the copy
+     * visible to the others). With no copy in flight it returns at once. The JVM copies in {@code asyncCopy} itself,
+     * so here it does nothing.
+     */
+    public void asyncWait() {
+    }
+
+    private int localGroupSize() {
+        return localGroupSizeX * localGroupSizeY * localGroupSizeZ;
+    }
+
     // ---- sub-groups (warps) ----
 
     /** Work-items per sub-group (32 on NVIDIA GPUs). */

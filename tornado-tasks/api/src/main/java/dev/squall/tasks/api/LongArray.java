@@ -20,6 +20,20 @@ public final class LongArray extends KernelArray {
         super(length, 8);
     }
 
+    private LongArray(long length, PinnedAllocator device) {
+        super(length, 8, device);
+    }
+
+    /**
+     * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
+     * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
+     *
+     * <pre>{@code LongArray a = LongArray.pinned(1 << 20, Devices.get("cuda:0")); }</pre>
+     */
+    public static LongArray pinned(long length, PinnedAllocator device) {
+        return new LongArray(length, device);
+    }
+
     /** A new array holding a copy of {@code values}. */
     public static LongArray fromArray(long... values) {
         LongArray a = new LongArray(values.length);

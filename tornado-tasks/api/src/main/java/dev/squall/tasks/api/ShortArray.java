@@ -20,6 +20,20 @@ public final class ShortArray extends KernelArray {
         super(length, 2);
     }
 
+    private ShortArray(long length, PinnedAllocator device) {
+        super(length, 2, device);
+    }
+
+    /**
+     * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
+     * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
+     *
+     * <pre>{@code ShortArray a = ShortArray.pinned(1 << 20, Devices.get("cuda:0")); }</pre>
+     */
+    public static ShortArray pinned(long length, PinnedAllocator device) {
+        return new ShortArray(length, device);
+    }
+
     /** A new array holding a copy of {@code values}. */
     public static ShortArray fromArray(short... values) {
         ShortArray a = new ShortArray(values.length);

@@ -129,6 +129,14 @@ abstract class CDialect {
     /** The call of helper sq_mma1684 that updates {@code acc[at .. at + 3]} (see KernelContext.mma16x8x4). */
     abstract String mma1684(String a0, String a1, String b, String acc, String at);
 
+    // ---- asynchronous copies from global into local memory, by the whole work-group (KernelContext.asyncCopy) ----
+
+    /** Starts the work-group's copy of {@code count} elements of type {@code k} from global {@code src} to local {@code dst} (pointers). */
+    abstract String asyncCopy(TypeKind k, String dst, String src, String count);
+
+    /** Waits for the copies this work-item's group has started. */
+    abstract String asyncWait();
+
     /** Declaration of the kernel's sub-group exchange buffer (when {@link #needsExchangeBuffer()}). */
     String exchangeBuffer() {
         return "";

@@ -47,6 +47,40 @@ final class CudaDialect extends CDialect {
                     }
                 #endif
                 }""", "sq_sglane", "sq_shfl");
+        // cp.async (sm_80, PTX ISA 7.0): the threads of the block share the run; 16-byte transfers (.cg, past L1) where
+        // source and destination are alike modulo 16, element-sized ones (.ca) for the ends or the whole run otherwise.
+        // Each thread commits its copies as one group; sq_async_wait waits for all of this thread's groups, and the
+        // kernel's barrier after it publishes every thread's share. Older devices copy at once.
+        helper("sq_async_copy", """
+                template <typename T> $Fvoid sq_async_copy(T* dst, const T* src, long long n) {
+                    long long t = sq_lid(), nt = (long long) (blockDim.x * blockDim.y * blockDim.z);
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    const long long per = 16 / (long long) sizeof(T);
+                    unsigned s;
+                    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(s) : "l"(dst));
+                    long long head = n, chunks = 0;
+                    if ((((unsigned long long) src ^ (unsigned long long) s) & 15) == 0) {
+                        head = (long long) (((16u - (s & 15u)) & 15u) / sizeof(T));
+                        if (head > n) head = n;
+                        chunks = (n - head) / per;
+                    }
+                    for (long long i = t; i < head; i += nt)
+                        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" :: "r"(s + (unsigned) (i * sizeof(T))), "l"(src + i), "n"(sizeof(T)) : "memory");
+                    for (long long c = t; c < chunks; c += nt)
+                        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s + (unsigned) ((head + c * per) * sizeof(T))), "l"(src + head + c * per) : "memory");
+                    for (long long i = head + chunks * per + t; i < n; i += nt)
+                        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" :: "r"(s + (unsigned) (i * sizeof(T))), "l"(src + i), "n"(sizeof(T)) : "memory");
+                    asm volatile("cp.async.commit_group;" ::: "memory");
+                #else
+                    for (long long i = t; i < n; i += nt) dst[i] = src[i];
+                #endif
+                }""", "sq_lid");
+        helper("sq_async_wait", """
+                $Fvoid sq_async_wait() {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    asm volatile("cp.async.wait_all;" ::: "memory");
+                #endif
+                }""");
         // m16n8k4.f64 is sm_90 (PTX ISA 7.8); it runs at twice the rate of m8n8k4 there (H100: 64.5 vs 33 TFLOP/s)
         helper("sq_mma1684", """
                 $Fvoid sq_mma1684(double a0, double a1, double b, double& d0, double& d1, double& d2, double& d3) {
@@ -58,6 +92,16 @@ final class CudaDialect extends CDialect {
                     sq_mma884(a1, b, d2, d3);
                 #endif
                 }""", "sq_mma884");
+    }
+
+    @Override
+    String asyncCopy(TypeKind k, String dst, String src, String count) {
+        return "sq_async_copy(" + dst + ", " + src + ", (long long) (" + count + "))";
+    }
+
+    @Override
+    String asyncWait() {
+        return "sq_async_wait()";
     }
 
     @Override

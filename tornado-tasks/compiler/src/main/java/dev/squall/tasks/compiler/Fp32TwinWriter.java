@@ -3,6 +3,10 @@ package dev.squall.tasks.compiler;
 import com.sun.source.tree.*;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
+import dev.squall.tasks.api.DeviceFunction;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.NoAlias;
+import dev.squall.tasks.api.ReadOnly;
 
 import javax.lang.model.element.*;
 import java.util.*;
@@ -20,6 +24,7 @@ final class Fp32TwinWriter {
     static String source(TypeElement owner, String pkg, String twin, Trees trees) {
         String twinQualified = pkg.isEmpty() ? twin : pkg + "." + twin;
         TreePath path = trees.getPath(owner);
+        SourceAnnotations annotations = SourceAnnotations.of(path.getCompilationUnit());
         StringBuilder src = new StringBuilder();
         if (!pkg.isEmpty()) src.append("package ").append(pkg).append(";\n\n");
         for (ImportTree i : path.getCompilationUnit().getImports()) src.append(i.toString().strip()).append('\n');
@@ -28,22 +33,22 @@ final class Fp32TwinWriter {
         src.append("@SuppressWarnings(\"all\")\npublic final class ").append(twin).append(" {\n    private ").append(twin).append("() {\n    }\n");
         for (Element e : owner.getEnclosedElements()) {
             if (!(e instanceof ExecutableElement m)) continue;
-            boolean kernel = CTranslator.hasAnnotation(m, "Kernel"), dev = CTranslator.hasAnnotation(m, "DeviceFunction");
+            boolean kernel = KernelTypes.has(m, ApiNames.KERNEL), dev = KernelTypes.has(m, ApiNames.DEVICE_FUNCTION);
             if (!kernel && !dev) continue;
             MethodTree mt = trees.getTree(m);
             List<String> params = new ArrayList<>();
             for (VariableTree p : mt.getParameters()) params.add(p.getName().toString());
-            JavaBodyPrinter jp = new JavaBodyPrinter(owner, params).asFp32Twin(twinQualified);
-            src.append("\n    ").append(kernel ? "@dev.squall.tasks.api.Kernel" : "@dev.squall.tasks.api.DeviceFunction").append('\n');
+            JavaBodyPrinter jp = new JavaBodyPrinter(owner, params).asFp32Twin(twinQualified, annotations);
+            src.append("\n    @").append(kernel ? ApiNames.KERNEL : ApiNames.DEVICE_FUNCTION).append('\n');
             src.append("    ").append(m.getModifiers().contains(Modifier.PUBLIC) ? "public " : "").append("static ")
                     .append(jp.type(mt.getReturnType())).append(' ').append(mt.getName()).append('(');
             List<String> ps = new ArrayList<>();
-            for (VariableTree p : mt.getParameters()) {
+            for (int i = 0; i < mt.getParameters().size(); i++) {
+                VariableTree p = mt.getParameters().get(i);
                 StringBuilder ptext = new StringBuilder();
-                for (AnnotationTree a : p.getModifiers().getAnnotations()) {
-                    String n = a.getAnnotationType().toString();
-                    if (n.endsWith("ReadOnly")) ptext.append("@dev.squall.tasks.api.ReadOnly ");
-                    if (n.endsWith("NoAlias")) ptext.append("@dev.squall.tasks.api.NoAlias ");
+                for (AnnotationMirror a : m.getParameters().get(i).getAnnotationMirrors()) {
+                    if (KernelTypes.is(a, ApiNames.READ_ONLY)) ptext.append("@").append(ApiNames.READ_ONLY).append(' ');
+                    if (KernelTypes.is(a, ApiNames.NO_ALIAS)) ptext.append("@").append(ApiNames.NO_ALIAS).append(' ');
                 }
                 ps.add(ptext.append(jp.type(p.getType())).append(' ').append(p.getName()).toString());
             }

@@ -1,6 +1,8 @@
 package dev.squall.tasks.compiler;
 
 import com.sun.source.tree.*;
+import dev.squall.tasks.api.Parallel;
+import dev.squall.tasks.api.Unroll;
 
 import javax.lang.model.element.*;
 import java.util.*;
@@ -26,6 +28,8 @@ final class JavaBodyPrinter {
     private String self;
     /** Rewrite double to float (printing an @Fp32Variant twin), and keep @Parallel on loop variables. */
     private boolean fp32;
+    /** The owner's source annotations, to find the loop annotations the twin keeps. */
+    private SourceAnnotations annotations;
 
     JavaBodyPrinter(TypeElement owner, Collection<String> params) {
         this.owner = owner;
@@ -41,10 +45,11 @@ final class JavaBodyPrinter {
         scopes.push(new HashSet<>(params));
     }
 
-    /** Prints the owner's code as its single-precision twin {@code twinQualifiedName}. */
-    JavaBodyPrinter asFp32Twin(String twinQualifiedName) {
+    /** Prints the owner's code, whose annotations {@code annotations} resolves, as its single-precision twin {@code twinQualifiedName}. */
+    JavaBodyPrinter asFp32Twin(String twinQualifiedName, SourceAnnotations annotations) {
         this.self = twinQualifiedName;
         this.fp32 = true;
+        this.annotations = annotations;
         return this;
     }
 
@@ -189,10 +194,9 @@ final class JavaBodyPrinter {
         if (fp32) {
             // the twin is kernel source too: keep the loop annotations
             for (AnnotationTree a : v.getModifiers().getAnnotations()) {
-                String n = a.getAnnotationType().toString();
-                if (n.equals("Parallel") || n.endsWith(".Parallel")) sb.append("@dev.squall.tasks.api.Parallel ");
-                if (n.equals("Unroll") || n.endsWith(".Unroll")) {
-                    sb.append("@dev.squall.tasks.api.Unroll").append(a.getArguments().isEmpty() ? "" : "(" + a.getArguments().get(0) + ")").append(' ');
+                if (annotations.is(a, ApiNames.PARALLEL)) sb.append("@").append(ApiNames.PARALLEL).append(' ');
+                if (annotations.is(a, ApiNames.UNROLL)) {
+                    sb.append("@").append(ApiNames.UNROLL).append(a.getArguments().isEmpty() ? "" : "(" + a.getArguments().get(0) + ")").append(' ');
                 }
             }
         }

@@ -47,11 +47,11 @@ final class JvmLauncherWriter {
             ExecutableElement k = ks.get(i);
             MethodTree mt = trees.getTree(k);
             String name = k.getSimpleName().toString();
-            boolean spmd = !k.getParameters().isEmpty() && CTranslator.isContext(k.getParameters().get(0).asType());
+            boolean spmd = !k.getParameters().isEmpty() && KernelTypes.isContext(k.getParameters().get(0).asType());
             LoopNest nest = null;
             if (!spmd) {
                 try {
-                    nest = LoopNest.of(mt);
+                    nest = LoopNest.of(mt, SourceAnnotations.of(path.getCompilationUnit()));
                 } catch (KernelLanguageException ignored) {
                     // reported with its line by the typed pass
                 }
@@ -59,10 +59,10 @@ final class JvmLauncherWriter {
             List<String> params = new ArrayList<>();
             for (VariableElement p : k.getParameters()) {
                 TypeMirror t = p.asType();
-                String kind = CTranslator.isContext(t) ? "CONTEXT" : CTranslator.arrayElement(t) != null ? "ARRAY" : "SCALAR";
-                String ty = CTranslator.isContext(t) ? "KernelContext" : kind.equals("ARRAY") ? CTranslator.arrayElement(t) : t.toString();
+                String kind = KernelTypes.isContext(t) ? "CONTEXT" : KernelTypes.arrayElement(t) != null ? "ARRAY" : "SCALAR";
+                String ty = KernelTypes.isContext(t) ? "KernelContext" : kind.equals("ARRAY") ? KernelTypes.arrayElement(t) : t.toString();
                 params.add("new " + info + ".Param(\"" + p.getSimpleName() + "\", " + info + ".Kind." + kind + ", \"" + ty + "\", "
-                        + CTranslator.hasAnnotation(p, "ReadOnly") + ")");
+                        + KernelTypes.has(p, ApiNames.READ_ONLY) + ")");
             }
             src.append(i == 0 ? "\n" : ",\n").append("            new ").append(info).append("(\"").append(name).append("\", ").append(info)
                     .append(".Style.").append(spmd ? "SPMD" : "LOOP").append(", ").append(nest == null ? 0 : nest.loops.size()).append(", ")

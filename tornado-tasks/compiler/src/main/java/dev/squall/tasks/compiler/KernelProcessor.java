@@ -2,6 +2,10 @@ package dev.squall.tasks.compiler;
 
 import com.sun.source.tree.*;
 import com.sun.source.util.*;
+import dev.squall.tasks.api.DeviceFunction;
+import dev.squall.tasks.api.Fp32Variant;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.ReadOnly;
 
 import javax.annotation.processing.*;
 import javax.lang.model.SourceVersion;
@@ -31,10 +35,7 @@ import java.util.*;
  * <p>Maven: put {@code squall-compiler} on the compile class path ({@code provided}) with
  * {@code <proc>full</proc>}; javac finds this processor through {@code META-INF/services}.
  */
-@SupportedAnnotationTypes({"dev.squall.tasks.api.Kernel", "dev.squall.tasks.api.DeviceFunction"})
 public final class KernelProcessor extends AbstractProcessor {
-    private static final String API = CTranslator.API;
-
     private Trees trees;
     private boolean listening;
     /** Owners waiting for javac's analysis, by binary name. */
@@ -43,6 +44,11 @@ public final class KernelProcessor extends AbstractProcessor {
 
     /** An owner waiting for javac's analysis; by name, since the round's elements are stale by then. */
     private record Owner(String qualifiedName, String outermostName, Set<String> kernelNames, FileObject cl, FileObject cu) {
+    }
+
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+        return Set.of(ApiNames.KERNEL, ApiNames.DEVICE_FUNCTION);
     }
 
     @Override
@@ -70,8 +76,8 @@ public final class KernelProcessor extends AbstractProcessor {
     @Override
     public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
         if (!listening) return false;
-        TypeElement kernelAnn = processingEnv.getElementUtils().getTypeElement(API + "Kernel");
-        TypeElement devAnn = processingEnv.getElementUtils().getTypeElement(API + "DeviceFunction");
+        TypeElement kernelAnn = processingEnv.getElementUtils().getTypeElement(ApiNames.KERNEL);
+        TypeElement devAnn = processingEnv.getElementUtils().getTypeElement(ApiNames.DEVICE_FUNCTION);
         Map<TypeElement, List<ExecutableElement>> kernels = new LinkedHashMap<>();
         if (kernelAnn != null) {
             for (Element e : round.getElementsAnnotatedWith(kernelAnn)) {
@@ -94,7 +100,7 @@ public final class KernelProcessor extends AbstractProcessor {
             Set<String> devNames = new HashSet<>();
             boolean devOk = true;
             for (Element m : type.getEnclosedElements()) {
-                if (m instanceof ExecutableElement ex && CTranslator.hasAnnotation(ex, "DeviceFunction")) {
+                if (m instanceof ExecutableElement ex && KernelTypes.has(ex, ApiNames.DEVICE_FUNCTION)) {
                     devFns.add(ex);
                     if (!devNames.add(ex.getSimpleName().toString())) {
                         error("device function " + ex.getSimpleName() + " is declared twice: C has no overloading, so device function "
@@ -175,7 +181,7 @@ public final class KernelProcessor extends AbstractProcessor {
                 error("a @Kernel method cannot be generic: write one kernel per element type", k);
                 ok = false;
             }
-            if (CTranslator.hasAnnotation(k, "DeviceFunction")) {
+            if (KernelTypes.has(k, ApiNames.DEVICE_FUNCTION)) {
                 error("a method is either a @Kernel or a @DeviceFunction, not both", k);
                 ok = false;
             }
@@ -183,7 +189,7 @@ public final class KernelProcessor extends AbstractProcessor {
             for (int i = 0; i < ps.size(); i++) {
                 VariableElement p = ps.get(i);
                 TypeMirror t = p.asType();
-                if (CTranslator.isContext(t)) {
+                if (KernelTypes.isContext(t)) {
                     if (i != 0) {
                         error("KernelContext must be the first parameter of an SPMD kernel", p);
                         ok = false;
@@ -201,7 +207,7 @@ public final class KernelProcessor extends AbstractProcessor {
 
     private static boolean paramTypeOk(TypeMirror t) {
         if (t.getKind() == TypeKind.ERROR) return true; // javac reports the unresolved type itself
-        return (t.getKind().isPrimitive() && t.getKind() != TypeKind.CHAR) || CTranslator.arrayElement(t) != null;
+        return (t.getKind().isPrimitive() && t.getKind() != TypeKind.CHAR) || KernelTypes.arrayElement(t) != null;
     }
 
     private void checkDeviceFunction(ExecutableElement m) {
@@ -214,7 +220,7 @@ public final class KernelProcessor extends AbstractProcessor {
         for (VariableElement p : m.getParameters()) {
             boolean javaArray = p.asType() instanceof javax.lang.model.type.ArrayType at && at.getComponentType().getKind().isPrimitive()
                     && at.getComponentType().getKind() != TypeKind.CHAR;
-            if (!CTranslator.isContext(p.asType()) && !paramTypeOk(p.asType()) && !javaArray) {
+            if (!KernelTypes.isContext(p.asType()) && !paramTypeOk(p.asType()) && !javaArray) {
                 error("device function parameter " + p.getSimpleName() + " has type " + p.asType() + "; device functions take primitives, "
                         + "KernelContext, Squall arrays and private or local arrays of primitives (double[] ...)", p);
             }
@@ -238,6 +244,7 @@ public final class KernelProcessor extends AbstractProcessor {
 
     /** javac gives processors no elements of local and anonymous classes; find their kernels in the tree. */
     private void rejectKernelsInLocalClasses(CompilationUnitTree cu) {
+        SourceAnnotations annotations = SourceAnnotations.of(cu);
         new TreePathScanner<Void, Boolean>() {
             @Override
             public Void visitClass(ClassTree c, Boolean local) {
@@ -252,14 +259,9 @@ public final class KernelProcessor extends AbstractProcessor {
 
             @Override
             public Void visitMethod(MethodTree m, Boolean local) {
-                if (local) {
-                    for (AnnotationTree a : m.getModifiers().getAnnotations()) {
-                        String n = a.getAnnotationType().toString();
-                        if (n.equals("Kernel") || n.endsWith(".Kernel")) {
-                            trees.printMessage(Diagnostic.Kind.ERROR, "kernels are declared in top-level or member classes, not in local or "
-                                    + "anonymous classes: move " + m.getName() + " to a static member class", m, cu);
-                        }
-                    }
+                if (local && annotations.find(m.getModifiers(), ApiNames.KERNEL) != null) {
+                    trees.printMessage(Diagnostic.Kind.ERROR, "kernels are declared in top-level or member classes, not in local or "
+                            + "anonymous classes: move " + m.getName() + " to a static member class", m, cu);
                 }
                 return super.visitMethod(m, local);
             }
@@ -279,8 +281,8 @@ public final class KernelProcessor extends AbstractProcessor {
         Set<String> kernelNames = o.kernelNames;
         for (Element e : type.getEnclosedElements()) {
             if (!(e instanceof ExecutableElement m)) continue;
-            if (CTranslator.hasAnnotation(m, "Kernel") && kernelNames.contains(m.getSimpleName().toString())) kernels.add(m);
-            if (CTranslator.hasAnnotation(m, "DeviceFunction")) devFns.add(m);
+            if (KernelTypes.has(m, ApiNames.KERNEL) && kernelNames.contains(m.getSimpleName().toString())) kernels.add(m);
+            if (KernelTypes.has(m, ApiNames.DEVICE_FUNCTION)) devFns.add(m);
         }
         CTranslator ocl = new CTranslator(trees, cu, type, new OpenClDialect());
         String cl = ocl.translate(kernels, devFns);
@@ -311,9 +313,9 @@ public final class KernelProcessor extends AbstractProcessor {
     /** The @Fp32Variant twin and the typed handles on both, if asked for: generated source, compiled and translated in the next round. */
     private void writeTwin(TypeElement type, List<ExecutableElement> kernels) throws IOException {
         String twin = null, handles = "";
-        for (AnnotationMirror a : type.getAnnotationMirrors()) {
-            if (!((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(API + "Fp32Variant")) continue;
-            for (var v : a.getElementValues().entrySet()) {
+        AnnotationMirror variant = KernelTypes.annotation(type, ApiNames.FP32_VARIANT);
+        if (variant != null) {
+            for (var v : variant.getElementValues().entrySet()) {
                 String key = v.getKey().getSimpleName().toString();
                 if (key.equals("value")) twin = String.valueOf(v.getValue().getValue());
                 else if (key.equals("handles")) handles = String.valueOf(v.getValue().getValue());

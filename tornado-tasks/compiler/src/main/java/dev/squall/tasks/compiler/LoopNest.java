@@ -2,6 +2,8 @@ package dev.squall.tasks.compiler;
 
 import com.sun.source.tree.*;
 import com.sun.source.util.TreeScanner;
+import dev.squall.tasks.api.Parallel;
+import dev.squall.tasks.api.Unroll;
 
 import java.util.*;
 
@@ -35,27 +37,23 @@ final class LoopNest {
         return null;
     }
 
-    static boolean isParallel(VariableTree v) {
-        for (AnnotationTree a : v.getModifiers().getAnnotations()) {
-            String n = a.getAnnotationType().toString();
-            if (n.equals("Parallel") || n.endsWith(".Parallel")) return true;
-        }
-        return false;
+    static boolean isParallel(VariableTree v, SourceAnnotations annotations) {
+        return annotations.find(v.getModifiers(), ApiNames.PARALLEL) != null;
     }
 
-    static boolean isParallel(StatementTree s) {
+    static boolean isParallel(StatementTree s, SourceAnnotations annotations) {
         return s instanceof ForLoopTree f && f.getInitializer().size() == 1
-                && f.getInitializer().get(0) instanceof VariableTree v && isParallel(v);
+                && f.getInitializer().get(0) instanceof VariableTree v && isParallel(v, annotations);
     }
 
     /** Every {@code @Parallel} for loop of a method body, in source order. */
-    static List<ForLoopTree> parallelLoops(Tree body) {
+    static List<ForLoopTree> parallelLoops(Tree body, SourceAnnotations annotations) {
         List<ForLoopTree> out = new ArrayList<>();
         new TreeScanner<Void, Void>() {
             @Override
             public Void visitForLoop(ForLoopTree f, Void p) {
                 for (StatementTree s : f.getInitializer()) {
-                    if (s instanceof VariableTree v && isParallel(v)) {
+                    if (s instanceof VariableTree v && isParallel(v, annotations)) {
                         if (f.getInitializer().size() != 1) {
                             throw new KernelLanguageException(f, "a @Parallel loop declares exactly one variable; index other values from it");
                         }
@@ -69,9 +67,9 @@ final class LoopNest {
     }
 
     /** Finds and checks the nest of a LOOP kernel; throws at the first offending tree. */
-    static LoopNest of(MethodTree m) {
+    static LoopNest of(MethodTree m, SourceAnnotations annotations) {
         BlockTree body = m.getBody();
-        List<ForLoopTree> all = parallelLoops(body);
+        List<ForLoopTree> all = parallelLoops(body, annotations);
         if (all.isEmpty()) {
             throw new KernelLanguageException(m, "kernel " + m.getName() + " has no KernelContext parameter and no @Parallel loop: "
                     + "write its work as for (@Parallel int i = 0; i < n; i++) { ... }, or take a KernelContext as the first parameter (SPMD style)");
@@ -79,7 +77,7 @@ final class LoopNest {
         List<? extends StatementTree> top = body.getStatements();
         int outerIndex = -1;
         for (int i = 0; i < top.size(); i++) {
-            if (isParallel(top.get(i))) {
+            if (isParallel(top.get(i), annotations)) {
                 if (outerIndex >= 0) {
                     throw new KernelLanguageException(top.get(i), "a kernel has one @Parallel loop nest; split this loop into a second kernel");
                 }
@@ -97,11 +95,11 @@ final class LoopNest {
         List<Loop> loops = new ArrayList<>();
         ForLoopTree cur = (ForLoopTree) top.get(outerIndex);
         while (cur != null) {
-            loops.add(canonical(cur, loops.size()));
+            loops.add(canonical(cur, loops.size(), annotations));
             ForLoopTree next = null;
             List<? extends StatementTree> inner = cur.getStatement() instanceof BlockTree b ? b.getStatements() : List.of(cur.getStatement());
             for (StatementTree s : inner) {
-                if (isParallel(s)) {
+                if (isParallel(s, annotations)) {
                     if (next != null) {
                         throw new KernelLanguageException(s, "only one @Parallel loop may sit directly in the body of a @Parallel loop");
                     }
@@ -126,19 +124,17 @@ final class LoopNest {
             for (ExpressionTree e : new ExpressionTree[] {l.init, l.bound, l.step}) {
                 if (e != null) checkBoundExpression(e, params, assigned);
             }
-            checkBody(l);
+            checkBody(l, annotations);
         }
         return new LoopNest(List.copyOf(loops), outerIndex);
     }
 
-    private static Loop canonical(ForLoopTree f, int dim) {
+    private static Loop canonical(ForLoopTree f, int dim, SourceAnnotations annotations) {
         String shape = "write it as for (@Parallel int i = START; i < END; i++) (or <=, or i += STEP)";
         VariableTree v = (VariableTree) f.getInitializer().get(0);
-        for (AnnotationTree a : v.getModifiers().getAnnotations()) {
-            String n = a.getAnnotationType().toString();
-            if (n.equals("Unroll") || n.endsWith(".Unroll")) {
-                throw new KernelLanguageException(a, "@Unroll is for sequential loops; a @Parallel loop is spread over work-items");
-            }
+        AnnotationTree unroll = annotations.find(v.getModifiers(), ApiNames.UNROLL);
+        if (unroll != null) {
+            throw new KernelLanguageException(unroll, "@Unroll is for sequential loops; a @Parallel loop is spread over work-items");
         }
         boolean isLong;
         if (v.getType() instanceof PrimitiveTypeTree pt && pt.getPrimitiveTypeKind() == javax.lang.model.type.TypeKind.INT) isLong = false;
@@ -240,7 +236,7 @@ final class LoopNest {
     }
 
     /** No assignment to the loop variable, no return, and no break that would leave the parallel loop. */
-    private static void checkBody(Loop l) {
+    private static void checkBody(Loop l, SourceAnnotations annotations) {
         String name = l.name();
         new AssignmentScanner<Integer>() {
             // p = depth of breakable statements (sequential loops, switches) inside the parallel loop
@@ -264,7 +260,7 @@ final class LoopNest {
 
             @Override
             public Void visitForLoop(ForLoopTree f, Integer p) {
-                return super.visitForLoop(f, isParallel(f) ? 0 : p + 1);
+                return super.visitForLoop(f, isParallel(f, annotations) ? 0 : p + 1);
             }
 
             @Override

@@ -36,6 +36,11 @@ final class OpenClDialect extends CDialect {
                     }""".replace("SP", sp));
         }
         helper("sq_lid", "int sq_lid(void) { return (int) (get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))); }");
+        for (String[] t : new String[][] {{"i", "int"}, {"l", "long"}, {"f", "float"}, {"d", "double"}}) {
+            helper("sq_async_copy_" + t[0], "void sq_async_copy_" + t[0] + "(__local " + t[1] + "* dst, __global const " + t[1] + "* src, long n) {\n"
+                    + "    long step = (long) (get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
+                    + "    for (long i = sq_lid(); i < n; i += step) dst[i] = src[i];\n}", "sq_lid");
+        }
         helper("sq_sgsize", "int sq_sgsize(void) { int n = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)); return n < 32 ? n : 32; }");
         helper("sq_sglane", "int sq_sglane(void) { return sq_lid() % sq_sgsize(); }", "sq_lid", "sq_sgsize");
         // NVIDIA (the runtime defines SQ_NV_PTX there): a warp shuffle of both 32-bit halves, in inline PTX;
@@ -333,6 +338,22 @@ final class OpenClDialect extends CDialect {
     @Override
     String subgroupAdd(TypeKind k, String v) {
         return "sq_sg_add_" + letter(k) + "(sq_xchg_buf, " + v + ")";
+    }
+
+    /**
+     * Each work-item copies its share of the run (elements lid, lid + group size, ...); the kernel's barrier after
+     * asyncWait publishes them. async_work_group_copy would fit the group-wide definition too, but PoCL 5.0 cannot
+     * link wait_group_events on a private event (undefined symbol _cl_wait_group_events, and the process aborts),
+     * and PoCL's own async_work_group_copy is a blocking copy by one work-item.
+     */
+    @Override
+    String asyncCopy(TypeKind k, String dst, String src, String count) {
+        return "sq_async_copy_" + letter(k) + "(" + dst + ", " + src + ", (long) (" + count + "))";
+    }
+
+    @Override
+    String asyncWait() {
+        return "((void) 0)";
     }
 
     @Override

@@ -144,7 +144,7 @@ final class WorkGroupFission {
         this.ctxName = pnames.get(0);
         this.jp = new JavaBodyPrinter(owner, pnames);
         for (Element e : owner.getEnclosedElements()) {
-            if (e instanceof ExecutableElement m && CTranslator.hasAnnotation(m, "DeviceFunction")) {
+            if (e instanceof ExecutableElement m && KernelTypes.has(m, ApiNames.DEVICE_FUNCTION)) {
                 devFns.put(m.getSimpleName().toString(), m);
                 MethodTree t = trees.getTree(m);
                 if (t != null) fnTrees.put(m.getSimpleName().toString(), t);
@@ -155,7 +155,7 @@ final class WorkGroupFission {
         for (int i = 0; i < element.getParameters().size(); i++) {
             VariableElement p = element.getParameters().get(i);
             TypeMirror t = p.asType();
-            String elem = CTranslator.arrayElement(t);
+            String elem = KernelTypes.arrayElement(t);
             Decl d = new Decl(p.getSimpleName().toString(), elem != null ? elem + "Array" : t.toString(), null, i == 0 ? DeclKind.CONTEXT : DeclKind.PARAM);
             params.put(d.name, d);
         }
@@ -428,7 +428,7 @@ final class WorkGroupFission {
         Map<String, Decl> scope = new HashMap<>();
         List<Decl> params = new ArrayList<>();
         for (VariableElement p : fe.getParameters()) {
-            boolean context = CTranslator.isContext(p.asType());
+            boolean context = KernelTypes.isContext(p.asType());
             Decl d = new Decl(p.getSimpleName().toString(), p.asType().toString(), null, context ? DeclKind.CONTEXT : DeclKind.SEQUENCE);
             d.printed = prefix + d.name;
             params.add(d);

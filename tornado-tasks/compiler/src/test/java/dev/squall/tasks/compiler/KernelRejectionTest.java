@@ -8,18 +8,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.tools.*;
+import javax.tools.Diagnostic;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -881,6 +877,90 @@ class KernelRejectionTest {
                     for (@Parallel int i = 0, j = 0; i < n; i++) a.set(i, j); // <-
                 }
                 """));
+        // -- asynchronous copies into local memory --
+        cases.add(reject("AsyncCopyIntoPrivateArray", "asyncCopy copies into local memory", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] p = new double[8];
+                    ctx.asyncCopy(
+                            p, // <-
+                            0, x, 0, 8);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, p[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyInDeviceFunction", "asynchronous copies are made in kernels only", """
+                @DeviceFunction
+                static void stage(KernelContext ctx, double[] t, DoubleArray x) {
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    stage(ctx, t, x);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncWaitInDeviceFunction", "awaited in kernels only", """
+                @DeviceFunction
+                static void await(KernelContext ctx) {
+                    ctx.asyncWait(); // <-
+                }
+
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    await(ctx);
+                }
+                """));
+        cases.add(reject("AsyncCopyNeverAwaited", "never waits for them", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyNeverPublished", "never calls ctx.localBarrier()", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.asyncWait();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyElementTypesDiffer", "no suitable method found for asyncCopy", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    float[] t = ctx.allocateFloatLocalArray(8);
+                    ctx.asyncCopy(t, 0, x, 0, 8); // <-
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+
+        // annotations are matched by class: a type of the owner's own named Parallel is not Squall's @Parallel
+        cases.add(reject("ForeignParallelAnnotation", "no KernelContext parameter and no @Parallel loop", """
+                @interface Parallel {
+                }
+
+                @Kernel
+                public static void k(IntArray a, int n) { // <-
+                    for (@Parallel int i = 0; i < n; i++) a.set(i, i);
+                }
+                """));
+        cases.add(reject("QualifiedUnrollAnnotation", "@Unroll is for sequential loops", """
+                @Kernel
+                public static void k(IntArray a, int n) {
+                    for (@Parallel @dev.squall.tasks.api.Unroll int i = 0; i < n; i++) a.set(i, i); // <-
+                }
+                """));
         cases.add(reject("KernelInLocalClass", "not in local or", """
                 static void host() {
                     class Local {
@@ -904,24 +984,12 @@ class KernelRejectionTest {
     @MethodSource("rejections")
     void rejects(String name, String source, String phrase, @TempDir Path out) throws IOException {
         long line = markedLine(source);
-        Result r = compile(out, "bad.Bad", source);
-        assertFalse(r.ok, () -> name + " compiled without errors\n" + r.report());
+        InProcessJavac.Result r = InProcessJavac.compile(out, "bad.Bad", source);
+        assertFalse(r.ok(), () -> name + " compiled without errors\n" + r.report());
         // the error must be in the user's file: one only in the generated launcher would not point at the offending code
-        boolean found = r.diagnostics.stream().anyMatch(d -> d.getKind() == Diagnostic.Kind.ERROR && d.getLineNumber() == line
-                && d.getSource() != null && d.getSource().getName().endsWith("/bad/Bad.java") && message(d).contains(phrase));
+        boolean found = r.diagnostics().stream().anyMatch(d -> d.getKind() == Diagnostic.Kind.ERROR && d.getLineNumber() == line
+                && d.getSource() != null && d.getSource().getName().endsWith("/bad/Bad.java") && InProcessJavac.message(d).contains(phrase));
         assertTrue(found, () -> name + ": expected an error at line " + line + " containing \"" + phrase + "\"\n" + r.report());
-    }
-
-    /**
-     * Where squall-api was loaded from: {@code java.class.path} holds only the launcher's jar when the tests run
-     * under the JUnit console launcher (as gpu-check does), so javac is pointed at the API's own location.
-     */
-    private static String apiClassPath() {
-        try {
-            return Path.of(DoubleArray.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static long markedLine(String source) {
@@ -973,9 +1041,9 @@ class KernelRejectionTest {
 
     @Test
     void validKernelsProduceEveryArtefact(@TempDir Path out) throws IOException {
-        Result r = compile(out, "good.Saxpy", GOOD);
-        assertTrue(r.ok, r::report);
-        assertTrue(r.diagnostics.stream().noneMatch(d -> d.getKind() == Diagnostic.Kind.ERROR), r::report);
+        InProcessJavac.Result r = InProcessJavac.compile(out, "good.Saxpy", GOOD);
+        assertTrue(r.ok(), r::report);
+        assertTrue(r.diagnostics().stream().noneMatch(d -> d.getKind() == Diagnostic.Kind.ERROR), r::report);
         String cl = Files.readString(out.resolve("META-INF/squall/kernels/good.Saxpy.cl"));
         String cu = Files.readString(out.resolve("META-INF/squall/kernels/good.Saxpy.cu"));
         assertTrue(cl.contains("__kernel void saxpy"), cl);
@@ -1002,8 +1070,8 @@ class KernelRejectionTest {
                     }
                 }
                 """;
-        Result r = compile(out, "good.Outer", src);
-        assertTrue(r.ok, r::report);
+        InProcessJavac.Result r = InProcessJavac.compile(out, "good.Outer", src);
+        assertTrue(r.ok(), r::report);
         assertTrue(Files.readString(out.resolve("META-INF/squall/kernels/good.Outer$Inner.cl")).contains("__kernel void fill"));
         assertTrue(Files.readString(out.resolve("META-INF/squall/kernels/good.Outer$Inner.cu")).contains("extern \"C\" __global__ void fill"));
         assertEquals(List.of("good.Outer$Inner"), Files.readAllLines(out.resolve("META-INF/squall/kernels.idx")));
@@ -1013,8 +1081,8 @@ class KernelRejectionTest {
     /** The generated JVM launcher is real code: load it and run the loop kernel over two chunks. */
     @Test
     void generatedLauncherRunsLoopKernel(@TempDir Path out) throws Exception {
-        Result r = compile(out, "good.Saxpy", GOOD);
-        assertTrue(r.ok, r::report);
+        InProcessJavac.Result r = InProcessJavac.compile(out, "good.Saxpy", GOOD);
+        assertTrue(r.ok(), r::report);
         try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toUri().toURL()}, getClass().getClassLoader())) {
             GeneratedKernels gk = (GeneratedKernels) loader.loadClass("good.Saxpy_SquallKernels").getDeclaredConstructor().newInstance();
             assertEquals("good.Saxpy", gk.ownerClass());
@@ -1061,8 +1129,8 @@ class KernelRejectionTest {
                     }
                 }
                 """;
-        Result r = compile(out, "good.NormsF64", src);
-        assertTrue(r.ok, r::report);
+        InProcessJavac.Result r = InProcessJavac.compile(out, "good.NormsF64", src);
+        assertTrue(r.ok(), r::report);
         String cl = Files.readString(out.resolve("META-INF/squall/kernels/good.NormsF32.cl"));
         assertTrue(cl.contains("__global const float* restrict x") && cl.contains("__local float t[64]") && !cl.contains("double "), cl);
         assertTrue(Files.readString(out.resolve("META-INF/squall/kernels.idx")).contains("good.NormsF32"));
@@ -1078,38 +1146,6 @@ class KernelRejectionTest {
             // the kernel methods take float types, so host code calls NormsF32 with FloatArray and float
             Class<?> twin = loader.loadClass("good.NormsF32");
             assertNotNull(twin.getDeclaredMethod("scaledRoot", dev.squall.tasks.api.FloatArray.class, dev.squall.tasks.api.FloatArray.class, float.class, int.class));
-        }
-    }
-
-    // ---- in-memory javac ----
-
-    private record Result(boolean ok, List<Diagnostic<? extends JavaFileObject>> diagnostics) {
-        String report() {
-            return diagnostics.stream().map(d -> d.getKind() + " " + (d.getSource() == null ? "" : Path.of(d.getSource().getName()).getFileName())
-                    + ":" + d.getLineNumber() + ": " + message(d)).collect(Collectors.joining("\n"));
-        }
-    }
-
-    private static String message(Diagnostic<?> d) {
-        return d.getMessage(Locale.ROOT);
-    }
-
-    private static Result compile(Path out, String className, String source) throws IOException {
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + className.replace('.', '/') + ".java"), JavaFileObject.Kind.SOURCE) {
-            @Override
-            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return source;
-            }
-        };
-        List<String> options = List.of("-proc:full", "-classpath", apiClassPath(),
-                "-d", out.toString(), "-s", out.toString());
-        try (StandardJavaFileManager fm = javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
-            JavaCompiler.CompilationTask task = javac.getTask(null, fm, diags, options, null, List.of(file));
-            task.setProcessors(List.of(new KernelProcessor()));
-            boolean ok = task.call();
-            return new Result(ok, diags.getDiagnostics());
         }
     }
 }

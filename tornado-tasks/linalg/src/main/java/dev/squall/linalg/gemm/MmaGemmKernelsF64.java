@@ -35,6 +35,13 @@ public final class MmaGemmKernelsF64 {
     public static final int TILE64 = 64, THREADS64 = 128, LD64 = TILE64 + 4;
     /** Panel elements each work-item stages per operand: TILE * DEPTH / THREADS, and TILE64 * DEPTH / THREADS64. */
     static final int PER_ITEM = TILE * DEPTH / THREADS;
+    /**
+     * Panel depth of {@link #gemmMmaAsync}: two panels of each operand, {@code 2 x 2 x DEPTH_ASYNC x LD} doubles
+     * (33 KiB), stay within the 48 KiB of local memory a CUDA kernel may declare.
+     */
+    static final int DEPTH_ASYNC = 8;
+    /** Panel elements each work-item of {@link #gemmMmaAsync} moves through registers: TILE * DEPTH_ASYNC / THREADS. */
+    static final int PER_ITEM_ASYNC = TILE * DEPTH_ASYNC / THREADS;
 
     private MmaGemmKernelsF64() {
     }
@@ -172,6 +179,107 @@ public final class MmaGemmKernelsF64 {
                     for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
                 }
             }
+            ctx.localBarrier();
+        }
+        for (@Unroll int i = 0; i < 4; i++) {
+            for (@Unroll int j = 0; j < 4; j++) {
+                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+            }
+        }
+    }
+
+    /**
+     * Element {@code idx} (0 .. TILE*DEPTH_ASYNC-1) of the TILE x DEPTH_ASYNC panel at row {@code row0}, depth
+     * {@code p0} of an operand stored along the depth (element (r, p) at {@code off + p + r ld}); zero outside
+     * m x k. Consecutive {@code idx} read consecutive addresses; the element's local slot is
+     * {@code (idx % DEPTH_ASYNC) * LD + idx / DEPTH_ASYNC}.
+     */
+    @DeviceFunction
+    static double loadAlongDepth(DoubleArray x, int off, int ld, int m, int k, int row0, int p0, int idx) {
+        int gr = row0 + idx / DEPTH_ASYNC, gp = p0 + idx % DEPTH_ASYNC;
+        if (gr >= m || gp >= k) return 0;
+        return x.get(off + gp + gr * ld);
+    }
+
+    /**
+     * {@link #gemmMma} with the panels double-buffered in local memory and staged by {@link KernelContext#asyncCopy}:
+     * panel t + 1 is copied while panel t is multiplied, with one wait and one barrier a panel, in panels of
+     * {@link #DEPTH_ASYNC}. Same arguments, grid (groups of {@link #THREADS}), {@code shape} bits and warp layout.
+     * An operand whose rows are contiguous at each depth (op(A) = A, and op(B)^T = B when op(B) = B^T) is copied a
+     * depth at a time, {@code TILE} elements a copy; the other layout (a run along the depth per row) would need a copy
+     * per row, so it goes through registers as in gemmMma: loaded before the previous panel's products, stored after.
+     * Depths past k are zero in the copied operand (written, not copied); its rows past m or n are not copied and feed
+     * only rows and columns of the tile that are not stored.
+     */
+    @Kernel
+    public static void gemmMmaAsync(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
+                                    double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN) {
+        double[] as = ctx.allocateDoubleLocalArray(2 * DEPTH_ASYNC * LD);
+        double[] bs = ctx.allocateDoubleLocalArray(2 * DEPTH_ASYNC * LD);
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
+        // whole groups leave together, before the first barrier
+        if (row0 >= m || col0 >= n) return;
+        if ((shape & LOWER_C) != 0 && row0 + TILE <= col0) return;
+        int kEnd = (shape & UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
+        int lid = ctx.localIdx;
+        int lane = lid & 31, warp = lid >> 5;
+        int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
+        int fr = lane >> 2, fq = lane & 3;
+        // op(A) = A is column-major: each depth's rows are one run; op(B)^T = B (op(B) = B^T) likewise
+        int copyA = transA == 0 ? 1 : 0, copyB = transB != 0 ? 1 : 0;
+        int rowsA = Math.min(TILE, m - row0), colsB = Math.min(TILE, n - col0);
+        int panels = (kEnd + DEPTH_ASYNC - 1) / DEPTH_ASYNC;
+        double[] acc = new double[64];
+        double[] va = new double[PER_ITEM_ASYNC];
+        double[] vb = new double[PER_ITEM_ASYNC];
+        double[] af = new double[8];
+        double[] bf = new double[4];
+        // step t starts panel t into buffer t % 2, multiplies panel t - 1, and waits for panel t
+        for (int step = 0; step <= panels; step++) {
+            int p0 = step * DEPTH_ASYNC;
+            int buf = (step & 1) * DEPTH_ASYNC * LD;
+            int depths = step < panels ? DEPTH_ASYNC : 0;
+            for (int p = 0; p < depths * copyA; p++) {
+                ctx.asyncCopy(as, buf + p * LD, a, aOff + row0 + (long) (p0 + p) * lda, p0 + p < k ? rowsA : 0);
+                if (p0 + p >= k && lid < TILE) as[buf + p * LD + lid] = 0;
+            }
+            for (int p = 0; p < depths * copyB; p++) {
+                ctx.asyncCopy(bs, buf + p * LD, b, bOff + col0 + (long) (p0 + p) * ldb, p0 + p < k ? colsB : 0);
+                if (p0 + p >= k && lid < TILE) bs[buf + p * LD + lid] = 0;
+            }
+            if (depths > 0) {
+                for (@Unroll int i = 0; i < PER_ITEM_ASYNC; i++) {
+                    int idx = lid + i * THREADS;
+                    if (copyA == 0) va[i] = loadAlongDepth(a, aOff, lda, m, k, row0, p0, idx);
+                    if (copyB == 0) vb[i] = loadAlongDepth(b, bOff, ldb, n, k, col0, p0, idx);
+                }
+            }
+            int cur = ((step + 1) & 1) * DEPTH_ASYNC * LD;
+            for (int s = 0; s < (step > 0 ? DEPTH_ASYNC : 0); s += 4) {
+                int p = cur + (s + fq) * LD;
+                for (@Unroll int i = 0; i < 8; i++) af[i] = as[p + wr + 8 * i + fr];
+                for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[p + wc + 8 * j + fr];
+                for (@Unroll int i = 0; i < 4; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                }
+            }
+            if (depths > 0) {
+                for (@Unroll int i = 0; i < PER_ITEM_ASYNC; i++) {
+                    int idx = lid + i * THREADS;
+                    int slot = buf + (idx % DEPTH_ASYNC) * LD + idx / DEPTH_ASYNC;
+                    if (copyA == 0) as[slot] = va[i];
+                    if (copyB == 0) bs[slot] = vb[i];
+                }
+            }
+            ctx.asyncWait();
             ctx.localBarrier();
         }
         for (@Unroll int i = 0; i < 4; i++) {

@@ -1,11 +1,13 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.PinnedAllocator;
 import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.HashMap;
@@ -15,20 +17,23 @@ import java.util.Map;
  * A device kernels can run on: {@code jvm}, {@code opencl:P:D} or {@code cuda:N}. Obtained from
  * {@link Devices}. A device keeps each array's device copy between executions and between
  * graphs, so data stays resident until the array is unreachable or {@link #free} is called
- * (on the JVM the device copy is the array itself).
+ * (on the JVM the device copy is the array itself). Work goes to {@link DeviceQueue}s: the
+ * {@link #defaultQueue()} unless a plan is put on another ({@link #newQueue()}). Arrays in the
+ * device's pinned memory ({@code DoubleArray.pinned(n, device)}) are copied asynchronously.
  *
  * <pre>{@code
  * Device gpu = Devices.get("cuda:0");
  * System.out.println(gpu.info().name() + ", " + gpu.info().computeUnits() + " SMs");
  * }</pre>
  */
-public final class Device {
+public final class Device implements PinnedAllocator {
     private final DeviceInfo info;
     private final NativeDevice backend;
     private final Map<Identity, DeviceBuffer> buffers = new HashMap<>();
     private final ReferenceQueue<KernelArray> collected = new ReferenceQueue<>();
     private final Map<String, DeviceProgram> programs = new HashMap<>();
     private boolean lastProgramFromCache;
+    private volatile DeviceQueue defaultQueue;
 
     Device(NativeDevice backend) {
         this.info = backend.info();
@@ -68,6 +73,50 @@ public final class Device {
     /** The backend's side of this device. */
     NativeDevice backend() {
         return backend;
+    }
+
+    /** The queue plans use unless put on another with {@link ExecutionPlan#onQueue}; created on first use. */
+    public DeviceQueue defaultQueue() {
+        DeviceQueue q = defaultQueue;
+        if (q == null) {
+            synchronized (this) {
+                if (defaultQueue == null) defaultQueue = new DeviceQueue(this, backend.defaultQueue(), true);
+                q = defaultQueue;
+            }
+        }
+        return q;
+    }
+
+    /**
+     * A new queue whose work may run at the same time as the other queues' (a non-blocking CUDA stream, an
+     * OpenCL command queue on the device's context, a runner thread on the JVM). Close it when done.
+     *
+     * <pre>{@code
+     * try (DeviceQueue side = gpu.newQueue()) {
+     *     ExecutionHandle h = plan.onQueue(side).executeAsync();
+     *     ...
+     *     h.await();
+     * }
+     * }</pre>
+     */
+    public DeviceQueue newQueue() {
+        return new DeviceQueue(this, backend.newQueue(), false);
+    }
+
+    /**
+     * Page-locked host memory this device copies asynchronously (the JVM, which copies nothing, gives ordinary
+     * memory): zeroed, 64-byte aligned, freed when unreachable. Arrays take it through their {@code pinned}
+     * factories, e.g. {@code DoubleArray.pinned(n, device)}.
+     */
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("allocatePinned: negative size " + bytes);
+        return backend.allocatePinned(bytes);
+    }
+
+    /** Whether this device copies {@code array} asynchronously (it lives in the device's pinned memory); false on the JVM. */
+    public boolean isPinned(KernelArray array) {
+        return backend.isPinned(array.segment());
     }
 
     /** The device copy of {@code array}, allocated on first use; {@code created[0]} tells whether it is new. */

@@ -19,6 +19,17 @@ import java.util.*;
  *     System.out.println(plan.execute().profile());
  * }
  * }</pre>
+ *
+ * A plan's work goes to one {@link DeviceQueue} ({@link #onQueue}; the device's default queue
+ * otherwise). {@link #executeAsync()} returns once the work is queued; {@link #after} orders an
+ * execution after events of other queues or plans, on the device:
+ *
+ * <pre>{@code
+ * DeviceQueue a = gpu.newQueue(), b = gpu.newQueue();
+ * ExecutionHandle produced = producer.onQueue(a).executeAsync();
+ * ExecutionHandle consumed = consumer.onQueue(b).after(produced.event()).executeAsync();
+ * consumed.await();
+ * }</pre>
  */
 public final class ExecutionPlan implements AutoCloseable {
     private static final long[] LOCAL_2D = {16, 16}, LOCAL_3D = {8, 8, 4};
@@ -31,6 +42,8 @@ public final class ExecutionPlan implements AutoCloseable {
     private final List<ImmutableTaskGraph> graphs;
     private final Map<String, WorkerGrid> grids = new HashMap<>();
     private Device device;
+    private DeviceQueue queue; // null: the device's default queue
+    private final List<Event> waitBeforeNext = new ArrayList<>();
     private boolean profiling;
     private List<Action> prepared;
     private double pendingCompileMillis;
@@ -46,8 +59,49 @@ public final class ExecutionPlan implements AutoCloseable {
         if (d != device) {
             release();
             device = d;
+            queue = null;
             firstExecution = true;
         }
+        return this;
+    }
+
+    /**
+     * Runs this plan's graphs on {@code q} (and so on its device) from the next execution on. Work of plans on
+     * different queues may run at the same time; order it with {@link #after} or {@link DeviceQueue#waitFor}.
+     *
+     * <pre>{@code
+     * DeviceQueue side = gpu.newQueue();
+     * plan.onQueue(side).executeAsync();
+     * }</pre>
+     */
+    public synchronized ExecutionPlan onQueue(DeviceQueue q) {
+        if (q == null) throw new IllegalArgumentException("onQueue: null queue");
+        q.checkOpen();
+        withDevice(q.device());
+        queue = q;
+        return this;
+    }
+
+    /** The queue this plan's work goes to: the one given to {@link #onQueue}, else the device's default queue. */
+    public synchronized DeviceQueue queue() {
+        return queue != null ? queue : device().defaultQueue();
+    }
+
+    /**
+     * Makes the next execution (only that one) wait until these events have completed before its first
+     * copy or kernel. The device does the waiting for events of the same device, so the host is not blocked
+     * (see {@link DeviceQueue#waitFor} for events of other devices).
+     *
+     * <pre>{@code
+     * ExecutionHandle p = producer.onQueue(a).executeAsync();
+     * consumer.onQueue(b).after(p.event()).execute();   // b waits for a on the device
+     * }</pre>
+     */
+    public synchronized ExecutionPlan after(Event... events) {
+        for (Event e : events) {
+            if (e == null) throw new IllegalArgumentException("after: null event");
+        }
+        waitBeforeNext.addAll(List.of(events));
         return this;
     }
 
@@ -80,33 +134,24 @@ public final class ExecutionPlan implements AutoCloseable {
     public synchronized ExecutionResult execute() {
         long t0 = System.nanoTime();
         Device dev = device();
+        DeviceQueue q = queue();
+        q.checkOpen();
         if (prepared == null) prepare(dev);
-        NativeDevice nd = dev.backend();
-        boolean prof = profiling;
+        waitForEvents(q);
+        NativeQueue nq = q.nativeQueue();
+        DeviceEvent[] marks = profiling ? new DeviceEvent[4] : null;
         double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
-        if (!prof) {
-            for (Action x : prepared) x.run(firstExecution);
-            nd.synchronize();
-        } else {
-            DeviceEvent e0 = nd.record(), e1 = null, e2 = null;
-            int phase = 0; // 0 uploads, 1 kernels, 2 downloads
-            for (Action x : prepared) {
-                int p = x instanceof Upload ? 0 : x instanceof LaunchAction ? 1 : 2;
-                while (phase < p) {
-                    if (phase == 0) e1 = nd.record();
-                    else e2 = nd.record();
-                    phase++;
-                }
-                x.run(firstExecution);
+        try {
+            enqueue(prepared, nq, firstExecution, marks);
+            nq.synchronize();
+            if (marks != null) {
+                for (DeviceEvent m : marks) m.await(); // failures a device reports at events (the JVM's kernels)
+                toDev = marks[1].millisSince(marks[0]);
+                kern = marks[2].millisSince(marks[1]);
+                toHost = marks[3].millisSince(marks[2]);
             }
-            if (e1 == null) e1 = nd.record();
-            if (e2 == null) e2 = nd.record();
-            DeviceEvent e3 = nd.record();
-            nd.synchronize();
-            toDev = e1.millisSince(e0);
-            kern = e2.millisSince(e1);
-            toHost = e3.millisSince(e2);
-            for (DeviceEvent e : new DeviceEvent[] {e0, e1, e2, e3}) e.release();
+        } finally {
+            if (marks != null) for (DeviceEvent m : marks) if (m != null) m.release();
         }
         firstExecution = false;
         double compile = pendingCompileMillis;
@@ -114,7 +159,116 @@ public final class ExecutionPlan implements AutoCloseable {
         return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
     }
 
-    /** Frees the device copies of every array this plan uses. */
+    /**
+     * Queues every graph's copies and kernels on the plan's queue and returns at once with a handle;
+     * {@link ExecutionHandle#await()} waits and gives the result, {@link ExecutionHandle#event()} orders other
+     * work after this execution. Failures of the queued work (a driver error at a launch or copy, a kernel
+     * that fails) are thrown by {@code await()} with the driver's message; a plan that cannot be prepared (an
+     * SPMD kernel without a grid, a kernel that does not build) is rejected here, before anything is queued.
+     *
+     * <p>Copies of arrays in the device's pinned memory ({@code DoubleArray.pinned(n, device)}) are queued
+     * asynchronously. Copies of ordinary arrays are synchronous, so this call returns only after them
+     * (after the kernels before them too, for copies back to the host; on the JVM, whose device copy of an
+     * array is the array, they copy nothing and do not wait). The arrays must stay unchanged (and, for copies
+     * back, unread) until {@code await()} returns.
+     *
+     * <pre>{@code
+     * ExecutionHandle h = plan.executeAsync();
+     * prepareNextInput();                         // host work overlapping the device
+     * System.out.println(h.await().profile());
+     * }</pre>
+     */
+    public synchronized ExecutionHandle executeAsync() {
+        long t0 = System.nanoTime();
+        Device dev = device();
+        DeviceQueue q = queue();
+        q.checkOpen();
+        if (prepared == null) prepare(dev);
+        waitForEvents(q);
+        boolean first = firstExecution;
+        firstExecution = false;
+        double compile = pendingCompileMillis;
+        pendingCompileMillis = 0;
+        NativeQueue nq = q.nativeQueue();
+        DeviceEvent[] marks = profiling ? new DeviceEvent[4] : null;
+        DeviceException queueing = null;
+        try {
+            enqueue(prepared, nq, first, marks);
+        } catch (DeviceException e) {
+            queueing = e; // what was queued before still runs; await() reports the failure
+        }
+        // "finish" ends this execution's work, so it reports the failures a device reports at events (the JVM's
+        // kernels); the handle's event comes after it and so completes without them, as ExecutionHandle#event says
+        DeviceEvent finish = null;
+        Event done;
+        try {
+            finish = marks != null && marks[3] != null ? marks[3] : nq.record();
+            done = q.record();
+        } catch (DeviceException e) {
+            if (marks != null) for (DeviceEvent m : marks) if (m != null) m.release();
+            if (finish != null) finish.release();
+            if (queueing == null) throw e;
+            queueing.addSuppressed(e);
+            throw queueing; // the queue is unusable: no event to hand out
+        }
+        DeviceEvent[] held = marks == null ? new DeviceEvent[] {finish}
+                : finish == marks[3] ? marks : Arrays.copyOf(marks, 5); // a failed enqueue left marks[3] empty
+        held[held.length - 1] = finish;
+        DeviceException failed = queueing;
+        ExecutionHandle handle = new ExecutionHandle(done, () -> {
+            RuntimeException failure = failed;
+            try {
+                for (DeviceEvent m : held) if (m != null) m.await();
+                done.await();
+            } catch (RuntimeException e) {
+                if (failure == null) failure = e;
+                else failure.addSuppressed(e);
+            }
+            try {
+                if (failure != null) throw failure;
+                double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
+                if (marks != null) {
+                    toDev = marks[1].millisSince(marks[0]);
+                    kern = marks[2].millisSince(marks[1]);
+                    toHost = marks[3].millisSince(marks[2]);
+                }
+                return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
+            } finally {
+                for (DeviceEvent m : held) if (m != null) m.release();
+            }
+        });
+        Event.releaseWhenUnreachable(handle, held); // a handle never awaited still frees its events
+        return handle;
+    }
+
+    private void waitForEvents(DeviceQueue q) {
+        if (waitBeforeNext.isEmpty()) return;
+        Event[] events = waitBeforeNext.toArray(Event[]::new);
+        waitBeforeNext.clear();
+        q.waitFor(events);
+    }
+
+    /**
+     * Queues the actions on {@code q}. With {@code marks} (profiling), records events before the uploads,
+     * before the kernels, before the downloads and at the end.
+     */
+    private static void enqueue(List<Action> actions, NativeQueue q, boolean first, DeviceEvent[] marks) {
+        if (marks == null) {
+            for (Action x : actions) x.run(q, first);
+            return;
+        }
+        marks[0] = q.record();
+        int phase = 0; // 0 uploads, 1 kernels, 2 downloads
+        for (Action x : actions) {
+            int p = x instanceof Upload ? 0 : x instanceof LaunchAction ? 1 : 2;
+            while (phase < p) marks[++phase] = q.record();
+            x.run(q, first);
+        }
+        while (phase < 2) marks[++phase] = q.record();
+        marks[3] = q.record();
+    }
+
+    /** Frees the device copies of every array this plan uses; await its asynchronous executions first. */
     public synchronized void freeDeviceMemory() {
         Device dev = device();
         for (ImmutableTaskGraph g : graphs) {
@@ -135,11 +289,12 @@ public final class ExecutionPlan implements AutoCloseable {
 
     synchronized void copyToHost(KernelArray[] arrays) {
         Device dev = device();
+        DeviceQueue q = queue != null && !queue.isClosed() ? queue : dev.defaultQueue(); // after the plan's work
         boolean[] created = new boolean[1];
         for (KernelArray a : arrays) {
             if (!dev.holds(a)) throw new IllegalArgumentException(a + " has no copy on " + dev.id());
             DeviceBuffer b = dev.buffer(a, created);
-            if (a.byteSize() > 0) dev.backend().copyToHost(b, 0, a.segment(), a.byteSize());
+            if (a.byteSize() > 0) q.nativeQueue().copyToHost(b, 0, a.segment(), a.byteSize());
         }
     }
 
@@ -156,8 +311,8 @@ public final class ExecutionPlan implements AutoCloseable {
         for (ImmutableTaskGraph g : graphs) {
             for (TaskGraph.Step s : g.steps) {
                 switch (s) {
-                    case TaskGraph.Transfer t when t.toDevice() -> actions.add(new Upload(dev, t.array(), t.mode()));
-                    case TaskGraph.Transfer t -> actions.add(new Download(dev, t.array(), t.mode()));
+                    case TaskGraph.Transfer t when t.toDevice() -> actions.add(new Upload(dev, t.array(), t.mode(), dev.isPinned(t.array())));
+                    case TaskGraph.Transfer t -> actions.add(new Download(dev, t.array(), t.mode(), dev.isPinned(t.array())));
                     case TaskGraph.TaskStep t -> actions.add(prepareTask(dev, g, t));
                 }
             }
@@ -290,37 +445,44 @@ public final class ExecutionPlan implements AutoCloseable {
 
     // ---- actions ----
 
+    /** One step of an execution, queued on the plan's queue. */
     private interface Action {
-        void run(boolean first);
+        void run(NativeQueue q, boolean first);
 
         default void release() {
         }
     }
 
-    private record Upload(Device dev, KernelArray array, DataTransferMode mode) implements Action {
-        public void run(boolean first) {
+    /** A copy to the device: asynchronous when the array is in the device's pinned memory, synchronous otherwise. */
+    private record Upload(Device dev, KernelArray array, DataTransferMode mode, boolean pinned) implements Action {
+        public void run(NativeQueue q, boolean first) {
             if (mode == DataTransferMode.EVERY_EXECUTION || (first && mode == DataTransferMode.FIRST_EXECUTION)) {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
-                if (array.byteSize() > 0) dev.backend().copyToDevice(array.segment(), b, 0, array.byteSize());
+                if (array.byteSize() == 0) return;
+                if (pinned) q.copyToDeviceAsync(array.segment(), b, 0, array.byteSize());
+                else q.copyToDevice(array.segment(), b, 0, array.byteSize());
             }
         }
     }
 
-    private record Download(Device dev, KernelArray array, DataTransferMode mode) implements Action {
-        public void run(boolean first) {
+    /** A copy to the host: asynchronous when the array is in the device's pinned memory, synchronous otherwise. */
+    private record Download(Device dev, KernelArray array, DataTransferMode mode, boolean pinned) implements Action {
+        public void run(NativeQueue q, boolean first) {
             if (mode == DataTransferMode.EVERY_EXECUTION || (first && mode == DataTransferMode.FIRST_EXECUTION)) {
                 boolean[] created = new boolean[1];
                 DeviceBuffer b = dev.buffer(array, created);
                 if (created[0]) throw new IllegalStateException(array + " was never on " + dev.id() + ": nothing to copy back");
-                if (array.byteSize() > 0) dev.backend().copyToHost(b, 0, array.segment(), array.byteSize());
+                if (array.byteSize() == 0) return;
+                if (pinned) q.copyToHostAsync(b, 0, array.segment(), array.byteSize());
+                else q.copyToHost(b, 0, array.segment(), array.byteSize());
             }
         }
     }
 
     private record LaunchAction(String task, BoundLaunch bound, long[] global, long[] local) implements Action {
-        public void run(boolean first) {
-            if (bound != null) bound.launch(global, local);
+        public void run(NativeQueue q, boolean first) {
+            if (bound != null) bound.launch(q, global, local);
         }
 
         public void release() {

@@ -48,6 +48,8 @@ final class CudaApi {
     // flags
     static final int CU_STREAM_NON_BLOCKING = 1;
     static final int CU_EVENT_DEFAULT = 0;
+    static final int CU_EVENT_WAIT_DEFAULT = 0;
+    static final int CU_MEMHOSTALLOC_PORTABLE = 1;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIB = CudaLibrary.loaded();
@@ -67,9 +69,12 @@ final class CudaApi {
     private static final MethodHandle CU_STREAM_CREATE = h("cuStreamCreate", ADDRESS, JAVA_INT);
     private static final MethodHandle CU_STREAM_DESTROY = h("cuStreamDestroy_v2", ADDRESS);
     private static final MethodHandle CU_STREAM_SYNCHRONIZE = h("cuStreamSynchronize", ADDRESS);
+    private static final MethodHandle CU_STREAM_WAIT_EVENT = h("cuStreamWaitEvent", ADDRESS, ADDRESS, JAVA_INT);
     private static final MethodHandle CU_MEM_ALLOC = h("cuMemAlloc_v2", ADDRESS, JAVA_LONG);
     private static final MethodHandle CU_MEM_FREE = h("cuMemFree_v2", JAVA_LONG);
     private static final MethodHandle CU_MEM_GET_INFO = h("cuMemGetInfo_v2", ADDRESS, ADDRESS);
+    private static final MethodHandle CU_MEM_HOST_ALLOC = h("cuMemHostAlloc", ADDRESS, JAVA_LONG, JAVA_INT);
+    private static final MethodHandle CU_MEM_FREE_HOST = h("cuMemFreeHost", ADDRESS);
     private static final MethodHandle CU_MEMCPY_HTOD_ASYNC = h("cuMemcpyHtoDAsync_v2", JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
     private static final MethodHandle CU_MEMCPY_DTOH_ASYNC = h("cuMemcpyDtoHAsync_v2", ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS);
     private static final MethodHandle CU_MODULE_LOAD_DATA = h("cuModuleLoadData", ADDRESS, ADDRESS);
@@ -86,6 +91,8 @@ final class CudaApi {
     private static final MethodHandle CU_EVENT_ELAPSED_TIME = firstOf(new String[] {"cuEventElapsedTime_v2", "cuEventElapsedTime"},
             ADDRESS, ADDRESS, ADDRESS);
     private static final MethodHandle CU_EVENT_DESTROY = h("cuEventDestroy_v2", ADDRESS);
+    private static final MethodHandle CU_EVENT_SYNCHRONIZE = h("cuEventSynchronize", ADDRESS);
+    private static final MethodHandle CU_EVENT_QUERY = h("cuEventQuery", ADDRESS);
 
     private CudaApi() {
     }
@@ -173,6 +180,20 @@ final class CudaApi {
         try { return (int) CU_STREAM_SYNCHRONIZE.invokeExact(stream); } catch (Throwable t) { throw fail(t); }
     }
 
+    /** {@code cuStreamWaitEvent(CUstream, CUevent, unsigned int flags)}. */
+    static int cuStreamWaitEvent(MemorySegment stream, MemorySegment event, int flags) {
+        try { return (int) CU_STREAM_WAIT_EVENT.invokeExact(stream, event, flags); } catch (Throwable t) { throw fail(t); }
+    }
+
+    /** {@code cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags)}: page-locked host memory. */
+    static int cuMemHostAlloc(MemorySegment pp, long bytes, int flags) {
+        try { return (int) CU_MEM_HOST_ALLOC.invokeExact(pp, bytes, flags); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuMemFreeHost(MemorySegment p) {
+        try { return (int) CU_MEM_FREE_HOST.invokeExact(p); } catch (Throwable t) { throw fail(t); }
+    }
+
     static int cuMemAlloc(MemorySegment pDptr, long bytes) {
         try { return (int) CU_MEM_ALLOC.invokeExact(pDptr, bytes); } catch (Throwable t) { throw fail(t); }
     }
@@ -237,6 +258,15 @@ final class CudaApi {
 
     static int cuEventElapsedTime(MemorySegment pMillis, MemorySegment start, MemorySegment end) {
         try { return (int) CU_EVENT_ELAPSED_TIME.invokeExact(pMillis, start, end); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuEventSynchronize(MemorySegment event) {
+        try { return (int) CU_EVENT_SYNCHRONIZE.invokeExact(event); } catch (Throwable t) { throw fail(t); }
+    }
+
+    /** CUDA_SUCCESS when the event has completed, CUDA_ERROR_NOT_READY while work before it is pending. */
+    static int cuEventQuery(MemorySegment event) {
+        try { return (int) CU_EVENT_QUERY.invokeExact(event); } catch (Throwable t) { throw fail(t); }
     }
 
     static int cuEventDestroy(MemorySegment event) {

@@ -3,6 +3,7 @@ package dev.squall.tasks.runtime.cuda;
 import dev.squall.tasks.runtime.DeviceException;
 import dev.squall.tasks.runtime.spi.BoundLaunch;
 import dev.squall.tasks.runtime.spi.KernelArg;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,7 +29,6 @@ final class CudaBoundLaunch implements BoundLaunch {
     private final CudaKernel kernel;
     private final CudaDevice device;
     private final MemorySegment function;
-    private final MemorySegment stream;
     private final Arena arena;
     private final MemorySegment params;
     private final CudaBuffer[] buffers;
@@ -39,9 +39,8 @@ final class CudaBoundLaunch implements BoundLaunch {
     CudaBoundLaunch(CudaKernel kernel, KernelArg[] args) {
         this.kernel = kernel;
         this.device = kernel.device;
-        device.ensureCurrent(); // the stream exists from here on
+        device.ensureCurrent();
         this.function = kernel.function;
-        this.stream = device.stream();
         this.maxBlockX = device.maxBlock[0];
         this.maxBlockY = device.maxBlock[1];
         this.maxBlockZ = device.maxBlock[2];
@@ -85,7 +84,16 @@ final class CudaBoundLaunch implements BoundLaunch {
 
     @Override
     public void launch(long[] global, long[] local) {
+        launch(null, global, local);
+    }
+
+    @Override
+    public void launch(NativeQueue queue, long[] global, long[] local) {
         if (released) throw bad("launch of " + kernel.name() + " after release()");
+        CudaQueue q = device.queue(queue);
+        if (q == null) throw bad("launch of " + kernel.name() + ": " + queue + " is not a queue of " + device.id());
+        if (q.isReleased()) throw bad("launch of " + kernel.name() + ": the queue was released");
+        MemorySegment stream = q.stream;
         int dims = global.length;
         if (dims < 1 || dims > 3 || local.length != dims) throw badShape(global, local, "need 1..3 dimensions of equal length");
         long gx = global[0], lx = local[0];

@@ -6,9 +6,9 @@ import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.KernelBuildException;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
-import dev.squall.tasks.runtime.spi.DeviceEvent;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -26,11 +28,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * One CUDA device. The primary context is retained lazily (at the first allocation, build or
- * copy), so discovery alone costs no device memory. All work goes to one non-blocking stream.
+ * copy), so discovery alone costs no device memory. Each queue is a non-blocking stream; the default
+ * queue's stream is created with the context.
  */
 final class CudaDevice implements NativeDevice {
-    /** Largest chunk staged through native memory when the host segment is on the Java heap. */
-    private static final long STAGING_BYTES = 8L << 20;
 
     /** The (thread, context) pair that was last made current by any CudaDevice; see {@link #ensureCurrent()}. */
     private record Binding(Thread thread, long ctx) {
@@ -50,13 +51,16 @@ final class CudaDevice implements NativeDevice {
     final long[] maxGrid = new long[3];
 
     private volatile MemorySegment ctx;
-    private volatile MemorySegment stream;
+    private volatile CudaQueue defaultQueue;
     private volatile boolean closed;
+    /** Whether close() released the primary context; it does not while pinned host memory is alive. */
+    private boolean contextReleased;
 
     private final Set<CudaBuffer> liveBuffers = ConcurrentHashMap.newKeySet();
+    private final Set<CudaQueue> liveQueues = ConcurrentHashMap.newKeySet();
+    /** Pinned host allocations alive: address to size. */
+    private final Map<Long, Long> pinned = new ConcurrentSkipListMap<>();
     private final List<MemorySegment> modules = new ArrayList<>();
-    private Arena stagingArena;
-    private MemorySegment staging;
 
     private CudaDevice(int ordinal, int dev, DeviceInfo info, BuildCache cache, int ccMajor, int ccMinor, int[] limits) {
         this.ordinal = ordinal;
@@ -138,7 +142,7 @@ final class CudaDevice implements NativeDevice {
                 current = null;
                 throw CudaErrors.error(rc, "cuStreamCreate", id);
             }
-            stream = p.get(ADDRESS, 0);
+            defaultQueue = new CudaQueue(this, p.get(ADDRESS, 0), true);
             ctx = c;
             return c;
         }
@@ -162,8 +166,35 @@ final class CudaDevice implements NativeDevice {
         current = new Binding(t, c.address());
     }
 
-    MemorySegment stream() {
-        return stream;
+    @Override
+    public NativeQueue defaultQueue() {
+        ensureCurrent();
+        return defaultQueue;
+    }
+
+    @Override
+    public NativeQueue newQueue() {
+        ensureCurrent();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(ADDRESS);
+            CudaErrors.check(CudaApi.cuStreamCreate(p, CudaApi.CU_STREAM_NON_BLOCKING), "cuStreamCreate", id);
+            CudaQueue q = new CudaQueue(this, p.get(ADDRESS, 0), false);
+            liveQueues.add(q);
+            return q;
+        }
+    }
+
+    void queueReleased(CudaQueue q) {
+        liveQueues.remove(q);
+    }
+
+    /** The queue as one of ours ({@code null} means the default queue), or null when it belongs elsewhere. */
+    CudaQueue queue(NativeQueue q) {
+        if (q == null) {
+            ensureCurrent();
+            return defaultQueue;
+        }
+        return q instanceof CudaQueue cq && cq.device == this ? cq : null;
     }
 
     boolean isClosed() {
@@ -225,63 +256,53 @@ final class CudaDevice implements NativeDevice {
         return cb;
     }
 
-    private static void checkRange(String where, CudaBuffer b, long offset, long bytes, long hostBytes) {
-        if (offset < 0 || bytes < 0 || offset > b.byteSize() || bytes > b.byteSize() - offset) {
-            throw bad(where + ": offset " + offset + " + " + bytes + " bytes outside a buffer of " + b.byteSize() + " bytes");
-        }
-        if (bytes > hostBytes) throw bad(where + ": " + bytes + " bytes requested but the host segment has " + hostBytes);
-    }
+    // ------------------------------------------------------------------ pinned host memory
 
-    private MemorySegment staging(long n) {
-        if (staging == null || staging.byteSize() < n) {
-            if (stagingArena != null) stagingArena.close();
-            stagingArena = Arena.ofShared();
-            staging = stagingArena.allocate(Math.max(n, 64 * 1024), 64);
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        if (bytes < 0) throw bad("allocatePinned: negative size " + bytes + " on " + id);
+        ensureCurrent();
+        long address;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pp = a.allocate(ADDRESS);
+            int rc = CudaApi.cuMemHostAlloc(pp, Math.max(1, bytes), CudaApi.CU_MEMHOSTALLOC_PORTABLE);
+            if (rc == CudaErrors.CUDA_ERROR_OUT_OF_MEMORY) {
+                throw new DeviceException(DeviceException.Kind.OUT_OF_MEMORY, "cuMemHostAlloc on " + id + ": "
+                        + bytes + " bytes of page-locked host memory not available (" + CudaErrors.describe(rc) + ")");
+            }
+            CudaErrors.check(rc, "cuMemHostAlloc(" + bytes + " bytes)", id);
+            address = pp.get(ADDRESS, 0).address();
         }
-        return staging;
+        if (address % 64 != 0) { // cuMemHostAlloc returns page-aligned memory; anything else breaks KernelArray's contract
+            freePinned(address);
+            throw new DeviceException(DeviceException.Kind.DRIVER_ERROR, "cuMemHostAlloc on " + id + " returned 0x"
+                    + Long.toHexString(address) + ", not 64-byte aligned");
+        }
+        pinned.put(address, Math.max(1, bytes));
+        long at = address;
+        @SuppressWarnings("restricted") // native access is this backend's purpose
+        MemorySegment seg = MemorySegment.ofAddress(address).reinterpret(bytes, Arena.ofAuto(), s -> freePinned(at));
+        seg.fill((byte) 0);
+        return seg;
     }
 
     @Override
-    public void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
-        CudaBuffer d = buffer(dst, "copyToDevice");
-        checkRange("copyToDevice", d, dstOffset, bytes, src.byteSize());
-        if (bytes == 0) return;
-        ensureCurrent();
-        if (src.isNative()) {
-            CudaErrors.check(CudaApi.cuMemcpyHtoDAsync(d.dptr + dstOffset, src, bytes, stream), "cuMemcpyHtoDAsync_v2", id);
-            syncStream("cuMemcpyHtoDAsync_v2");
-            return;
-        }
-        for (long done = 0; done < bytes; ) {
-            long n = Math.min(bytes - done, STAGING_BYTES);
-            MemorySegment st = staging(n);
-            MemorySegment.copy(src, done, st, 0, n);
-            CudaErrors.check(CudaApi.cuMemcpyHtoDAsync(d.dptr + dstOffset + done, st, n, stream), "cuMemcpyHtoDAsync_v2", id);
-            syncStream("cuMemcpyHtoDAsync_v2");
-            done += n;
-        }
+    public boolean isPinned(MemorySegment segment) {
+        if (!segment.isNative()) return false;
+        long start = segment.address();
+        Map.Entry<Long, Long> e = ((ConcurrentSkipListMap<Long, Long>) pinned).floorEntry(start);
+        return e != null && start + segment.byteSize() <= e.getKey() + e.getValue();
     }
 
-    @Override
-    public void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
-        CudaBuffer s = buffer(src, "copyToHost");
-        checkRange("copyToHost", s, srcOffset, bytes, dst.byteSize());
-        if (dst.isReadOnly()) throw bad("copyToHost: destination segment is read-only");
-        if (bytes == 0) return;
-        ensureCurrent();
-        if (dst.isNative()) {
-            CudaErrors.check(CudaApi.cuMemcpyDtoHAsync(dst, s.dptr + srcOffset, bytes, stream), "cuMemcpyDtoHAsync_v2", id);
-            syncStream("cuMemcpyDtoHAsync_v2");
-            return;
-        }
-        for (long done = 0; done < bytes; ) {
-            long n = Math.min(bytes - done, STAGING_BYTES);
-            MemorySegment st = staging(n);
-            CudaErrors.check(CudaApi.cuMemcpyDtoHAsync(st, s.dptr + srcOffset + done, n, stream), "cuMemcpyDtoHAsync_v2", id);
-            syncStream("cuMemcpyDtoHAsync_v2");
-            MemorySegment.copy(st, 0, dst, done, n);
-            done += n;
-        }
+    /** Frees page-locked memory (from the cleaner when its segment is unreachable); after close, releases the context with the last. */
+    private synchronized void freePinned(long address) {
+        pinned.remove(address);
+        MemorySegment c = ctx;
+        if (c == null || contextReleased) return;
+        if (CudaApi.cuCtxSetCurrent(c) != CudaErrors.CUDA_SUCCESS) return;
+        current = new Binding(Thread.currentThread(), c.address());
+        CudaApi.cuMemFreeHost(MemorySegment.ofAddress(address));
+        if (closed && pinned.isEmpty()) releaseContext();
     }
 
     // ------------------------------------------------------------------ build
@@ -375,13 +396,9 @@ final class CudaDevice implements NativeDevice {
 
     // ------------------------------------------------------------------ sync, events, close
 
-    private void syncStream(String after) {
-        int rc = CudaApi.cuStreamSynchronize(stream);
-        if (rc != CudaErrors.CUDA_SUCCESS) throw asyncError(rc, after);
-    }
-
-    private DeviceException asyncError(int rc, String where) {
-        String msg = "a kernel or copy failed on " + id + " (reported by cuStreamSynchronize after " + where + "): "
+    /** A failure of earlier asynchronous work, as {@code function} reported it after {@code where}. */
+    DeviceException asyncError(int rc, String function, String where) {
+        String msg = "a kernel or copy failed on " + id + " (reported by " + function + " after " + where + "): "
                 + CudaErrors.describe(rc);
         if (CudaErrors.sticky(rc)) msg += " (the CUDA context is now unusable; restart the process)";
         return new DeviceException(CudaErrors.kind(rc), msg);
@@ -392,23 +409,7 @@ final class CudaDevice implements NativeDevice {
         if (closed) throw closedError();
         if (ctx == null) return; // nothing was ever queued
         ensureCurrent();
-        syncStream("the last launch");
-    }
-
-    @Override
-    public DeviceEvent record() {
-        ensureCurrent();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = a.allocate(ADDRESS);
-            CudaErrors.check(CudaApi.cuEventCreate(p, CudaApi.CU_EVENT_DEFAULT), "cuEventCreate", id);
-            MemorySegment ev = p.get(ADDRESS, 0);
-            int rc = CudaApi.cuEventRecord(ev, stream);
-            if (rc != CudaErrors.CUDA_SUCCESS) {
-                CudaApi.cuEventDestroy(ev);
-                throw CudaErrors.error(rc, "cuEventRecord", id);
-            }
-            return new CudaEvent(this, ev);
-        }
+        defaultQueue.syncStream("the last launch");
     }
 
     @Override
@@ -419,24 +420,33 @@ final class CudaDevice implements NativeDevice {
         if (c == null) return;
         try {
             if (CudaApi.cuCtxSetCurrent(c) == CudaErrors.CUDA_SUCCESS) {
-                CudaApi.cuStreamSynchronize(stream);
+                for (CudaQueue q : liveQueues) CudaApi.cuStreamSynchronize(q.stream);
+                CudaApi.cuStreamSynchronize(defaultQueue.stream);
                 for (CudaBuffer b : liveBuffers) CudaApi.cuMemFree(b.dptr);
                 liveBuffers.clear();
                 synchronized (modules) {
                     for (MemorySegment m : modules) CudaApi.cuModuleUnload(m);
                     modules.clear();
                 }
-                CudaApi.cuStreamDestroy(stream);
+                for (CudaQueue q : liveQueues) {
+                    CudaApi.cuStreamDestroy(q.stream);
+                    q.freeStaging();
+                }
+                liveQueues.clear();
+                CudaApi.cuStreamDestroy(defaultQueue.stream);
+                defaultQueue.freeStaging();
             }
         } finally {
-            CudaApi.cuDevicePrimaryCtxRelease(dev);
-            current = null;
-            if (stagingArena != null) {
-                stagingArena.close();
-                stagingArena = null;
-                staging = null;
-            }
+            // pinned host memory lives in the context: keep it until the last pinned segment is freed
+            if (pinned.isEmpty()) releaseContext();
+            else current = null;
         }
+    }
+
+    private void releaseContext() {
+        contextReleased = true;
+        CudaApi.cuDevicePrimaryCtxRelease(dev);
+        current = null;
     }
 
     @Override

@@ -8,11 +8,11 @@ import java.lang.foreign.MemorySegment;
 
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 
-/** A CUevent (created with flags 0, so it carries timing) recorded on the device's stream. */
+/** A CUevent (created with flags 0, so it carries timing) recorded on one of the device's streams. */
 final class CudaEvent implements DeviceEvent {
-    private final CudaDevice device;
+    final CudaDevice device;
     private final MemorySegment event;
-    private boolean released;
+    private volatile boolean released;
 
     CudaEvent(CudaDevice device, MemorySegment event) {
         this.device = device;
@@ -38,12 +38,42 @@ final class CudaEvent implements DeviceEvent {
         }
     }
 
+    MemorySegment handle() {
+        if (released) throw new DeviceException(DeviceException.Kind.BAD_ARGUMENT, "event of " + device.id() + " was released");
+        return event;
+    }
+
+    @Override
+    public void await() {
+        MemorySegment e = handle();
+        device.ensureCurrent();
+        int rc = CudaApi.cuEventSynchronize(e);
+        if (rc != CudaErrors.CUDA_SUCCESS) throw device.asyncError(rc, "cuEventSynchronize", "the commands before the event");
+    }
+
+    @Override
+    public boolean isComplete() {
+        MemorySegment e = handle();
+        device.ensureCurrent();
+        int rc = CudaApi.cuEventQuery(e);
+        if (rc == CudaErrors.CUDA_ERROR_NOT_READY) return false;
+        if (rc != CudaErrors.CUDA_SUCCESS) throw device.asyncError(rc, "cuEventQuery", "the commands before the event");
+        return true;
+    }
+
     @Override
     public void release() {
-        if (released) return;
-        released = true;
+        synchronized (this) {
+            if (released) return;
+            released = true;
+        }
         if (device.isClosed()) return; // destroyed with the context
         device.ensureCurrent();
         CudaErrors.check(CudaApi.cuEventDestroy(event), "cuEventDestroy_v2", device.id());
+    }
+
+    @Override
+    public String toString() {
+        return "CUDA event on " + device.id();
     }
 }

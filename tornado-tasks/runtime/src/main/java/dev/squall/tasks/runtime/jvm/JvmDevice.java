@@ -6,9 +6,9 @@ import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.KernelSource;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
-import dev.squall.tasks.runtime.spi.DeviceEvent;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,10 +16,12 @@ import java.lang.foreign.MemorySegment;
 /**
  * The JVM device: kernels run as Java on this process's threads ({@link JvmKernelRunner}). Its buffers are the host
  * arrays themselves, so copies between an array and its buffer are no-ops; its programs are the Java launchers the
- * compiler generated, or a run-time kernel's Java body. Every command finishes before it returns.
+ * compiler generated, or a run-time kernel's Java body. Its queues ({@link JvmQueue}) run kernels in order on runner
+ * threads, so the work of two queues runs at the same time.
  */
 final class JvmDevice implements NativeDevice {
     private final DeviceInfo info;
+    private final JvmQueue defaultQueue = new JvmQueue(this);
 
     JvmDevice() {
         Runtime rt = Runtime.getRuntime();
@@ -45,21 +47,28 @@ final class JvmDevice implements NativeDevice {
         return new JvmBuffer(array, array.segment());
     }
 
+    /** Runs work in order on a runner thread; created with the device. */
     @Override
-    public void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
-        MemorySegment d = ((JvmBuffer) dst).segment();
-        if (!sameMemory(src, d, dstOffset)) MemorySegment.copy(src, 0, d, dstOffset, bytes);
+    public NativeQueue defaultQueue() {
+        return defaultQueue;
+    }
+
+    /** A queue with its own runner thread, so its work runs at the same time as other queues'. */
+    @Override
+    public NativeQueue newQueue() {
+        return new JvmQueue(this);
+    }
+
+    /** Ordinary host memory: the JVM copies nothing, so nothing needs pinning (and {@link #isPinned} is false). */
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("allocatePinned on jvm: negative size " + bytes);
+        return Arena.ofAuto().allocate(Math.max(1, bytes), KernelArray.ALIGNMENT).asSlice(0, bytes);
     }
 
     @Override
-    public void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
-        MemorySegment s = ((JvmBuffer) src).segment();
-        if (!sameMemory(dst, s, srcOffset)) MemorySegment.copy(s, srcOffset, dst, 0, bytes);
-    }
-
-    /** Whether {@code host} starts where {@code buffer} does at {@code offset} (an array and its own buffer). */
-    private static boolean sameMemory(MemorySegment host, MemorySegment buffer, long offset) {
-        return host.isNative() && buffer.isNative() && host.address() == buffer.address() + offset;
+    public boolean isPinned(MemorySegment segment) {
+        return false;
     }
 
     @Override
@@ -69,23 +78,14 @@ final class JvmDevice implements NativeDevice {
 
     @Override
     public DeviceProgram program(Class<?> owner) {
-        return JvmProgram.compiled(owner);
+        return JvmProgram.compiled(this, owner);
     }
 
     @Override
     public DeviceProgram build(KernelInfo kernel, KernelSource source) {
         KernelSource.JvmBody body = source.jvmBody()
                 .orElseThrow(() -> NativeDevice.noCodeFor(kernel.name(), info, "Java body (KernelSource.withJvm)"));
-        return JvmProgram.runtime(kernel, body);
-    }
-
-    @Override
-    public void synchronize() {
-    }
-
-    @Override
-    public DeviceEvent record() {
-        return new JvmEvent(System.nanoTime());
+        return JvmProgram.runtime(this, kernel, body);
     }
 
     @Override

@@ -5,16 +5,20 @@ import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.BoundLaunch;
 import dev.squall.tasks.runtime.spi.DeviceKernel;
 import dev.squall.tasks.runtime.spi.KernelArg;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 /**
  * A kernel of the JVM device. Binding turns the device-order arguments back into the kernel's Java arguments:
- * a buffer is its array (the length after it is dropped), scalars are boxed as the kernel declares them.
+ * a buffer is its array (the length after it is dropped), scalars are boxed as the kernel declares them. A launch
+ * runs on the runner of the queue it is given ({@link JvmQueue}).
  */
 final class JvmKernel implements DeviceKernel {
+    private final JvmDevice device;
     private final KernelInfo info;
     private final JvmProgram.Launcher launcher;
 
-    JvmKernel(KernelInfo info, JvmProgram.Launcher launcher) {
+    JvmKernel(JvmDevice device, KernelInfo info, JvmProgram.Launcher launcher) {
+        this.device = device;
         this.info = info;
         this.launcher = launcher;
     }
@@ -53,7 +57,16 @@ final class JvmKernel implements DeviceKernel {
         return new BoundLaunch() {
             @Override
             public void launch(long[] global, long[] local) {
-                launcher.launch(java, global, local);
+                launch(device.defaultQueue(), global, local);
+            }
+
+            /** Submits the kernel to the queue's runner; a failure is reported by the queue's next event or synchronize. */
+            @Override
+            public void launch(NativeQueue queue, long[] global, long[] local) {
+                if (!(queue instanceof JvmQueue q) || q.device() != device) {
+                    throw new IllegalArgumentException("kernel " + info.name() + " runs on " + device + ", not on " + queue);
+                }
+                q.submit(() -> launcher.launch(java, global, local));
             }
 
             @Override

@@ -30,26 +30,26 @@ final class JvmProgram implements DeviceProgram {
     }
 
     /** The compiled kernels of {@code owner}: loop kernels through the generated launcher, SPMD kernels by calling the method per work-item. */
-    static JvmProgram compiled(Class<?> owner) {
+    static JvmProgram compiled(JvmDevice device, Class<?> owner) {
         GeneratedKernels gen = KernelRegistry.generated(owner);
         return new JvmProgram(name -> {
             KernelInfo info = gen.kernels().stream().filter(k -> k.name().equals(name)).findFirst()
                     .orElseThrow(() -> new DeviceException(DeviceException.Kind.NOT_FOUND, "no kernel " + name + " in " + owner.getName()));
-            if (info.style() == KernelInfo.Style.LOOP) return new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runLoop(gen, info, args));
+            if (info.style() == KernelInfo.Style.LOOP) return new JvmKernel(device, info, (args, global, local) -> JvmKernelRunner.runLoop(gen, info, args));
             Method m = method(owner, name);
-            return new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(gen, m, info, args, global, local));
+            return new JvmKernel(device, info, (args, global, local) -> JvmKernelRunner.runSpmd(gen, m, info, args, global, local));
         });
     }
 
     /** A run-time kernel whose body is Java. */
-    static JvmProgram runtime(KernelInfo info, KernelSource.JvmBody body) {
+    static JvmProgram runtime(JvmDevice device, KernelInfo info, KernelSource.JvmBody body) {
         JvmKernel kernel;
         GeneratedKernels runner = new RuntimeBody(info, body);
         if (info.style() == KernelInfo.Style.LOOP) {
-            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runLoop(runner, info, args));
+            kernel = new JvmKernel(device, info, (args, global, local) -> JvmKernelRunner.runLoop(runner, info, args));
         } else {
             Method dispatch = method(JvmProgram.class, "dispatch");
-            kernel = new JvmKernel(info, (args, global, local) -> JvmKernelRunner.runSpmd(runner, dispatch, info,
+            kernel = new JvmKernel(device, info, (args, global, local) -> JvmKernelRunner.runSpmd(runner, dispatch, info,
                     new Object[] {JvmKernelRunner.placeholderContext(), new BodyCall(body, args)}, global, local));
         }
         return new JvmProgram(name -> {

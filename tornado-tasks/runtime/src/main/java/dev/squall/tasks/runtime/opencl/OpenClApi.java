@@ -41,6 +41,10 @@ final class OpenClApi {
     static final long CL_QUEUE_PROPERTIES = 0x1093;
     static final long CL_QUEUE_PROFILING_ENABLE = 1L << 1;
     static final long CL_MEM_READ_WRITE = 1L;
+    static final long CL_MEM_ALLOC_HOST_PTR = 1L << 4;
+    static final long CL_MAP_READ = 1L;
+    static final long CL_MAP_WRITE = 1L << 1;
+    static final int CL_FALSE = 0;
     static final int CL_TRUE = 1;
     // programs and kernels
     static final int CL_PROGRAM_BINARY_SIZES = 0x1165;
@@ -52,6 +56,8 @@ final class OpenClApi {
     static final int CL_KERNEL_PRIVATE_MEM_SIZE = 0x11B4;
     // events
     static final int CL_PROFILING_COMMAND_END = 0x1283;
+    static final int CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
+    static final int CL_COMPLETE = 0;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final ValueLayout.OfLong SIZE_T = JAVA_LONG;
@@ -66,6 +72,7 @@ final class OpenClApi {
     final MethodHandle clCreateKernel, clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo, clReleaseKernel;
     final MethodHandle clEnqueueNDRangeKernel, clEnqueueMarkerWithWaitList, clGetEventProfilingInfo;
     final MethodHandle clWaitForEvents, clReleaseEvent, clFinish;
+    final MethodHandle clEnqueueBarrierWithWaitList, clFlush, clGetEventInfo, clEnqueueMapBuffer, clEnqueueUnmapMemObject;
 
     private static volatile OpenClApi instance;
 
@@ -139,6 +146,14 @@ final class OpenClApi {
         clWaitForEvents = h(l, "clWaitForEvents", JAVA_INT, JAVA_INT, ADDRESS);
         clReleaseEvent = h(l, "clReleaseEvent", JAVA_INT, ADDRESS);
         clFinish = h(l, "clFinish", JAVA_INT, ADDRESS);
+        clEnqueueBarrierWithWaitList = h(l, "clEnqueueBarrierWithWaitList", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
+                ADDRESS);
+        clFlush = h(l, "clFlush", JAVA_INT, ADDRESS);
+        clGetEventInfo = h(l, "clGetEventInfo", JAVA_INT, ADDRESS, JAVA_INT, SIZE_T, ADDRESS, ADDRESS);
+        clEnqueueMapBuffer = h(l, "clEnqueueMapBuffer", ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, SIZE_T,
+                SIZE_T, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        clEnqueueUnmapMemObject = h(l, "clEnqueueUnmapMemObject", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT,
+                ADDRESS, ADDRESS);
     }
 
     @SuppressWarnings("restricted")
@@ -202,14 +217,54 @@ final class OpenClApi {
     }
 
     int enqueueWriteBuffer(MemorySegment q, MemorySegment mem, long offset, long size, MemorySegment src) {
+        return enqueueWriteBuffer(q, mem, true, offset, size, src);
+    }
+
+    /** {@code blocking}: return after the copy (CL_TRUE) or at once (CL_FALSE; {@code src} must stay unchanged until it ran). */
+    int enqueueWriteBuffer(MemorySegment q, MemorySegment mem, boolean blocking, long offset, long size, MemorySegment src) {
         try {
-            return (int) clEnqueueWriteBuffer.invokeExact(q, mem, CL_TRUE, offset, size, src, 0, MemorySegment.NULL, MemorySegment.NULL);
+            return (int) clEnqueueWriteBuffer.invokeExact(q, mem, blocking ? CL_TRUE : CL_FALSE, offset, size, src, 0,
+                    MemorySegment.NULL, MemorySegment.NULL);
         } catch (Throwable t) { throw rethrow(t); }
     }
 
     int enqueueReadBuffer(MemorySegment q, MemorySegment mem, long offset, long size, MemorySegment dst) {
+        return enqueueReadBuffer(q, mem, true, offset, size, dst);
+    }
+
+    int enqueueReadBuffer(MemorySegment q, MemorySegment mem, boolean blocking, long offset, long size, MemorySegment dst) {
         try {
-            return (int) clEnqueueReadBuffer.invokeExact(q, mem, CL_TRUE, offset, size, dst, 0, MemorySegment.NULL, MemorySegment.NULL);
+            return (int) clEnqueueReadBuffer.invokeExact(q, mem, blocking ? CL_TRUE : CL_FALSE, offset, size, dst, 0,
+                    MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /** A barrier: commands enqueued after it wait for the {@code n} events in {@code events}. */
+    int enqueueBarrierWithWaitList(MemorySegment q, int n, MemorySegment events) {
+        try {
+            return (int) clEnqueueBarrierWithWaitList.invokeExact(q, n, events, MemorySegment.NULL);
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    int flush(MemorySegment q) {
+        try { return (int) clFlush.invokeExact(q); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    int getEventInfo(MemorySegment ev, int param, long size, MemorySegment value, MemorySegment sizeRet) {
+        try { return (int) clGetEventInfo.invokeExact(ev, param, size, value, sizeRet); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /** Blocking map of {@code size} bytes for reading and writing; returns the host pointer (errors in {@code err}). */
+    MemorySegment enqueueMapBuffer(MemorySegment q, MemorySegment mem, long size, MemorySegment err) {
+        try {
+            return (MemorySegment) clEnqueueMapBuffer.invokeExact(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0L, size, 0,
+                    MemorySegment.NULL, MemorySegment.NULL, err);
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    int enqueueUnmapMemObject(MemorySegment q, MemorySegment mem, MemorySegment mapped) {
+        try {
+            return (int) clEnqueueUnmapMemObject.invokeExact(q, mem, mapped, 0, MemorySegment.NULL, MemorySegment.NULL);
         } catch (Throwable t) { throw rethrow(t); }
     }
 

@@ -7,9 +7,9 @@ import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.KernelBuildException;
 import dev.squall.tasks.runtime.spi.DeviceBuffer;
-import dev.squall.tasks.runtime.spi.DeviceEvent;
 import dev.squall.tasks.runtime.spi.DeviceProgram;
 import dev.squall.tasks.runtime.spi.NativeDevice;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,8 +17,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -26,8 +28,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * One OpenCL device with its own context and in-order, profiling-enabled command queue (created on
- * first use). Native scratch memory lives in an automatic arena so any thread may call (one at a time).
+ * One OpenCL device with its own context and in-order, profiling-enabled command queues: the default
+ * queue, created with the context on first use, and those of {@link #newQueue()}. Native scratch
+ * memory lives in an automatic arena so any thread may call.
  */
 final class OpenClDevice implements NativeDevice {
     /** Build options: the language version only, nothing that changes semantics. */
@@ -59,14 +62,14 @@ final class OpenClDevice implements NativeDevice {
     private final Arena arena = Arena.ofAuto();
     final MemorySegment err;         // cl_int errcode_ret
     final MemorySegment deviceList;  // cl_device_id[1]
-    private final MemorySegment eventOut;   // cl_event*
-    private final MemorySegment eventPair;  // cl_event[2] for clWaitForEvents
-    private final MemorySegment ulongOut;   // cl_ulong
 
     private MemorySegment context = MemorySegment.NULL;
-    private MemorySegment queue = MemorySegment.NULL;
-    private boolean closed;
+    private OpenClQueue defaultQueue;
+    private volatile boolean closed;
     private final Set<OpenClBuffer> liveBuffers = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<OpenClQueue> liveQueues = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Pinned host allocations alive: aligned address to usable size. */
+    private final ConcurrentSkipListMap<Long, Long> pinned = new ConcurrentSkipListMap<>();
     private final Set<OpenClLaunch> liveLaunches = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<OpenClEvent> liveEvents = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<OpenClProgram> programs = new ArrayList<>();
@@ -81,9 +84,6 @@ final class OpenClDevice implements NativeDevice {
         this.err = arena.allocate(JAVA_INT);
         this.deviceList = arena.allocate(ADDRESS);
         deviceList.set(ADDRESS, 0, device);
-        this.eventOut = arena.allocate(ADDRESS);
-        this.eventPair = arena.allocate(ADDRESS, 2);
-        this.ulongOut = arena.allocate(JAVA_LONG);
         try (Arena a = Arena.ofConfined()) {
             platformVersion = OpenClApi.infoString(a,
                     (s, v, r) -> api.getPlatformInfo(platform, OpenClApi.CL_PLATFORM_VERSION, s, v, r),
@@ -147,9 +147,54 @@ final class OpenClDevice implements NativeDevice {
         return context;
     }
 
-    synchronized MemorySegment queue() {
+    @Override
+    public synchronized NativeQueue defaultQueue() {
         context();
-        return queue;
+        return defaultQueue;
+    }
+
+    /** The queue as one of ours ({@code null} means the default queue), or null when it belongs elsewhere. */
+    OpenClQueue queue(NativeQueue q) {
+        if (q == null) return (OpenClQueue) defaultQueue();
+        return q instanceof OpenClQueue oq && oq.device == this ? oq : null;
+    }
+
+    @Override
+    public NativeQueue newQueue() {
+        MemorySegment ctx = context();
+        OpenClQueue q = new OpenClQueue(this, createQueue(ctx), false);
+        synchronized (this) {
+            checkOpen();
+            liveQueues.add(q);
+        }
+        return q;
+    }
+
+    synchronized void queueReleased(OpenClQueue q) {
+        liveQueues.remove(q);
+    }
+
+    /** An in-order command queue with profiling on {@code ctx}. */
+    private MemorySegment createQueue(MemorySegment ctx) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment e = a.allocate(JAVA_INT);
+            MemorySegment q = MemorySegment.NULL;
+            int rc = -1;
+            if (api.clCreateCommandQueueWithProperties.isPresent() && majorVersion(info.computeCapability()) >= 2) {
+                MemorySegment qp = a.allocate(JAVA_LONG, 3);
+                qp.setAtIndex(JAVA_LONG, 0, OpenClApi.CL_QUEUE_PROPERTIES);
+                qp.setAtIndex(JAVA_LONG, 1, OpenClApi.CL_QUEUE_PROFILING_ENABLE);
+                qp.setAtIndex(JAVA_LONG, 2, 0L);
+                q = api.createCommandQueueWithProperties(ctx, device, qp, e);
+                rc = e.get(JAVA_INT, 0);
+            }
+            if (rc != OpenClErrors.CL_SUCCESS) {
+                q = api.createCommandQueue(ctx, device, OpenClApi.CL_QUEUE_PROFILING_ENABLE, e);
+                rc = e.get(JAVA_INT, 0);
+            }
+            if (rc != OpenClErrors.CL_SUCCESS) throw OpenClErrors.exception("clCreateCommandQueue", rc, id, null);
+            return q;
+        }
     }
 
     private void open() {
@@ -160,26 +205,15 @@ final class OpenClDevice implements NativeDevice {
             props.setAtIndex(JAVA_LONG, 2, 0L);
             MemorySegment ctx = api.createContext(props, 1, deviceList, err);
             OpenClErrors.check(err.get(JAVA_INT, 0), "clCreateContext", id);
-            MemorySegment q = MemorySegment.NULL;
-            int rc = -1;
-            if (api.clCreateCommandQueueWithProperties.isPresent() && majorVersion(info.computeCapability()) >= 2) {
-                MemorySegment qp = a.allocate(JAVA_LONG, 3);
-                qp.setAtIndex(JAVA_LONG, 0, OpenClApi.CL_QUEUE_PROPERTIES);
-                qp.setAtIndex(JAVA_LONG, 1, OpenClApi.CL_QUEUE_PROFILING_ENABLE);
-                qp.setAtIndex(JAVA_LONG, 2, 0L);
-                q = api.createCommandQueueWithProperties(ctx, device, qp, err);
-                rc = err.get(JAVA_INT, 0);
-            }
-            if (rc != OpenClErrors.CL_SUCCESS) {
-                q = api.createCommandQueue(ctx, device, OpenClApi.CL_QUEUE_PROFILING_ENABLE, err);
-                rc = err.get(JAVA_INT, 0);
-            }
-            if (rc != OpenClErrors.CL_SUCCESS) {
+            MemorySegment q;
+            try {
+                q = createQueue(ctx);
+            } catch (DeviceException e) {
                 api.releaseContext(ctx);
-                throw OpenClErrors.exception("clCreateCommandQueue", rc, id, null);
+                throw e;
             }
             context = ctx;
-            queue = q;
+            defaultQueue = new OpenClQueue(this, q, true);
         }
     }
 
@@ -248,57 +282,55 @@ final class OpenClDevice implements NativeDevice {
         return OpenClErrors.exception(function, rc, id, detail);
     }
 
-    private static void checkRange(OpenClBuffer b, long offset, long bytes, long hostBytes, String what) {
-        if (offset < 0 || bytes < 0 || offset > b.byteSize() - bytes) {
-            throw new DeviceException(Kind.BAD_ARGUMENT, what + ": range [" + offset + ", " + offset + "+" + bytes
-                    + ") outside " + b);
-        }
-        if (hostBytes < bytes) {
-            throw new DeviceException(Kind.BAD_ARGUMENT, what + ": host segment has " + hostBytes + " bytes, "
-                    + bytes + " requested");
+    // ---- pinned host memory ----
+
+    @Override
+    public MemorySegment allocatePinned(long bytes) {
+        if (bytes < 0) throw new DeviceException(Kind.BAD_ARGUMENT, "negative pinned allocation size " + bytes + " on " + id);
+        MemorySegment ctx = context();
+        long size = bytes + 64; // room to align the mapped pointer to 64 bytes
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment e = a.allocate(JAVA_INT);
+            MemorySegment mem = api.createBuffer(ctx, OpenClApi.CL_MEM_READ_WRITE | OpenClApi.CL_MEM_ALLOC_HOST_PTR, size, e);
+            int rc = e.get(JAVA_INT, 0);
+            if (rc != OpenClErrors.CL_SUCCESS) {
+                if (OpenClErrors.isOutOfMemory(rc) || rc == -61 /* CL_INVALID_BUFFER_SIZE */) {
+                    throw new DeviceException(Kind.OUT_OF_MEMORY, OpenClErrors.message("clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)", rc, id)
+                            + ": " + sizes(size));
+                }
+                throw OpenClErrors.exception("clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)", rc, id, sizes(size));
+            }
+            MemorySegment mapped = api.enqueueMapBuffer(defaultQueue.usable("allocatePinned"), mem, size, e);
+            rc = e.get(JAVA_INT, 0);
+            if (rc != OpenClErrors.CL_SUCCESS) {
+                api.releaseMemObject(mem);
+                throw commandError("clEnqueueMapBuffer", rc, "mapping " + size + " bytes of pinned host memory");
+            }
+            long aligned = (mapped.address() + 63) & -64L;
+            pinned.put(aligned, Math.max(1, bytes));
+            @SuppressWarnings("restricted") // native access is this backend's purpose
+            MemorySegment seg = MemorySegment.ofAddress(aligned).reinterpret(bytes, Arena.ofAuto(),
+                    s -> freePinned(mem, mapped, aligned));
+            seg.fill((byte) 0);
+            return seg;
         }
     }
 
     @Override
-    public void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
-        OpenClBuffer b = own(dst, "copyToDevice destination");
-        checkRange(b, dstOffset, bytes, src.byteSize(), "copyToDevice");
-        if (bytes == 0) return;
-        MemorySegment q = queue();
-        int rc;
-        if (src.isNative()) {
-            rc = api.enqueueWriteBuffer(q, b.mem, dstOffset, bytes, src);
-        } else {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(bytes, 8);
-                MemorySegment.copy(src, 0, tmp, 0, bytes);
-                rc = api.enqueueWriteBuffer(q, b.mem, dstOffset, bytes, tmp);
-            }
-        }
-        if (rc != OpenClErrors.CL_SUCCESS) {
-            throw commandError("clEnqueueWriteBuffer", rc, "writing " + bytes + " bytes at " + dstOffset + " into " + b);
-        }
+    public boolean isPinned(MemorySegment segment) {
+        if (!segment.isNative()) return false;
+        long start = segment.address();
+        Map.Entry<Long, Long> e = pinned.floorEntry(start);
+        return e != null && start + segment.byteSize() <= e.getKey() + e.getValue();
     }
 
-    @Override
-    public void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
-        OpenClBuffer b = own(src, "copyToHost source");
-        checkRange(b, srcOffset, bytes, dst.byteSize(), "copyToHost");
-        if (dst.isReadOnly()) throw new DeviceException(Kind.BAD_ARGUMENT, "copyToHost: destination is read-only");
-        if (bytes == 0) return;
-        MemorySegment q = queue();
-        int rc;
-        if (dst.isNative()) {
-            rc = api.enqueueReadBuffer(q, b.mem, srcOffset, bytes, dst);
-        } else {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment tmp = a.allocate(bytes, 8);
-                rc = api.enqueueReadBuffer(q, b.mem, srcOffset, bytes, tmp);
-                if (rc == OpenClErrors.CL_SUCCESS) MemorySegment.copy(tmp, 0, dst, 0, bytes);
-            }
-        }
-        if (rc != OpenClErrors.CL_SUCCESS) {
-            throw commandError("clEnqueueReadBuffer", rc, "reading " + bytes + " bytes at " + srcOffset + " from " + b);
+    /** Unmaps and releases a pinned allocation (from the cleaner, once its segment is unreachable). */
+    private void freePinned(MemorySegment mem, MemorySegment mapped, long aligned) {
+        pinned.remove(aligned);
+        synchronized (this) {
+            // after close the queue is gone; releasing the buffer frees the mapping with it
+            if (!closed) api.enqueueUnmapMemObject(defaultQueue.handle, mem, mapped);
+            api.releaseMemObject(mem);
         }
     }
 
@@ -414,25 +446,19 @@ final class OpenClDevice implements NativeDevice {
 
     @Override
     public void synchronize() {
-        MemorySegment q;
+        OpenClQueue q;
         synchronized (this) {
             checkOpen();
-            q = queue;
+            q = defaultQueue;
         }
-        if (q.equals(MemorySegment.NULL)) return; // nothing was ever queued
-        int rc = api.finish(q);
-        if (rc != OpenClErrors.CL_SUCCESS) throw commandError("clFinish", rc, "waiting for queued commands");
+        if (q == null) return; // nothing was ever queued
+        q.synchronize();
     }
 
-    @Override
-    public DeviceEvent record() {
-        MemorySegment q = queue();
-        int rc = api.enqueueMarkerWithWaitList(q, eventOut);
-        if (rc != OpenClErrors.CL_SUCCESS) throw commandError("clEnqueueMarkerWithWaitList", rc, "recording an event");
-        OpenClEvent e = new OpenClEvent(this, eventOut.get(ADDRESS, 0));
-        synchronized (this) {
-            liveEvents.add(e);
-        }
+    /** Tracks an event a queue has just created, so close() can release it. */
+    synchronized OpenClEvent eventCreated(MemorySegment handle) {
+        OpenClEvent e = new OpenClEvent(this, handle);
+        liveEvents.add(e);
         return e;
     }
 
@@ -443,17 +469,50 @@ final class OpenClDevice implements NativeDevice {
     /** Device time from {@code a} to {@code b} (CL_PROFILING_COMMAND_END of each), in milliseconds. */
     double millisBetween(OpenClEvent a, OpenClEvent b) {
         checkOpen();
-        eventPair.setAtIndex(ADDRESS, 0, a.handle);
-        eventPair.setAtIndex(ADDRESS, 1, b.handle);
-        int rc = api.waitForEvents(2, eventPair);
-        if (rc != OpenClErrors.CL_SUCCESS) throw commandError("clWaitForEvents", rc, "waiting for two events");
-        return (end(b) - end(a)) / 1e6;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pair = arena.allocate(ADDRESS, 2);
+            pair.setAtIndex(ADDRESS, 0, a.handle);
+            pair.setAtIndex(ADDRESS, 1, b.handle);
+            int rc = api.waitForEvents(2, pair);
+            if (rc != OpenClErrors.CL_SUCCESS) throw commandError("clWaitForEvents", rc, "waiting for two events");
+            MemorySegment ulong = arena.allocate(JAVA_LONG);
+            return (end(b, ulong) - end(a, ulong)) / 1e6;
+        }
     }
 
-    private long end(OpenClEvent e) {
-        int rc = api.getEventProfilingInfo(e.handle, OpenClApi.CL_PROFILING_COMMAND_END, 8, ulongOut, MemorySegment.NULL);
+    private long end(OpenClEvent e, MemorySegment ulong) {
+        int rc = api.getEventProfilingInfo(e.handle, OpenClApi.CL_PROFILING_COMMAND_END, 8, ulong, MemorySegment.NULL);
         OpenClErrors.check(rc, "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END)", id);
-        return ulongOut.get(JAVA_LONG, 0);
+        return ulong.get(JAVA_LONG, 0);
+    }
+
+    /** Waits for one event; a failed command before it is reported with its OpenCL status. */
+    void await(OpenClEvent e) {
+        checkOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment list = arena.allocateFrom(ADDRESS, e.handle);
+            int rc = api.waitForEvents(1, list);
+            if (rc == OpenClErrors.CL_SUCCESS) return;
+            int status = status(e, arena);
+            throw commandError("clWaitForEvents", status < 0 ? status : rc, "a command before the awaited event failed");
+        }
+    }
+
+    /** Whether the event's commands have finished; a failed command is reported with its OpenCL status. */
+    boolean isComplete(OpenClEvent e) {
+        checkOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            int status = status(e, arena);
+            if (status < 0) throw commandError("clGetEventInfo", status, "a command before the event failed");
+            return status == OpenClApi.CL_COMPLETE;
+        }
+    }
+
+    private int status(OpenClEvent e, Arena arena) {
+        MemorySegment v = arena.allocate(JAVA_INT);
+        int rc = api.getEventInfo(e.handle, OpenClApi.CL_EVENT_COMMAND_EXECUTION_STATUS, 4, v, MemorySegment.NULL);
+        OpenClErrors.check(rc, "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)", id);
+        return v.get(JAVA_INT, 0);
     }
 
     // ---- teardown ----
@@ -463,8 +522,12 @@ final class OpenClDevice implements NativeDevice {
         List<RuntimeException> failures = new ArrayList<>();
         synchronized (this) {
             if (closed) return;
-            if (!queue.equals(MemorySegment.NULL)) {
-                int rc = api.finish(queue);
+            for (OpenClQueue q : List.copyOf(liveQueues)) {
+                int rc = api.finish(q.handle);
+                if (rc != OpenClErrors.CL_SUCCESS) failures.add(OpenClErrors.exception("clFinish", rc, id, "at close"));
+            }
+            if (defaultQueue != null) {
+                int rc = api.finish(defaultQueue.handle);
                 if (rc != OpenClErrors.CL_SUCCESS) failures.add(OpenClErrors.exception("clFinish", rc, id, "at close"));
             }
             for (OpenClEvent e : List.copyOf(liveEvents)) run(failures, e::release);
@@ -472,13 +535,14 @@ final class OpenClDevice implements NativeDevice {
             for (OpenClProgram p : programs) run(failures, p::release);
             programs.clear();
             for (OpenClBuffer b : List.copyOf(liveBuffers)) run(failures, b::release);
-            if (!queue.equals(MemorySegment.NULL)) {
-                int rc = api.releaseCommandQueue(queue);
+            for (OpenClQueue q : List.copyOf(liveQueues)) q.releaseAtClose();
+            liveQueues.clear();
+            if (defaultQueue != null) {
+                int rc = api.releaseCommandQueue(defaultQueue.handle);
                 if (rc != OpenClErrors.CL_SUCCESS) failures.add(OpenClErrors.exception("clReleaseCommandQueue", rc, id, null));
                 rc = api.releaseContext(context);
                 if (rc != OpenClErrors.CL_SUCCESS) failures.add(OpenClErrors.exception("clReleaseContext", rc, id, null));
             }
-            queue = MemorySegment.NULL;
             context = MemorySegment.NULL;
             closed = true;
         }

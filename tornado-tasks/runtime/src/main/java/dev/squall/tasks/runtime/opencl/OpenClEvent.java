@@ -5,7 +5,7 @@ import dev.squall.tasks.runtime.spi.DeviceEvent;
 
 import java.lang.foreign.MemorySegment;
 
-/** A marker ({@code clEnqueueMarkerWithWaitList}) in a profiling queue. */
+/** A marker ({@code clEnqueueMarkerWithWaitList}) in one of the device's profiling queues. */
 final class OpenClEvent implements DeviceEvent {
     final OpenClDevice device;
     final MemorySegment handle;
@@ -26,6 +26,23 @@ final class OpenClEvent implements DeviceEvent {
             throw new DeviceException(DeviceException.Kind.BAD_ARGUMENT, "millisSince: event already released");
         }
         return device.millisBetween(e, this);
+    }
+
+    MemorySegment handle() {
+        if (released) throw new DeviceException(DeviceException.Kind.BAD_ARGUMENT, "event of " + device.id + " was released");
+        return handle;
+    }
+
+    @Override
+    public void await() {
+        handle();
+        device.await(this);
+    }
+
+    @Override
+    public boolean isComplete() {
+        handle();
+        return device.isComplete(this);
     }
 
     @Override

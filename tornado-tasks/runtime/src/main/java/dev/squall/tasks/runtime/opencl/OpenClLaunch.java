@@ -3,6 +3,7 @@ package dev.squall.tasks.runtime.opencl;
 import dev.squall.tasks.runtime.DeviceException;
 import dev.squall.tasks.runtime.DeviceException.Kind;
 import dev.squall.tasks.runtime.spi.BoundLaunch;
+import dev.squall.tasks.runtime.spi.NativeQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,13 +13,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A {@code cl_kernel} with its arguments set once. {@link #launch} only writes the sizes into
- * pre-allocated native arrays and enqueues: no allocation on the launch path.
+ * pre-allocated native arrays and enqueues: no allocation on the launch path. Launches serialise on
+ * this object, as they share those arrays; the kernel may be enqueued on any queue of its device.
  */
 final class OpenClLaunch implements BoundLaunch {
     private final OpenClKernel kernel;
     private final OpenClDevice device;
     private final MemorySegment handle;
-    private final MemorySegment queue;
     private final OpenClBuffer[] buffers; // null where the argument is a scalar
     private final Arena arena = Arena.ofAuto(); // any thread may launch; freed with this object
     private final MemorySegment globalSizes;
@@ -30,7 +31,6 @@ final class OpenClLaunch implements BoundLaunch {
         this.device = kernel.program.device;
         this.handle = handle;
         this.buffers = buffers;
-        this.queue = device.queue();
         this.globalSizes = arena.allocate(JAVA_LONG, 3);
         this.localSizes = arena.allocate(JAVA_LONG, 3);
         device.launchCreated(this);
@@ -38,7 +38,16 @@ final class OpenClLaunch implements BoundLaunch {
 
     @Override
     public void launch(long[] global, long[] local) {
+        launch(null, global, local);
+    }
+
+    @Override
+    public synchronized void launch(NativeQueue on, long[] global, long[] local) {
         if (released) throw bad("launch of a released binding");
+        OpenClQueue q = device.queue(on);
+        if (q == null) throw bad(on + " is not a queue of this device");
+        if (q.isReleased()) throw bad("the queue was released");
+        MemorySegment queue = q.handle;
         if (device.isClosed()) throw bad("device is closed");
         int dims = global == null ? 0 : global.length;
         if (dims < 1 || dims > 3) throw bad("global size must have 1..3 entries: " + Arrays.toString(global));

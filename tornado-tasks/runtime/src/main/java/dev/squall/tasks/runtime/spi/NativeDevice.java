@@ -9,9 +9,11 @@ import dev.squall.tasks.runtime.KernelSource;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One device of a backend (OpenCL, CUDA, and the JVM, whose buffers are the host arrays themselves). All
- * commands go to one in-order queue (OpenCL command queue, CUDA stream), so launches and copies run in the order
- * issued. Methods may be called from any thread but not concurrently.
+ * One device of a backend (OpenCL, CUDA, and the JVM, whose buffers are the host arrays themselves). Commands go
+ * to in-order queues ({@link NativeQueue}: CUDA streams, OpenCL command queues, runner threads on the JVM): the
+ * {@link #defaultQueue()}, which the copy, synchronize and record methods here use, and any number of further
+ * queues from {@link #newQueue()} whose commands may run at the same time as the default queue's. Any thread may
+ * call.
  */
 public interface NativeDevice {
     /** Identity and limits. */
@@ -32,11 +34,37 @@ public interface NativeDevice {
         return allocate(Math.max(array.byteSize(), array.elementBytes()));
     }
 
-    /** Copies {@code bytes} from host memory into {@code dst} at {@code dstOffset}; returns when the host memory may be reused. */
-    void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes);
+    /** The queue the device's own methods use; created with the context on first use, released with the device. */
+    NativeQueue defaultQueue();
 
-    /** Copies {@code bytes} from {@code src} at {@code srcOffset} to host memory; returns when the data is in {@code dst}. */
-    void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes);
+    /**
+     * A new in-order queue on the device's context (a non-blocking CUDA stream, an OpenCL command queue
+     * with profiling, a runner thread on the JVM). Release it with {@link NativeQueue#release()}; closing the
+     * device releases it too.
+     */
+    NativeQueue newQueue();
+
+    /**
+     * Allocates page-locked host memory that this device copies from and to asynchronously
+     * ({@code cuMemHostAlloc} on CUDA; a mapped {@code CL_MEM_ALLOC_HOST_PTR} buffer on OpenCL; ordinary memory,
+     * which it never calls pinned, on the JVM, whose buffers are the host arrays themselves): zeroed,
+     * aligned to 64 bytes, freed when the returned segment becomes unreachable. It stays valid after
+     * {@link #close()}.
+     */
+    MemorySegment allocatePinned(long bytes);
+
+    /** Whether all of {@code segment} lies in memory from this device's {@link #allocatePinned}. */
+    boolean isPinned(MemorySegment segment);
+
+    /** Copies {@code bytes} from host memory into {@code dst} at {@code dstOffset} on the default queue; returns when the host memory may be reused. */
+    default void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
+        defaultQueue().copyToDevice(src, dst, dstOffset, bytes);
+    }
+
+    /** Copies {@code bytes} from {@code src} at {@code srcOffset} to host memory on the default queue; returns when the data is in {@code dst}. */
+    default void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
+        defaultQueue().copyToHost(src, srcOffset, dst, bytes);
+    }
 
     /**
      * Compiles a program (OpenCL C or CUDA C, per backend), using and filling the on-disk build
@@ -76,12 +104,16 @@ public interface NativeDevice {
                 + "): its KernelSource has no " + what + " for the " + device.backend() + " backend");
     }
 
-    /** Waits until every queued command has finished; reports asynchronous errors as DeviceException. */
-    void synchronize();
+    /** Waits until every command on the default queue has finished; reports asynchronous errors as DeviceException. */
+    default void synchronize() {
+        defaultQueue().synchronize();
+    }
 
-    /** Records a timestamp in the queue (for kernel and transfer profiling). */
-    DeviceEvent record();
+    /** Records a timestamp in the default queue (for kernel and transfer profiling). */
+    default DeviceEvent record() {
+        return defaultQueue().record();
+    }
 
-    /** Releases the context or queue; buffers become invalid. */
+    /** Releases the queues and the context; buffers become invalid. */
     void close();
 }

@@ -14,6 +14,70 @@ public final class ConformanceKernels {
     private ConformanceKernels() {
     }
 
+    /** Side of the tiles that {@link #tiledMatmulAsync} stages in local memory. */
+    static final int AT = 8;
+    /** Work-items per group of {@link #stencilAsync}. */
+    static final int ST = 64;
+
+    /**
+     * c = a b (row-major, m x k times k x n) by AT x AT tiles staged with asyncCopy, double-buffered: tile t + 1 is
+     * copied while tile t is multiplied. Groups are AT x AT work-items (x: row in the tile, y: column); tiles at the
+     * edges are partial, and only their valid rows and columns are copied and used.
+     */
+    @Kernel
+    public static void tiledMatmulAsync(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, int m, int n, int k) {
+        double[] as = ctx.allocateDoubleLocalArray(2 * AT * AT);
+        double[] bs = ctx.allocateDoubleLocalArray(2 * AT * AT);
+        int i = ctx.localIdx, j = ctx.localIdy;
+        int row0 = ctx.groupIdx * AT, col0 = ctx.groupIdy * AT;
+        int rows = Math.min(AT, m - row0), cols = Math.min(AT, n - col0);
+        int tiles = (k + AT - 1) / AT;
+        int kc0 = Math.min(AT, k);
+        for (int r = 0; r < rows; r++) ctx.asyncCopy(as, r * AT, a, (long) (row0 + r) * k, kc0);
+        for (int q = 0; q < kc0; q++) ctx.asyncCopy(bs, q * AT, b, (long) q * n + col0, cols);
+        double s = 0;
+        for (int t = 0; t < tiles; t++) {
+            int cur = (t & 1) * AT * AT, next = AT * AT - cur;
+            ctx.asyncWait();
+            ctx.localBarrier();
+            // the next tile goes to the buffer every work-item finished reading before the barrier that ended step t - 1
+            int kn = t + 1 < tiles ? Math.min(AT, k - (t + 1) * AT) : 0;
+            for (int r = 0; r < (kn > 0 ? rows : 0); r++) ctx.asyncCopy(as, next + r * AT, a, (long) (row0 + r) * k + (t + 1) * AT, kn);
+            for (int q = 0; q < kn; q++) ctx.asyncCopy(bs, next + q * AT, b, (long) ((t + 1) * AT + q) * n + col0, cols);
+            int kc = Math.min(AT, k - t * AT);
+            if (i < rows && j < cols) {
+                for (int q = 0; q < kc; q++) s += as[cur + i * AT + q] * bs[cur + q * AT + j];
+            }
+            ctx.localBarrier();
+        }
+        if (i < rows && j < cols) c.set((row0 + i) * n + col0 + j, s);
+    }
+
+    /**
+     * y[g] = (x[g - 1] + x[g] + x[g + 1]) w[g] + o[g] (x is 0 outside 0..n-1), with x, w and o staged by asyncCopy:
+     * x with a halo of one on each side. One group of ST work-items per ST outputs; the last group is partial.
+     */
+    @Kernel
+    public static void stencilAsync(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly IntArray w, @ReadOnly LongArray o, FloatArray y, int n) {
+        float[] xs = ctx.allocateFloatLocalArray(ST + 2);
+        int[] ws = ctx.allocateIntLocalArray(ST);
+        long[] os = ctx.allocateLongLocalArray(ST);
+        int lid = ctx.localIdx;
+        int g0 = ctx.groupIdx * ST;
+        int valid = Math.min(ST, n - g0);
+        // xs[1 + l] holds x[g0 + l]; xs[0] and xs[valid + 1] the neighbours, or 0 past the ends
+        int from = Math.max(g0 - 1, 0), to = Math.min(g0 + valid + 1, n);
+        xs[0] = 0f;
+        xs[valid + 1] = 0f;
+        ctx.localBarrier();
+        ctx.asyncCopy(xs, from - (g0 - 1), x, from, to - from);
+        ctx.asyncCopy(ws, 0, w, g0, valid);
+        ctx.asyncCopy(os, 0, o, g0, valid);
+        ctx.asyncWait();
+        ctx.localBarrier();
+        if (lid < valid) y.set(g0 + lid, (xs[lid] + xs[lid + 1] + xs[lid + 2]) * ws[lid] + os[lid]);
+    }
+
     @DeviceFunction
     static double poly(double x) {
         return 1.0 + x * (0.5 + x * (0.25 - x * 0.125));

@@ -150,6 +150,16 @@ final class ConformanceReference {
         return y;
     }
 
+    static float[] stencil(float[] x, int[] w, long[] o) {
+        int n = x.length;
+        float[] y = new float[n];
+        for (int g = 0; g < n; g++) {
+            float left = g > 0 ? x[g - 1] : 0f, right = g + 1 < n ? x[g + 1] : 0f;
+            y[g] = (left + x[g] + right) * w[g] + o[g];
+        }
+        return y;
+    }
+
     static double[] blockSums(double[] x, int group) {
         int groups = (x.length + group - 1) / group;
         double[] s = new double[groups];

@@ -208,6 +208,55 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
+    void asyncCopiedTilesMultiplyLikeThePlainProduct(Device device) {
+        int t = ConformanceKernels.AT;
+        int[][] sizes = {{8, 8, 8}, {13, 21, 10}, {33, 7, 29}, {5, 3, 1}};
+        for (int[] mnk : sizes) {
+            int m = mnk[0], n = mnk[1], k = mnk[2];
+            SplittableRandom rnd = new SplittableRandom(31L * m + n + 7L * k);
+            double[] a = rnd.doubles((long) m * k, -1, 1).toArray(), b = rnd.doubles((long) k * n, -1, 1).toArray();
+            DoubleArray da = doubles(a), db = doubles(b), dc = new DoubleArray((long) m * n);
+            dc.init(Double.NaN);
+            try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc)
+                    .task("t", ConformanceKernels::tiledMatmulAsync, new KernelContext(), da, db, dc, m, n, k)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, dc))) {
+                long gx = (long) (m + t - 1) / t * t, gy = (long) (n + t - 1) / t * t;
+                p.withGrid("t", WorkerGrid.of(gx, gy).withLocal(t, t)).execute();
+            }
+            Compare.close("tiledMatmulAsync " + m + "x" + n + "x" + k + " on " + device.id(), ConformanceReference.matmul(a, b, m, n, k),
+                    dc.toHeapArray(), 1e-13);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void asyncCopiedHalosGiveThePlainStencil(Device device) {
+        int group = ConformanceKernels.ST;
+        for (int n : new int[] {1, 64, 65, 1000}) {
+            SplittableRandom rnd = new SplittableRandom(n);
+            float[] x = new float[n];
+            int[] w = new int[n];
+            long[] o = new long[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = (float) rnd.nextDouble(-1, 1);
+                w[i] = rnd.nextInt(-5, 6);
+                o[i] = rnd.nextLong(-1000, 1000);
+            }
+            FloatArray dx = FloatArray.fromArray(x), dy = new FloatArray(n);
+            IntArray dw = IntArray.fromArray(w);
+            LongArray dout = LongArray.fromArray(o);
+            dy.init(Float.NaN);
+            try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, dx, dw, dout, dy)
+                    .task("t", ConformanceKernels::stencilAsync, new KernelContext(), dx, dw, dout, dy, n)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, dy))) {
+                p.withGrid("t", WorkerGrid.of((long) (n + group - 1) / group * group).withLocal(group)).execute();
+            }
+            Compare.close("stencilAsync n=" + n + " on " + device.id(), ConformanceReference.stencil(x, w, o), dy.toHeapArray(), 1e-6);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
     void everyGlobalAtomic(Device device) {
         int n = 3000;
         SplittableRandom rnd = new SplittableRandom(9);

@@ -1,0 +1,242 @@
+package dev.squall.sparse.sgd;
+
+import dev.squall.sparse.sgd.kernels.SgdKernels;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.FloatArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.ExecutionResult;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The executor: trains factors on a device with a schedule from {@link ScheduleInspector}. The ratings (in schedule
+ * order), the tasks and the factors are copied to the device once and stay there across epochs; an epoch is one task
+ * graph with one launch per step, and only the parameters (learning rate of the epoch) are copied before it. RMSE is
+ * computed on the device (double sums over chunks of ratings, added on the host in order); the factors come back
+ * only when asked ({@link #factors()}).
+ *
+ * <pre>{@code
+ * Schedule s = ScheduleInspector.build(split.train(), ScheduleKind.BLKDIAG, new ScheduleInspector.Options(64, 1 << 20, 1, 7));
+ * try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, TrainingOptions.defaults(32), device, SgdTrainer.Style.AUTO)) {
+ *     List<SgdTrainer.EpochStats> history = t.train(20, 3, st -> System.out.println(st));
+ *     Factors f = t.factors();
+ * }
+ * }</pre>
+ */
+public final class SgdTrainer implements AutoCloseable {
+    /** Which update kernel runs: one work-item per task (CPU style), a sub-group per task (GPU style), or by device. */
+    public enum Style { AUTO, TASKS, LANES }
+
+    /** Ratings per chunk of the RMSE sums. */
+    static final int RMSE_CHUNK = 1024;
+    /** Lanes per task in the GPU-style kernel: one warp. */
+    static final int LANES = 32;
+    /** Most work-groups of one GPU-style launch (they stride over the step's tasks). */
+    static final int MAX_GROUPS = 1 << 16;
+
+    /** One epoch's figures: RMSE after it (test NaN without a test set), learning rate, device time of the updates, wall time. */
+    public record EpochStats(int epoch, float lr, double trainRmse, double testRmse, double kernelMillis, double wallMillis, long updates) {
+        /** Updates per second of device time. */
+        public double updatesPerSecond() {
+            return updates / (kernelMillis * 1e-3);
+        }
+    }
+
+    private final Ratings train;
+    private final Ratings test;
+    private final Schedule schedule;
+    private final TrainingOptions options;
+    private final Device device;
+    private final boolean lanes;
+    private final FloatArray w, h, bu, bi, params;
+    private final DoubleArray trainSums, testSums;
+    private final int trainChunks, testChunks;
+    private final ExecutionPlan epochPlan, rmsePlan;
+    private final float mean;
+    private ExecutionResult last;
+    private int epochs;
+
+    /** Trains {@code train} (evaluating on {@code test}, which may be empty or null) in the order of {@code schedule}. */
+    public SgdTrainer(Ratings train, Ratings test, Schedule schedule, TrainingOptions o, Device device, Style style) {
+        this(train, test, schedule, o, device, style, null);
+    }
+
+    /** As above, starting from {@code initial} factors (copied) instead of seeded random ones. */
+    public SgdTrainer(Ratings train, Ratings test, Schedule schedule, TrainingOptions o, Device device, Style style, Factors initial) {
+        if (train.size() == 0) throw new IllegalArgumentException("no ratings to train on");
+        if (schedule.size() != train.size()) throw new IllegalArgumentException("the schedule holds " + schedule.size() + " ratings, the training set " + train.size());
+        int k = o.rank();
+        if (k > train.items() || k > train.users()) {
+            boolean items = train.items() <= train.users();
+            throw new IllegalArgumentException("rank " + k + " is larger than the number of " + (items ? "items (" + train.items() : "users (" + train.users())
+                    + "): the factors could not be of full rank and SGD would fit noise; use --rank " + Math.min(train.items(), train.users()) + " or less");
+        }
+        if (test != null && (test.users() != train.users() || test.items() != train.items())) {
+            throw new IllegalArgumentException("test set is " + test.users() + " x " + test.items() + ", training set " + train.users() + " x " + train.items());
+        }
+        this.train = train;
+        this.test = test == null || test.size() == 0 ? null : test;
+        this.schedule = schedule;
+        this.options = o;
+        this.device = device;
+        this.lanes = style == Style.LANES || (style == Style.AUTO && device.info().isGpu());
+        this.mean = initial != null ? initial.mean() : (float) train.mean();
+        Factors f0 = initial != null ? initial.copy() : Factors.random(train.users(), train.items(), k, o.biases(), mean, o.seed());
+        if (f0.rank() != k || f0.users() != train.users() || f0.items() != train.items() || f0.biases() != o.biases()) {
+            throw new IllegalArgumentException("initial factors (" + f0.users() + " x " + f0.items() + ", rank " + f0.rank() + ") do not match the training set and options");
+        }
+        w = FloatArray.fromArray(f0.w());
+        h = FloatArray.fromArray(f0.h());
+        bu = o.biases() ? FloatArray.fromArray(f0.userBias()) : new FloatArray(1);
+        bi = o.biases() ? FloatArray.fromArray(f0.itemBias()) : new FloatArray(1);
+        params = new FloatArray(SgdKernels.PARAMS);
+        setParams(o.learningRate(0));
+
+        int n = train.size();
+        IntArray user = new IntArray(n), item = new IntArray(n);
+        FloatArray rating = new FloatArray(n);
+        int[] order = schedule.order();
+        for (int p = 0; p < n; p++) {
+            int e = order[p];
+            user.set(p, train.user(e));
+            item.set(p, train.item(e));
+            rating.set(p, train.value(e));
+        }
+        IntArray taskPtr = ints(schedule.taskPtr());
+
+        TaskGraph g = new TaskGraph("sgdEpoch").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
+        int[] stepPtr = schedule.stepPtr();
+        for (int s = 0; s < schedule.steps(); s++) {
+            int t0 = stepPtr[s], t1 = stepPtr[s + 1];
+            if (lanes) {
+                WorkerGrid grid = WorkerGrid.of((long) Math.min(t1 - t0, MAX_GROUPS) * LANES).withLocal(LANES);
+                g.task("s" + s, grid, SgdKernels::updateTasksLanes, new KernelContext(), taskPtr, user, item, rating, w, h, bu, bi, params, t0, t1, k);
+            } else {
+                g.task("s" + s, SgdKernels::updateTasks, taskPtr, user, item, rating, w, h, bu, bi, params, t0, t1, k);
+            }
+        }
+        epochPlan = new ExecutionPlan(g.snapshot());
+        epochPlan.withDevice(device).withProfiler(true);
+
+        trainChunks = (n + RMSE_CHUNK - 1) / RMSE_CHUNK;
+        trainSums = new DoubleArray(trainChunks);
+        TaskGraph r = new TaskGraph("sgdRmse").transferToDevice(DataTransferMode.EVERY_EXECUTION, params)
+                .task("train", SgdKernels::squaredErrors, user, item, rating, w, h, bu, bi, params, trainSums, n, k, RMSE_CHUNK, trainChunks);
+        if (this.test != null) {
+            int m = this.test.size();
+            testChunks = (m + RMSE_CHUNK - 1) / RMSE_CHUNK;
+            testSums = new DoubleArray(testChunks);
+            IntArray tu = ints(this.test.userArray()), ti = ints(this.test.itemArray());
+            FloatArray tv = FloatArray.fromArray(this.test.valueArray());
+            r.task("test", SgdKernels::squaredErrors, tu, ti, tv, w, h, bu, bi, params, testSums, m, k, RMSE_CHUNK, testChunks)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, trainSums, testSums);
+        } else {
+            testChunks = 0;
+            testSums = null;
+            r.transferToHost(DataTransferMode.EVERY_EXECUTION, trainSums);
+        }
+        rmsePlan = new ExecutionPlan(r.snapshot());
+        rmsePlan.withDevice(device);
+    }
+
+    private void setParams(float lr) {
+        params.set(SgdKernels.LR, lr);
+        params.set(SgdKernels.REG, (float) options.reg());
+        params.set(SgdKernels.REG_BIAS, (float) options.regBias());
+        params.set(SgdKernels.MEAN, mean);
+        params.set(SgdKernels.BIASES, options.biases() ? 1f : 0f);
+    }
+
+    /** Whether the GPU-style kernel (a sub-group per task) runs. */
+    public boolean lanes() {
+        return lanes;
+    }
+
+    /** The schedule being run. */
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    /** Train and test RMSE of the current factors ({@code [1]} NaN without a test set). */
+    public double[] rmse() {
+        last = rmsePlan.execute();
+        double tr = Math.sqrt(sum(trainSums, trainChunks) / train.size());
+        double te = test == null ? Double.NaN : Math.sqrt(sum(testSums, testChunks) / test.size());
+        return new double[] {tr, te};
+    }
+
+    /** Runs one epoch (every step once, with this epoch's learning rate) and measures the RMSE after it. */
+    public EpochStats epoch() {
+        long t0 = System.nanoTime();
+        float lr = options.learningRate(epochs);
+        setParams(lr);
+        last = epochPlan.execute();
+        double kernelMs = last.profile().kernelMillis();
+        double wallMs = (System.nanoTime() - t0) / 1e6;
+        double[] r = rmse();
+        return new EpochStats(++epochs, lr, r[0], r[1], kernelMs, wallMs, train.size());
+    }
+
+    /**
+     * Up to {@code maxEpochs} epochs, stopping early when the watched RMSE (test, or train without a test set) has not
+     * improved by 0.01% for {@code patience} epochs in a row (0: never stop early). {@code listener} sees each epoch.
+     */
+    public List<EpochStats> train(int maxEpochs, int patience, Consumer<EpochStats> listener) {
+        if (maxEpochs < 0) throw new IllegalArgumentException("--epochs " + maxEpochs + " must be at least 0");
+        if (patience < 0) throw new IllegalArgumentException("--patience " + patience + " must be at least 0");
+        List<EpochStats> out = new ArrayList<>();
+        double best = Double.POSITIVE_INFINITY;
+        int stale = 0;
+        for (int e = 0; e < maxEpochs; e++) {
+            EpochStats s = epoch();
+            out.add(s);
+            if (listener != null) listener.accept(s);
+            double watched = test != null ? s.testRmse() : s.trainRmse();
+            if (!Double.isFinite(watched)) throw new IllegalStateException("RMSE became " + watched + " in epoch " + s.epoch() + ": SGD diverged; lower --lr");
+            if (watched < best * (1 - 1e-4)) {
+                best = watched;
+                stale = 0;
+            } else if (patience > 0 && ++stale >= patience) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** The current factors, copied back from the device. */
+    public Factors factors() {
+        if (last == null) rmse();
+        if (options.biases()) last.transferToHost(w, h, bu, bi);
+        else last.transferToHost(w, h);
+        return new Factors(train.users(), train.items(), options.rank(), w.toHeapArray(), h.toHeapArray(),
+                options.biases() ? bu.toHeapArray() : null, options.biases() ? bi.toHeapArray() : null, mean);
+    }
+
+    private static double sum(DoubleArray a, int n) {
+        double s = 0;
+        for (int c = 0; c < n; c++) s += a.get(c);
+        return s;
+    }
+
+    private static IntArray ints(int[] v) {
+        IntArray a = new IntArray(Math.max(1, v.length));
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        return a;
+    }
+
+    /** Frees the device copies and the plans. */
+    @Override
+    public void close() {
+        epochPlan.freeDeviceMemory();
+        rmsePlan.freeDeviceMemory();
+        epochPlan.close();
+        rmsePlan.close();
+    }
+}

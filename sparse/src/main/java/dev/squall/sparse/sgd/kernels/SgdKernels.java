@@ -1,0 +1,170 @@
+package dev.squall.sparse.sgd.kernels;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.FloatArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.Parallel;
+import dev.squall.tasks.api.ReadOnly;
+
+/**
+ * SGD matrix-factorisation kernels, fp32 factors. A schedule is a list of tasks (each a range of ratings in
+ * {@code taskPtr}, applied in order by one worker) grouped into steps; one launch runs the tasks
+ * {@code [t0, t1)} of one step. For each rating {@code (u, i, r)}, with {@code pred = mean + w_u . h_i} (plus
+ * {@code bu[u] + bi[i]} when biases are on) and {@code err = r - pred}, every feature {@code f} becomes
+ * {@code w = w + lr (err h - reg w)}, {@code h = h + lr (err w - reg h)} (both from the old values), and the biases
+ * {@code b = b + lr (err - regBias b)}. Factors are row-major, {@code k} per row.
+ *
+ * <p>{@code params} holds {@link #LR}, {@link #REG}, {@link #REG_BIAS}, {@link #MEAN} and {@link #BIASES} (1 or 0),
+ * read on the device so that a new learning rate each epoch costs only a copy of this small array.
+ */
+public final class SgdKernels {
+    /** Index of the learning rate in {@code params}. */
+    public static final int LR = 0;
+    /** Index of the factor regularisation. */
+    public static final int REG = 1;
+    /** Index of the bias regularisation. */
+    public static final int REG_BIAS = 2;
+    /** Index of the global mean (subtracted implicitly: predictions start from it). */
+    public static final int MEAN = 3;
+    /** Index of the bias switch (1: biases are learnt and used, 0: ignored). */
+    public static final int BIASES = 4;
+    /** Length of {@code params}. */
+    public static final int PARAMS = 8;
+
+    private SgdKernels() {
+    }
+
+    /**
+     * One work-item per task, its ratings in order, features in sequence (CPU devices: the JVM, OpenCL on CPUs).
+     * The tasks of one launch must not share a user or an item row (conflict-free schedules), or their races
+     * are accepted (Hogwild).
+     */
+    @Kernel
+    public static void updateTasks(@ReadOnly IntArray taskPtr, @ReadOnly IntArray user, @ReadOnly IntArray item,
+                                   @ReadOnly FloatArray rating, FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
+                                   @ReadOnly FloatArray params, int t0, int t1, int k) {
+        for (@Parallel int t = t0; t < t1; t++) {
+            float lr = params.get(0);
+            float reg = params.get(1);
+            float regBias = params.get(2);
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                float dot = 0.0f;
+                for (int f = 0; f < k; f++) {
+                    dot += w.get(wu + f) * h.get(hi + f);
+                }
+                float pred = mean + dot;
+                if (biases != 0.0f) {
+                    pred = pred + bu.get(u) + bi.get(i);
+                }
+                float err = rating.get(e) - pred;
+                for (int f = 0; f < k; f++) {
+                    float wf = w.get(wu + f);
+                    float hf = h.get(hi + f);
+                    w.set(wu + f, wf + lr * (err * hf - reg * wf));
+                    h.set(hi + f, hf + lr * (err * wf - reg * hf));
+                }
+                if (biases != 0.0f) {
+                    float b = bu.get(u);
+                    bu.set(u, b + lr * (err - regBias * b));
+                    float c = bi.get(i);
+                    bi.set(i, c + lr * (err - regBias * c));
+                }
+            }
+        }
+    }
+
+    /**
+     * One work-group (a single sub-group of up to 32 lanes) per task, GPU style: lane {@code l} owns features
+     * {@code l, l + lanes, ...} of both rows, so the rows are read and written coalesced and a lane only ever reads
+     * features it wrote itself; the dot product is a sub-group reduction. Groups stride over the step's tasks.
+     * Lane 0 alone reads and writes the biases (it adds them to its part of the prediction).
+     */
+    @Kernel
+    public static void updateTasksLanes(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                        @ReadOnly IntArray item, @ReadOnly FloatArray rating, FloatArray w, FloatArray h,
+                                        FloatArray bu, FloatArray bi, @ReadOnly FloatArray params, int t0, int t1, int k) {
+        int lane = ctx.localIdx;
+        int lanes = ctx.localGroupSizeX;
+        int groups = ctx.globalGroupSizeX / lanes;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                for (int f = lane; f < k; f += lanes) {
+                    part += w.get(wu + f) * h.get(hi + f);
+                }
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = rating.get(e) - pred;
+                for (int f = lane; f < k; f += lanes) {
+                    float wf = w.get(wu + f);
+                    float hf = h.get(hi + f);
+                    w.set(wu + f, wf + lr * (err * hf - reg * wf));
+                    h.set(hi + f, hf + lr * (err * wf - reg * hf));
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    float b = bu.get(u);
+                    bu.set(u, b + lr * (err - regBias * b));
+                    float c = bi.get(i);
+                    bi.set(i, c + lr * (err - regBias * c));
+                }
+            }
+        }
+    }
+
+    /**
+     * Sum of squared prediction errors over chunks of {@code chunk} ratings, in double: {@code sums[c]} for chunk
+     * {@code c}. The host adds the chunks in order, so the result does not depend on the device's thread count.
+     */
+    @Kernel
+    public static void squaredErrors(@ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                     @ReadOnly FloatArray w, @ReadOnly FloatArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                                     @ReadOnly FloatArray params, DoubleArray sums, int n, int k, int chunk, int chunks) {
+        for (@Parallel int c = 0; c < chunks; c++) {
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int e1 = Math.min(n, (c + 1) * chunk);
+            double s = 0.0;
+            for (int e = c * chunk; e < e1; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                float dot = 0.0f;
+                for (int f = 0; f < k; f++) {
+                    dot += w.get(wu + f) * h.get(hi + f);
+                }
+                float pred = mean + dot;
+                if (biases != 0.0f) {
+                    pred = pred + bu.get(u) + bi.get(i);
+                }
+                double d = (double) rating.get(e) - (double) pred;
+                s += d * d;
+            }
+            sums.set(c, s);
+        }
+    }
+}

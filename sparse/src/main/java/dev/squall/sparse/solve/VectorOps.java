@@ -1,0 +1,60 @@
+package dev.squall.sparse.solve;
+
+import dev.squall.sparse.solve.kernels.SolverKernelVariants;
+import dev.squall.sparse.solve.kernels.SolverKernels;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+
+/**
+ * Dot products of vectors of one length into a device-resident scalar array: a partial sum per work-group, then one
+ * group adds the partials. The number of groups is fixed per device (enough to fill it), so results do not depend on
+ * anything but the device and the length.
+ *
+ * <pre>{@code
+ * VectorOps ops = new VectorOps(n, Precision.FP64, device);
+ * ops.dot(graph, "rz", r, z, s, SolverKernels.RZ, SolverKernels.RZ_OLD);
+ * }</pre>
+ */
+public final class VectorOps {
+    private final int n;
+    private final Precision p;
+    private final int groups;
+    private final KernelArray partial;
+
+    /** Dot products of length {@code n} at precision {@code p} on {@code device}. */
+    public VectorOps(int n, Precision p, Device device) {
+        this.n = n;
+        this.p = p;
+        int units = Math.max(1, device.info().computeUnits());
+        int want = device.info().isGpu() ? units * 4 : units;
+        this.groups = (int) Math.max(1, Math.min(want, ((long) n + SolverKernels.GROUP - 1) / SolverKernels.GROUP));
+        this.partial = p.allocate(groups);
+    }
+
+    /** Work-groups of the partial sums. */
+    public int groups() {
+        return groups;
+    }
+
+    /** Appends {@code s[slot] = x . y}; with {@code keep >= 0} the slot's previous value moves to {@code s[keep]} first. */
+    public void dot(TaskGraph g, String name, KernelArray x, KernelArray y, KernelArray s, int slot, int keep) {
+        g.task(name + "/partials", WorkerGrid.of((long) groups * SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
+                SolverKernelVariants.dotPartials.at(p), new KernelContext(), x, y, partial, n);
+        g.task(name + "/sum", WorkerGrid.of(SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
+                SolverKernelVariants.dotFinish.at(p), new KernelContext(), partial, s, groups, slot, keep);
+    }
+
+    /** Appends {@code dst = src}. */
+    public void copy(TaskGraph g, String name, KernelArray src, KernelArray dst) {
+        g.task(name, SolverKernelVariants.copy.at(p), src, dst, n);
+    }
+
+    /** Appends {@code x = 0}. */
+    public void zero(TaskGraph g, String name, KernelArray x) {
+        g.task(name, SolverKernelVariants.zero.at(p), x, n);
+    }
+}

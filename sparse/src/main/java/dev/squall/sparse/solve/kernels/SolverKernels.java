@@ -1,0 +1,300 @@
+package dev.squall.sparse.solve.kernels;
+
+import dev.squall.tasks.api.DeviceFunction;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.Fp32Variant;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.NoAlias;
+import dev.squall.tasks.api.Parallel;
+import dev.squall.tasks.api.ReadOnly;
+
+/**
+ * Kernels of the sparse solvers, double precision: Gauss-Seidel and triangular sweeps over one level or colour of a
+ * schedule (rows {@code order[start..end)}, independent of each other by the inspector's construction), the same over
+ * a chain of narrow levels in one work-group, ILU(0) factorisation of one level, and the vector operations of
+ * conjugate gradients with their scalars kept on the device ({@code s}, slots {@link #RZ}...). The compiler generates
+ * the single-precision twin {@code SolverKernelsF32} and the typed handles {@code SolverKernelVariants}.
+ *
+ * <p>A sweep's row update {@code x[i] = (b[i] - sum a_ij x[j]) / a_ii} takes the columns {@code j} that
+ * {@code part} selects: {@link #ALL} off-diagonal ones (Gauss-Seidel), {@link #LOWER} ({@code j < i}) or
+ * {@link #UPPER} ({@code j > i}) (triangular solves); with {@code unit == 1} the diagonal is taken as 1.
+ */
+@Fp32Variant(value = "SolverKernelsF32", handles = "SolverKernelVariants")
+public final class SolverKernels {
+    /** Work-group size of the SPMD kernels (reductions and chains): a multiple of 32, as sub-group emulation needs. */
+    public static final int GROUP = 256;
+    /** Row update over every off-diagonal column. */
+    public static final int ALL = 0;
+    /** Row update over the columns left of the diagonal. */
+    public static final int LOWER = 1;
+    /** Row update over the columns right of the diagonal. */
+    public static final int UPPER = 2;
+    /** Slot of r^T z (current) in the scalar array of CG. */
+    public static final int RZ = 0;
+    /** Slot of r^T z of the previous iteration. */
+    public static final int RZ_OLD = 1;
+    /** Slot of p^T A p. */
+    public static final int PAP = 2;
+    /** Slot of r^T r. */
+    public static final int RR = 3;
+    /** Slots in CG's scalar array. */
+    public static final int SLOTS = 4;
+
+    private SolverKernels() {
+    }
+
+    /** One row's update: {@code x[i] = (b[i] - sum over part of a_ij x[j]) / (unit ? 1 : a_ii)}, entries in stored order. */
+    @DeviceFunction
+    static void updateRow(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly IntArray diagPos,
+                          @ReadOnly DoubleArray b, DoubleArray x, int i, int part, int unit) {
+        double s = b.get(i);
+        int end = rowPtr.get(i + 1);
+        for (int q = rowPtr.get(i); q < end; q++) {
+            int j = col.get(q);
+            boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+            if (take) {
+                s -= val.get(q) * x.get(j);
+            }
+        }
+        if (unit == 1) {
+            x.set(i, s);
+        } else {
+            x.set(i, s / val.get(diagPos.get(i)));
+        }
+    }
+
+    /** The rows {@code order[start..end)} of one level or colour, one work-item per row. */
+    @Kernel
+    public static void sweepRows(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly IntArray diagPos,
+                                 @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, int start, int end, int part, int unit) {
+        for (@Parallel int k = start; k < end; k++) {
+            updateRow(rowPtr, col, val, diagPos, b, x, order.get(k), part, unit);
+        }
+    }
+
+    /**
+     * The groups {@code first..last} of a schedule (levels, in the order given by {@code groupPtr} when {@code step}
+     * is 1, or from {@code first} down to {@code last} when it is -1) walked by one work-group: its work-items share
+     * each level's rows and meet at a barrier before the next level, so a chain of narrow levels costs one launch.
+     * Grid: one group of {@link #GROUP} work-items.
+     */
+    @Kernel
+    public static void sweepChain(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                  @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order,
+                                  @ReadOnly IntArray groupPtr, int first, int count, int step, int part, int unit) {
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        for (int t = 0; t < count; t++) {
+            int g = first + t * step;
+            int end = groupPtr.get(g + 1);
+            for (int k = groupPtr.get(g) + lid; k < end; k += size) {
+                updateRow(rowPtr, col, val, diagPos, b, x, order.get(k), part, unit);
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /**
+     * One row's Gauss-Seidel update from the sweep layout in schedule order: position {@code k} holds row
+     * {@code order[k]}'s {@code rowLen[k]} off-diagonal entries column-major ({@code [q * n + k]}, so consecutive
+     * positions are consecutive addresses) and its diagonal {@code diag[k]}.
+     */
+    @DeviceFunction
+    static void updateEllRow(@ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                             @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, int k, int n) {
+        int i = order.get(k);
+        double s = b.get(i);
+        int len = rowLen.get(k);
+        int idx = k;
+        for (int q = 0; q < len; q++) {
+            s -= val.get(idx) * x.get(col.get(idx));
+            idx += n;
+        }
+        x.set(i, s / diag.get(k));
+    }
+
+    /** The positions {@code start..end} of one level or colour in the column-major sweep layout, one work-item per row. */
+    @Kernel
+    public static void sweepRowsEll(@ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                                    @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, int start, int end, int n) {
+        for (@Parallel int k = start; k < end; k++) {
+            updateEllRow(rowLen, col, val, diag, b, x, order, k, n);
+        }
+    }
+
+    /** {@link #sweepChain} over the column-major sweep layout. Grid: one group of {@link #GROUP} work-items. */
+    @Kernel
+    public static void sweepChainEll(KernelContext ctx, @ReadOnly IntArray rowLen, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                     @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order,
+                                     @ReadOnly IntArray groupPtr, int first, int count, int step, int n) {
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        for (int t = 0; t < count; t++) {
+            int g = first + t * step;
+            int end = groupPtr.get(g + 1);
+            for (int k = groupPtr.get(g) + lid; k < end; k += size) {
+                updateEllRow(rowLen, col, val, diag, b, x, order, k, n);
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /**
+     * ILU(0) of the rows {@code order[start..end)}, in place in {@code lu} (a copy of A's values): for each entry
+     * {@code (i, k)} left of the diagonal, in column order, {@code l = lu_ik / lu_kk} replaces it and
+     * {@code lu_ij -= l lu_kj} for the columns {@code j > k} present in both rows. Rows {@code k < i} that row i
+     * reads are finished in earlier levels. Columns must be sorted in each row and every diagonal present.
+     */
+    @Kernel
+    public static void iluRows(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, DoubleArray lu, @ReadOnly IntArray diagPos,
+                               @ReadOnly IntArray order, int start, int end) {
+        for (@Parallel int k = start; k < end; k++) {
+            int i = order.get(k);
+            int re = rowPtr.get(i + 1);
+            int p = rowPtr.get(i);
+            while (p < re && col.get(p) < i) {
+                int kk = col.get(p);
+                int dk = diagPos.get(kk);
+                double l = lu.get(p) / lu.get(dk);
+                lu.set(p, l);
+                int q = p + 1;
+                int t = dk + 1;
+                int te = rowPtr.get(kk + 1);
+                while (q < re && t < te) {
+                    int cq = col.get(q);
+                    int ct = col.get(t);
+                    if (cq == ct) {
+                        lu.set(q, lu.get(q) - l * lu.get(t));
+                        q++;
+                        t++;
+                    } else if (cq < ct) {
+                        q++;
+                    } else {
+                        t++;
+                    }
+                }
+                p++;
+            }
+        }
+    }
+
+    /**
+     * Partial dot products: work-group g writes {@code sum x[i] y[i]} over its grid-stride share to {@code partial[g]}
+     * (a tree in local memory, so the order of additions is fixed by the grid). Grid: groups of {@link #GROUP}.
+     */
+    @Kernel
+    public static void dotPartials(KernelContext ctx, @ReadOnly DoubleArray x, @ReadOnly DoubleArray y, @NoAlias DoubleArray partial, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double s = 0;
+        for (int i = ctx.globalIdx; i < n; i += ctx.globalGroupSizeX) {
+            s += x.get(i) * y.get(i);
+        }
+        part[lid] = s;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                part[lid] += part[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            partial.set(ctx.groupIdx, part[0]);
+        }
+    }
+
+    /**
+     * Sums {@code partial[0..parts)} into {@code s[slot]}; with {@code keep >= 0} the slot's previous value moves to
+     * {@code s[keep]} first (r^T z of the last iteration for CG's beta). Grid: one group of {@link #GROUP}.
+     */
+    @Kernel
+    public static void dotFinish(KernelContext ctx, @ReadOnly DoubleArray partial, DoubleArray s, int parts, int slot, int keep) {
+        double[] part = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double acc = 0;
+        for (int i = lid; i < parts; i += GROUP) {
+            acc += partial.get(i);
+        }
+        part[lid] = acc;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                part[lid] += part[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            if (keep >= 0) {
+                s.set(keep, s.get(slot));
+            }
+            s.set(slot, part[0]);
+        }
+    }
+
+    /** CG's step: {@code alpha = s[RZ] / s[PAP]}; {@code x += alpha p}, {@code r -= alpha Ap}. */
+    @Kernel
+    public static void cgStep(DoubleArray x, DoubleArray r, @ReadOnly DoubleArray p, @ReadOnly DoubleArray ap, @ReadOnly DoubleArray s, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            double alpha = s.get(RZ) / s.get(PAP);
+            x.set(i, x.get(i) + alpha * p.get(i));
+            r.set(i, r.get(i) - alpha * ap.get(i));
+        }
+    }
+
+    /** CG's new direction: {@code beta = s[RZ] / s[RZ_OLD]}; {@code p = z + beta p}. */
+    @Kernel
+    public static void cgDirection(DoubleArray p, @ReadOnly DoubleArray z, @ReadOnly DoubleArray s, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            double beta = s.get(RZ) / s.get(RZ_OLD);
+            p.set(i, z.get(i) + beta * p.get(i));
+        }
+    }
+
+    /** {@code dst = src}. */
+    @Kernel
+    public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            dst.set(i, src.get(i));
+        }
+    }
+
+    /** {@code x = 0}. */
+    @Kernel
+    public static void zero(DoubleArray x, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            x.set(i, 0.0);
+        }
+    }
+
+    /** Jacobi: {@code z = r * invDiag}. */
+    @Kernel
+    public static void scaleBy(@ReadOnly DoubleArray invDiag, @ReadOnly DoubleArray r, @NoAlias DoubleArray z, int n) {
+        for (@Parallel int i = 0; i < n; i++) {
+            z.set(i, invDiag.get(i) * r.get(i));
+        }
+    }
+
+    /**
+     * Multigrid restriction by injection of the residual, as HPCG: {@code rc[c] = rf[f] - axf[f]} with
+     * {@code f = fineOf[c]}.
+     */
+    @Kernel
+    public static void restrictResidual(@ReadOnly DoubleArray rf, @ReadOnly DoubleArray axf, @NoAlias DoubleArray rc,
+                                        @ReadOnly IntArray fineOf, int nc) {
+        for (@Parallel int c = 0; c < nc; c++) {
+            int f = fineOf.get(c);
+            rc.set(c, rf.get(f) - axf.get(f));
+        }
+    }
+
+    /** Multigrid prolongation by injection, as HPCG: {@code xf[fineOf[c]] += xc[c]}. */
+    @Kernel
+    public static void prolongAdd(DoubleArray xf, @ReadOnly DoubleArray xc, @ReadOnly IntArray fineOf, int nc) {
+        for (@Parallel int c = 0; c < nc; c++) {
+            int f = fineOf.get(c);
+            xf.set(f, xf.get(f) + xc.get(c));
+        }
+    }
+}

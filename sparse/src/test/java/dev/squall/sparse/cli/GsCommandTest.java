@@ -1,0 +1,47 @@
+package dev.squall.sparse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.testing.CliRunner;
+import dev.squall.sparse.testing.TestData;
+import org.junit.jupiter.api.Test;
+
+class GsCommandTest {
+    @Test
+    void levelSetsOfAStencilVerifyAndReportJson() {
+        Object[] r = CliRunner.run(new GsCommand(), "--generate", "27pt:9x7x5", "--schedule", "levelset", "--sweeps", "3", "--repeat", "1",
+                "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        // levels x + 2y + 4z: 8 + 12 + 16 + 1
+        assertTrue(json.contains("\"schedule\":\"forward levels\"") && json.contains("\"groups\":37,") && json.contains("\"verified\":true"), json);
+        assertTrue(json.contains("\"inspector_spmv_equivalents\":") && json.contains("\"ratio_to_copy\":"), json);
+    }
+
+    @Test
+    void coloursInTheEllLayoutVerify() {
+        Object[] r = CliRunner.run(new GsCommand(), "--generate", "hpcg:10", "--schedule", "multicolor", "--layout", "ell", "--chain-max", "0", "--sweeps", "2",
+                "--repeat", "1", "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        assertTrue(json.contains("\"schedule\":\"colours\"") && json.contains("\"groups\":8,") && json.contains("\"layout\":\"ell (requested)\"")
+                && json.contains("\"launches_per_sweep\":16,") && json.contains("\"verified\":true"), json);
+    }
+
+    @Test
+    void autoPicksColoursForNarrowLevelsAndSaysWhy() {
+        Object[] r = CliRunner.run(new GsCommand(), "--matrix", TestData.file("ani4.mtx").toString(), "--sweeps", "2", "--repeat", "1",
+                "--device", "jvm", "--verify");
+        assertEquals(0, r[0], (String) r[2]);
+        String out = (String) r[1];
+        assertTrue(out.contains("schedule   colours:") && out.contains("auto: colours:") && out.contains("verify     relative error"), out);
+    }
+
+    @Test
+    void zeroDiagonalIsBadInputNamingTheRow() {
+        Object[] r = CliRunner.run(new GsCommand(), "--matrix", TestData.file("mycielskian6.mtx").toString(), "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).startsWith("row 0 has no diagonal entry"), (String) r[2]);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.squall.sparse.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.squall.sparse.sgd.Factors;
+import dev.squall.sparse.sgd.Ratings;
+import dev.squall.sparse.sgd.RatingsGenerator;
+import dev.squall.sparse.testing.CliRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code squall sgd}: the reported RMSE is the saved factors' RMSE; bad input exits 2 with what is wrong. */
+class SgdCommandTest {
+    @TempDir
+    Path dir;
+
+    private static Object[] run(String... args) {
+        return CliRunner.run(new SgdCommand(), args);
+    }
+
+    private static double field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\":([-0-9.eE+]+)").matcher(json);
+        assertTrue(m.find(), name + " in " + json);
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void reportsTheRmseOfTheFactorsItSaves() throws Exception {
+        Path model = dir.resolve("model");
+        Object[] r = run("--generate", "300x200x8000", "--rank", "4", "--epochs", "4", "--patience", "0", "--device", "jvm", "--seed", "5",
+                "--save", model.toString(), "--top", "3", "--user", "7", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        // the same data and split, rebuilt here from the seeds the command documents (generation: seed, split: seed + 1)
+        Ratings all = RatingsGenerator.generate(RatingsGenerator.parse("300x200x8000"), 5);
+        Ratings.Split split = all.split(0.1, 6);
+        Factors f = Factors.load(model);
+        assertEquals(f.rmse(split.test()), field(json, "final_test_rmse"), 1e-5);
+        assertEquals(split.train().size(), (int) field(json, "train"));
+        assertEquals(16 * 4 + 12, (int) field(json, "bytes_per_update"));
+        double rate = field(json, "median_updates_per_s"), bound = field(json, "bound_updates_per_s");
+        assertEquals(rate / bound, field(json, "ratio_to_bound"), 1e-3 * rate / bound);
+        // top 3 of user 7: the first is the best unseen item by the host's prediction
+        int best = f.topN(7, 1, all).getFirst().item();
+        assertTrue(json.contains("\"top\":[{\"item\":\"" + best + "\""), json);
+    }
+
+    @Test
+    void textOutputAndVerify() {
+        Object[] r = run("--generate", "small", "--rank", "2", "--lr", "0.02", "--lr-decay", "0.1", "--reg", "0.02", "--epochs", "12",
+                "--schedule", "stratified", "--blocks", "8", "--device", "jvm", "--verify");
+        String out = (String) r[1];
+        assertEquals(0, r[0], out + r[2]);
+        assertTrue(out.contains("floor      test RMSE 0.5000"), out);
+        assertTrue(out.contains("verify     ok"), out);
+        assertTrue(out.contains("epoch  12  train"), out);
+    }
+
+    @Test
+    void badInputSaysWhatIsWrong() throws Exception {
+        Path nan = dir.resolve("nan.txt");
+        Files.writeString(nan, "1 1 4\n1 2 NaN\n");
+        Object[] r = run("--ratings", nan.toString(), "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertEquals(nan + ":2: rating 'NaN' is not a finite number", r[2]);
+
+        Path few = dir.resolve("few.txt");
+        Files.writeString(few, "1 1 4\n2 2 3\n3 1 5\n4 2 1\n");
+        r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "8");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("rank 8 is larger than the number of items (2)"), (String) r[2]);
+
+        r = run("--generate", "small", "--schedule", "zigzag", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("expected blkdiag, diag, stratified or hogwild"), (String) r[2]);
+
+        r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "1", "--verify");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--verify needs --generate"), (String) r[2]);
+    }
+}

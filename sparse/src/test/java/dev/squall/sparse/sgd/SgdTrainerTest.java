@@ -1,0 +1,137 @@
+package dev.squall.sparse.sgd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.squall.sparse.testing.SparseTestDevices;
+import dev.squall.tasks.runtime.Device;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/** Training on every device: the noise floor, equality with the sequential pass, bit-identical reruns, bad input. */
+class SgdTrainerTest {
+    /** The small preset, split once (generation is seeded, so every test sees the same data). */
+    private static final Ratings.Split SMALL = RatingsGenerator.generate(RatingsGenerator.SMALL, 11).split(0.1, 12);
+
+    static TrainingOptions floorOptions() {
+        return new TrainingOptions(RatingsGenerator.SMALL.rank(), 0.02, 0.1, 0.02, 0.01, false, 5);
+    }
+
+    static Schedule schedule(Ratings r, ScheduleKind kind) {
+        return ScheduleInspector.build(r, kind, new ScheduleInspector.Options(8, 4096, 1, 3));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyScheduleReachesTheNoiseFloor() {
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : SparseTestDevices.all()) {
+            for (ScheduleKind kind : ScheduleKind.values()) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName(), () -> {
+                    Schedule s = schedule(SMALL.train(), kind);
+                    try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, floorOptions(), d, SgdTrainer.Style.AUTO)) {
+                        List<SgdTrainer.EpochStats> h = t.train(12, 0, null);
+                        double test = h.getLast().testRmse();
+                        // the device's RMSE agrees with the host's, computed from the factors copied back
+                        assertEquals(t.factors().rmse(SMALL.test()), test, 1e-5 * test, "device and host test RMSE");
+                        assertTrue(test <= 1.02 * floor, kind + " on " + d.id() + ": test RMSE " + test + " is not within 2% of the floor " + floor);
+                        assertTrue(test >= 0.95 * floor, "test RMSE " + test + " below the noise itself: the test set leaks into training");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    /** A sparser generated matrix: 300 users x 200 items, 8,000 ratings (trained at rank 8 with biases). */
+    private static final Ratings MID = RatingsGenerator.generate(RatingsGenerator.parse("300x200x8000"), 21);
+
+    @TestFactory
+    Stream<DynamicTest> conflictFreeSchedulesEqualTheSequentialPassAndRepeatBitForBit() {
+        List<DynamicTest> tests = new ArrayList<>();
+        TrainingOptions o = new TrainingOptions(8, 0.02, 0.1, 0.05, 0.02, true, 9);
+        for (Device d : SparseTestDevices.all()) {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.DIAG, ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
+                        Schedule s = schedule(MID, kind);
+                        Factors ref = Factors.random(MID.users(), MID.items(), o.rank(), true, (float) MID.mean(), o.seed());
+                        for (int e = 0; e < 2; e++) SgdReference.pass(MID, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
+                        Factors a = run(d, s, o, style, 2);
+                        Factors b = run(d, s, o, style, 2);
+                        assertTrue(java.util.Arrays.equals(a.w(), b.w()) && java.util.Arrays.equals(a.h(), b.h())
+                                && java.util.Arrays.equals(a.userBias(), b.userBias()) && java.util.Arrays.equals(a.itemBias(), b.itemBias()),
+                                "two runs of a conflict-free schedule differ");
+                        assertClose(ref.w(), a.w(), "W");
+                        assertClose(ref.h(), a.h(), "H");
+                        assertClose(ref.userBias(), a.userBias(), "user biases");
+                        assertClose(ref.itemBias(), a.itemBias(), "item biases");
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    private static Factors run(Device d, Schedule s, TrainingOptions o, SgdTrainer.Style style, int epochs) {
+        try (SgdTrainer t = new SgdTrainer(MID, null, s, o, d, style)) {
+            t.train(epochs, 0, null);
+            return t.factors();
+        }
+    }
+
+    /** Equal to rounding: devices may fuse multiply-adds, so values agree to a few float ulps of the largest entry. */
+    private static void assertClose(float[] want, float[] got, String what) {
+        float scale = 0;
+        for (float v : want) scale = Math.max(scale, Math.abs(v));
+        double worst = 0;
+        for (int q = 0; q < want.length; q++) worst = Math.max(worst, Math.abs(want[q] - got[q]));
+        assertTrue(worst <= 1e-5 * Math.max(1, scale), what + ": largest difference from the sequential pass " + worst + " (largest value " + scale + ")");
+    }
+
+    @Test
+    void hogwildOnTheJvmAlsoMatchesItsOrderWhenOneTaskRunsAtATime() {
+        // a batch of one rating makes every step a single task: Hogwild's executor then is the sequential pass
+        Schedule s = ScheduleInspector.build(MID, ScheduleKind.HOGWILD, new ScheduleInspector.Options(8, 1, 1, 4));
+        TrainingOptions o = new TrainingOptions(4, 0.02, 0, 0.05, 0.02, false, 2);
+        Factors ref = Factors.random(MID.users(), MID.items(), 4, false, (float) MID.mean(), 2);
+        SgdReference.pass(MID, s, ref, o.learningRate(0), (float) o.reg(), (float) o.regBias());
+        assertClose(ref.w(), run(dev.squall.tasks.runtime.Devices.jvm(), s, o, SgdTrainer.Style.TASKS, 1).w(), "W");
+    }
+
+    @Test
+    void badInputIsNamed() {
+        Ratings few = Ratings.of(5, 3, new int[] {0, 1, 4}, new int[] {0, 2, 1}, new float[] {1, 2, 3});
+        Schedule s = schedule(few, ScheduleKind.BLKDIAG);
+        Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(few, null, s, TrainingOptions.defaults(4), jvm, SgdTrainer.Style.AUTO));
+        assertTrue(e.getMessage().contains("rank 4 is larger than the number of items (3)"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> TrainingOptions.defaults(513));
+        Ratings none = Ratings.of(2, 2, new int[0], new int[0], new float[0]);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> schedule(none, ScheduleKind.DIAG)).getMessage().contains("no ratings"));
+        IllegalArgumentException nan = assertThrows(IllegalArgumentException.class,
+                () -> Ratings.of(2, 2, new int[] {0, 1}, new int[] {1, 1}, new float[] {3, Float.NaN}));
+        assertTrue(nan.getMessage().contains("rating 1 (user 1, item 1) is NaN"), nan.getMessage());
+    }
+
+    @Test
+    void aSingleRatingTrainsAndHasNoTestRmse() {
+        Ratings one = Ratings.of(1, 1, new int[] {0}, new int[] {0}, new float[] {4f});
+        Ratings.Split sp = one.split(0.5, 1);
+        assertEquals(1, sp.train().size(), "a user's only rating stays in training");
+        TrainingOptions o = new TrainingOptions(1, 0.1, 0, 0, 0, true, 3);
+        try (SgdTrainer t = new SgdTrainer(sp.train(), sp.test(), schedule(sp.train(), ScheduleKind.DIAG), o, dev.squall.tasks.runtime.Devices.jvm(), SgdTrainer.Style.AUTO)) {
+            List<SgdTrainer.EpochStats> h = t.train(30, 0, null);
+            assertTrue(Double.isNaN(h.getLast().testRmse()));
+            // mean 4 is predicted from the start; the features and biases only move away from 0 as far as the tiny residual asks
+            assertEquals(Math.abs(4f - t.factors().predict(0, 0)), h.getLast().trainRmse(), 1e-6);
+            assertTrue(h.getLast().trainRmse() < 1e-3, "one rating is fitted: " + h.getLast().trainRmse());
+        }
+    }
+}
