@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.squall.cli.JsonOutput;
 import dev.squall.hmatrix.cli.H2Command;
+import dev.squall.hmatrix.cli.KsumCommand;
 import dev.squall.linalg.cli.CholeskyCommand;
 import dev.squall.linalg.cli.GemmCommand;
 import dev.squall.linalg.cli.QrCommand;
@@ -108,6 +109,10 @@ class SquallCommandJsonTest {
         common(h, "h2", "jvm", "fp64", true);
         assertEquals(600, h.get("n").asInt());
         assertTrue(h.get("memory_bytes").get("total").asLong() > 0 && h.get("phase_ms").size() > 0, h.toString());
+        JsonNode k = json(KsumCommand.Result.class, "ksum", "--n", "500", "--m", "300", "--device", "jvm", "--repeat", "1", "--verify", "--json");
+        common(k, "ksum", "jvm", "fp32", true);
+        assertEquals(500L * 300, k.get("pairs").asLong());
+        assertEquals(k.get("pairs").asDouble() / (k.get("kernel_ms").asDouble() * 1e-3), k.get("pairs_per_s").asDouble(), 1e-9 * k.get("pairs_per_s").asDouble());
     }
 
     @Test
