@@ -46,6 +46,23 @@ class PermanentCommandTest {
         assertTrue(r.out.contains("\"steps_per_second\":"), r.out);
     }
 
+    /** Under --method auto a small block runs on the JVM whatever the device: the output says so (no silent switch). */
+    @Test
+    void smallBlocksOnAnotherDeviceAreReported() throws Exception {
+        for (Device d : TestDevices.all()) {
+            if (d.info().type() == DeviceType.JVM) continue;
+            Run j = run("--random", "12:0.5:3", "--device", d.id(), "--json");
+            assertEquals(0, j.code, j.out + j.err);
+            var node = dev.squall.cli.JsonOutput.mapper().readTree(j.out);
+            assertEquals(d.id(), node.get("device").asText());
+            assertEquals("jvm", node.get("ran_on").get(0).asText(), j.out);
+            Run t = run("--random", "12:0.5:3", "--device", d.id());
+            assertTrue(t.out.contains("device      " + d + "; blocks ran on jvm"), t.out);
+        }
+        Run jvm = run("--random", "12:0.5:3", "--device", "jvm");
+        assertTrue(jvm.out.contains("device      jvm") && !jvm.out.contains("blocks ran on"), jvm.out);
+    }
+
     @Test
     void matrixMarketFileExactCount(@TempDir Path dir) throws Exception {
         // J_12 - I as a pattern matrix: D_12 = 176214841
