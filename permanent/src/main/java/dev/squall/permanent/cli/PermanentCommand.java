@@ -3,14 +3,13 @@ package dev.squall.permanent.cli;
 import dev.squall.permanent.Method;
 import dev.squall.permanent.PermanentResult;
 import dev.squall.permanent.PermanentSolver;
+import dev.squall.permanent.RandomSquareMatrices;
 import dev.squall.permanent.ToleranceNotMetException;
 import dev.squall.permanent.exact.RationalPermanent;
 import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
-import dev.squall.permanent.matrix.MatrixMarketReader;
-import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.DeviceType;
@@ -212,12 +211,12 @@ public final class PermanentCommand implements SquallSubcommand {
 
     private SquareMatrix load() throws IOException {
         if (input.generate != null) return RegressionMatrices.parse(input.generate);
-        if (input.random != null) return binary ? RandomMatrices.parse(input.random).pattern() : RandomMatrices.parse(input.random);
+        if (input.random != null) return binary ? RandomSquareMatrices.parse(input.random).pattern() : RandomSquareMatrices.parse(input.random);
         Path f = input.matrix;
         if (!Files.exists(f)) throw new IllegalArgumentException("--matrix " + f + ": no such file");
         if (!Files.isRegularFile(f)) throw new IllegalArgumentException("--matrix " + f + ": not a regular file");
         try {
-            return MatrixMarketReader.read(f);
+            return SquareMatrix.read(f);
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("--matrix " + f + ": not a text file (" + e.getMessage() + ")");
         }

@@ -1,7 +1,7 @@
 package dev.squall.permanent.cli;
 
 import dev.squall.cli.Progress;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 
 /**
  * Gray-code progress as a bar on stderr ({@link Progress}: after two seconds, with ETA, only on a terminal and without
