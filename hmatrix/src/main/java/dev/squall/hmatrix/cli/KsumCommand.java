@@ -37,8 +37,8 @@ import dev.squall.cli.SquallSubcommand;
                 "Kernels: gauss, exp, matern12, matern32, matern52, imq, cauchy, each NAME:LENGTHSCALE.", "",
                 "Examples:",
                 "  squall ksum --n 20000 --verify",
-                "  squall ksum --n 100000 --kernel gauss:0.01 --block-sparse --cell 0.02 --cutoff 0.06 --verify",
-                "  squall ksum --n 20000 --kernel cauchy:0.005 --tol 1e-6 --precision fp64 --verify",
+                "  squall ksum --n 30000 --kernel gauss:0.01 --block-sparse --cell 0.02 --cutoff 0.06 --verify",
+                "  squall ksum --n 4000 --kernel cauchy:0.005 --tol 1e-6 --precision fp64 --verify",
                 "  squall ksum --n 1000000 --kernel gauss:0.1 --precision fp32 --device cuda:0 --json   # needs a GPU"},
         footer = {"", ExitCode.HELP})
 @RunDefaults(repeat = 5, precisions = {"fp32", "fp64"})
@@ -108,11 +108,11 @@ public final class KsumCommand implements SquallSubcommand {
         int mm = m == null ? n : m;
         PairKernel k = PairKernel.parse(kernel);
         Precision p = run.precision();
+        Device dev = run.device();
+        CostEstimate.warnIfSlow(System.err, dev, 20.0 * mm * n * cols * (repeat + 1), String.format(Locale.ROOT, "ksum of %d x %d pairs, %d column(s), %d runs", mm, n, cols, repeat + 1));
         PointSet y = PointSet.named(points, n, dim, seed + 1);
         PointSet x = PointSet.named(points, mm, dim, seed);
         double[] b = new SplittableRandom(seed + 2).doubles((long) y.size() * cols, 0, 1).toArray();
-        Device dev = run.device();
-        CostEstimate.warnIfSlow(System.err, dev, 20.0 * mm * n * cols * (repeat + 1), String.format(Locale.ROOT, "ksum of %d x %d pairs, %d column(s), %d runs", mm, n, cols, repeat + 1));
         KernelSum engine = new KernelSum(k, p, dev);
         progress(String.format(Locale.ROOT, "%d targets x %d sources, %dd, %s, %s, on %s", x.size(), y.size(), x.dim(), k, p, dev.id()));
 
