@@ -14,9 +14,9 @@ def figures(label, r):
     if label == "stream":
         for s in r.get("stream", []):
             if s.get("precision") == "fp64" and s.get("kernel") in ("copy", "triad"):
-                out.append((f"stream fp64 {s['kernel']}", s["gbPerS"], "GB/s", True))
+                out.append((f"stream fp64 {s['kernel']}", s.get("gb_per_s", s.get("gbPerS")), "GB/s", True))  # gbPerS: builds before the Jackson schema
         for d in r.get("dispatch", []):
-            out.append(("dispatch", d["medianUs"], "us", False))
+            out.append(("dispatch", d.get("median_us", d.get("medianUs")), "us", False))
     elif label.startswith("spmv"):
         out.append((f"{label} ({r.get('format')})", r["gbs"], "GB/s", True))
     elif label.startswith("perm"):

@@ -1,6 +1,7 @@
 /**
- * The {@code squall} command line ({@code dev.squall.bench.cli.SquallCommand}), the device-comparison runner and the
- * JMH benchmarks. Kernel packages are open to the runtime, the command package to picocli, the benchmarks to JMH.
+ * The {@code squall} command line ({@code dev.squall.bench.cli.SquallCommand}: the subcommands every module provides
+ * as {@code dev.squall.cli.SquallSubcommand} services, and its own devices, kernels, demo and bench), the
+ * device-comparison runner and the JMH benchmarks. Kernel packages are open to the runtime, the command package to picocli, the benchmarks to JMH.
  * JMH and EJML (the JVM benchmarks' peer) are static requirements: only the benchmarks use them, which JMH runs in
  * its own JVMs, so the command line starts without them.
  */
@@ -9,6 +10,7 @@ module dev.squall.bench {
     requires dev.squall.linalg;
     requires dev.squall.permanent;
     requires dev.squall.sparse;
+    requires dev.squall.cli;
     requires info.picocli;
     requires static jmh.core;
     requires static ejml.core;
@@ -23,4 +25,9 @@ module dev.squall.bench {
     opens dev.squall.bench.stream to dev.squall.tasks.runtime;
     opens dev.squall.bench.jmh to jmh.core, dev.squall.tasks.runtime;
     opens dev.squall.bench.jmh.jmh_generated to jmh.core;
+
+    uses dev.squall.cli.SquallSubcommand;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.bench.cli.BenchCommand, dev.squall.bench.cli.DemoCommand,
+            dev.squall.bench.cli.DevicesCommand, dev.squall.bench.cli.KernelsCommand;
 }

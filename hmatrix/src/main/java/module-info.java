@@ -5,6 +5,7 @@
  */
 module dev.squall.hmatrix {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.hmatrix.cli;
@@ -17,4 +18,6 @@ module dev.squall.hmatrix {
     opens dev.squall.hmatrix.kernel to dev.squall.tasks.runtime;
     opens dev.squall.hmatrix.ksum to dev.squall.tasks.runtime;
     opens dev.squall.hmatrix.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.hmatrix.cli.H2Command, dev.squall.hmatrix.cli.KsumCommand;
 }

@@ -7,6 +7,7 @@
 module dev.squall.permanent {
     requires transitive dev.squall.tasks.runtime;
     requires transitive dev.squall.sparse; // SquareMatrix.fromCsr takes its CsrMatrix; files are read by its reader
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.permanent;
@@ -25,4 +26,6 @@ module dev.squall.permanent {
     opens dev.squall.permanent.exact to dev.squall.tasks.runtime;
     opens dev.squall.permanent.kernel to dev.squall.tasks.runtime;
     opens dev.squall.permanent.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.permanent.cli.PermanentCommand;
 }

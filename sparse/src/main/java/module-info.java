@@ -7,6 +7,7 @@
  */
 module dev.squall.sparse {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
     requires info.picocli;
 
     exports dev.squall.sparse.bench;
@@ -28,4 +29,7 @@ module dev.squall.sparse {
     opens dev.squall.sparse.sgd.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.solve.kernels to dev.squall.tasks.runtime;
     opens dev.squall.sparse.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.sparse.cli.GsCommand, dev.squall.sparse.cli.PcgCommand, dev.squall.sparse.cli.SgdCommand,
+            dev.squall.sparse.cli.SpmmCommand, dev.squall.sparse.cli.SpmvCommand;
 }

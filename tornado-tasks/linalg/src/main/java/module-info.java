@@ -5,6 +5,8 @@
  */
 module dev.squall.linalg {
     requires transitive dev.squall.tasks.runtime;
+    requires dev.squall.cli;
+    requires dev.squall.sparse;
     requires info.picocli;
 
     exports dev.squall.linalg.cholesky;
@@ -22,4 +24,7 @@ module dev.squall.linalg {
     opens dev.squall.linalg.svd to dev.squall.tasks.runtime;
     opens dev.squall.linalg.triangular to dev.squall.tasks.runtime;
     opens dev.squall.linalg.cli to info.picocli;
+
+    provides dev.squall.cli.SquallSubcommand with dev.squall.linalg.cli.CholeskyCommand, dev.squall.linalg.cli.GemmCommand,
+            dev.squall.linalg.cli.QrCommand, dev.squall.linalg.cli.SvdCommand, dev.squall.linalg.cli.TrinvCommand;
 }

@@ -1,58 +1,42 @@
 package dev.squall.bench.cli;
 
-import dev.squall.tasks.runtime.DeviceException;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.Launcher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.concurrent.Callable;
+
 /**
- * The {@code squall} command line. Each module contributes its subcommands; this class
- * assembles them.
+ * The {@code squall} command line. Its subcommands are not listed here: each module announces its own as
+ * {@link dev.squall.cli.SquallSubcommand} services ({@code provides} in module-info.java, and
+ * {@code META-INF/services/dev.squall.cli.SquallSubcommand} for class-path runs), and {@link Launcher#assemble} finds
+ * them with {@link java.util.ServiceLoader}. Errors and exit codes are {@link Launcher}'s.
  *
  * <pre>{@code squall devices | squall kernels --print saxpy --backend cuda | squall demo | squall bench stream}</pre>
  */
 @Command(name = "squall", mixinStandardHelpOptions = true, version = "squall 0.1.0",
         description = {"Scientific kernels on CUDA GPUs, OpenCL devices and the JVM.", "",
-                "Devices are chosen with --device (cuda:0, opencl:0:0, jvm), -Dsquall.device or SQUALL_DEVICE;",
-                "by default the best present (CUDA GPU, OpenCL GPU, OpenCL CPU, JVM).", "",
-                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."},
-        subcommands = {DevicesCommand.class, KernelsCommand.class, DemoCommand.class, BenchCommand.class,
-                dev.squall.linalg.cli.CholeskyCommand.class, dev.squall.linalg.cli.TrinvCommand.class, dev.squall.linalg.cli.GemmCommand.class,
-                dev.squall.linalg.cli.QrCommand.class, dev.squall.linalg.cli.SvdCommand.class,
-                dev.squall.sparse.cli.SpmvCommand.class, dev.squall.sparse.cli.SpmmCommand.class,
-                dev.squall.sparse.cli.GsCommand.class, dev.squall.sparse.cli.PcgCommand.class, dev.squall.sparse.cli.SgdCommand.class,
-                dev.squall.permanent.cli.PermanentCommand.class,
-                dev.squall.hmatrix.cli.H2Command.class, dev.squall.hmatrix.cli.KsumCommand.class,
-                CommandLine.HelpCommand.class})
-public final class SquallCommand implements Runnable {
-    public static final int VERIFY_FAILED = 1, BAD_INPUT = 2, DEVICE_ERROR = 3;
-
+                "Devices are chosen with --device (cuda:0, opencl:0:0, jvm), -Dsquall.device or SQUALL_DEVICE; by default the best present"
+                        + " (CUDA GPU, OpenCL GPU, OpenCL CPU, JVM). squall COMMAND --help explains a command, with examples."},
+        footer = {"", ExitCode.HELP, "squall with no command prints this and exits 2."})
+public final class SquallCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No subcommand: the usage on stderr, exit 2. */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        spec.commandLine().usage(System.err);
+        return ExitCode.BAD_INPUT;
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(Launcher.execute(commandLine(), args));
     }
 
-    /** The configured command line, with device errors mapped to exit code 3 and bad input to 2. */
+    /** The command line with every announced subcommand, configured by {@link Launcher}. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new SquallCommand());
-        cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-            if (ex instanceof DeviceException de) {
-                cmd.getErr().println("squall: device error: " + de.getMessage());
-                return DEVICE_ERROR;
-            }
-            if (ex instanceof IllegalArgumentException) {
-                cmd.getErr().println("squall: " + ex.getMessage());
-                return BAD_INPUT;
-            }
-            throw ex;
-        });
-        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? BAD_INPUT : 1);
-        return cl;
+        return Launcher.assemble(new SquallCommand());
     }
 }

@@ -11,7 +11,6 @@ import dev.squall.hmatrix.points.PointsCsv;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.TaskGraph;
 import java.nio.file.Path;
@@ -19,30 +18,38 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall h2}: build an H2 kernel matrix, time its matrix-vector product by phase, report memory and GB/s. */
 @Command(name = "h2", header = "H2 kernel matrix: build, matrix-vector product by phase, memory and GB/s.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Builds the H2 approximation of a covariance kernel matrix over a point set (KD-tree leaves of",
-                "--leaf points, tensor Chebyshev bases of --order per dimension, blocks admissible when",
-                "max(diam) <= eta dist) on the device, then times y = A x (--vectors columns) phase by phase.",
-                "Reports build time, memory by part, per-phase device time, GB/s counted as the H2 literature counts",
-                "(bytes of dense blocks + couplings + leaf bases + transfers / time) and its ratio to this device's",
-                "copy bandwidth (a STREAM-style copy kernel). --verify compares with the exact kernel sum on a sample",
-                "of rows.", "",
-                "Points: 2d or 3d (a randomly perturbed regular grid in the unit square/cube, --n points), or a CSV",
-                "file of 2 or 3 numbers a line (--n, if given, keeps the first N).",
-                "Kernels: exp, gauss, matern12, matern32, matern52, imq, each NAME:LENGTHSCALE.", "",
-                "Examples:",
-                "  squall h2 --points 2d --n 16384 --verify",
-                "  squall h2 --points 3d --n 65536 --order 4 --kernel exp:0.2 --device cuda:0 --json",
-                "  squall h2 --points sites.csv --kernel matern32:0.05 --vectors 16",
-                "  squall h2 --points 2d --n 65536 --compress 1e-7 --verify",
-                "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input, 3 device error."})
-public final class H2Command implements Callable<Integer> {
+        sortOptions = false,
+        description = {"Builds the H2 approximation of a covariance kernel matrix over a point set (KD-tree leaves of --leaf points, tensor"
+                + " Chebyshev bases of --order per dimension, blocks admissible when max(diam) <= eta dist) on the device, then times"
+                + " y = A x (--vectors columns) phase by phase. Reports build time, memory by part, per-phase device time, GB/s counted as"
+                + " the H2 literature counts (bytes of dense blocks + couplings + leaf bases + transfers / time) and its ratio to this"
+                + " device's copy bandwidth (a STREAM-style copy kernel). --verify compares with the exact kernel sum on a sample of rows.",
+                "",
+                "Points: 2d or 3d (a randomly perturbed regular grid in the unit square/cube, --n points), or a CSV file of 2 or 3 numbers"
+                + " a line (--n, if given, keeps the first N). Kernels: exp, gauss, matern12, matern32, matern52, imq, each NAME:LENGTHSCALE.",
+                "",
+                "Examples (files from the repository root):",
+                "  squall h2 --points 2d --n 4096 --verify",
+                "  squall h2 --points 3d --n 8192 --order 4 --kernel exp:0.2 --device jvm --json",
+                "  squall h2 --points bench/data/sites.csv --kernel matern32:0.05 --vectors 4 --device jvm --verify",
+                "  squall h2 --points 2d --n 8192 --compress 1e-7 --verify",
+                "  squall h2 --points 3d --n 65536 --order 4 --kernel exp:0.2 --device cuda:0 --json   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 10, precisions = {"fp64"})
+public final class H2Command implements SquallSubcommand {
     @Option(names = "--points", paramLabel = "2d|3d|FILE", required = true,
             description = "2d or 3d perturbed grid, or a CSV file of points")
     String points;
@@ -72,32 +79,46 @@ public final class H2Command implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the points and vectors (default 1)")
     long seed;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--repeat", paramLabel = "R", defaultValue = "10", description = "timed products (default 10; medians are reported)")
-    int repeat;
-
-    @Option(names = "--verify", description = "compare with the exact kernel sum on a sample of rows; exit 1 above --tolerance")
-    boolean verify;
-
     @Option(names = "--sample", paramLabel = "S", defaultValue = "200", description = "rows checked by --verify (default 200)")
     int sample;
 
     @Option(names = "--tolerance", paramLabel = "T", defaultValue = "1e-6", description = "largest relative error --verify accepts (default 1e-6)")
     double tolerance;
 
-    @Option(names = "--json", description = "print one JSON object on stdout instead of text")
-    boolean json;
+    @Mixin
+    RunOptions run;
+
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the points, their number and dimension, kernel, leaf size, order,
+     * rank, eta, vectors, device, precision (fp64), tree depth and block counts, build times (ms), memory by part (bytes),
+     * the first product's and the median product's host time (ms), the device time of each phase and their sum (ms),
+     * counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without
+     * --compress), whether --verify ran, the sampled relative error, and {@code ok}.
+     */
+    public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, int vectors,
+                         String device, String precision, int depth, int couplingBlocks, int denseBlocks, double buildMs, double buildHostMs,
+                         double buildDeviceMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian, Map<String, Double> phaseMs,
+                         double productDeviceMs, long countedBytes, double gbs, double copyGbs, double ratioToCopy, double gflops, Compression compression,
+                         boolean verified, Double relError, boolean ok) {
+    }
+
+    /** Memory of each part of the H2 matrix, in bytes. */
+    public record Memory(long dense, long coupling, long bases, long transfers, long structure, long workspacePerVector, long total) {
+    }
+
+    /** What --compress did: tolerance, estimated relative error, time, memory before and after, ranks per level. */
+    public record Compression(double tolerance, double errorEstimate, double ms, long memoryBefore, long memoryAfter, int[] rowRanks, int[] colRanks) {
+    }
 
     @Override
     public Integer call() {
-        if (vectors < 1) throw new IllegalArgumentException("--vectors " + vectors + " must be at least 1");
-        if (repeat < 1) throw new IllegalArgumentException("--repeat " + repeat + " must be at least 1");
-        if (sample < 1) throw new IllegalArgumentException("--sample " + sample + " must be at least 1");
+        Sizes.inRange("--vectors", vectors, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--sample", sample, 1, Integer.MAX_VALUE);
+        int repeat = run.repeat();
+        boolean verify = run.verify();
         CovarianceKernel k = CovarianceKernel.parse(kernel);
         PointCloud pts = points();
-        Device dev = Devices.select(device);
+        Device dev = run.device();
         H2Options opts = new H2Options(leaf, order, eta, dev);
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
         try (H2Matrix a = H2Matrix.build(pts, k, opts)) {
@@ -107,15 +128,17 @@ public final class H2Command implements Callable<Integer> {
                 cr = a.compress(compress);
             }
             int size = a.cols();
-            double[] x = new SplittableRandom(seed + 1).doubles((long) size * vectors, -1, 1).toArray();
+            double[] x = new SplittableRandom(seed + 1).doubles(Sizes.intElements("--vectors x points", size, vectors), -1, 1).toArray();
             long f0 = System.nanoTime();
             double[] y = a.multiply(x, vectors);
             double firstMs = (System.nanoTime() - f0) / 1e6;
             double[] wall = new double[repeat];
-            for (int r = 0; r < repeat; r++) {
-                long t0 = System.nanoTime();
-                y = a.multiply(x, vectors);
-                wall[r] = (System.nanoTime() - t0) / 1e6;
+            try (Progress bar = Progress.open(run.progress(), "h2 products", repeat, "products")) {
+                for (int r = 0; r < repeat; r++, bar.step()) {
+                    long t0 = System.nanoTime();
+                    y = a.multiply(x, vectors);
+                    wall[r] = (System.nanoTime() - t0) / 1e6;
+                }
             }
             Arrays.sort(wall);
             progress("timing phases");
@@ -133,24 +156,12 @@ public final class H2Command implements Callable<Integer> {
                 err = sampledError(pts, k, x, y, vectors);
                 ok = err <= tolerance;
             }
-            if (json) {
-                StringBuilder ph = new StringBuilder("{");
-                for (var e : phases.entrySet()) {
-                    if (ph.length() > 1) ph.append(',');
-                    ph.append(q(e.getKey())).append(':').append(num(e.getValue()));
-                }
-                ph.append('}');
-                System.out.println(String.format(Locale.ROOT, "{\"points\":%s,\"n\":%d,\"dim\":%d,\"kernel\":%s,\"leaf\":%d,\"order\":%d,"
-                                + "\"rank\":%d,\"eta\":%s,\"vectors\":%d,\"device\":%s,\"depth\":%d,\"coupling_blocks\":%d,\"dense_blocks\":%d,"
-                                + "\"build_ms\":%s,\"build_host_ms\":%s,\"build_device_ms\":%s,"
-                                + "\"memory_bytes\":{\"dense\":%d,\"coupling\":%d,\"bases\":%d,\"transfers\":%d,\"structure\":%d,\"workspace_per_vector\":%d,\"total\":%d},"
-                                + "\"first_product_ms\":%s,\"product_wall_ms_median\":%s,\"phase_ms\":%s,\"product_device_ms\":%s,"
-                                + "\"counted_bytes\":%d,\"gbs\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"gflops\":%s,\"compression\":%s,\"rel_error\":%s,\"verified\":%s}",
-                        q(points), size, pts.dim(), q(k.toString()), leaf, order, a.rank(), num(eta), vectors, q(dev.id()), a.rowDepth(),
-                        a.couplingBlocks(), a.denseBlocks(), num(a.buildMillis()), num(a.hostBuildMillis()), num(a.deviceBuildMillis()),
-                        mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total(),
-                        num(firstMs), num(wall[repeat / 2]), ph, num(deviceMs), mem.streamedBytes(), num(gbs), num(copyGbs), num(gbs / copyGbs),
-                        num(gflops), compressionJson(cr), verify ? String.format(Locale.ROOT, "%.3e", err) : "null", verify ? Boolean.toString(ok) : "null"));
+            if (run.json()) {
+                JsonOutput.print(new Result("h2", points, size, pts.dim(), k.toString(), leaf, order, a.rank(), eta, vectors, dev.id(), "fp64", a.rowDepth(),
+                        a.couplingBlocks(), a.denseBlocks(), a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(),
+                        new Memory(mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total()),
+                        firstMs, wall[repeat / 2], phases, deviceMs, mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs, gflops, compression(cr), verify,
+                        verify ? err : null, ok));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
                         size, size, pts.dim(), points, k, leaf, order, a.rank(), eta);
@@ -178,12 +189,9 @@ public final class H2Command implements Callable<Integer> {
         }
     }
 
-    private static String compressionJson(H2CompressionReport r) {
-        if (r == null) return "null";
-        return String.format(Locale.ROOT, "{\"tolerance\":%s,\"error_estimate\":%s,\"ms\":%s,\"memory_before\":%d,\"memory_after\":%d,"
-                        + "\"row_ranks\":%s,\"col_ranks\":%s}", num(r.tolerance()), num(r.relativeErrorEstimate()), num(r.millis()),
-                r.memoryBefore().total(), r.memoryAfter().total(), Arrays.toString(r.rowRanks()).replace(" ", ""),
-                Arrays.toString(r.colRanks()).replace(" ", ""));
+    private static Compression compression(H2CompressionReport r) {
+        if (r == null) return null;
+        return new Compression(r.tolerance(), r.relativeErrorEstimate(), r.millis(), r.memoryBefore().total(), r.memoryAfter().total(), r.rowRanks(), r.colRanks());
     }
 
     private PointCloud points() {
@@ -246,11 +254,4 @@ public final class H2Command implements Callable<Integer> {
         System.err.println("h2: " + s);
     }
 
-    private static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
-    }
-
-    private static String q(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
 }

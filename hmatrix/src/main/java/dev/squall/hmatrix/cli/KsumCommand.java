@@ -7,17 +7,23 @@ import dev.squall.hmatrix.ksum.PairKernel;
 import dev.squall.hmatrix.ksum.PointSet;
 import dev.squall.hmatrix.ksum.TolerantKernelSum;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.CostEstimate;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall ksum}: a kernel sum over point clouds, dense, block-sparse or to a tolerance; time, pairs per second, error. */
 @Command(name = "ksum", header = "Kernel sums a_i = sum_j k(x_i, y_j) b_j: dense, block-sparse, or to a tolerance.",
-        mixinStandardHelpOptions = true, sortOptions = false,
+        sortOptions = false,
         description = {"Computes a = K b for M target and N source points without storing K: dense (tiled through local",
                 "memory), block-sparse (--block-sparse: grid cells of side --cell, tiles kept when their clusters may hold",
                 "points closer than --cutoff), or to a relative tolerance (--tol: picks one and says why). b holds --cols",
@@ -30,12 +36,13 @@ import picocli.CommandLine.Option;
                 "drawn independently; or a CSV file of 2 or 3 numbers a line (targets: its first M points, sources: its first N).",
                 "Kernels: gauss, exp, matern12, matern32, matern52, imq, cauchy, each NAME:LENGTHSCALE.", "",
                 "Examples:",
-                "  squall ksum --n 100000 --verify",
-                "  squall ksum --n 1000000 --kernel gauss:0.1 --precision fp32 --device cuda:0 --json",
-                "  squall ksum --n 1000000 --kernel gauss:0.01 --block-sparse --cell 0.02 --cutoff 0.06 --verify",
-                "  squall ksum --n 200000 --kernel cauchy:0.005 --tol 1e-6 --precision fp64 --verify",
-                "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input, 3 device error."})
-public final class KsumCommand implements Callable<Integer> {
+                "  squall ksum --n 20000 --verify",
+                "  squall ksum --n 30000 --kernel gauss:0.01 --block-sparse --cell 0.02 --cutoff 0.06 --verify",
+                "  squall ksum --n 4000 --kernel cauchy:0.005 --tol 1e-6 --precision fp64 --verify",
+                "  squall ksum --n 1000000 --kernel gauss:0.1 --precision fp32 --device cuda:0 --json   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 5, precisions = {"fp32", "fp64"})
+public final class KsumCommand implements SquallSubcommand {
     @Option(names = "--n", paramLabel = "N", required = true, description = "source points")
     int n;
 
@@ -50,9 +57,6 @@ public final class KsumCommand implements Callable<Integer> {
 
     @Option(names = "--cols", paramLabel = "C", defaultValue = "1", description = "columns of b (default 1)")
     int cols;
-
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp32", description = "fp32 or fp64 (default fp32)")
-    String precision;
 
     @Option(names = "--block-sparse", description = "block-sparse product with --cell and --cutoff")
     boolean blockSparse;
@@ -72,35 +76,43 @@ public final class KsumCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of points and b (default 1)")
     long seed;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--repeat", paramLabel = "R", defaultValue = "5", description = "timed runs after the first (default 5; the median is reported)")
-    int repeat;
-
-    @Option(names = "--verify", description = "compare with the exact fp64 sum on --sample rows; exit 1 when above tolerance or a bound")
-    boolean verify;
-
     @Option(names = "--sample", paramLabel = "S", defaultValue = "200", description = "rows checked by --verify (default 200)")
     int sample;
 
-    @Option(names = "--json", description = "print one JSON object on stdout instead of text")
-    boolean json;
+    @Mixin
+    RunOptions run;
+
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): sizes (m targets, n sources, dim, cols), kernel,
+     * precision, points, device, the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
+     * kernel/first-call/clustering/ranges/total times (ms; clustering null when inside the total), pairs computed, pairs per
+     * second, kept fraction, the largest dropped-term bound, whether --verify ran, its relative error and rows checked,
+     * whether every row stayed within its bound (null without --verify), and {@code ok}.
+     */
+    public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String method,
+                         String reason, Double cell, Double cutoff, int targetClusters, int sourceClusters, double kernelMs, double firstCallMs,
+                         Double clusteringMs, double rangesMs, double totalMs, long pairs, double pairsPerS, double keptFraction, double maxDroppedBound,
+                         boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
+    }
 
     @Override
     public Integer call() {
         if (blockSparse && tol != null) throw new IllegalArgumentException("give --block-sparse or --tol, not both");
-        if (repeat < 0) throw new IllegalArgumentException("--repeat " + repeat + " must not be negative");
-        if (sample < 1) throw new IllegalArgumentException("--sample " + sample + " must be at least 1");
-        if (n < 1) throw new IllegalArgumentException("--n " + n + " must be at least 1");
-        if (m != null && m < 1) throw new IllegalArgumentException("--m " + m + " must be at least 1");
+        int repeat = run.repeat();
+        boolean verify = run.verify();
+        Sizes.inRange("--sample", sample, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--n", n, 1, Integer.MAX_VALUE);
+        if (m != null) Sizes.inRange("--m", m, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--cols", cols, 1, Integer.MAX_VALUE);
+        Sizes.intElements("--n x --cols", n, cols);
         int mm = m == null ? n : m;
         PairKernel k = PairKernel.parse(kernel);
-        Precision p = Precision.parse(precision);
+        Precision p = run.precision();
+        Device dev = run.device();
+        CostEstimate.warnIfSlow(System.err, dev, 20.0 * mm * n * cols * (repeat + 1), String.format(Locale.ROOT, "ksum of %d x %d pairs, %d column(s), %d runs", mm, n, cols, repeat + 1));
         PointSet y = PointSet.named(points, n, dim, seed + 1);
         PointSet x = PointSet.named(points, mm, dim, seed);
         double[] b = new SplittableRandom(seed + 2).doubles((long) y.size() * cols, 0, 1).toArray();
-        Device dev = Devices.select(device);
         KernelSum engine = new KernelSum(k, p, dev);
         progress(String.format(Locale.ROOT, "%d targets x %d sources, %dd, %s, %s, on %s", x.size(), y.size(), x.dim(), k, p, dev.id()));
 
@@ -172,17 +184,11 @@ public final class KsumCommand implements Callable<Integer> {
             ok = worstOverBound <= 0 && (tol == null || relError <= tol);
         }
 
-        if (json) {
-            System.out.println(String.format(Locale.ROOT, "{\"m\":%d,\"n\":%d,\"dim\":%d,\"kernel\":%s,\"cols\":%d,\"precision\":%s,\"points\":%s,"
-                            + "\"device\":%s,\"method\":%s,\"reason\":%s,\"cell\":%s,\"cutoff\":%s,\"target_clusters\":%d,\"source_clusters\":%d,"
-                            + "\"kernel_ms\":%s,\"first_call_ms\":%s,\"clustering_ms\":%s,\"ranges_ms\":%s,\"total_ms\":%s,\"pairs\":%d,"
-                            + "\"pairs_per_s\":%s,\"kept_fraction\":%s,\"max_dropped_bound\":%s,\"rel_error\":%s,\"rows_checked\":%d,"
-                            + "\"bound_held\":%s,\"verified\":%s}",
-                    x.size(), y.size(), x.dim(), q(k.toString()), cols, q(p.toString()), q(points), q(dev.id()), q(method), q(reason),
-                    num(usedCell), num(usedCutoff), targetClusters, sourceClusters, num(kernelMs), num(r.firstMillis()), num(clusterMs),
-                    num(r.rangesMillis()), num(totalMs), r.pairs(), num(pairsPerSecond), num(r.keptFraction()), num(r.maxBound()),
-                    verify ? num(relError) : "null", checked, verify ? Boolean.toString(worstOverBound <= 0) : "null",
-                    verify ? Boolean.toString(ok) : "null"));
+        if (run.json()) {
+            JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), method, reason,
+                    Double.isNaN(usedCell) ? null : usedCell, Double.isNaN(usedCutoff) ? null : usedCutoff, targetClusters, sourceClusters, kernelMs,
+                    r.firstMillis(), Double.isNaN(clusterMs) ? null : clusterMs, r.rangesMillis(), totalMs, r.pairs(), pairsPerSecond, r.keptFraction(),
+                    r.maxBound(), verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
         } else {
             System.out.printf(Locale.ROOT, "sum        %d targets x %d sources, %dd %s points, kernel %s, %d column(s), %s%n",
                     x.size(), y.size(), x.dim(), points, k, cols, p);
@@ -207,13 +213,5 @@ public final class KsumCommand implements Callable<Integer> {
 
     private static void progress(String s) {
         System.err.println("ksum: " + s);
-    }
-
-    private static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
-    }
-
-    private static String q(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

@@ -6,29 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
+import dev.squall.cli.Launcher;
 import picocli.CommandLine;
 
 /** {@code squall ksum} end to end on the JVM and on OpenCL: the JSON fields, the verification and bad input. */
 class KsumCommandTest {
     /** Runs the command as the squall launcher does (bad input -> 2); returns {exit code, stdout, error message}. */
     static Object[] run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringBuilder err = new StringBuilder();
+        PrintStream old = System.out, oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         System.setOut(new PrintStream(out, true));
+        System.setErr(new PrintStream(err, true));
         try {
-            CommandLine cl = new CommandLine(new KsumCommand());
-            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-                if (ex instanceof IllegalArgumentException) {
-                    err.append(ex.getMessage());
-                    return 2;
-                }
-                throw ex;
-            });
-            cl.setExitCodeExceptionMapper(t -> 2);
-            return new Object[] {cl.execute(args), out.toString(), err.toString()};
+            int code = Launcher.execute(Launcher.configure(new CommandLine(new KsumCommand())), args);
+            // the error line "ksum: MESSAGE" of the launcher, or nothing
+            String line = err.toString().lines().filter(l -> l.startsWith("ksum: ")).reduce((x, y) -> y).orElse("");
+            return new Object[] {code, out.toString(), line.isEmpty() ? "" : line.substring(6)};
         } finally {
             System.setOut(old);
+            System.setErr(oldErr);
         }
     }
 

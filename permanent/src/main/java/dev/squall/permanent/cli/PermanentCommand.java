@@ -16,9 +16,17 @@ import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.Devices;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
+import dev.squall.cli.CommandFailure;
+import dev.squall.cli.CostEstimate;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.SquallSubcommand;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,41 +34,36 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** {@code squall permanent}: the permanent of a Matrix Market file or a random matrix. */
 @Command(name = "permanent", header = "Matrix permanent by Gray-code Ryser, generated kernels, exact 0/1.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's",
-                "formula in Nijenhuis-Wilf Gray-code order: dense or sparse sweeps, or kernels",
-                "generated for the matrix (x in registers). The matrix is first split into its",
-                "block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded",
-                "away (--no-decompose: off). Rows are scaled by powers of two so the sweep",
-                "cannot overflow; a result outside the double range is reported as such.", "",
-                "Examples:",
-                "  squall permanent --random 24:0.3        # 24x24, density 0.3, seed 1",
-                "  squall permanent --random 40:0.1:7 --device cuda:0 \\",
-                "                   --method codegen-hybrid --no-decompose",
-                "  squall permanent --matrix bcspwr02.mtx --verify --json",
-                "  squall permanent --matrix graph.mtx --exact  # 0/1: count matchings",
-                "  squall permanent --random 32:0.5 --binary --exact --device cuda:0",
-                "  squall permanent --random 32:0.5 --binary --exact --exact-kernel generic \\",
-                "                   --device cuda:0 --repeat 3 --no-decompose  # compare kernels",
+        sortOptions = false,
+        description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's formula in Nijenhuis-Wilf Gray-code order:"
+                + " dense or sparse sweeps, or kernels generated for the matrix (x in registers). The matrix is first split into its"
+                + " block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded away (--no-decompose: off). Rows are scaled"
+                + " by powers of two so the sweep cannot overflow; a result outside the double range is reported as such.",
+                "With --method auto, blocks of order <= 20 run on the JVM whatever the device (a launch costs more than their sweep):"
+                + " the 'device' line and JSON ran_on say where each block ran.",
+                "",
+                "Examples (files from the repository root):",
+                "  squall permanent --random 24:0.3   # 24x24, density 0.3, seed 1",
+                "  squall permanent --matrix bench/data/derangements12.mtx --verify --json",
+                "  squall permanent --matrix bench/data/derangements12.mtx --exact   # 0/1: counts the derangements of 12",
                 "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double",
-                "  squall permanent --generate banded:40:7 --device jvm       # frontier program",
+                "  squall permanent --generate banded:40:7 --device jvm   # frontier program",
                 "  squall permanent --generate sparse:30:2 --device jvm --exact --json",
-                "  squall permanent --generate banded:18:3 --device jvm --method dense --no-decompose \\",
-                "                   --tol 1e-6   # Ryser cancels: escalates, says to what", "",
-                "Every result carries an absolute error bound ('error' line, JSON error_bound):",
-                "rigorous for the frontier program, an estimate from re-computing sampled chunks",
-                "in double-double for Gray-code sweeps, 0 for exact arithmetic. Above --tol the",
-                "block is recomputed (frontier program, double-double, exact); when nothing in",
-                "reach meets --tol the command fails with exit code 5 and prints no value.", "",
-                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error,",
-                "4 internal error, 5 tolerance not met."})
-public final class PermanentCommand implements Callable<Integer> {
-    static final int VERIFY_FAILED = 1, BAD_INPUT = 2, TOLERANCE_NOT_MET = 5;
-
+                "  squall permanent --generate banded:18:3 --device jvm --method dense --no-decompose --tol 1e-6   # Ryser cancels: escalates, says to what",
+                "  squall permanent --random 26:0.5 --device opencl:0:0 --method dense --verify",
+                "  squall permanent --random 40:0.1:7 --device cuda:0 --method codegen-hybrid --no-decompose   # needs a GPU",
+                "  squall permanent --random 32:0.5 --binary --exact --exact-kernel generic --device cuda:0 --repeat 3 --no-decompose   # needs a GPU",
+                "",
+                "Every result carries an absolute error bound ('error' line, JSON error_bound): rigorous for the frontier program, an"
+                + " estimate from re-computing sampled chunks in double-double for Gray-code sweeps, 0 for exact arithmetic. Above --tol"
+                + " the block is recomputed (frontier program, double-double, exact); when nothing in reach meets --tol the command fails"
+                + " with exit code 5 and prints no value."},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 1, precisions = {"fp64"})
+public final class PermanentCommand implements SquallSubcommand {
     static final class Input {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (coordinate real/integer/pattern, general/symmetric)")
         Path matrix;
@@ -80,17 +83,8 @@ public final class PermanentCommand implements Callable<Integer> {
                     + " generic kernel with x in local memory on any device; codegen-* need a CUDA or OpenCL device.")
     String method;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp64 only: the alternating sum needs double precision")
-    String precision;
-
     @Option(names = "--no-decompose", description = "skip the block-triangular split and degree elimination (time the raw Gray-code phase)")
     boolean noDecompose;
-
-    @Option(names = "--verify", description = "check against an independent path (JVM sweep, or exact integers for 0/1 matrices); exit 1 on mismatch")
-    boolean verify;
 
     @Option(names = "--tol", paramLabel = "REL", defaultValue = "1e-8",
             description = "relative tolerance (default ${DEFAULT-VALUE}): blocks whose error estimate exceeds it are recomputed by a stronger method;"
@@ -123,9 +117,6 @@ public final class PermanentCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", description = "JVM threads (default: all processors)")
     Integer threads;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "run N times; times are reported for the fastest")
-    int repeat;
-
     @Option(names = "--min-blocks", paramLabel = "B", defaultValue = "0",
             description = "CUDA codegen-*: __launch_bounds__(128, B) caps registers so B blocks of 128 fit per SM (0: the compiler's choice)")
     int minBlocks;
@@ -133,28 +124,25 @@ public final class PermanentCommand implements Callable<Integer> {
     @Option(names = "--print-source", description = "print the generated kernel source(s) to stdout")
     boolean printSource;
 
-    @Option(names = "--json", description = "one JSON object on stdout")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    RunOptions run;
 
     @Override
     public Integer call() throws IOException {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        if (!precision.equalsIgnoreCase("fp64")) {
-            throw new IllegalArgumentException("--precision " + precision + " is not supported: permanents are computed in fp64 (Ryser's alternating sum loses too much in fp32)");
-        }
-        if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
+        int repeat = run.repeat();
+        boolean verify = run.verify(), json = run.json();
         Method m = Method.parse(method);
         if (binary && input.random == null) throw new IllegalArgumentException("--binary applies to --random only (a --matrix file has its own values)");
         if (accurate && m != Method.AUTO) throw new IllegalArgumentException("--accurate runs the double-double JVM sweep; it does not combine with --method " + m.cliName());
         SquareMatrix a = load();
-        Device dev = accurate && device == null ? Devices.jvm() : Devices.select(device);
-        if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + device + ")");
-        if (exact && !a.isBinary()) return rational(out, a);
-        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(new StderrProgress(err))
+        Device dev = accurate && run.deviceId() == null ? Devices.jvm() : run.device();
+        if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + run.deviceId() + ")");
+        if (exact && !a.isBinary()) return rational(out, a, json);
+        warnIfSlow(dev, a, repeat);
+        StderrProgress bar = new StderrProgress(run.progress(), "permanent n=" + a.n());
+        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(bar)
                 .tolerance(tol).escalate(!noEscalate);
         if (threads != null) solver.threads(threads);
         solver.minBlocksPerSm(minBlocks);
@@ -165,7 +153,7 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         // repeated like the float solve, fastest kept: the first run pays the kernel build, later ones hit the cache
         for (int r = 0; exact && r < repeat; r++) {
-            ExactRun e = ExactRun.on(dev, a, !noDecompose, exactKernel.equals("generated"), jvmThreads(), new StderrProgress(err));
+            ExactRun e = ExactRun.on(dev, a, !noDecompose, exactKernel.equals("generated"), jvmThreads(), bar);
             if (exactRun == null || e.seconds() < exactRun.seconds()) exactRun = e;
         }
         PermanentResult best = null;
@@ -174,30 +162,26 @@ public final class PermanentCommand implements Callable<Integer> {
             try {
                 res = solver.solve(a);
             } catch (ToleranceNotMetException e) {
-                err.println("squall permanent: " + e.getMessage());
-                if (json) out.println("{\"error\":" + str(e.getMessage()) + ",\"exit_code\":" + TOLERANCE_NOT_MET + "}");
-                return TOLERANCE_NOT_MET;
+                throw new CommandFailure(ExitCode.TOLERANCE_NOT_MET, e.getMessage(), e);
             }
             if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
         }
+        bar.close();
         if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, false, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
         Verification ve = verify && exactRun != null && exactRun.device().info().type() != DeviceType.JVM ? verifyExact(a, exactRun) : null;
-        if (json) out.println(json(a, dev, best, exactRun, v, ve));
+        if (json) JsonOutput.print(out, json(a, dev, best, exactRun, v, ve));
         else text(out, a, dev, best, exactRun, v, ve);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
-        return (v != null && !v.ok) || (ve != null && !ve.ok) ? VERIFY_FAILED : 0;
+        return (v != null && !v.ok) || (ve != null && !ve.ok) ? ExitCode.VERIFY_FAILED : ExitCode.OK;
     }
 
     /** {@code --exact} on a matrix with values other than 0/1: the exact rational path on the JVM. */
-    private int rational(PrintStream out, SquareMatrix a) {
+    private int rational(PrintStream out, SquareMatrix a, boolean json) {
         RationalPermanent.Outcome o = RationalPermanent.of(a, true, !noDecompose, jvmThreads());
         if (json) {
-            out.println("{\"n\":" + a.n() + ",\"nonzeros\":" + a.nonzeros() + ",\"exact_numerator\":" + str(o.value().numerator().toString())
-                    + ",\"exact_denominator\":" + str(o.value().denominator().toString()) + ",\"value\":" + num(o.value().toScaled().toDouble())
-                    + ",\"value_text\":" + str(o.value().toScaled().toText()) + ",\"error_bound\":0,\"error_kind\":\"exact\",\"methods\":["
-                    + String.join(",", o.methods().stream().map(PermanentCommand::str).toList()) + "],\"gray_blocks\":" + o.blocks()
-                    + ",\"eliminated\":" + o.eliminated() + ",\"seconds\":" + num(o.seconds()) + "}");
+            JsonOutput.print(out, new RationalResult("permanent", a.n(), a.nonzeros(), o.value().numerator().toString(), o.value().denominator().toString(),
+                    o.value().toScaled().toDouble(), o.value().toScaled().toText(), 0, "exact", o.methods(), o.blocks(), o.eliminated(), o.seconds()));
         } else {
             out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%n", a.n(), a.n(), a.nonzeros());
             out.printf(Locale.ROOT, "exact       %s%n", o.value().toText());
@@ -228,7 +212,22 @@ public final class PermanentCommand implements Callable<Integer> {
     private SquareMatrix load() throws IOException {
         if (input.generate != null) return RegressionMatrices.parse(input.generate);
         if (input.random != null) return binary ? RandomSquareMatrices.parse(input.random).pattern() : RandomSquareMatrices.parse(input.random);
-        return SquareMatrix.read(input.matrix);
+        Path f = input.matrix;
+        if (!Files.exists(f)) throw new IllegalArgumentException("--matrix " + f + ": no such file");
+        if (!Files.isRegularFile(f)) throw new IllegalArgumentException("--matrix " + f + ": not a regular file");
+        try {
+            return SquareMatrix.read(f);
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("--matrix " + f + ": not a text file (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Warns before a Gray-code sweep expected to run past half a minute (2^(n-1) steps of about 2n flops, before preprocessing). */
+    private static void warnIfSlow(Device dev, SquareMatrix a, int repeat) {
+        int n = a.n();
+        if (n < 2) return;
+        double flops = Math.pow(2, n - 1) * 2.0 * n * repeat;
+        CostEstimate.warnIfSlow(System.err, dev, flops, String.format(Locale.ROOT, "the permanent of a %d x %d matrix (up to 2^%d Gray steps; preprocessing may split it)", n, n, n - 1));
     }
 
     record Verification(String against, double reference, double relError, boolean ok, String note) {
@@ -264,7 +263,9 @@ public final class PermanentCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "error       %s absolute (%s; relative %s)%n", r.errorBound().toText(), r.errorKind(), relative(r));
         if (r.exactValue() != null) out.printf(Locale.ROOT, "exact       %s   (of the matrix's binary values)%n", r.exactValue().toText());
-        out.printf(Locale.ROOT, "device      %s%n", dev);
+        List<String> ranOn = ranOn(r);
+        if (ranOn.isEmpty() || ranOn.equals(List.of(dev.id()))) out.printf(Locale.ROOT, "device      %s%n", dev);
+        else out.printf(Locale.ROOT, "device      %s; blocks ran on %s (see method and why)%n", dev, String.join(", ", ranOn));
         out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
         for (int k = 0; k < r.reasons().size(); k++) out.printf(Locale.ROOT, "why         block %d: %s%n", k, r.reasons().get(k));
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.reduction().describe(), r.preprocessMillis());
@@ -284,69 +285,67 @@ public final class PermanentCommand implements Callable<Integer> {
         if (ve != null) out.printf(Locale.ROOT, "verify      %s%n", ve.note);
     }
 
-    private static String json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md). Every field is always present; those that do not apply are null.
+     * value, value_text, log10_abs: the permanent (value null outside the double range); error_bound (absolute),
+     * error_kind (exact, rigorous, estimate) and the relative bound; the exact fraction when every block was exact;
+     * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the
+     * device asked for, ran_on: the devices the blocks ran on (blocks of order <= 20 run on the JVM under --method auto);
+     * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times and rate;
+     * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall).
+     */
+    public record Result(String command, int n, long nonzeros, String precision, Double value, String valueText, double log10Abs, boolean outsideDoubleRange,
+                         Double errorBound, String errorBoundText, String errorKind, String relativeErrorBound, String exactNumerator,
+                         String exactDenominator, List<String> reasons, String exact, Boolean exactIsValue, Integer exactModulusBits, String exactPath,
+                         String exactDevice, List<Integer> exactBlocks, Double exactSeconds, Long exactSteps, Double exactStepsPerSecond, String device,
+                         String deviceName, List<String> ranOn, List<String> methods, List<Integer> blocks, List<Integer> grayBlocks, int eliminated,
+                         boolean singular, long graySteps, double seconds, double sweepSeconds, double preprocessMs, double stepsPerSecond,
+                         List<Generated> generated, boolean verified, VerifyResult verify, VerifyResult verifyExact, boolean ok) {
+    }
+
+    /** One generated-kernel run of {@link Result#generated()}. */
+    public record Generated(int registerRows, int globalRows, long threads, double generateMs, double buildMs, boolean fromCache, double kernelSeconds,
+                            String resources, String layout) {
+    }
+
+    /** A check against an independent path: passed, against what, the reference value and relative error, a note. */
+    public record VerifyResult(boolean ok, String against, Double reference, Double relativeError, String note) {
+    }
+
+    /** {@code --exact --json} for a matrix with values other than 0/1: the exact rational permanent. */
+    public record RationalResult(String command, int n, long nonzeros, String exactNumerator, String exactDenominator, double value, String valueText,
+                                 double errorBound, String errorKind, List<String> methods, Object grayBlocks, int eliminated, double seconds) {
+    }
+
+    /** The devices the blocks ran on, from the solver's "method@device" per block, in order of first use. */
+    static List<String> ranOn(PermanentResult r) {
+        return r.methodsUsed().stream().map(m -> m.substring(m.lastIndexOf('@') + 1)).distinct().toList();
+    }
+
+    private static Result json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
         BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
-        List<String> f = new ArrayList<>();
-        f.add("\"n\":" + a.n());
-        f.add("\"nonzeros\":" + a.nonzeros());
-        f.add("\"value\":" + num(r.value()));
-        f.add("\"value_text\":" + str(r.scaled().toText()));
-        f.add("\"log10_abs\":" + num(r.scaled().log10Abs()));
-        f.add("\"outside_double_range\":" + r.outsideDoubleRange());
-        f.add("\"error_bound\":" + num(r.errorBound().toDouble()) + ",\"error_bound_text\":" + str(r.errorBound().toText())
-                + ",\"error_kind\":" + str(r.errorKind()) + ",\"relative_error_bound\":" + str(relative(r)));
-        if (r.exactValue() != null) f.add("\"exact_numerator\":" + str(r.exactValue().numerator().toString()) + ",\"exact_denominator\":" + str(r.exactValue().denominator().toString()));
-        f.add("\"reasons\":[" + String.join(",", r.reasons().stream().map(PermanentCommand::str).toList()) + "]");
-        if (exact != null) {
-            f.add("\"exact\":" + str(exact.value().toString()) + ",\"exact_is_value\":" + exact.exact() + ",\"exact_modulus_bits\":" + exact.modulusBits()
-                    + ",\"exact_path\":" + str(exactRun.path()) + ",\"exact_device\":" + str(exactRun.device().id())
-                    + ",\"exact_blocks\":" + exactRun.blocks() + ",\"exact_seconds\":" + num(exactRun.seconds()) + ",\"exact_steps\":" + exactRun.steps()
-                    + ",\"exact_steps_per_second\":" + num(exactRun.stepsPerSecond()));
-        }
-        f.add("\"device\":" + str(dev.id()));
-        f.add("\"device_name\":" + str(dev.info().name()));
-        f.add("\"methods\":[" + String.join(",", r.methodsUsed().stream().map(PermanentCommand::str).toList()) + "]");
-        f.add("\"blocks\":" + r.reduction().btfBlockSizes());
-        f.add("\"gray_blocks\":" + r.reduction().blocks().stream().map(SquareMatrix::n).toList());
-        f.add("\"eliminated\":" + r.reduction().eliminated());
-        f.add("\"singular\":" + r.reduction().singular());
-        f.add("\"gray_steps\":" + r.graySteps());
-        f.add("\"seconds\":" + num(r.totalSeconds()));
-        f.add("\"sweep_seconds\":" + num(r.sweepSeconds()));
-        f.add("\"preprocess_ms\":" + num(r.preprocessMillis()));
-        f.add("\"steps_per_second\":" + num(r.stepsPerSecond()));
-        List<String> gens = new ArrayList<>();
+        List<Generated> gens = new ArrayList<>();
         for (GeneratedKernelPermanent.Run g : r.generated()) {
-            gens.add("{\"register_rows\":" + g.registerRows() + ",\"global_rows\":" + g.globalRows() + ",\"threads\":" + g.threads()
-                    + ",\"generate_ms\":" + num(g.generateMillis()) + ",\"build_ms\":" + num(g.buildMillis()) + ",\"from_cache\":" + g.fromCache()
-                    + ",\"kernel_seconds\":" + num(g.kernelSeconds()) + ",\"resources\":" + str(g.resources()) + ",\"layout\":" + str(g.layout()) + "}");
+            gens.add(new Generated(g.registerRows(), g.globalRows(), g.threads(), g.generateMillis(), g.buildMillis(), g.fromCache(), g.kernelSeconds(),
+                    g.resources(), g.layout()));
         }
-        f.add("\"generated\":[" + String.join(",", gens) + "]");
-        if (v != null) {
-            f.add("\"verify\":{\"ok\":" + v.ok + ",\"against\":" + str(v.against) + ",\"reference\":" + num(v.reference)
-                    + ",\"relative_error\":" + num(v.relError) + ",\"note\":" + str(v.note) + "}");
-        }
-        if (ve != null) f.add("\"verify_exact\":{\"ok\":" + ve.ok + ",\"note\":" + str(ve.note) + "}");
-        return "{" + String.join(",", f) + "}";
+        return new Result("permanent", a.n(), a.nonzeros(), "fp64", r.value(), r.scaled().toText(), r.scaled().log10Abs(), r.outsideDoubleRange(),
+                r.errorBound().toDouble(), r.errorBound().toText(), r.errorKind(), relative(r),
+                r.exactValue() == null ? null : r.exactValue().numerator().toString(), r.exactValue() == null ? null : r.exactValue().denominator().toString(),
+                r.reasons(), exact == null ? null : exact.value().toString(), exact == null ? null : exact.exact(), exact == null ? null : exact.modulusBits(),
+                exact == null ? null : exactRun.path(), exact == null ? null : exactRun.device().id(), exact == null ? null : exactRun.blocks(),
+                exact == null ? null : exactRun.seconds(), exact == null ? null : exactRun.steps(), exact == null ? null : exactRun.stepsPerSecond(),
+                dev.id(), dev.info().name(), ranOn(r), r.methodsUsed(), r.reduction().btfBlockSizes(),
+                r.reduction().blocks().stream().map(SquareMatrix::n).toList(), r.reduction().eliminated(), r.reduction().singular(), r.graySteps(),
+                r.totalSeconds(), r.sweepSeconds(), r.preprocessMillis(), r.stepsPerSecond(), gens, v != null,
+                v == null ? null : new VerifyResult(v.ok, v.against, v.reference, v.relError, v.note),
+                ve == null ? null : new VerifyResult(ve.ok, ve.against, ve.reference, ve.relError, ve.note),
+                (v == null || v.ok) && (ve == null || ve.ok));
     }
 
     private static String relative(PermanentResult r) {
         if (r.errorBound().isZero()) return "0";
         if (r.scaled().isZero()) return "unbounded (value 0)";
         return String.format(Locale.ROOT, "%.2e", Math.pow(10, r.errorBound().log10Abs() - r.scaled().log10Abs()));
-    }
-
-    private static String num(double d) {
-        return Double.isFinite(d) ? Double.toString(d) : "null";
-    }
-
-    private static String str(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') b.append('\\').append(c);
-            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        return b.append('"').toString();
     }
 }

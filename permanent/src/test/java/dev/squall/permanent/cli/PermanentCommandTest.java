@@ -8,6 +8,7 @@ import dev.squall.tasks.runtime.DeviceType;
 import dev.squall.tasks.runtime.testing.TestDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.squall.cli.Launcher;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -29,16 +30,7 @@ class PermanentCommandTest {
         System.setOut(new PrintStream(out, true));
         System.setErr(new PrintStream(err, true));
         try {
-            CommandLine cl = new CommandLine(new PermanentCommand());
-            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-                if (ex instanceof IllegalArgumentException) {
-                    System.err.println("squall: " + ex.getMessage());
-                    return 2;
-                }
-                throw ex;
-            });
-            cl.setExitCodeExceptionMapper(t -> 2);
-            int code = cl.execute(args);
+            int code = Launcher.execute(Launcher.configure(new CommandLine(new PermanentCommand())), args);
             return new Run(code, out.toString(), err.toString());
         } finally {
             System.setOut(oldOut);
@@ -52,6 +44,23 @@ class PermanentCommandTest {
         assertEquals(0, r.code, r.err);
         assertTrue(r.out.trim().startsWith("{") && r.out.contains("\"verify\":{\"ok\":true"), r.out);
         assertTrue(r.out.contains("\"steps_per_second\":"), r.out);
+    }
+
+    /** Under --method auto a small block runs on the JVM whatever the device: the output says so (no silent switch). */
+    @Test
+    void smallBlocksOnAnotherDeviceAreReported() throws Exception {
+        for (Device d : TestDevices.all()) {
+            if (d.info().type() == DeviceType.JVM) continue;
+            Run j = run("--random", "12:0.5:3", "--device", d.id(), "--json");
+            assertEquals(0, j.code, j.out + j.err);
+            var node = dev.squall.cli.JsonOutput.mapper().readTree(j.out);
+            assertEquals(d.id(), node.get("device").asText());
+            assertEquals("jvm", node.get("ran_on").get(0).asText(), j.out);
+            Run t = run("--random", "12:0.5:3", "--device", d.id());
+            assertTrue(t.out.contains("device      " + d + "; blocks ran on jvm"), t.out);
+        }
+        Run jvm = run("--random", "12:0.5:3", "--device", "jvm");
+        assertTrue(jvm.out.contains("device      jvm") && !jvm.out.contains("blocks ran on"), jvm.out);
     }
 
     @Test
@@ -111,7 +120,7 @@ class PermanentCommandTest {
         Run r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--json");
         assertEquals(0, r.code, r.out + r.err);
         assertTrue(r.out.contains("\"exact\":\"" + factorial(8).pow(8) + "\",\"exact_is_value\":true"), r.out);
-        assertTrue(r.out.contains("\"exact_blocks\":[8, 8, 8, 8, 8, 8, 8, 8]"), r.out);
+        assertTrue(r.out.contains("\"exact_blocks\":[8,8,8,8,8,8,8,8]"), r.out);
         r = run("--matrix", f.toString(), "--device", "jvm", "--exact", "--no-decompose");
         assertEquals(2, r.code);
         assertTrue(r.err.contains("64x64") && r.err.contains("n <= 40"), r.err);

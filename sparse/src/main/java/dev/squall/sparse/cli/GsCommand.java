@@ -8,33 +8,43 @@ import dev.squall.sparse.solve.GaussSeidel;
 import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall gs}: inspect a matrix into level sets or colours and time Gauss-Seidel sweeps on a device. */
 @Command(name = "gs", header = "Gauss-Seidel sweeps scheduled by level sets or colours, with inspector cost and GB/s.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Gauss-Seidel x <- (D + L)^-1 (b - U x) on a device. The inspector builds the dependence graph of the",
-                "sparsity pattern and either level sets (wavefronts: exactly the sequential sweep in natural order) or",
-                "greedy colours (the sequential sweep in colour order), chosen from rows per level with --schedule auto.",
-                "The executor runs one launch per level or colour, narrow levels (at most --chain-max rows) walked by one",
-                "work-group in a single launch, with the matrix, b and x resident. Reports levels/colours, rows per",
-                "group, the inspector's time and its cost in SpMV-equivalents, launches and time per sweep, GB/s of",
-                "counted bytes (entries once, row pointers, diagonal positions, schedule, b and x once each per sweep)",
-                "and its ratio to the device's copy bandwidth. b = A * ones; x starts at 0.", "",
-                "Examples:",
-                "  squall gs --generate hpcg:64 --schedule auto --sweeps 20 --verify",
-                "  squall gs --matrix shared/data/ani4.mtx --schedule levelset --direction forward --json",
-                "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (row with a missing or zero diagonal named), 3 device error."})
-public final class GsCommand implements Callable<Integer> {
+        sortOptions = false,
+        description = {"Gauss-Seidel x <- (D + L)^-1 (b - U x) on a device. The inspector builds the dependence graph of the sparsity"
+                + " pattern and either level sets (wavefronts: exactly the sequential sweep in natural order) or greedy colours (the"
+                + " sequential sweep in colour order), chosen from rows per level with --schedule auto. The executor runs one launch per"
+                + " level or colour, narrow levels (at most --chain-max rows) walked by one work-group in a single launch, with the matrix,"
+                + " b and x resident. Reports levels/colours, rows per group, the inspector's time and its cost in SpMV-equivalents,"
+                + " launches and time per sweep, GB/s of counted bytes (entries once, row pointers, diagonal positions, schedule, b and x"
+                + " once each per sweep) and its ratio to the device's copy bandwidth. b = A * ones; x starts at 0.",
+                "",
+                "Examples (files from the repository root):",
+                "  squall gs --generate hpcg:16 --schedule auto --sweeps 20 --verify",
+                "  squall gs --matrix bench/data/1138_bus.mtx --schedule levelset --direction forward --device jvm --json",
+                "  squall gs --generate hpcg:64 --schedule multicolor --sweeps 20 --device cuda:0 --verify   # needs a GPU",
+                "",
+                "A row with a missing or zero diagonal is bad input (exit 2, the row named)."},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 3)
+public final class GsCommand implements SquallSubcommand {
     static final class Source {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (square, every diagonal entry nonzero)") Path matrix;
         @Option(names = "--generate", paramLabel = "NAME:SIZE", description = "generated matrix, e.g. 27pt:64x64x64 or hpcg:64") String generate;
@@ -52,9 +62,6 @@ public final class GsCommand implements Callable<Integer> {
     @Option(names = "--sweeps", paramLabel = "N", defaultValue = "10", description = "sweeps per timed run (default 10)")
     int sweeps;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "timed runs; the median is reported (default 3)")
-    int repeat;
-
     @Option(names = "--chain-max", paramLabel = "ROWS", defaultValue = "" + (2 * SolverKernels.GROUP),
             description = "widest level walked inside a single-work-group chain; 0 gives every level its own launch (default 512)")
     int chainMax;
@@ -64,22 +71,28 @@ public final class GsCommand implements Callable<Integer> {
                     "coalesced on GPUs) or auto (ell on GPUs when padding adds at most 25%, else csr; default)"})
     String layout;
 
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
-    String precision;
+    @Mixin
+    RunOptions run;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--verify", description = "compare x after the sweeps with the sequential sweeps in the schedule's order; exit 1 if it differs")
-    boolean verify;
-
-    @Option(names = "--json", description = "print one JSON object on stdout instead of text")
-    boolean json;
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix, rows, entries, device, precision, the
+     * schedule (level sets or colours), why, its groups and rows per group, backward groups, dependence edges, inspector
+     * time (ms) and its cost in SpMVs, layout, direction, sweeps, launches per sweep, chained groups, first run (ms), ms per
+     * sweep, counted bytes per sweep, GB/s, GFLOP/s, copy bandwidth and the ratio to it, the relative residual after the
+     * sweeps, whether --verify ran, its relative error against the sequential sweeps, and {@code ok}.
+     */
+    public record Result(String command, String matrix, int rows, long nnz, String device, String precision, String schedule, String reason, int groups,
+                         int rowsPerGroupMin, double rowsPerGroupMean, int rowsPerGroupMax, int backwardGroups, long dependenceEdges, double inspectorMs,
+                         double spmvMs, double inspectorSpmvEquivalents, String layout, String direction, int sweeps, int launchesPerSweep, int chainedGroups,
+                         double firstRunMs, double msPerSweep, double countedBytesPerSweep, double gbs, double gflops, double copyGbs, double ratioToCopy,
+                         double relativeResidual, boolean verified, Double relError, boolean ok) {
+    }
 
     @Override
     public Integer call() throws IOException {
-        if (sweeps < 1) throw new IllegalArgumentException("--sweeps " + sweeps + " must be at least 1");
-        if (repeat < 1) throw new IllegalArgumentException("--repeat " + repeat + " must be at least 1");
+        Sizes.inRange("--sweeps", sweeps, 1, Integer.MAX_VALUE);
+        int repeat = run.repeat();
+        boolean verify = run.verify();
         if (chainMax < 0) throw new IllegalArgumentException("--chain-max " + chainMax + " must be at least 0");
         GaussSeidel.Direction dir = switch (direction.strip().toLowerCase(Locale.ROOT)) {
             case "forward" -> GaussSeidel.Direction.FORWARD;
@@ -89,8 +102,8 @@ public final class GsCommand implements Callable<Integer> {
         };
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
         Sweeper.Layout lay = Sweeper.Layout.parse(layout);
-        Precision p = Precision.parse(precision);
-        Device dev = Devices.select(device);
+        Precision p = run.precision();
+        Device dev = run.device();
         progress("loading " + (source.matrix != null ? source.matrix : source.generate));
         SolverInput in = SolverInput.load(source.matrix, source.generate);
         CsrMatrix a = in.matrix();
@@ -110,7 +123,9 @@ public final class GsCommand implements Callable<Integer> {
             double[] got = gs.x();
             progress("timing " + repeat + " runs of " + sweeps + " sweeps");
             double[] ms = new double[repeat];
-            for (int r = 0; r < repeat; r++) ms[r] = gs.sweep(dir, sweeps) / sweeps;
+            try (Progress bar = Progress.open(run.progress(), "gs", repeat, "runs")) {
+                for (int r = 0; r < repeat; r++, bar.step()) ms[r] = gs.sweep(dir, sweeps) / sweeps;
+            }
             Arrays.sort(ms);
             double perSweep = ms[repeat / 2];
             int halves = dir == GaussSeidel.Direction.SYMMETRIC ? 2 : 1;
@@ -140,20 +155,12 @@ public final class GsCommand implements Callable<Integer> {
                 ok = relErr <= (p == Precision.FP64 ? 1e-10 : 1e-4);
             }
             double resid = ReferenceSolvers.residualNorm(a, b, got) / ReferenceSolvers.norm(b);
-            if (json) {
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,\"schedule\":%s,"
-                                + "\"reason\":%s,\"groups\":%d,\"rows_per_group_min\":%d,\"rows_per_group_mean\":%s,\"rows_per_group_max\":%d,"
-                                + "\"backward_groups\":%d,\"dependence_edges\":%d,\"inspector_ms\":%s,\"spmv_ms\":%s,\"inspector_spmv_equivalents\":%s,"
-                                + "\"layout\":%s,\"direction\":%s,\"sweeps\":%d,\"launches_per_sweep\":%d,\"chained_groups\":%d,\"first_run_ms\":%s,\"ms_per_sweep\":%s,"
-                                + "\"counted_bytes_per_sweep\":%.0f,\"gbs\":%s,\"gflops\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"relative_residual\":%s,"
-                                + "\"rel_error\":%s,\"verified\":%s}",
-                        SolverInput.q(in.name()), a.rows(), a.nnz(), SolverInput.q(dev.id()), SolverInput.q(p.name().toLowerCase(Locale.ROOT)),
-                        SolverInput.q(plan.forward().kind().text()), SolverInput.q(plan.reason()), plan.forward().groups(), plan.forward().minRows(),
-                        SolverInput.num(plan.forward().meanRows()), plan.forward().maxRows(), plan.backward().groups(), plan.edges(),
-                        SolverInput.num(plan.inspectorMillis()), SolverInput.num(spmvMs), SolverInput.num(plan.inspectorMillis() / spmvMs),
-                        SolverInput.q(sw.layout()), SolverInput.q(dir.name().toLowerCase(Locale.ROOT)), sweeps, launches, sw.chainedGroups(), SolverInput.num(firstMs),
-                        SolverInput.num(perSweep), bytes, SolverInput.num(gbs), SolverInput.num(gflops), SolverInput.num(copyGbs),
-                        SolverInput.num(gbs / copyGbs), SolverInput.num(resid), verify ? SolverInput.num(relErr) : "null", verify ? Boolean.toString(ok) : "null"));
+            if (run.json()) {
+                JsonOutput.print(new Result("gs", in.name(), a.rows(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), plan.forward().kind().text(),
+                        plan.reason(), plan.forward().groups(), plan.forward().minRows(), plan.forward().meanRows(), plan.forward().maxRows(),
+                        plan.backward().groups(), plan.edges(), plan.inspectorMillis(), spmvMs, plan.inspectorMillis() / spmvMs, sw.layout(),
+                        dir.name().toLowerCase(Locale.ROOT), sweeps, launches, sw.chainedGroups(), firstMs, perSweep, bytes, gbs, gflops, copyGbs,
+                        gbs / copyGbs, resid, verify, verify ? relErr : null, ok));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries, %d dependence edges%n", in.name(), a.rows(), a.nnz(), plan.edges());
                 System.out.printf(Locale.ROOT, "device     %s, %s%n", dev.id(), p.name().toLowerCase(Locale.ROOT));

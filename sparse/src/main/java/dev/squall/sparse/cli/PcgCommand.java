@@ -15,31 +15,40 @@ import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.sparse.spmv.SpmvFormat;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall pcg}: preconditioned conjugate gradients on a device, with residual history and rates. */
 @Command(name = "pcg", header = "Preconditioned conjugate gradients (Jacobi, symmetric GS, ILU(0), multigrid) on a device.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Solves A x = b (b = A * ones, x0 = 0) by CG to ||r|| <= tol ||b||, with every vector and the scalars of the",
-                "recurrence resident on the device; the host reads back three scalars per iteration. Preconditioners: none,",
-                "jacobi, gs (symmetric Gauss-Seidel on level sets or colours, see squall gs), ilu0 (factorised on the",
-                "device by level sets; level-scheduled triangular solves), mg (HPCG's V-cycle on the halved grids of a",
-                "generated 7- or 27-point stencil, symmetric GS smoother, injection). Reports setup (inspectors,",
-                "factorisation) apart from the solve, iterations, the final residual, time per iteration, GFLOP/s as",
-                "HPCG counts, GB/s of counted bytes and its ratio to the device's copy bandwidth.", "",
-                "Examples:",
-                "  squall pcg --generate hpcg:64 --precond mg --tol 1e-8 --verify",
-                "  squall pcg --matrix shared/data/1138_bus.mtx --precond ilu0 --max-iter 5000 --json",
-                "", "Exit codes: 0 converged, 1 not converged (status and iteration named) or --verify failed, 2 bad input, 3 device error."})
-public final class PcgCommand implements Callable<Integer> {
+        sortOptions = false,
+        description = {"Solves A x = b (b = A * ones, x0 = 0) by CG to ||r|| <= tol ||b||, with every vector and the scalars of the"
+                + " recurrence resident on the device; the host reads back three scalars per iteration. Preconditioners: none, jacobi, gs"
+                + " (symmetric Gauss-Seidel on level sets or colours, see squall gs), ilu0 (factorised on the device by level sets;"
+                + " level-scheduled triangular solves), mg (HPCG's V-cycle on the halved grids of a generated 7- or 27-point stencil,"
+                + " symmetric GS smoother, injection). Reports setup (inspectors, factorisation) apart from the solve, iterations, the"
+                + " final residual, time per iteration, GFLOP/s as HPCG counts, GB/s of counted bytes and its ratio to the device's copy"
+                + " bandwidth. Not converging within --max-iter is a failed check (exit 1, status and iteration named).",
+                "",
+                "Examples (files from the repository root):",
+                "  squall pcg --generate hpcg:16 --precond mg --tol 1e-8 --verify",
+                "  squall pcg --matrix bench/data/1138_bus.mtx --precond ilu0 --max-iter 5000 --device jvm --json",
+                "  squall pcg --generate hpcg:64 --precond mg --tol 1e-8 --device cuda:0 --verify   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 1)
+public final class PcgCommand implements SquallSubcommand {
     static final class Source {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file (symmetric positive definite)") Path matrix;
         @Option(names = "--generate", paramLabel = "NAME:SIZE", description = "generated matrix, e.g. 27pt:64x64x64 or hpcg:64") String generate;
@@ -73,20 +82,25 @@ public final class PcgCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto", description = "SpMV format (as squall spmv) or auto (default)")
     String format;
 
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
-    String precision;
+    @Mixin
+    RunOptions run;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--verify", description = "compute the true residual ||b - Ax|| / ||b|| on the host; exit 1 if it exceeds 10 tol")
-    boolean verify;
-
-    @Option(names = "--json", description = "print one JSON object on stdout instead of text")
-    boolean json;
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix, rows, entries, device, precision, the
+     * preconditioner and its detail, the SpMV used, setup times (ms), status and message, iterations, the recurrence's
+     * relative residual, solve wall and kernel time (ms), ms per iteration, GFLOP/s (as HPCG counts), GB/s, copy bandwidth
+     * and the ratio to it, whether --verify ran, the true relative residual and max |x - 1| (null without --verify),
+     * {@code ok} (converged, and verified when asked), and the residual history.
+     */
+    public record Result(String command, String matrix, int rows, long nnz, String device, String precision, String precond, String precondDetail,
+                         String spmv, double precondSetupMs, double solverSetupMs, String status, String message, int iterations, double relResidual,
+                         double solveMs, double kernelMs, double msPerIteration, double gflops, double gbs, double copyGbs, double ratioToCopy,
+                         boolean verified, Double trueRelResidual, Double maxErrorVsOnes, boolean ok, double[] history) {
+    }
 
     @Override
     public Integer call() throws IOException {
+        boolean verify = run.verify();
         if (!(tol > 0) || tol >= 1) throw new IllegalArgumentException("--tol " + tol + " must lie in (0, 1)");
         if (maxIter < 1) throw new IllegalArgumentException("--max-iter " + maxIter + " must be at least 1");
         if (mgLevels < 1) throw new IllegalArgumentException("--mg-levels " + mgLevels + " must be at least 1");
@@ -96,8 +110,8 @@ public final class PcgCommand implements Callable<Integer> {
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
         Sweeper.Layout lay = Sweeper.Layout.parse(layout);
         SpmvFormat f = format.equalsIgnoreCase("auto") ? null : SpmvFormat.parse(format);
-        Precision p = Precision.parse(precision);
-        Device dev = Devices.select(device);
+        Precision p = run.precision();
+        Device dev = run.device();
         progress("loading " + (source.matrix != null ? source.matrix : source.generate));
         SolverInput in = SolverInput.load(source.matrix, source.generate);
         CsrMatrix a = in.matrix();
@@ -121,10 +135,10 @@ public final class PcgCommand implements Callable<Integer> {
         double[] b = ReferenceSpmv.multiply(a, GsCommand.ones(a.rows()));
         try (Pcg cg = Pcg.create(a, pre, p, dev, f)) {
             progress("solving");
-            int every = Math.max(1, Math.min(100, maxIter / 10));
-            Pcg.Result r = cg.solve(b, tol, maxIter, it -> {
-                if (it % every == 0) progress("iteration " + it);
-            });
+            Pcg.Result r;
+            try (Progress bar = Progress.open(run.progress(), "pcg", maxIter, "iterations")) {
+                r = cg.solve(b, tol, maxIter, bar::stepTo);
+            }
             int its = Math.max(1, r.iterations());
             double perIt = r.kernelMillis() / its;
             double gflops = cg.flopsPerIteration() / (perIt * 1e-3) / 1e9;
@@ -139,20 +153,11 @@ public final class PcgCommand implements Callable<Integer> {
                 ok &= trueRel <= 10 * tol;
             }
             String pd = pre == null ? "none" : pre.describe();
-            if (json) {
-                StringBuilder h = new StringBuilder("[");
-                for (int i = 0; i < r.history().length; i++) h.append(i == 0 ? "" : ",").append(SolverInput.num(r.history()[i]));
-                h.append(']');
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,\"precond\":%s,"
-                                + "\"precond_detail\":%s,\"spmv\":%s,\"precond_setup_ms\":%s,\"solver_setup_ms\":%s,\"status\":%s,\"message\":%s,"
-                                + "\"iterations\":%d,\"rel_residual\":%s,\"solve_ms\":%s,\"kernel_ms\":%s,\"ms_per_iteration\":%s,\"gflops\":%s,"
-                                + "\"gbs\":%s,\"copy_gbs\":%s,\"ratio_to_copy\":%s,\"true_rel_residual\":%s,\"max_error_vs_ones\":%s,\"verified\":%s,\"history\":%s}",
-                        SolverInput.q(in.name()), a.rows(), a.nnz(), SolverInput.q(dev.id()), SolverInput.q(p.name().toLowerCase(Locale.ROOT)),
-                        SolverInput.q(kind), SolverInput.q(pd), SolverInput.q(cg.spmvDetail()), SolverInput.num(precondMs), SolverInput.num(cg.setupMillis()),
-                        SolverInput.q(r.status().name().toLowerCase(Locale.ROOT)), SolverInput.q(r.message()), r.iterations(), SolverInput.num(r.relResidual()),
-                        SolverInput.num(r.solveMillis()), SolverInput.num(r.kernelMillis()), SolverInput.num(perIt), SolverInput.num(gflops), SolverInput.num(gbs),
-                        SolverInput.num(copyGbs), SolverInput.num(gbs / copyGbs), verify ? SolverInput.num(trueRel) : "null",
-                        verify ? SolverInput.num(errInf) : "null", verify ? Boolean.toString(ok) : "null", h));
+            if (run.json()) {
+                JsonOutput.print(new Result("pcg", in.name(), a.rows(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), kind, pd, cg.spmvDetail(),
+                        precondMs, cg.setupMillis(), r.status().name().toLowerCase(Locale.ROOT), r.message(), r.iterations(), r.relResidual(),
+                        r.solveMillis(), r.kernelMillis(), perIt, gflops, gbs, copyGbs, gbs / copyGbs, verify, verify ? trueRel : null,
+                        verify ? errInf : null, ok, r.history()));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries%n", in.name(), a.rows(), a.nnz());
                 System.out.printf(Locale.ROOT, "device     %s, %s; SpMV %s%n", dev.id(), p.name().toLowerCase(Locale.ROOT), cg.spmvDetail());

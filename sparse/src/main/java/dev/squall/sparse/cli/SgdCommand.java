@@ -11,35 +11,44 @@ import dev.squall.sparse.sgd.ScheduleKind;
 import dev.squall.sparse.sgd.SgdTrainer;
 import dev.squall.sparse.sgd.TrainingOptions;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall sgd}: train matrix-factorisation factors with SGD on a device; RMSE per epoch, updates/s against the bandwidth bound. */
 @Command(name = "sgd", header = "Matrix factorisation by SGD with conflict-free schedules: RMSE per epoch, updates/s.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Trains user factors W (users x k) and item factors H (items x k) so that mean + W[u].H[i] predicts the",
-                "ratings, by stochastic gradient descent on the device. The inspector builds a schedule from the ratings",
-                "pattern (reported apart); the executor runs one launch per step with the data resident on the device.",
-                "Schedules: blkdiag (block diagonals, deterministic), diag (element diagonals, deterministic, many",
-                "launches), stratified (DSGD/LIBMF strata, deterministic), hogwild (lock-free batches, not reproducible",
-                "on parallel devices). Reports train/test RMSE each epoch, updates per second of device time and their",
-                "ratio to the bandwidth bound: copy bandwidth / bytes moved per update (16 k + 12 in fp32).", "",
-                "Generated data (--generate): small, ml20m, netflix or USERSxITEMSxNNZ: a planted low-rank model plus",
-                "Gaussian noise, so the test RMSE floor (the noise) is known and printed.", "",
+        sortOptions = false,
+        description = {"Trains user factors W (users x k) and item factors H (items x k) so that mean + W[u].H[i] predicts the ratings,"
+                + " by stochastic gradient descent on the device (fp32). The inspector builds a schedule from the ratings pattern (reported"
+                + " apart); the executor runs one launch per step with the data resident on the device. Schedules: blkdiag (block"
+                + " diagonals, deterministic), diag (element diagonals, deterministic, many launches), stratified (DSGD/LIBMF strata,"
+                + " deterministic), hogwild (lock-free batches, not reproducible on parallel devices). Reports train/test RMSE each epoch,"
+                + " updates per second of device time and their ratio to the bandwidth bound: copy bandwidth / bytes moved per update"
+                + " (16 k + 12 in fp32).",
+                "",
+                "Generated data (--generate): small, ml20m, netflix or USERSxITEMSxNNZ: a planted low-rank model plus Gaussian noise, so the"
+                + " test RMSE floor (the noise) is known and printed. --verify (generated data only) fails when the final test RMSE is above"
+                + " 1.02 x that floor.",
+                "",
                 "Examples:",
                 "  squall sgd --generate small --rank 2 --epochs 10 --verify",
-                "  squall sgd --generate netflix --rank 128 --epochs 20 --schedule blkdiag --device cuda:0 --json",
-                "  squall sgd --ratings ml-latest-small/ratings.csv --rank 32 --biases --save model --top 10 --user 1",
-                "", "Exit codes: 0 ok, 1 --verify failed (test RMSE above 1.02 x the planted floor), 2 bad input, 3 device error."})
-public final class SgdCommand implements Callable<Integer> {
+                "  squall sgd --generate 2000x500x40000 --rank 8 --epochs 5 --biases --save /tmp/squall-sgd-model --top 5 --user 1 --device jvm",
+                "  squall sgd --generate netflix --rank 128 --epochs 20 --schedule blkdiag --device cuda:0 --json   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 1, precisions = {"fp32"})
+public final class SgdCommand implements SquallSubcommand {
     static final class Source {
         @Option(names = "--ratings", paramLabel = "FILE", description = "ratings: 'user item rating [timestamp]' text, .csv with a header, or .mtx") Path ratings;
         @Option(names = "--generate", paramLabel = "SPEC", description = "small, ml20m, netflix or USERSxITEMSxNNZ") String generate;
@@ -91,9 +100,6 @@ public final class SgdCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generation, split, schedules and initial factors (default 1)")
     long seed;
 
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
     @Option(names = "--save", paramLabel = "DIR", description = "write the factors to DIR/factors.bin (and the id maps to DIR/users.txt, items.txt)")
     Path save;
 
@@ -103,11 +109,28 @@ public final class SgdCommand implements Callable<Integer> {
     @Option(names = "--user", paramLabel = "ID", description = "user for --top, by the id in the file (generated data: the index)")
     String user;
 
-    @Option(names = "--verify", description = "generated data only: exit 1 unless the final test RMSE is within 2%% of the planted floor")
-    boolean verify;
+    @Mixin
+    RunOptions run;
 
-    @Option(names = "--json", description = "print one JSON object on stdout instead of text")
-    boolean json;
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the data and its sizes, the planted floor (null for a
+     * file), device, precision (fp32), rank, schedule, its detail, kernel style, steps, inspector/load/setup times (ms),
+     * the epochs ({@link Epoch}), the final test RMSE, training device time (ms), median updates/s, bytes per update,
+     * copy bandwidth, the bound in updates/s and the ratio to it, whether --verify ran, {@code ok}, and the --top items.
+     */
+    public record Result(String command, String data, int users, int items, long ratings, long train, long test, Double floor, String device,
+                         String precision, int rank, String schedule, String detail, String kernel, long steps, double inspectorMs, double loadMs,
+                         double setupMs, List<Epoch> epochs, double finalTestRmse, double trainMs, double medianUpdatesPerS, long bytesPerUpdate,
+                         double copyGbs, double boundUpdatesPerS, double ratioToBound, boolean verified, boolean ok, List<Top> top) {
+    }
+
+    /** One epoch: its learning rate, train and test RMSE (test null when there is no test set), device time, updates/s. */
+    public record Epoch(int epoch, double lr, double trainRmse, double testRmse, double kernelMs, double updatesPerS) {
+    }
+
+    /** A recommended item and its predicted rating. */
+    public record Top(String item, double score) {
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -121,8 +144,9 @@ public final class SgdCommand implements Callable<Integer> {
         TrainingOptions o = new TrainingOptions(rank, lr, decay, reg, regBias, biases, seed);
         if (epochs < 0) throw new IllegalArgumentException("--epochs " + epochs + " must be at least 0");
         if ((top == null) != (user == null)) throw new IllegalArgumentException("--top and --user go together");
+        boolean verify = run.verify(), json = run.json();
         if (verify && source.generate == null) throw new IllegalArgumentException("--verify needs --generate (a known floor)");
-        Device dev = Devices.select(device);
+        Device dev = run.device();
 
         long t0 = System.nanoTime();
         Ratings all;
@@ -171,15 +195,15 @@ public final class SgdCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
                 System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
             }
-            int max = epochs;
-            history = t.train(epochs, patience, st -> {
-                if (!json) {
-                    System.out.printf(Locale.ROOT, "epoch %3d  train %.4f  test %.4f  lr %.5f  %.2f ms  %.3g updates/s%n", st.epoch(), st.trainRmse(), st.testRmse(), st.lr(),
-                            st.kernelMillis(), st.updatesPerSecond());
-                }
-                bar(st.epoch(), max, st.testRmse());
-            });
-            System.err.println();
+            try (Progress bar = Progress.open(run.progress(), "sgd", epochs, "epochs")) {
+                history = t.train(epochs, patience, st -> {
+                    if (!json) {
+                        System.out.printf(Locale.ROOT, "epoch %3d  train %.4f  test %.4f  lr %.5f  %.2f ms  %.3g updates/s%n", st.epoch(), st.trainRmse(), st.testRmse(), st.lr(),
+                                st.kernelMillis(), st.updatesPerSecond());
+                    }
+                    bar.stepTo(st.epoch());
+                });
+            }
             factors = t.factors();
         }
         double[] rates = history.stream().skip(history.size() > 1 ? 1 : 0).mapToDouble(SgdTrainer.EpochStats::updatesPerSecond).sorted().toArray();
@@ -196,26 +220,11 @@ public final class SgdCommand implements Callable<Integer> {
             best = factors.topN(u, top, all);
         }
         if (json) {
-            StringBuilder ep = new StringBuilder("[");
-            for (SgdTrainer.EpochStats st : history) {
-                if (ep.length() > 1) ep.append(',');
-                ep.append(String.format(Locale.ROOT, "{\"epoch\":%d,\"lr\":%.6g,\"train_rmse\":%.6f,\"test_rmse\":%s,\"kernel_ms\":%.4f,\"updates_per_s\":%.4g}",
-                        st.epoch(), st.lr(), st.trainRmse(), num(st.testRmse()), st.kernelMillis(), st.updatesPerSecond()));
-            }
-            ep.append(']');
-            StringBuilder tp = new StringBuilder("[");
-            for (Factors.Scored sc : best) {
-                if (tp.length() > 1) tp.append(',');
-                tp.append(String.format(Locale.ROOT, "{\"item\":%s,\"score\":%.5f}", q(all.itemId(sc.item())), sc.score()));
-            }
-            tp.append(']');
-            System.out.println(String.format(Locale.ROOT, "{\"data\":%s,\"users\":%d,\"items\":%d,\"ratings\":%d,\"train\":%d,\"test\":%d,\"floor\":%s,\"device\":%s,"
-                            + "\"rank\":%d,\"schedule\":%s,\"detail\":%s,\"kernel\":%s,\"steps\":%d,\"inspector_ms\":%.3f,\"load_ms\":%.3f,\"setup_ms\":%.3f,"
-                            + "\"epochs\":%s,\"final_test_rmse\":%s,\"train_ms\":%.3f,\"median_updates_per_s\":%s,\"bytes_per_update\":%d,\"copy_gbs\":%.3f,"
-                            + "\"bound_updates_per_s\":%.4g,\"ratio_to_bound\":%s,\"verified\":%s,\"top\":%s}",
-                    q(name), all.users(), all.items(), all.size(), split.train().size(), split.test().size(), spec == null ? "null" : num(spec.floor()),
-                    q(dev.id()), rank, q(kind.cliName()), q(s.detail()), q(style.name().toLowerCase(Locale.ROOT)), s.steps(), inspectMs, loadMs, setupMs,
-                    ep, num(finalTest), trainMs, num(rate), bytesPerUpdate, copyGbs, bound, num(rate / bound), verify ? Boolean.toString(ok) : "null", tp));
+            List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
+            List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
+            JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
+                    spec == null ? null : spec.floor(), dev.id(), "fp32", rank, kind.cliName(), s.detail(), style.name().toLowerCase(Locale.ROOT), s.steps(),
+                    inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp));
         } else {
             System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
                     rate, bytesPerUpdate, rate * bytesPerUpdate / 1e9, 100 * rate / bound, bound, copyGbs);
@@ -230,25 +239,11 @@ public final class SgdCommand implements Callable<Integer> {
         return ok ? 0 : 1;
     }
 
-    private static void bar(int epoch, int max, double test) {
-        int width = 30, done = max == 0 ? width : (int) ((long) width * epoch / max);
-        System.err.print("\rsgd: [" + "#".repeat(done) + " ".repeat(width - done) + "] epoch " + epoch + "/" + max
-                + (Double.isNaN(test) ? "" : String.format(Locale.ROOT, "  test %.4f", test)));
-    }
-
     private static double ms(long t0) {
         return (System.nanoTime() - t0) / 1e6;
     }
 
-    private static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
-    }
-
     private void progress(String s) {
         System.err.println("sgd: " + s);
-    }
-
-    private static String q(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

@@ -68,12 +68,4 @@ record SolverInput(String name, CsrMatrix matrix, int points, int[] dims) {
             return e.batchMillis(10);
         }
     }
-
-    static String q(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
-
-    static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
-    }
 }

@@ -5,39 +5,47 @@ import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
-import dev.squall.sparse.io.MatrixMarketReader;
 import dev.squall.sparse.spmm.CsbExecutor;
 import dev.squall.sparse.spmm.Layout;
 import dev.squall.sparse.spmm.SpmmExecutor;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall spmm}: Y = A X with K dense vectors, times and counted bandwidth. */
 @Command(name = "spmm", header = "Sparse matrix times K dense vectors (row- or column-major), with GB/s.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sparse matrix times a block of K dense vectors, Y = A X (CSR; X and Y row- or column-major).",
-                "Reports inspector time, executor time per call (median of --repeat samples of --batch back-to-back",
-                "calls), GFLOP/s (2 nnz K per call), GB/s of counted bytes (values, indices and row pointers once,",
-                "X and Y once each), the ratio to this device's copy bandwidth.", "",
-                "Matrices as for `squall spmv` (--matrix F.mtx or --generate NAME:SIZE).", "",
-                "Examples:",
-                "  squall spmm --generate 27pt:100x100x100 --vectors 8 --verify",
-                "  squall spmm --matrix shared/data/ani4.mtx --vectors 16 --layout col --precision fp32 --json",
-                "  squall spmm --generate rmat:16 --vectors 4 --layout row,col --transpose --verify     (Y = A^T X)",
-                "  squall spmm --generate 27pt:60x60x60 --format csb --transpose --device jvm --verify  (CSB, no transpose built)",
-                "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (file, line and value named), 3 device error."})
-public final class SpmmCommand implements Callable<Integer> {
+        sortOptions = false,
+        description = {"Sparse matrix times a block of K dense vectors, Y = A X (CSR; X and Y row- or column-major). Reports inspector"
+                + " time, executor time per call (median of --repeat samples of --batch back-to-back calls), GFLOP/s (2 nnz K per call),"
+                + " GB/s of counted bytes (values, indices and row pointers once, X and Y once each), the ratio to this device's copy"
+                + " bandwidth.",
+                "",
+                "Matrices as for `squall spmv` (--matrix F.mtx or --generate NAME:SIZE).",
+                "",
+                "Examples (files from the repository root):",
+                "  squall spmm --generate 27pt:30x30x30 --vectors 8 --verify",
+                "  squall spmm --matrix bench/data/1138_bus.mtx --vectors 16 --layout col --precision fp32 --json",
+                "  squall spmm --generate rmat:12 --vectors 4 --layout row,col --transpose --verify   # Y = A^T X",
+                "  squall spmm --generate 27pt:20x20x20 --format csb --transpose --device jvm --verify   # CSB: no transpose built",
+                "  squall spmm --generate 27pt:100x100x100 --vectors 16 --device cuda:0 --verify   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 20)
+public final class SpmmCommand implements SquallSubcommand {
     static final class Source {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file") Path matrix;
         @Option(names = "--generate", paramLabel = "NAME:SIZE", description = "generated matrix, e.g. rmat:16 (see squall spmv --help)") String generate;
@@ -53,15 +61,6 @@ public final class SpmmCommand implements Callable<Integer> {
             description = "row (X[j * K + c], default) or col (X[c * n + j]); a comma-separated list runs each")
     String layout;
 
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
-    String precision;
-
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "20", description = "timed samples (default 20)")
-    int repeat;
-
     @Option(names = "--batch", paramLabel = "B", defaultValue = "10", description = "back-to-back calls per timed sample (default 10)")
     int batch;
 
@@ -73,33 +72,41 @@ public final class SpmmCommand implements Callable<Integer> {
     @Option(names = "--transpose", description = "compute Y = A^T X instead (csr: the inspector transposes A once; csb: the same blocks by column)")
     boolean transpose;
 
-    @Option(names = "--verify", description = "compare Y with a JVM product; exit 1 if the relative error is too large")
-    boolean verify;
+    @Mixin
+    RunOptions run;
 
-    @Option(names = "--json", description = "print one JSON object per layout on stdout instead of text")
-    boolean json;
+    /**
+     * {@code --json} result, one per layout (schema in tornado-tasks/cli/JSON.md): the matrix and its shape, K, layout, whether A^T X
+     * was computed, device, precision, inspector and first-call times (ms), the executor's median and best time per call
+     * (ms) over {@code repeat} samples of {@code batch} calls, GFLOP/s, counted bytes, GB/s, the copy bandwidth and the
+     * ratio to it, whether --verify ran, its relative error, {@code ok}, and the executor's detail.
+     */
+    public record Result(String command, String matrix, int rows, int cols, long nnz, int vectors, String layout, boolean transpose, String device,
+                         String precision, String format, double inspectorMs, double firstCallMs, double executorMsMedian, double executorMsMin, int repeat,
+                         int batch, double gflops, long countedBytes, double gbs, double copyGbs, double ratioToCopy, boolean verified, Double relError,
+                         boolean ok, String detail) {
+    }
 
     @Override
     public Integer call() throws IOException {
-        if (repeat < 1) throw new IllegalArgumentException("--repeat " + repeat + " must be at least 1");
-        if (batch < 1) throw new IllegalArgumentException("--batch " + batch + " must be at least 1");
-        if (vectors < 1) throw new IllegalArgumentException("--vectors " + vectors + " must be at least 1");
-        Precision p = Precision.parse(precision);
+        Sizes.inRange("--batch", batch, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--vectors", vectors, 1, Integer.MAX_VALUE);
+        Precision p = run.precision();
         if (!format.equals("csr") && !format.equals("csb")) throw new IllegalArgumentException("--format " + format + ": expected csr or csb");
         Layout[] layouts = Arrays.stream(layout.split(",")).map(Layout::parse).toArray(Layout[]::new);
-        Device dev = Devices.select(device);
+        Device dev = run.device();
         String name;
         CsrMatrix a;
         if (source.matrix != null) {
             name = source.matrix.toString();
-            if (!Files.isRegularFile(source.matrix)) throw new IllegalArgumentException("--matrix " + name + ": no such file");
             System.err.println("spmm: reading " + name);
-            a = MatrixMarketReader.read(source.matrix);
+            a = MatrixFile.read(source.matrix, run.progress());
         } else {
             name = source.generate;
             System.err.println("spmm: generating " + name);
             a = MatrixGenerators.generate(source.generate);
         }
+        Sizes.intElements("--vectors x the matrix's columns and rows", vectors, Math.max(a.rows(), a.cols()));
         System.err.println("spmm: measuring copy bandwidth");
         double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         int worst = 0;
@@ -110,14 +117,18 @@ public final class SpmmCommand implements Callable<Integer> {
     }
 
     private int runOne(CsrMatrix given, CsrMatrix a, String name, Layout l, Precision p, Device dev, double copyGbs) {
+        int repeat = run.repeat();
         double[] x = new SplittableRandom(11).doubles((long) a.cols() * vectors, -1, 1).toArray();
         try (Product m = open(given, l, p, dev)) {
             double firstMs = m.first(x);
             System.err.println("spmm: " + l + ", running " + repeat + " x " + batch + " executions");
-            // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
-            for (int w = 0; w < Math.max(3, repeat / 5); w++) m.batchMillis(batch);
             double[] ms = new double[repeat];
-            for (int r = 0; r < repeat; r++) ms[r] = m.batchMillis(batch);
+            int warm = Math.max(3, repeat / 5);
+            try (Progress bar = Progress.open(run.progress(), "spmm " + l, (long) warm + repeat, "samples")) {
+                // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
+                for (int w = 0; w < warm; w++, bar.step()) m.batchMillis(batch);
+                for (int r = 0; r < repeat; r++, bar.step()) ms[r] = m.batchMillis(batch);
+            }
             Arrays.sort(ms);
             double med = ms[repeat / 2];
             long bytes = bytes(a, p.bytes(), vectors);
@@ -125,7 +136,7 @@ public final class SpmmCommand implements Callable<Integer> {
             double gbs = bytes / (med * 1e-3) / 1e9;
             double relErr = Double.NaN;
             boolean ok = true;
-            if (verify) {
+            if (run.verify()) {
                 double[] got = m.y();
                 double num = 0, den = 0;
                 for (int c = 0; c < vectors; c++) {
@@ -141,15 +152,10 @@ public final class SpmmCommand implements Callable<Integer> {
                 ok = relErr <= (p == Precision.FP64 ? 1e-12 : 1e-5);
             }
             String layoutName = l == Layout.ROW_MAJOR ? "row" : "col";
-            if (json) {
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":\"%s\",\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"vectors\":%d,\"layout\":\"%s\",\"transpose\":%s,"
-                                + "\"device\":\"%s\",\"precision\":\"%s\",\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,\"executor_ms_median\":%.6f,"
-                                + "\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,\"copy_gbs\":%.3f,"
-                                + "\"ratio_to_copy\":%.4f,\"rel_error\":%s,\"verified\":%s,\"detail\":\"%s\"}",
-                        name.replace("\\", "\\\\").replace("\"", "\\\""), a.rows(), a.cols(), a.nnz(), vectors, layoutName, transpose, dev.id(),
-                        p.name().toLowerCase(Locale.ROOT), m.inspectorMillis(), firstMs, med, ms[0], repeat, batch, gflops, bytes, gbs, copyGbs,
-                        gbs / copyGbs, verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null",
-                        m.detail().replace("\\", "\\\\").replace("\"", "\\\"")));
+            if (run.json()) {
+                JsonOutput.print(new Result("spmm", name, a.rows(), a.cols(), a.nnz(), vectors, layoutName, transpose, dev.id(), p.name().toLowerCase(Locale.ROOT),
+                        format, m.inspectorMillis(), firstMs, med, ms[0], repeat, batch, gflops, bytes, gbs, copyGbs, gbs / copyGbs, run.verify(),
+                        run.verify() ? relErr : null, ok, m.detail()));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries; K = %d, %s-major%n", name, a.rows(), a.cols(), a.nnz(), vectors, layoutName);
                 System.out.printf(Locale.ROOT, "device     %s, %s (%s)%n", dev.id(), p.name().toLowerCase(Locale.ROOT), m.detail());
@@ -158,7 +164,7 @@ public final class SpmmCommand implements Callable<Integer> {
                         med, repeat, batch, ms[0]);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s, %.1f GB/s counted (%d bytes), %.0f%% of copy bandwidth %.1f GB/s%n",
                         gflops, gbs, bytes, 100 * gbs / copyGbs, copyGbs);
-                if (verify) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
+                if (run.verify()) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
             }
             return ok ? 0 : 1;
         }

@@ -8,43 +8,50 @@ import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.io.CsrDump;
-import dev.squall.sparse.io.MatrixMarketReader;
 import dev.squall.sparse.reference.ReferenceSpmv;
 import dev.squall.sparse.spmv.BinnedTuning;
 import dev.squall.sparse.spmv.SpmvExecutor;
 import dev.squall.sparse.spmv.SpmvFormat;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.Progress;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 /** {@code squall spmv}: inspect a matrix into a format, run SpMV many times, report times and bandwidth. */
 @Command(name = "spmv", header = "Sparse matrix-vector product in a chosen or automatic format, with GB/s.",
-        mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sparse matrix-vector product y = A x: the inspector converts the matrix to a format once, the",
-                "executor runs it --repeat times. Reports inspector time, executor time per call, GFLOP/s, GB/s of",
-                "counted bytes (values, indices, row pointers, x and y once each), the ratio to this device's copy",
-                "bandwidth (a STREAM-style copy kernel), the format and why it was chosen.", "",
-                "Generated matrices (--generate NAME:SIZE): " + "3pt:1000000 5pt:1000x1000 7pt:100x100x100 9pt:1000x1000",
-                "  27pt:100x100x100 (also written 27pt_100x100x100), hpcg:NXxNYxNZ, rmat:SCALE[xEDGEFACTOR],",
-                "  banded:N[xHALFWIDTH], blocks:NBLOCKSxB[xPERROW], skewed:N[xLONG] (0.1%% rows with LONG entries).", "",
-                "Examples:",
-                "  squall spmv --generate 27pt:100x100x100 --format auto --verify",
-                "  squall spmv --matrix shared/data/ani4.mtx --format sell --precision fp32 --device opencl:0:0",
-                "  squall spmv --generate skewed:1000000 --format auto --trials --json",
-                "  squall spmv --generate rmat:16 --format csr-binned --transpose --verify      (y = A^T x)",
-                "", "Exit codes: 0 ok, 1 --verify failed, 2 bad input (file, line and value named), 3 device error."})
-public final class SpmvCommand implements Callable<Integer> {
+        sortOptions = false,
+        description = {"Sparse matrix-vector product y = A x: the inspector converts the matrix to a format once, the executor runs it"
+                + " --repeat times. Reports inspector time, executor time per call, GFLOP/s, GB/s of counted bytes (values, indices, row"
+                + " pointers, x and y once each), the ratio to this device's copy bandwidth (a STREAM-style copy kernel), the format and"
+                + " why it was chosen.",
+                "",
+                "Generated matrices (--generate NAME:SIZE): 3pt:1000000 5pt:1000x1000 7pt:100x100x100 9pt:1000x1000 27pt:100x100x100"
+                + " (also written 27pt_100x100x100), hpcg:NXxNYxNZ, rmat:SCALE[xEDGEFACTOR], banded:N[xHALFWIDTH],"
+                + " blocks:NBLOCKSxB[xPERROW], skewed:N[xLONG] (0.1% rows with LONG entries).",
+                "",
+                "Examples (files from the repository root):",
+                "  squall spmv --generate 27pt:30x30x30 --format auto --verify",
+                "  squall spmv --matrix bench/data/1138_bus.mtx --format sell --precision fp32 --device jvm --verify",
+                "  squall spmv --generate skewed:100000 --format auto --trials --json",
+                "  squall spmv --generate rmat:12 --format csr-binned --transpose --verify   # y = A^T x",
+                "  squall spmv --generate 27pt:100x100x100 --format csr,sell,auto --device cuda:0 --verify   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 20)
+public final class SpmvCommand implements SquallSubcommand {
     static final class Source {
         @Option(names = "--matrix", paramLabel = "F.mtx", description = "Matrix Market file") Path matrix;
         @Option(names = "--generate", paramLabel = "NAME:SIZE", description = "generated matrix, e.g. 27pt:100x100x100") String generate;
@@ -68,25 +75,13 @@ public final class SpmvCommand implements Callable<Integer> {
     @Option(names = "--transpose", description = "compute y = A^T x instead (the inspector transposes A once, then the format runs on A^T)")
     boolean transpose;
 
-    @Option(names = "--precision", paramLabel = "P", defaultValue = "fp64", description = "fp32 or fp64 (default fp64)")
-    String precision;
-
-    @Option(names = "--device", paramLabel = "D", description = "cuda:0, opencl:0:0, jvm (default: best present)")
-    String device;
-
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "20", description = "timed executions (default 20)")
-    int repeat;
-
     @Option(names = "--batch", paramLabel = "B", defaultValue = "10",
             description = {"calls per timed sample (default 10): B products are enqueued back to back between two device",
                     "events, so the host's launch work does not count as device time; 1 times single calls"})
     int batch;
 
-    @Option(names = "--verify", description = "compare y with the JVM reference; exit 1 if the relative error is too large")
-    boolean verify;
-
-    @Option(names = "--json", description = "print one JSON object per format on stdout instead of text")
-    boolean json;
+    @Mixin
+    RunOptions run;
 
     @Option(names = "--dump", paramLabel = "DIR", description = "also write the matrix as raw arrays to DIR (for peers: NAME.ptr.i32, .col.i32, .val.f64, .shape.txt)")
     Path dump;
@@ -100,28 +95,41 @@ public final class SpmvCommand implements Callable<Integer> {
                     "ratio to it (default: on for GPUs, off elsewhere)"})
     Boolean gatherLimit;
 
+    /**
+     * {@code --json} result, one per format (schema in tornado-tasks/cli/JSON.md): the matrix and its shape, device, precision,
+     * whether A^T x was computed, the format, why it was chosen and its detail, load/choice/inspector/first-call times (ms),
+     * the executor's median and best time per call (ms) over {@code repeat} samples of {@code batch} calls, one call
+     * alone, GFLOP/s, counted bytes, GB/s, the copy bandwidth and the ratio to it, the gather limit and the ratio to it
+     * (null when not timed), whether --verify ran, its relative error, and {@code ok}.
+     */
+    public record Result(String command, String matrix, int rows, int cols, long nnz, String device, String precision, boolean transpose,
+                         String format, String reason, String detail, double loadMs, double chooseMs, double inspectorMs, double firstCallMs,
+                         double executorMsMedian, double executorMsMin, int repeat, int batch, double singleCallMsMedian, double gflops,
+                         long countedBytes, double gbs, double copyGbs, double ratioToCopy, Double gatherLimitGbs, Double ratioToLimit,
+                         boolean verified, Double relError, boolean ok) {
+    }
+
+    /** {@code --json} line for a format of a list that cannot hold the matrix (the others still run). */
+    public record FormatError(String command, String matrix, String format, String error) {
+    }
+
     private double copyGbs;
     private double limitGbs = Double.NaN;
 
     @Override
     public Integer call() throws IOException {
         if (trials && !format.toLowerCase().contains("auto")) throw new IllegalArgumentException("--trials needs --format auto");
-        if (repeat < 1) throw new IllegalArgumentException("--repeat " + repeat + " must be at least 1");
-        if (batch < 1) throw new IllegalArgumentException("--batch " + batch + " must be at least 1");
-        Precision p = Precision.parse(precision);
-        Device dev = Devices.select(device);
+        int repeat = run.repeat();
+        Sizes.inRange("--batch", batch, 1, Integer.MAX_VALUE);
+        Precision p = run.precision();
+        Device dev = run.device();
         String name;
         CsrMatrix a;
         long t0 = System.nanoTime();
         if (source.matrix != null) {
             name = source.matrix.toString();
-            if (!Files.isRegularFile(source.matrix)) throw new IllegalArgumentException("--matrix " + name + ": no such file");
             progress("reading " + name);
-            try {
-                a = MatrixMarketReader.read(source.matrix);
-            } catch (NoSuchFileException e) {
-                throw new IllegalArgumentException("--matrix " + name + ": no such file");
-            }
+            a = MatrixFile.read(source.matrix, run.progress());
         } else {
             name = source.generate;
             progress("generating " + name);
@@ -151,7 +159,7 @@ public final class SpmvCommand implements Callable<Integer> {
                 worst = Math.max(worst, runOne(one.strip(), a, name, loadMs, p, dev));
             } catch (IllegalArgumentException unfit) {
                 if (formats.length == 1) throw unfit;
-                if (json) System.out.println("{\"matrix\":" + q(name) + ",\"format\":" + q(one.strip()) + ",\"error\":" + q(unfit.getMessage()) + "}");
+                if (run.json()) JsonOutput.print(new FormatError("spmv", name, one.strip(), unfit.getMessage()));
                 else System.out.println("format     " + one.strip() + ": " + unfit.getMessage());
             }
         }
@@ -159,6 +167,7 @@ public final class SpmvCommand implements Callable<Integer> {
     }
 
     private int runOne(String format, CsrMatrix a, String name, double loadMs, Precision p, Device dev) {
+        int repeat = run.repeat();
         SpmvFormat f;
         String reason;
         BinnedTuning tuning = BinnedTuning.DEFAULT;
@@ -166,7 +175,16 @@ public final class SpmvCommand implements Callable<Integer> {
         if (format.strip().equalsIgnoreCase("auto")) {
             long c0 = System.nanoTime();
             CsrMatrix op = transpose ? CsrTranspose.of(a) : a;
-            FormatChooser.Choice c = trials ? FormatChooser.tuned(op, p, dev, 5) : FormatChooser.choose(op, dev);
+            FormatChooser.Choice c;
+            if (trials) {
+                progress("timing the candidate formats");
+                try (Progress bar = Progress.open(run.progress(), "spmv trials", 1, "trials")) {
+                    c = FormatChooser.tuned(op, p, dev, 5);
+                    bar.step();
+                }
+            } else {
+                c = FormatChooser.choose(op, dev);
+            }
             chooseMs = (System.nanoTime() - c0) / 1e6;
             f = c.format();
             reason = "auto: " + c.reason();
@@ -185,12 +203,15 @@ public final class SpmvCommand implements Callable<Integer> {
             double firstMs = e.execute().hostMicros() / 1e3; // builds kernels, copies the matrix
             progress("running " + repeat + " x " + batch + " executions");
             double[] single = new double[repeat];
-            for (int r = 0; r < repeat; r++) single[r] = e.execute().kernelMillis();
-            Arrays.sort(single);
-            // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
-            for (int w = 0; w < Math.max(3, repeat / 5); w++) e.batchMillis(batch);
             double[] ms = new double[repeat];
-            for (int r = 0; r < repeat; r++) ms[r] = e.batchMillis(batch);
+            int warm = Math.max(3, repeat / 5);
+            try (Progress bar = Progress.open(run.progress(), "spmv " + fname, 2L * repeat + warm, "samples")) {
+                for (int r = 0; r < repeat; r++, bar.step()) single[r] = e.execute().kernelMillis();
+                // warm-up batches: bind the batch's launches, bring clocks, caches and the JIT to their steady state
+                for (int w = 0; w < warm; w++, bar.step()) e.batchMillis(batch);
+                for (int r = 0; r < repeat; r++, bar.step()) ms[r] = e.batchMillis(batch);
+            }
+            Arrays.sort(single);
             Arrays.sort(ms);
             double med = ms[repeat / 2];
             double best = ms[0];
@@ -199,7 +220,7 @@ public final class SpmvCommand implements Callable<Integer> {
             double gbs = bytes / (med * 1e-3) / 1e9;
             double relErr = Double.NaN;
             boolean ok = true;
-            if (verify) {
+            if (run.verify()) {
                 double[] want = transpose ? transposedProduct(a, x) : ReferenceSpmv.multiply(a, x);
                 double[] got = e.y();
                 double num = 0, den = 0;
@@ -211,16 +232,11 @@ public final class SpmvCommand implements Callable<Integer> {
                 relErr = den == 0 ? Math.sqrt(num) : Math.sqrt(num / den);
                 ok = relErr <= (p == Precision.FP64 ? 1e-12 : 1e-5);
             }
-            if (json) {
-                System.out.println(String.format(Locale.ROOT, "{\"matrix\":%s,\"rows\":%d,\"cols\":%d,\"nnz\":%d,\"device\":%s,\"precision\":%s,"
-                                + "\"transpose\":%s,\"format\":%s,\"reason\":%s,\"detail\":%s,\"load_ms\":%.3f,\"choose_ms\":%.3f,\"inspector_ms\":%.3f,\"first_call_ms\":%.3f,"
-                                + "\"executor_ms_median\":%.6f,\"executor_ms_min\":%.6f,\"repeat\":%d,\"batch\":%d,\"single_call_ms_median\":%.6f,\"gflops\":%.3f,\"counted_bytes\":%d,\"gbs\":%.3f,"
-                                + "\"copy_gbs\":%.3f,\"ratio_to_copy\":%.4f,\"gather_limit_gbs\":%s,\"ratio_to_limit\":%s,\"rel_error\":%s,\"verified\":%s}",
-                        q(name), a.rows(), a.cols(), a.nnz(), q(dev.id()), q(p.name().toLowerCase()), transpose, q(fname), q(reason), q(e.detail()),
-                        loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, batch, single[repeat / 2], gflops, bytes, gbs, copyGbs, gbs / copyGbs,
-                        Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.3f", limitGbs),
-                        Double.isNaN(limitGbs) ? "null" : String.format(Locale.ROOT, "%.4f", gbs / limitGbs),
-                        verify ? String.format(Locale.ROOT, "%.3e", relErr) : "null", verify ? Boolean.toString(ok) : "null"));
+            if (run.json()) {
+                JsonOutput.print(new Result("spmv", name, a.rows(), a.cols(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), transpose, fname, reason,
+                        e.detail(), loadMs, chooseMs, e.inspectorMillis(), firstMs, med, best, repeat, batch, single[repeat / 2], gflops, bytes, gbs, copyGbs,
+                        gbs / copyGbs, Double.isNaN(limitGbs) ? null : limitGbs, Double.isNaN(limitGbs) ? null : gbs / limitGbs, run.verify(),
+                        run.verify() ? relErr : null, ok));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d x %d, %d entries%n", name, a.rows(), a.cols(), a.nnz());
                 System.out.printf(Locale.ROOT, "device     %s, %s%n", dev.id(), p.name().toLowerCase());
@@ -235,7 +251,7 @@ public final class SpmvCommand implements Callable<Integer> {
                     System.out.printf(Locale.ROOT, "limit      gather limit %.1f GB/s counted (col, val streamed, x gathered, no rows): this format %.0f%% of it%n",
                             limitGbs, 100 * gbs / limitGbs);
                 }
-                if (verify) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
+                if (run.verify()) System.out.printf(Locale.ROOT, "verify     relative error %.3e: %s%n", relErr, ok ? "ok" : "FAILED");
             }
             return ok ? 0 : 1;
         }
@@ -252,7 +268,4 @@ public final class SpmvCommand implements Callable<Integer> {
         System.err.println("spmv: " + s);
     }
 
-    private static String q(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
 }

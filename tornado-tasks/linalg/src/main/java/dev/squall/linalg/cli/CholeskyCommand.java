@@ -19,26 +19,52 @@ import dev.squall.tasks.runtime.*;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.CostEstimate;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
+import java.io.IOException;
+import java.nio.file.Path;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** {@code squall cholesky}: blocked Cholesky of one large matrix, or batched Cholesky of many small ones. */
-@Command(name = "cholesky", header = "Cholesky factor of a covariance matrix (or a batch of small ones), with GFLOP/s.",
-        mixinStandardHelpOptions = true,
-        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian", "kernel, length scale 0.3, nugget 0.1) on a device, and print the device", "time, GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v -", "A v| / |A v| over 3 random probe vectors v, the log-determinant and the", "Gaussian-process log-likelihood of a random y. One matrix: blocked right-", "looking Cholesky (outer blocks of 256, 1024 from n = 4096, 2048 from 8192; Stan's", "triangular inverse for their panels; inner 64-column steps of one fused", "factor-and-panel launch each); on the jvm device loop-style", "kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool.", "--profile also prints the device time and launch count of each phase", "(diagonal factor, diagonal inverse, panel solve, trailing update, copies).", "--batch B > 1: B matrices of order n <= 64; --kernel warp-loop (default)", "factors each in one warp's registers, columns broadcast through local memory,", "the steps a loop, one rsqrt per step, out of place (no copy launch);", "--kernel warp the same fully unrolled (round 5), warp-shuffle by warp", "shuffles (round 4), group in one work-group's local memory (round 2), all", "kept for comparison.", "",
+@Command(name = "cholesky", header = "Cholesky factor of a covariance matrix, a batch of small ones, or a matrix from a file, with GFLOP/s.",
+        description = {"Cholesky-factor the covariance matrix of a random 3-D point cloud (Gaussian kernel, length scale 0.3, nugget 0.1),"
+                + " or a symmetric positive definite matrix read from a Matrix Market file (--matrix), on a device, and print the device time,"
+                + " GFLOP/s (n^3/3 per matrix) and, with --verify, the residual |L L^T v - A v| / |A v| over 3 random probe vectors v,"
+                + " the log-determinant and the Gaussian-process log-likelihood of a random y.",
+                "One matrix: blocked right-looking Cholesky (outer blocks of 256, 1024 from n = 4096, 2048 from 8192; Stan's triangular"
+                + " inverse for their panels; inner 64-column steps of one fused factor-and-panel launch each); on the jvm device loop-style"
+                + " kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool. --profile also prints the device time and launch"
+                + " count of each phase (diagonal factor, diagonal inverse, panel solve, trailing update, copies).",
+                "--batch B > 1: B matrices of order n <= 64. --kernel warp-loop (default) factors each in one warp's registers, columns"
+                + " broadcast through local memory, the steps a loop, one rsqrt per step, out of place; warp is the same fully unrolled,"
+                + " warp-shuffle exchanges columns by warp shuffles, group works in one work-group's local memory.",
+                "",
                 "Examples:",
-                "  squall cholesky --n 8192 --precision fp64 --device cuda:0 --verify",
-                "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024",
-                "  squall cholesky --n 16384 --device cuda:0 --lookahead --verify",
-                "  squall cholesky --n 64 --batch 10000 --repeat 20 --json",
-                "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify",
-                "  squall cholesky --n 1000 --device jvm --verify", "",
-                "Exit codes: 0 ok, 1 residual above tolerance, 2 bad input (also: not positive definite, with the pivot), 3 device error."})
-public final class CholeskyCommand implements Callable<Integer> {
-    @Option(names = "--n", paramLabel = "N", required = true, description = "matrix order")
-    int n;
+                "  squall cholesky --n 1000 --device jvm --verify",
+                "  squall cholesky --n 64 --batch 1000 --repeat 3 --json",
+                "  squall cholesky --matrix bench/data/bcsstk01.mtx --device jvm --verify",
+                "  squall cholesky --matrix bench/data/mycielskian6.mtx --device jvm   # a graph, not positive definite: exit 2",
+                "  squall cholesky --n 8192 --device cuda:0 --verify   # needs a GPU",
+                "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024   # needs a GPU",
+                "  squall cholesky --n 16384 --device cuda:0 --lookahead --verify   # needs a GPU",
+                "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify   # needs a GPU",
+                "",
+                "A matrix that is not positive definite is bad input (exit 2, with the failing pivot)."},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 5)
+public final class CholeskyCommand implements SquallSubcommand {
+    @Option(names = "--n", paramLabel = "N", description = "matrix order (random covariance input)")
+    Integer n;
+
+    @Option(names = "--matrix", paramLabel = "F.mtx", description = "factor this symmetric positive definite Matrix Market file instead (coordinate or array)")
+    Path matrix;
 
     @Option(names = "--batch", paramLabel = "B", defaultValue = "1", description = "number of matrices (B > 1 needs n <= 64)")
     int batch;
@@ -53,22 +79,45 @@ public final class CholeskyCommand implements Callable<Integer> {
             description = "panel and trailing GEMMs: auto (FP64 tensor cores on CUDA 8.0+, else tiles) or tiles (default ${DEFAULT-VALUE})")
     String gemmKernel;
 
-    @Option(names = "--lookahead", description = {"one matrix: factor the next diagonal block on a second device queue while the",
-            "trailing update runs (events order the steps; the time spans both queues); on",
-            "jvm too, which then runs the blocked kernels instead of the loop ones"})
+    @Option(names = "--lookahead", description = "one matrix: factor the next diagonal block on a second device queue while the trailing update"
+            + " runs (events order the steps; the time spans both queues); on jvm too, which then runs the blocked kernels instead of the loop ones")
     boolean lookahead;
 
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
 
     @Mixin
-    CommonOptions common;
+    RunOptions run;
+
+    @Mixin
+    SeedOption seed;
+
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the sizes, kernel, precision and device, the device times of the
+     * timed runs (median and minimum, ms), GFLOP/s of the median, whether --verify ran, its probe residual, the
+     * log-determinant and GP log-likelihood (one matrix), and {@code ok} (false only when a verified residual is too large).
+     */
+    public record Result(String command, String matrix, int n, int block, int batch, String kernel, String precision, String device,
+                         double msMedian, double msMin, double gflops, boolean verified, Double residual, Double logDet, Double logLikelihood, boolean ok) {
+    }
+
+    /** {@code --profile --json}: one object per phase of the blocked factorisation. */
+    public record PhaseResult(String command, int n, int block, String device, String phase, int launches, double msMedian, double msMin, double share) {
+    }
 
     @Override
-    public Integer call() {
-        common.check();
-        if (n < 1 || n > 46340) throw new IllegalArgumentException("--n must be 1..46340 (int indexing), got " + n);
-        if (batch < 1) throw new IllegalArgumentException("--batch must be >= 1, got " + batch);
+    public Integer call() throws IOException {
+        if ((n == null) == (matrix == null)) throw new IllegalArgumentException("give --n N (a random covariance matrix) or --matrix F.mtx, not both or neither");
+        Inputs.FileMatrix file = null;
+        if (matrix != null) {
+            if (batch != 1) throw new IllegalArgumentException("--matrix factors one matrix; drop --batch " + batch);
+            file = Inputs.read(matrix);
+            Inputs.requireSymmetric(matrix, file);
+            n = file.n();
+        }
+        Sizes.inRange("--n", n, 1, 46340);
+        Sizes.inRange("--batch", batch, 1, Integer.MAX_VALUE);
+        Sizes.intElements("--batch x --n^2", batch, n, n);
         if (batch > 1 && n > 64) throw new IllegalArgumentException("--batch " + batch + " needs --n <= 64, got " + n);
         int outer = block != null ? block : BlockedCholesky.outerBlock(n);
         if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
@@ -77,21 +126,28 @@ public final class CholeskyCommand implements Callable<Integer> {
         boolean deviceKernels = gemmKernel.equals("auto");
         if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
-        Precision p = common.precision();
-        Device device = Devices.select(common.device);
+        Precision p = run.precision();
+        Device device = run.device();
         if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
         if (lookahead) blockedLabel += "-lookahead";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
-        System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
-        KernelArray a = Inputs.covariances(p, n, batch, common.seed);
+        double flops = BlockedCholesky.flops(n) * batch;
+        CostEstimate.warnIfSlow(System.err, device, flops * (run.repeat() + 1), String.format(Locale.ROOT, "cholesky n=%d batch=%d, %d runs", n, batch, run.repeat() + 1));
+        KernelArray a;
+        if (file != null) {
+            a = p.fromDoubles(file.columnMajor());
+        } else {
+            System.err.println("building input: " + batch + " x covariance " + n + " x " + n + " (" + p + ")");
+            a = Inputs.covariances(p, n, batch, seed.seed);
+        }
         KernelArray original = a;
         Timing t;
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun run = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead)) {
-                    t = Timing.measure(common.repeat, () -> run.execute().kernelMillis());
-                    l = common.verify ? run.factor().l() : null;
+                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead)) {
+                    t = Timing.measure("cholesky", run, () -> c.execute().kernelMillis());
+                    l = run.verify() ? c.factor().l() : null;
                 }
             } else {
                 InputChecks.finiteLower("A", a, n, batch);
@@ -104,7 +160,7 @@ public final class CholeskyCommand implements Callable<Integer> {
                 BatchedCholesky.appendOutOfPlace(seq, a, 0, work, 0, n, n * n, n, batch, info, 0, 0, small);
                 seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
                 try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-                    t = Timing.measure(common.repeat, () -> {
+                    t = Timing.measure("cholesky", run, () -> {
                         info.init(Integer.MAX_VALUE);
                         return plan.execute().profile().kernelMillis();
                     });
@@ -112,49 +168,48 @@ public final class CholeskyCommand implements Callable<Integer> {
                     ExecutionResult r = plan.execute();
                     for (int e = 0; e < batch; e++) {
                         if (info.get(e) != Integer.MAX_VALUE) {
-                            throw new IllegalArgumentException("matrix " + e + " is not positive definite: pivot " + info.get(e));
+                            throw new IllegalArgumentException("matrix " + e + " is not positive definite: pivot " + info.get(e) + " (use fp64)");
                         }
                     }
-                    if (common.verify) r.transferToHost(work);
+                    if (run.verify()) r.transferToHost(work);
                     l = work;
                 }
             }
         } catch (NotPositiveDefiniteException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (increase the nugget or use fp64)");
+            throw new IllegalArgumentException((matrix != null ? "--matrix " + matrix + ": " : "") + e.getMessage()
+                    + (matrix != null ? " (Cholesky needs a symmetric positive definite matrix)" : " (use fp64)"));
         }
-        double flops = BlockedCholesky.flops(n) * batch;
         double residual = Double.NaN, logDet = Double.NaN, logLik = Double.NaN;
         boolean ok = true;
-        if (common.verify) {
+        if (run.verify()) {
             System.err.println("verifying ...");
             residual = Probes.cholesky(n, batch, l, original);
             ok = residual <= 50 * p.epsilon() * Math.sqrt(n) * 4;
             if (batch == 1) {
                 CholeskyFactor f = new CholeskyFactor(l, n);
                 logDet = f.logDeterminant();
-                KernelArray y = p.fromDoubles(new java.util.SplittableRandom(common.seed).doubles(n, -1, 1).toArray());
+                KernelArray y = p.fromDoubles(new java.util.SplittableRandom(seed.seed).doubles(n, -1, 1).toArray());
                 logLik = f.gaussianLogLikelihood(device, y);
             }
         }
         print(System.out, device, p, t, flops, residual, logDet, logLik, ok, device.info().type() == DeviceType.JVM && !lookahead ? LoopCholesky.BLOCK : outer);
         if (profile) {
             System.err.println("profiling phases (block " + outer + ") ...");
-            printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, common.repeat, deviceKernels), outer);
+            printProfile(System.out, device, PhaseProfile.measure(device, original, n, outer, run.repeat(), deviceKernels), outer);
         }
         return ok ? 0 : 1;
     }
 
     private void print(PrintStream out, Device device, Precision p, Timing t, double flops, double residual, double logDet, double logLik, boolean ok, int outer) {
-        if (common.json) {
-            out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"cholesky\",\"n\":%d,\"block\":%d,\"batch\":%d,\"kernel\":\"%s\",\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
-                            + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"log_det\":%s,\"log_likelihood\":%s,\"ok\":%b}",
-                    n, outer, batch, kernelLabel(), p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(residual), Report.num(logDet), Report.num(logLik), ok));
+        if (run.json()) {
+            JsonOutput.print(out, new Result("cholesky", matrix == null ? null : matrix.toString(), n, outer, batch, kernelLabel(), p.toString(), device.id(),
+                    t.medianMs(), t.minMs(), t.gflops(flops), run.verify(), Report.orNull(run.verify(), residual), Report.orNull(run.verify() && batch == 1, logDet),
+                    Report.orNull(run.verify() && batch == 1, logLik), ok));
             return;
         }
         out.println(String.format(Locale.ROOT, "cholesky n=%d block=%d batch=%d kernel=%s %s on %s (%s): %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                 n, outer, batch, kernelLabel(), p, device.id(), device.info().name(), t.medianMs(), t.minMs(), t.gflops(flops)));
-        if (common.verify) {
+        if (run.verify()) {
             out.println(String.format(Locale.ROOT, "residual |LL^T v - A v|/|A v| = %.3e %s", residual, Report.verdict(ok)));
             if (batch == 1) out.println(String.format(Locale.ROOT, "log det A = %.6f, GP log-likelihood of a random y = %.6f", logDet, logLik));
         }
@@ -171,10 +226,8 @@ public final class CholeskyCommand implements Callable<Integer> {
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {
         double total = rows.get(rows.size() - 1).medianMs();
         for (PhaseProfile.Row r : rows) {
-            if (common.json) {
-                out.println(String.format(Locale.ROOT, "{\"command\":\"cholesky-profile\",\"n\":%d,\"block\":%d,\"device\":\"%s\",\"phase\":\"%s\","
-                        + "\"launches\":%d,\"ms_median\":%.4f,\"ms_min\":%.4f,\"share\":%.4f}", n, outer, device.id(), r.label(), r.launches(),
-                        r.medianMs(), r.minMs(), r.medianMs() / total));
+            if (run.json()) {
+                JsonOutput.print(out, new PhaseResult("cholesky-profile", n, outer, device.id(), r.label(), r.launches(), r.medianMs(), r.minMs(), r.medianMs() / total));
             } else {
                 out.println(String.format(Locale.ROOT, "phase %-17s %6d launches %10.3f ms median %10.3f ms min %6.1f%%",
                         r.label(), r.launches(), r.medianMs(), r.minMs(), 100 * r.medianMs() / total));

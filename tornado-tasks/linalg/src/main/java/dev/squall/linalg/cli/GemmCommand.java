@@ -11,22 +11,31 @@ import dev.squall.tasks.runtime.*;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.CostEstimate;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 
 /** {@code squall gemm}: batched uniform GEMM on the marshaled form. */
 @Command(name = "gemm", header = "Batched GEMM of uniform blocks, with GFLOP/s.",
-        mixinStandardHelpOptions = true,
-        description = {"Batched GEMM C_e = op(A_e) op(B_e) of B uniform m x n x k products stored", "back to back (random inputs), printing device time and GFLOP/s (2mnk per", "product); --verify compares 3 sampled entries with plain Java.", "",
+        description = {"Batched GEMM C_e = op(A_e) op(B_e) of B uniform m x n x k products stored back to back (random inputs), printing"
+                + " device time and GFLOP/s (2mnk per product); --verify compares 3 sampled products with plain Java.",
+                "",
                 "Examples:",
-                "  squall gemm --m 64 --batch 10000 --device cuda:0 --verify",
-                "  squall gemm --m 8192 --batch 1 --precision fp64 --json",
-                "  squall gemm --m 8192 --kernel tiles --device cuda:0   (the FMA kernel, to compare with the tensor cores)",
-                "  squall gemm --m 40 --n 17 --k 33 --batch 100 --transb T --device jvm --verify", "",
-                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
-public final class GemmCommand implements Callable<Integer> {
+                "  squall gemm --m 64 --batch 1000 --device jvm --verify",
+                "  squall gemm --m 40 --n 17 --k 33 --batch 100 --transb T --device jvm --verify",
+                "  squall gemm --m 512 --precision fp64 --json",
+                "  squall gemm --m 8192 --device cuda:0 --json   # needs a GPU",
+                "  squall gemm --m 8192 --kernel tiles --device cuda:0   # needs a GPU; the FMA kernel, to compare with the tensor cores"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 5)
+public final class GemmCommand implements SquallSubcommand {
     @Option(names = "--m", paramLabel = "M", required = true, description = "rows of C")
     int m;
 
@@ -50,18 +59,34 @@ public final class GemmCommand implements Callable<Integer> {
     String kernel;
 
     @Mixin
-    CommonOptions common;
+    RunOptions run;
+
+    @Mixin
+    SeedOption seed;
+
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, k, batch, op(A) and op(B) (N or T), precision, device, the
+     * kernel used (tiles, mma, ...), device times (median and minimum, ms), GFLOP/s, whether --verify ran, the largest
+     * |C - C_ref| / sqrt(k) on the sampled products, and {@code ok}.
+     */
+    public record Result(String command, int m, int n, int k, int batch, String transa, String transb, String precision, String device, String kernel,
+                         double msMedian, double msMin, double gflops, boolean verified, Double maxError, boolean ok) {
+    }
 
     @Override
     public Integer call() {
-        common.check();
         int nn = n == null ? m : n, kk = k == null ? m : k;
-        if (m < 1 || nn < 1 || kk < 1 || batch < 1) throw new IllegalArgumentException("--m, --n, --k and --batch must be >= 1");
-        long sa = (long) m * kk, sb = (long) kk * nn, sc = (long) m * nn;
-        Report.checkElements(Math.max(sa, Math.max(sb, sc)) * batch, "--batch x the largest operand");
-        Precision p = common.precision();
-        Device device = Devices.select(common.device);
-        SplittableRandom rnd = new SplittableRandom(common.seed);
+        Sizes.inRange("--m", m, 1, Integer.MAX_VALUE);
+        Sizes.inRange(n == null ? "--n (= --m)" : "--n", nn, 1, Integer.MAX_VALUE);
+        Sizes.inRange(k == null ? "--k (= --m)" : "--k", kk, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--batch", batch, 1, Integer.MAX_VALUE);
+        long sa = Sizes.intElements("--m x --k (A)", m, kk), sb = Sizes.intElements("--k x --n (B)", kk, nn), sc = Sizes.intElements("--m x --n (C)", m, nn);
+        Sizes.intElements("--batch x the largest operand", batch, Math.max(sa, Math.max(sb, sc)));
+        Precision p = run.precision();
+        Device device = run.device();
+        CostEstimate.warnIfSlow(System.err, device, 2.0 * m * nn * kk * batch * (run.repeat() + 1),
+                String.format(Locale.ROOT, "gemm %d x %d x %d batch=%d, %d runs", m, nn, kk, batch, run.repeat() + 1));
+        SplittableRandom rnd = new SplittableRandom(seed.seed);
         KernelArray a = p.fromDoubles(rnd.doubles(sa * batch, -1, 1).toArray()), b = p.fromDoubles(rnd.doubles(sb * batch, -1, 1).toArray());
         KernelArray c = p.allocate(sc * batch);
         int lda = transA == Transpose.N ? m : kk, ldb = transB == Transpose.N ? kk : nn;
@@ -72,12 +97,12 @@ public final class GemmCommand implements Callable<Integer> {
         BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.ofKernels(plan, common.repeat);
-            if (common.verify) plan.execute().transferToHost(c);
+            t = Timing.ofKernels("gemm", plan, run);
+            if (run.verify()) plan.execute().transferToHost(c);
         }
         double flops = 2.0 * d.multiplyAdds();
         double err = 0;
-        if (common.verify) {
+        if (run.verify()) {
             double[] ha = Precision.toDoubles(a), hb = Precision.toDoubles(b), hc = Precision.toDoubles(c);
             for (int e : Report.sampled(batch)) {
                 double[] ref = new double[(int) sc];
@@ -85,16 +110,14 @@ public final class GemmCommand implements Callable<Integer> {
                 for (int i = 0; i < sc; i++) err = Math.max(err, Math.abs(ref[i] - hc[(int) (e * sc) + i]) / Math.sqrt(kk));
             }
         }
-        boolean ok = !common.verify || err <= 50 * p.epsilon() * Math.sqrt(kk) * 4;
-        if (common.json) {
-            System.out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"gemm\",\"m\":%d,\"n\":%d,\"k\":%d,\"batch\":%d,\"precision\":\"%s\",\"device\":\"%s\",\"kernel\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
-                            + "\"gflops\":%.2f,\"verified\":%b,\"max_error\":%s,\"ok\":%b}",
-                    m, nn, kk, batch, p, device.id(), used.name().toLowerCase(Locale.ROOT), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(common.verify ? err : Double.NaN), ok));
+        boolean ok = !run.verify() || err <= 50 * p.epsilon() * Math.sqrt(kk) * 4;
+        if (run.json()) {
+            JsonOutput.print(new Result("gemm", m, nn, kk, batch, transA.toString(), transB.toString(), p.toString(), device.id(), used.name().toLowerCase(Locale.ROOT),
+                    t.medianMs(), t.minMs(), t.gflops(flops), run.verify(), Report.orNull(run.verify(), err), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s kernel=%s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                     m, nn, kk, batch, transA, transB, p, used.name().toLowerCase(Locale.ROOT), device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, Report.verdict(ok)));
+            if (run.verify()) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }

@@ -1,5 +1,6 @@
 package dev.squall.linalg.cli;
 
+import dev.squall.cli.Sizes;
 import picocli.CommandLine.Option;
 
 /** {@code --m}, {@code --n} and {@code --batch} of the commands on batches of small m x n matrices (qr, svd). */
@@ -18,8 +19,9 @@ public final class MatrixBatchOptions {
 
     /** Rejects non-positive sizes, more than {@link #MAX_COLUMNS} columns, and batches beyond int indexing. */
     void check() {
-        if (m < 1 || n < 1 || batch < 1) throw new IllegalArgumentException("--m, --n and --batch must be >= 1, got " + m + ", " + n + ", " + batch);
-        if (n > MAX_COLUMNS) throw new IllegalArgumentException("--n must be <= " + MAX_COLUMNS + ", got " + n);
-        Report.checkElements((long) m * n * batch, "--batch x --m x --n");
+        Sizes.inRange("--m", m, 1, Integer.MAX_VALUE);
+        Sizes.inRange("--n", n, 1, MAX_COLUMNS);
+        Sizes.inRange("--batch", batch, 1, Integer.MAX_VALUE);
+        Sizes.intElements("--batch x --m x --n", batch, m, n);
     }
 }

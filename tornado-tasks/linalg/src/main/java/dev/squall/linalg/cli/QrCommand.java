@@ -8,21 +8,31 @@ import dev.squall.tasks.runtime.*;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import dev.squall.cli.CostEstimate;
+import dev.squall.cli.ExitCode;
+import dev.squall.cli.JsonOutput;
+import dev.squall.cli.RunDefaults;
+import dev.squall.cli.RunOptions;
+import dev.squall.cli.Sizes;
+import dev.squall.cli.SquallSubcommand;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 
 /** {@code squall qr}: batched Householder QR of small random matrices. */
 @Command(name = "qr", header = "Batched Householder QR of small matrices.",
-        mixinStandardHelpOptions = true,
-        description = {"Householder QR of B random m x n matrices (n <= 64, entries in [-1, 1]), one", "work-group per matrix. Prints the device time and GFLOP/s (2mn^2 - 2n^3/3 per", "matrix for R, twice that with --q); --verify checks |QR - A|/|A| and", "|Q^T Q - I| on three matrices (with --q) or |R^T R - A^T A|/|A^T A| (without).", "Timed runs refactor the device copy in place (same work, no pivoting).", "",
+        description = {"Householder QR of B random m x n matrices (n <= 64, entries in [-1, 1]), one work-group per matrix. Prints the"
+                + " device time and GFLOP/s (2mn^2 - 2n^3/3 per matrix for R, twice that with --q); --verify checks |QR - A|/|A| and"
+                + " |Q^T Q - I| on three matrices (with --q) or |R^T R - A^T A|/|A^T A| (without). Timed runs refactor the device copy"
+                + " in place (same work, no pivoting).",
+                "",
                 "Examples:",
-                "  squall qr --m 128 --n 64 --batch 10000 --q --device cuda:0 --verify",
-                "  squall qr --m 64 --n 64 --batch 1000 --precision fp32 --json",
-                "  squall qr --m 50 --n 20 --batch 10 --device jvm --verify", "",
-                "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."})
-public final class QrCommand implements Callable<Integer> {
+                "  squall qr --m 50 --n 20 --batch 10 --device jvm --verify",
+                "  squall qr --m 64 --n 64 --batch 100 --precision fp32 --json",
+                "  squall qr --m 128 --n 64 --batch 10000 --q --device cuda:0 --verify   # needs a GPU"},
+        footer = {"", ExitCode.HELP})
+@RunDefaults(repeat = 5)
+public final class QrCommand implements SquallSubcommand {
     @Mixin
     MatrixBatchOptions shape;
 
@@ -30,16 +40,26 @@ public final class QrCommand implements Callable<Integer> {
     boolean wantQ;
 
     @Mixin
-    CommonOptions common;
+    RunOptions run;
+
+    @Mixin
+    SeedOption seed;
+
+    /**
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, batch, whether Q was formed, precision, device, device times
+     * (median and minimum, ms), GFLOP/s, whether --verify ran, the worst residual on three matrices, and {@code ok}.
+     */
+    public record Result(String command, int m, int n, int batch, boolean q, String precision, String device, double msMedian, double msMin,
+                         double gflops, boolean verified, Double residual, boolean ok) {
+    }
 
     @Override
     public Integer call() {
-        common.check();
         shape.check();
         int m = shape.m, n = shape.n, batch = shape.batch;
-        Precision p = common.precision();
-        Device device = Devices.select(common.device);
-        double[] input = new SplittableRandom(common.seed).doubles((long) m * n * batch, -1, 1).toArray();
+        Precision p = run.precision();
+        Device device = run.device();
+        double[] input = new SplittableRandom(seed.seed).doubles((long) m * n * batch, -1, 1).toArray();
         KernelArray a = p.fromDoubles(input);
         int k = Math.min(m, n);
         KernelArray tau = p.allocate((long) k * batch), q = wantQ ? p.allocate((long) m * k * batch) : null;
@@ -48,12 +68,12 @@ public final class QrCommand implements Callable<Integer> {
         BatchedQr.append(seq, a, m, n, batch, tau, q);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            t = Timing.ofKernels(plan, common.repeat);
+            t = Timing.ofKernels("qr", plan, run);
         }
         double perMatrix = 2.0 * m * k * n - 2.0 * k * k * k / 3;
         double flops = perMatrix * batch * (wantQ ? 2 : 1);
         double worst = Double.NaN;
-        if (common.verify) {
+        if (run.verify()) {
             System.err.println("verifying ...");
             QrFactors f = BatchedQr.factor(device, p.fromDoubles(input), m, n, batch, wantQ);
             worst = 0;
@@ -63,16 +83,14 @@ public final class QrCommand implements Callable<Integer> {
                         : QrChecks.gram(m, n, f.r(e), ae));
             }
         }
-        boolean ok = !common.verify || worst <= 100 * p.epsilon() * m;
-        if (common.json) {
-            System.out.println(String.format(Locale.ROOT,
-                    "{\"command\":\"qr\",\"m\":%d,\"n\":%d,\"batch\":%d,\"q\":%b,\"precision\":\"%s\",\"device\":\"%s\",\"ms_median\":%.4f,\"ms_min\":%.4f,"
-                            + "\"gflops\":%.2f,\"verified\":%b,\"residual\":%s,\"ok\":%b}",
-                    m, n, batch, wantQ, p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops), common.verify, Report.num(worst), ok));
+        boolean ok = !run.verify() || worst <= 100 * p.epsilon() * m;
+        if (run.json()) {
+            JsonOutput.print(new Result("qr", m, n, batch, wantQ, p.toString(), device.id(), t.medianMs(), t.minMs(), t.gflops(flops), run.verify(),
+                    Report.orNull(run.verify(), worst), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "qr %dx%d batch=%d%s %s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
                     m, n, batch, wantQ ? " with Q" : "", p, device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
-            if (common.verify) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, Report.verdict(ok)));
+            if (run.verify()) System.out.println(String.format(Locale.ROOT, "worst residual on 3 matrices = %.3e %s", worst, Report.verdict(ok)));
         }
         return ok ? 0 : 1;
     }

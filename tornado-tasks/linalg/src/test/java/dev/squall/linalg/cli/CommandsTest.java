@@ -10,6 +10,9 @@ import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -101,13 +104,47 @@ class CommandsTest {
     }
 
     @Test
+    void userMatricesFromFiles(@TempDir Path dir) throws Exception {
+        // the 3 x 3 SPD matrix [[4,2,0],[2,5,1],[0,1,3]] (lower triangle stored); det = 4 (15 - 1) - 2 (6 - 0) = 44
+        Path spd = dir.resolve("spd.mtx");
+        Files.writeString(spd, "%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 4\n2 1 2\n2 2 5\n3 2 1\n3 3 3\n");
+        String c = run(new CholeskyCommand(), "--matrix", spd.toString(), "--device", "jvm", "--verify", "--json", "--repeat", "1");
+        assertEquals(Math.log(44), dev.squall.cli.JsonOutput.mapper().readTree(c).get("log_det").asDouble(), 1e-12, c);
+        // [[1,2],[2,1]] is symmetric but indefinite: the pivot is named, exit 2
+        Path indefinite = dir.resolve("indefinite.mtx");
+        Files.writeString(indefinite, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n2\n1\n");
+        CholeskyCommand bad = new CommandLine(new CholeskyCommand()).parseArgs("--matrix", indefinite.toString(), "--device", "jvm")
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, bad::call);
+        assertTrue(e.getMessage().startsWith("--matrix " + indefinite + ": ") && e.getMessage().contains("not positive definite"), e.getMessage());
+        // trinv of [[2,0],[1,4]]: X = [[1/2,0],[-1/8,1/4]], residual at rounding level
+        Path lower = dir.resolve("lower.mtx");
+        Files.writeString(lower, "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 2\n2 1 1\n2 2 4\n");
+        String t = run(new TrinvCommand(), "--matrix", lower.toString(), "--device", "jvm", "--verify", "--json", "--repeat", "1");
+        assertTrue(t.contains("\"ok\":true") && t.contains("\"n\":2"), t);
+        TrinvCommand upper = new CommandLine(new TrinvCommand()).parseArgs("--matrix", spd.toString(), "--device", "jvm").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException u = assertThrows(IllegalArgumentException.class, upper::call);
+        assertTrue(u.getMessage().contains("entry (1, 2) = 2.0 is above the diagonal"), u.getMessage());
+    }
+
+    @Test
+    void sizesThatOverflowNameTheOptions() {
+        TrinvCommand t = new CommandLine(new TrinvCommand()).parseArgs("--n", "2147483647", "--batch", "3").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, t::call);
+        assertTrue(e.getMessage().startsWith("--batch x --n^2 is too large"), e.getMessage());
+        GemmCommand g = new CommandLine(new GemmCommand()).parseArgs("--m", "2147483647").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException ge = assertThrows(IllegalArgumentException.class, g::call);
+        assertTrue(ge.getMessage().startsWith("--m x --k (A) = 2147483647 x 2147483647"), ge.getMessage());
+    }
+
+    @Test
     void badInputIsNamed() {
         CholeskyCommand c = new CommandLine(new CholeskyCommand()).parseArgs("--n", "100", "--batch", "5").asCommandLineList().get(0).getCommand();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("--n <= 64"), e.getMessage());
-        TrinvCommand t = new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--precision", "fp16").asCommandLineList().get(0).getCommand();
-        IllegalArgumentException p = assertThrows(IllegalArgumentException.class, t::call);
-        assertTrue(p.getMessage().contains("fp16"), p.getMessage());
+        CommandLine.ParameterException p = assertThrows(CommandLine.ParameterException.class,
+                () -> new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--precision", "fp16"));
+        assertTrue(p.getMessage().startsWith("--precision 'fp16': trinv takes fp64 or fp32"), p.getMessage());
         TrinvCommand k = new CommandLine(new TrinvCommand()).parseArgs("--n", "100", "--kernel", "warp").asCommandLineList().get(0).getCommand();
         IllegalArgumentException kw = assertThrows(IllegalArgumentException.class, k::call);
         assertTrue(kw.getMessage().contains("--kernel warp needs --n <= 64, got 100"), kw.getMessage());
