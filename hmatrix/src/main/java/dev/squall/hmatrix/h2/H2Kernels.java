@@ -33,6 +33,20 @@ public final class H2Kernels {
     private H2Kernels() {
     }
 
+    /**
+     * {@code acc} plus {@code a[aStart + j aStride] b[bStart + j bStride]} for {@code j = 0 .. n-1}, added in that
+     * order: the strided inner product every product kernel below accumulates.
+     */
+    @DeviceFunction
+    static double addProducts(double acc, DoubleArray a, long aStart, long aStride, DoubleArray b, long bStart,
+            long bStride, int n) {
+        double s = acc;
+        for (int j = 0; j < n; j++) {
+            s += a.get(aStart + j * aStride) * b.get(bStart + j * bStride);
+        }
+        return s;
+    }
+
     // ---- interpolation ----
 
     /** Chebyshev node {@code j} of {@code p} on {@code [lo, hi]}: {@code c + h cos((2j + 1) pi / (2p))}. */
@@ -198,10 +212,7 @@ public final class H2Kernels {
             int v = r % nv;
             int a0 = leafStart.get(leaf);
             int a1 = leafStart.get(leaf + 1);
-            double acc = 0.0;
-            for (int a = a0; a < a1; a++) {
-                acc += u.get((long) a * k + nu) * x.get((long) a * nv + v);
-            }
+            double acc = addProducts(0.0, u, (long) a0 * k + nu, k, x, (long) a0 * nv + v, nv, a1 - a0);
             xhat.set((long) rankStart.get(firstLeaf + leaf) * nv + r, acc);
         }
     }
@@ -224,11 +235,7 @@ public final class H2Kernels {
             for (int c = 2 * t + 1; c <= 2 * t + 2; c++) {
                 int c0 = rankStart.get(c);
                 int kc = rankStart.get(c + 1) - c0;
-                long eb = eOff.get(c) + nu;
-                long xb = (long) c0 * nv + v;
-                for (int j = 0; j < kc; j++) {
-                    acc += e.get(eb + (long) j * kp) * xhat.get(xb + (long) j * nv);
-                }
+                acc = addProducts(acc, e, eOff.get(c) + nu, kp, xhat, (long) c0 * nv + v, nv, kc);
             }
             xhat.set((long) rankStart.get(t) * nv + r, acc);
         }
@@ -254,11 +261,7 @@ public final class H2Kernels {
                 int c = colIdx.get(b);
                 int c0 = colRankStart.get(c);
                 int ks = colRankStart.get(c + 1) - c0;
-                long sb = sOff.get(b) + nu;
-                long xb = (long) c0 * nv + v;
-                for (int mu = 0; mu < ks; mu++) {
-                    acc += s.get(sb + (long) mu * kt) * xhat.get(xb + (long) mu * nv);
-                }
+                acc = addProducts(acc, s, sOff.get(b) + nu, kt, xhat, (long) c0 * nv + v, nv, ks);
             }
             yhat.set((long) rowRankStart.get(t) * nv + r, acc);
         }
@@ -280,12 +283,7 @@ public final class H2Kernels {
             int par = (c - 1) / 2;
             int p0 = rankStart.get(par);
             int kp = rankStart.get(par + 1) - p0;
-            long eb = eOff.get(c) + (long) ci * kp;
-            long yb = (long) p0 * nv + v;
-            double acc = 0.0;
-            for (int j = 0; j < kp; j++) {
-                acc += e.get(eb + j) * yhat.get(yb + (long) j * nv);
-            }
+            double acc = addProducts(0.0, e, eOff.get(c) + (long) ci * kp, 1, yhat, (long) p0 * nv + v, nv, kp);
             long o = (long) rankStart.get(c) * nv + r;
             yhat.set(o, yhat.get(o) + acc);
         }
@@ -299,10 +297,7 @@ public final class H2Kernels {
             long a = i / nv;
             int v = (int) (i % nv);
             long yb = (long) rankStart.get(firstLeaf + pointLeaf.get(a)) * nv + v;
-            double acc = 0.0;
-            for (int nu = 0; nu < k; nu++) {
-                acc += u.get(a * k + nu) * yhat.get(yb + (long) nu * nv);
-            }
+            double acc = addProducts(0.0, u, a * k, 1, yhat, yb, nv, k);
             y.set(i, y.get(i) + acc);
         }
     }
@@ -328,10 +323,7 @@ public final class H2Kernels {
                 int j = denseCol.get(b);
                 int c0 = colLeafStart.get(j);
                 int mj = colLeafStart.get(j + 1) - c0;
-                long o = off.get(b) + r;
-                for (int c = 0; c < mj; c++) {
-                    acc += dvals.get(o + (long) c * mi) * x.get((long) (c0 + c) * nv + v);
-                }
+                acc = addProducts(acc, dvals, off.get(b) + r, mi, x, (long) c0 * nv + v, nv, mj);
             }
             y.set(i, acc);
         }

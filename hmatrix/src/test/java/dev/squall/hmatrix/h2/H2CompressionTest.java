@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.hmatrix.kernel.CovarianceKernel;
 import dev.squall.hmatrix.points.PointCloud;
-import dev.squall.hmatrix.testing.HmatrixTestDevices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class H2CompressionTest {
     static List<Device> devices() {
-        return HmatrixTestDevices.all();
+        return TestDevices.all();
     }
 
     /** Compression at eps changes the product by O(eps), lowers the ranks, and never increases memory. */

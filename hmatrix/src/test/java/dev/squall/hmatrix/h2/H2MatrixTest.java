@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.hmatrix.kernel.CovarianceKernel;
 import dev.squall.hmatrix.points.PointCloud;
-import dev.squall.hmatrix.testing.HmatrixTestDevices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class H2MatrixTest {
     static List<Device> devices() {
-        return HmatrixTestDevices.all();
+        return TestDevices.all();
     }
 
     /** The exact kernel sum y_i = sum_j k(rows_i, cols_j) x_j (nv vectors, row-major), in plain Java. */

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.squall.hmatrix.testing.HmatrixTestDevices;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class CovarianceKernelTest {
     static List<Device> devices() {
-        return HmatrixTestDevices.all();
+        return TestDevices.all();
     }
 
     /** Closed forms at r = l and r = 0 (every kernel is 1 at r = 0). */

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.hmatrix.kernel.CovarianceKernel;
-import dev.squall.hmatrix.testing.HmatrixTestDevices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Dense kernel sums against a plain fp64 Java sum, on every device present. */
 class KernelSumTest {
     static List<Device> devices() {
-        return HmatrixTestDevices.all();
+        return TestDevices.all();
     }
 
     /** The fp64 reference {@code a_i = sum_j k(|x_i - y_j|) b_j}, summed in Java. */

@@ -130,15 +130,8 @@ public final class FrontierPermanent {
             if (width > FrontierPlan.MAX_WIDTH) {
                 throw new IllegalArgumentException("frontier width " + width + " exceeds " + FrontierPlan.MAX_WIDTH + ": the program would need 2^" + width + " states");
             }
-            int[] first = new int[n], last = new int[n];
-            Arrays.fill(first, -1);
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) {
-                    if (m.get(i, j) == 0) continue;
-                    if (first[j] < 0) first[j] = i;
-                    last[j] = i;
-                }
-            }
+            FrontierPlan.ColumnSpans spans = FrontierPlan.ColumnSpans.of(m);
+            int[] first = spans.first(), last = spans.last();
             int[] slot = new int[n];
             long freeSlots = width >= 64 ? -1L : (1L << width) - 1;
             long[] keys = {0L};

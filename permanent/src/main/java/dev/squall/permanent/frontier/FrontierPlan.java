@@ -55,15 +55,8 @@ public record FrontierPlan(SquareMatrix matrix, boolean transposed, int[] rowOrd
         int[] cols = new int[n];
         for (int j = 0; j < n; j++) cols[j] = j;
         SquareMatrix m = a.permute(rowOrder, cols);
-        int[] first = new int[n], last = new int[n];
-        Arrays.fill(first, -1);
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (m.get(i, j) == 0) continue;
-                if (first[j] < 0) first[j] = i;
-                last[j] = i;
-            }
-        }
+        ColumnSpans spans = ColumnSpans.of(m);
+        int[] first = spans.first(), last = spans.last();
         int width = 0;
         double cost = 0;
         int closedBefore = 0;
@@ -79,6 +72,26 @@ public record FrontierPlan(SquareMatrix matrix, boolean transposed, int[] rowOrd
             for (int j = 0; j < n; j++) if (last[j] == i) closedBefore++;
         }
         return new FrontierPlan(m, transposed, rowOrder, name, width, cost);
+    }
+
+    /**
+     * For each column {@code j} of {@code m}, the first and last rows holding a nonzero entry: the rows between them
+     * are those during which the column is open. {@code first[j]} is -1 for an empty column.
+     */
+    record ColumnSpans(int[] first, int[] last) {
+        static ColumnSpans of(SquareMatrix m) {
+            int n = m.n();
+            int[] first = new int[n], last = new int[n];
+            Arrays.fill(first, -1);
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (m.get(i, j) == 0) continue;
+                    if (first[j] < 0) first[j] = i;
+                    last[j] = i;
+                }
+            }
+            return new ColumnSpans(first, last);
+        }
     }
 
     private static double binomial(int n, int k) {

@@ -36,6 +36,24 @@ class LevelSetsTest {
         }
     }
 
+    /**
+     * {@code s} is a permutation of the rows in independent groups, and every stored entry {@code (i, j)} puts the row
+     * that must run first in a lower group: the lower-numbered row for a forward sweep, the higher-numbered for a backward one.
+     */
+    static void assertLevelled(CsrMatrix a, Schedule s, String name, boolean forward) {
+        assertPermutation(s, a.rows());
+        assertIndependent(a, s, name);
+        int[] grp = s.groupOf();
+        for (int i = 0; i < a.rows(); i++) {
+            for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) {
+                int j = a.colIndex(k);
+                int first = forward ? Math.min(i, j) : Math.max(i, j);
+                int last = forward ? Math.max(i, j) : Math.min(i, j);
+                if (j != i) assertTrue(grp[first] < grp[last], name + ": entry (" + i + "," + j + ") not ordered by level");
+            }
+        }
+    }
+
     static void assertPermutation(Schedule s, int n) {
         boolean[] seen = new boolean[n];
         for (int r : s.order()) {
@@ -52,14 +70,9 @@ class LevelSetsTest {
         for (var e : square().entrySet()) {
             CsrMatrix a = e.getValue();
             Schedule s = LevelSets.forward(DependenceGraph.of(a));
-            assertPermutation(s, a.rows());
-            assertIndependent(a, s, e.getKey());
+            assertLevelled(a, s, e.getKey(), true);
             int[] grp = s.groupOf();
             for (int i = 0; i < a.rows(); i++) {
-                for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) {
-                    int j = a.colIndex(k);
-                    if (j != i) assertTrue(grp[Math.min(i, j)] < grp[Math.max(i, j)], e.getKey() + ": entry (" + i + "," + j + ") not ordered by level");
-                }
                 // minimal: a row above level 0 has a dependence on the level just below
                 if (grp[i] > 0) {
                     boolean tight = false;
@@ -78,15 +91,7 @@ class LevelSetsTest {
         for (var e : square().entrySet()) {
             CsrMatrix a = e.getValue();
             Schedule s = LevelSets.backward(DependenceGraph.of(a));
-            assertPermutation(s, a.rows());
-            assertIndependent(a, s, e.getKey());
-            int[] grp = s.groupOf();
-            for (int i = 0; i < a.rows(); i++) {
-                for (int k = a.rowStart(i); k < a.rowStart(i + 1); k++) {
-                    int j = a.colIndex(k);
-                    if (j != i) assertTrue(grp[Math.max(i, j)] < grp[Math.min(i, j)], e.getKey() + ": entry (" + i + "," + j + ")");
-                }
-            }
+            assertLevelled(a, s, e.getKey(), false);
         }
     }
 

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -30,7 +30,7 @@ class SgdTrainerTest {
     Stream<DynamicTest> everyScheduleReachesTheNoiseFloor() {
         List<DynamicTest> tests = new ArrayList<>();
         double floor = RatingsGenerator.SMALL.floor();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : ScheduleKind.values()) {
                 tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName(), () -> {
                     Schedule s = schedule(SMALL.train(), kind);
@@ -55,7 +55,7 @@ class SgdTrainerTest {
     Stream<DynamicTest> conflictFreeSchedulesEqualTheSequentialPassAndRepeatBitForBit() {
         List<DynamicTest> tests = new ArrayList<>();
         TrainingOptions o = new TrainingOptions(8, 0.02, 0.1, 0.05, 0.02, true, 9);
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.DIAG, ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
                 for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {

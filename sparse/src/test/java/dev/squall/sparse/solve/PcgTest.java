@@ -12,10 +12,10 @@ import dev.squall.sparse.precond.JacobiPreconditioner;
 import dev.squall.sparse.precond.Preconditioner;
 import dev.squall.sparse.precond.SymGsPreconditioner;
 import dev.squall.sparse.reference.ReferenceSolvers;
-import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestData;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +62,7 @@ class PcgTest {
             for (String k : kinds) vs.add(new Variant(name, k));
         }
         List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (Precision p : Precision.values()) {
                 for (Variant v : vs) {
                     // 1138_bus and bcsstk01 have condition numbers ~1e6-1e7: fp32 cannot reach a small residual on them
@@ -93,7 +93,7 @@ class PcgTest {
 
     @TestFactory
     Stream<DynamicTest> multigridNeedsFewerIterationsThanSymmetricGaussSeidel() {
-        return SparseTestDevices.all().stream().map(d -> DynamicTest.dynamicTest(d.id(), () -> {
+        return TestDevices.all().stream().map(d -> DynamicTest.dynamicTest(d.id(), () -> {
             Precision p = Precision.FP64;
             int[] dims = {16, 12, 8};
             CsrMatrix a = Stencils.of(27, dims);
@@ -119,7 +119,7 @@ class PcgTest {
 
     @TestFactory
     Stream<DynamicTest> indefiniteMatrixIsReportedWithTheIteration() {
-        return SparseTestDevices.all().stream().map(d -> DynamicTest.dynamicTest(d.id(), () -> {
+        return TestDevices.all().stream().map(d -> DynamicTest.dynamicTest(d.id(), () -> {
             // the 7-point stencil shifted by -7 I (mean eigenvalue -1): eigenvalues of both signs
             CsrMatrix s = Stencils.of(7, 6, 5, 4);
             double[] v = s.values();

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +60,7 @@ class CsbExecutorTest {
     @TestFactory
     Stream<DynamicTest> bothDirectionsMatchTheEntries() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (Precision p : Precision.values()) {
                 for (Layout l : Layout.values()) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + l, () -> {

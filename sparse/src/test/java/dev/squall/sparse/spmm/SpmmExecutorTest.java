@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.testing.DeviceCases;
-import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -110,7 +110,7 @@ class SpmmExecutorTest {
     @TestFactory
     Stream<DynamicTest> transposedProductMatchesAScatter() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (Layout l : Layout.values()) {
                 tests.add(DynamicTest.dynamicTest(d.id() + " fp64 transposed " + l, () -> {
                     Random rnd = new Random(31 + l.ordinal());

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.reference.ReferenceSpmv;
 import dev.squall.sparse.testing.DeviceCases;
-import dev.squall.sparse.testing.SparseTestDevices;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -147,7 +147,7 @@ class SpmvExecutorTest {
     @TestFactory
     Stream<DynamicTest> transposedProductMatchesAScatter() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (Precision p : Precision.values()) {
                 for (SpmvFormat f : new SpmvFormat[] {SpmvFormat.CSR, SpmvFormat.CSR_BINNED, SpmvFormat.SELL}) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " transposed " + f.cliName(), () -> {

@@ -2,6 +2,7 @@ package dev.squall.sparse.testing;
 
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +22,7 @@ public final class DeviceCases {
     /** A test per device, precision and variant, named "device precision variant" plus {@code suffix(d)}. */
     public static <V> Stream<DynamicTest> each(V[] variants, java.util.function.Function<Device, String> suffix, Body<V> body) {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Device d : SparseTestDevices.all()) {
+        for (Device d : TestDevices.all()) {
             for (Precision p : Precision.values()) {
                 for (V v : variants) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + p + " " + v + suffix.apply(d), () -> body.run(d, p, v)));

@@ -1,5 +1,6 @@
 package dev.squall.sparse.sgd.kernels;
 
+import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
@@ -36,6 +37,47 @@ public final class SgdKernels {
     private SgdKernels() {
     }
 
+    /** {@code acc} plus {@code w[wu + f] h[hi + f]} for {@code f = f0, f0 + stride, ... < k}, added in that order. */
+    @DeviceFunction
+    static float addDot(float acc, @ReadOnly FloatArray w, @ReadOnly FloatArray h, long wu, long hi, int f0, int stride, int k) {
+        float s = acc;
+        for (int f = f0; f < k; f += stride) {
+            s += w.get(wu + f) * h.get(hi + f);
+        }
+        return s;
+    }
+
+    /** The prediction of user {@code u} for item {@code i}: {@code mean + w_u . h_i}, plus both biases when {@code biases != 0}. */
+    @DeviceFunction
+    static float predict(@ReadOnly FloatArray w, @ReadOnly FloatArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                         int u, int i, int k, float mean, float biases) {
+        float pred = mean + addDot(0.0f, w, h, (long) u * k, (long) i * k, 0, 1, k);
+        if (biases != 0.0f) {
+            pred = pred + bu.get(u) + bi.get(i);
+        }
+        return pred;
+    }
+
+    /** The factor step of one rating for features {@code f = f0, f0 + stride, ... < k}, both rows from their old values. */
+    @DeviceFunction
+    static void stepFactors(FloatArray w, FloatArray h, long wu, long hi, int f0, int stride, int k, float lr, float reg, float err) {
+        for (int f = f0; f < k; f += stride) {
+            float wf = w.get(wu + f);
+            float hf = h.get(hi + f);
+            w.set(wu + f, wf + lr * (err * hf - reg * wf));
+            h.set(hi + f, hf + lr * (err * wf - reg * hf));
+        }
+    }
+
+    /** The bias step of one rating: {@code b = b + lr (err - regBias b)} for the user's and the item's bias. */
+    @DeviceFunction
+    static void stepBiases(FloatArray bu, FloatArray bi, int u, int i, float lr, float regBias, float err) {
+        float b = bu.get(u);
+        bu.set(u, b + lr * (err - regBias * b));
+        float c = bi.get(i);
+        bi.set(i, c + lr * (err - regBias * c));
+    }
+
     /**
      * One work-item per task, its ratings in order, features in sequence (CPU devices: the JVM, OpenCL on CPUs).
      * The tasks of one launch must not share a user or an item row (conflict-free schedules), or their races
@@ -55,28 +97,10 @@ public final class SgdKernels {
             for (int e = taskPtr.get(t); e < end; e++) {
                 int u = user.get(e);
                 int i = item.get(e);
-                long wu = (long) u * k;
-                long hi = (long) i * k;
-                float dot = 0.0f;
-                for (int f = 0; f < k; f++) {
-                    dot += w.get(wu + f) * h.get(hi + f);
-                }
-                float pred = mean + dot;
+                float err = rating.get(e) - predict(w, h, bu, bi, u, i, k, mean, biases);
+                stepFactors(w, h, (long) u * k, (long) i * k, 0, 1, k, lr, reg, err);
                 if (biases != 0.0f) {
-                    pred = pred + bu.get(u) + bi.get(i);
-                }
-                float err = rating.get(e) - pred;
-                for (int f = 0; f < k; f++) {
-                    float wf = w.get(wu + f);
-                    float hf = h.get(hi + f);
-                    w.set(wu + f, wf + lr * (err * hf - reg * wf));
-                    h.set(hi + f, hf + lr * (err * wf - reg * hf));
-                }
-                if (biases != 0.0f) {
-                    float b = bu.get(u);
-                    bu.set(u, b + lr * (err - regBias * b));
-                    float c = bi.get(i);
-                    bi.set(i, c + lr * (err - regBias * c));
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
         }
@@ -114,22 +138,12 @@ public final class SgdKernels {
                         part = part + bu.get(u) + bi.get(i);
                     }
                 }
-                for (int f = lane; f < k; f += lanes) {
-                    part += w.get(wu + f) * h.get(hi + f);
-                }
+                part = addDot(part, w, h, wu, hi, lane, lanes, k);
                 float pred = ctx.subgroupReduceAdd(part);
                 float err = rating.get(e) - pred;
-                for (int f = lane; f < k; f += lanes) {
-                    float wf = w.get(wu + f);
-                    float hf = h.get(hi + f);
-                    w.set(wu + f, wf + lr * (err * hf - reg * wf));
-                    h.set(hi + f, hf + lr * (err * wf - reg * hf));
-                }
+                stepFactors(w, h, wu, hi, lane, lanes, k, lr, reg, err);
                 if (lane == 0 && biases != 0.0f) {
-                    float b = bu.get(u);
-                    bu.set(u, b + lr * (err - regBias * b));
-                    float c = bi.get(i);
-                    bi.set(i, c + lr * (err - regBias * c));
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
         }
@@ -149,18 +163,7 @@ public final class SgdKernels {
             int e1 = Math.min(n, (c + 1) * chunk);
             double s = 0.0;
             for (int e = c * chunk; e < e1; e++) {
-                int u = user.get(e);
-                int i = item.get(e);
-                long wu = (long) u * k;
-                long hi = (long) i * k;
-                float dot = 0.0f;
-                for (int f = 0; f < k; f++) {
-                    dot += w.get(wu + f) * h.get(hi + f);
-                }
-                float pred = mean + dot;
-                if (biases != 0.0f) {
-                    pred = pred + bu.get(u) + bi.get(i);
-                }
+                float pred = predict(w, h, bu, bi, user.get(e), item.get(e), k, mean, biases);
                 double d = (double) rating.get(e) - (double) pred;
                 s += d * d;
             }

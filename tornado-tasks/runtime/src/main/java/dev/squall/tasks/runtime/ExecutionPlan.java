@@ -133,11 +133,7 @@ public final class ExecutionPlan implements AutoCloseable {
     /** Runs every graph once, in order; returns when results staged for the host are there. */
     public synchronized ExecutionResult execute() {
         long t0 = System.nanoTime();
-        Device dev = device();
-        DeviceQueue q = queue();
-        q.checkOpen();
-        if (prepared == null) prepare(dev);
-        waitForEvents(q);
+        DeviceQueue q = readyQueue();
         NativeQueue nq = q.nativeQueue();
         DeviceEvent[] marks = profiling ? new DeviceEvent[4] : null;
         double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
@@ -180,11 +176,7 @@ public final class ExecutionPlan implements AutoCloseable {
      */
     public synchronized ExecutionHandle executeAsync() {
         long t0 = System.nanoTime();
-        Device dev = device();
-        DeviceQueue q = queue();
-        q.checkOpen();
-        if (prepared == null) prepare(dev);
-        waitForEvents(q);
+        DeviceQueue q = readyQueue();
         boolean first = firstExecution;
         firstExecution = false;
         double compile = pendingCompileMillis;
@@ -239,6 +231,16 @@ public final class ExecutionPlan implements AutoCloseable {
         });
         Event.releaseWhenUnreachable(handle, held); // a handle never awaited still frees its events
         return handle;
+    }
+
+    /** The plan's queue, open, with the plan prepared for its device and the events it waits for waited for. */
+    private DeviceQueue readyQueue() {
+        Device dev = device();
+        DeviceQueue q = queue();
+        q.checkOpen();
+        if (prepared == null) prepare(dev);
+        waitForEvents(q);
+        return q;
     }
 
     private void waitForEvents(DeviceQueue q) {

@@ -1,27 +1,14 @@
 package dev.squall.tasks.runtime.cuda;
 
 import dev.squall.tasks.runtime.BuildCache;
-import dev.squall.tasks.runtime.DeviceException;
-import dev.squall.tasks.runtime.spi.*;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
-
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static org.junit.jupiter.api.Assertions.*;
+import dev.squall.tasks.runtime.spi.NativeDevice;
+import dev.squall.tasks.runtime.spi.NativeQueueContractTest;
 
 /**
- * Several streams on one CUDA device: event ordering (cuStreamWaitEvent), pinned memory (cuMemHostAlloc)
- * and asynchronous copies. Skipped without a GPU; fails instead when SQUALL_REQUIRE_CUDA=1.
+ * The queue contract on several streams of one CUDA device: event ordering (cuStreamWaitEvent), pinned memory
+ * (cuMemHostAlloc) and asynchronous copies. Skipped without a GPU; fails instead when SQUALL_REQUIRE_CUDA=1.
  */
-class CudaQueueTest {
-    /** Increments {@code a} after a dependent loop long enough that a consumer not waiting for it would read the old value. */
+class CudaQueueTest extends NativeQueueContractTest {
     static final String SOURCE = """
             extern "C" __global__ void slowIncrement(int* a, float* scratch, int iterations) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,115 +22,13 @@ class CudaQueueTest {
                 b[i] = a[i] * 3;
             }
             """;
-    static final int N = 4096, BLOCK = 128;
 
-    @TempDir
-    static Path cacheDir;
-    static NativeDevice dev;
-    static DeviceProgram program;
-
-    @BeforeAll
-    static void open() {
-        dev = CudaTestSupport.firstDevice(new BuildCache(cacheDir));
-        program = dev.build("CudaQueueTest", SOURCE);
+    CudaQueueTest() {
+        super(SOURCE, 4096, 128, 1 << 18, 50);
     }
 
-    @AfterAll
-    static void close() {
-        if (dev != null) dev.close();
-    }
-
-    @Test
-    void consumerOnAnotherStreamWaitsForTheProducersEvent() {
-        NativeQueue producerQueue = dev.newQueue(), consumerQueue = dev.newQueue();
-        DeviceBuffer a = dev.allocate(4L * N), b = dev.allocate(4L * N), scratch = dev.allocate(4L * N);
-        BoundLaunch produce = program.kernel("slowIncrement").bind(new KernelArg[] {
-                new KernelArg.Buffer(a), new KernelArg.Buffer(scratch), new KernelArg.I32(1 << 18)});
-        BoundLaunch consume = program.kernel("timesThree").bind(new KernelArg[] {new KernelArg.Buffer(a), new KernelArg.Buffer(b)});
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(JAVA_INT, N);
-            producerQueue.copyToDevice(host, a, 0, 4L * N); // zeros
-            for (int round = 1; round <= 50; round++) {
-                produce.launch(producerQueue, new long[] {N}, new long[] {BLOCK});
-                DeviceEvent produced = producerQueue.record();
-                consumerQueue.waitFor(produced);
-                consume.launch(consumerQueue, new long[] {N}, new long[] {BLOCK});
-                consumerQueue.copyToHost(b, 0, host, 4L * N);
-                assertTrue(produced.isComplete());
-                for (int i = 0; i < N; i++) assertEquals(3 * round, host.getAtIndex(JAVA_INT, i), "round " + round + ", b[" + i + "]");
-                produced.release();
-            }
-        } finally {
-            produce.release();
-            consume.release();
-            a.release(); b.release(); scratch.release();
-            producerQueue.release();
-            consumerQueue.release();
-        }
-    }
-
-    @Test
-    void pinnedMemoryIsZeroedAlignedAndRecognised() {
-        MemorySegment pinned = dev.allocatePinned(1000);
-        assertEquals(1000, pinned.byteSize());
-        assertEquals(0, pinned.address() % 64);
-        for (long i = 0; i < 1000; i++) assertEquals(0, pinned.get(JAVA_BYTE, i));
-        assertTrue(dev.isPinned(pinned));
-        assertTrue(dev.isPinned(pinned.asSlice(100, 200)));
-        try (Arena arena = Arena.ofConfined()) {
-            assertFalse(dev.isPinned(arena.allocate(64)));
-        }
-        assertFalse(dev.isPinned(MemorySegment.ofArray(new int[4])));
-    }
-
-    @Test
-    void asynchronousCopiesThroughPinnedMemory() {
-        NativeQueue q = dev.newQueue();
-        DeviceBuffer a = dev.allocate(4L * N), b = dev.allocate(4L * N);
-        MemorySegment in = dev.allocatePinned(4L * N), out = dev.allocatePinned(4L * N);
-        for (int i = 0; i < N; i++) {
-            in.setAtIndex(JAVA_INT, i, 7 * i - 100);
-            out.setAtIndex(JAVA_INT, i, -1);
-        }
-        BoundLaunch times3 = program.kernel("timesThree").bind(new KernelArg[] {new KernelArg.Buffer(a), new KernelArg.Buffer(b)});
-        try {
-            q.copyToDeviceAsync(in, a, 0, 4L * N);
-            times3.launch(q, new long[] {N}, new long[] {BLOCK});
-            q.copyToHostAsync(b, 0, out, 4L * N);
-            DeviceEvent done = q.record();
-            done.await();
-            assertTrue(done.isComplete());
-            for (int i = 0; i < N; i++) assertEquals(3 * (7 * i - 100), out.getAtIndex(JAVA_INT, i), "b[" + i + "]");
-            done.release();
-        } finally {
-            times3.release();
-            a.release(); b.release();
-            q.release();
-        }
-    }
-
-    @Test
-    void asynchronousCopiesRejectMemoryThatIsNotPinned() {
-        NativeQueue q = dev.defaultQueue();
-        DeviceBuffer a = dev.allocate(64);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment plain = arena.allocate(64);
-            DeviceException e = assertThrows(DeviceException.class, () -> q.copyToDeviceAsync(plain, a, 0, 64));
-            assertEquals(DeviceException.Kind.BAD_ARGUMENT, e.kind());
-            assertTrue(e.getMessage().contains("not pinned"), e.getMessage());
-            e = assertThrows(DeviceException.class, () -> q.copyToHostAsync(a, 0, plain, 64));
-            assertTrue(e.getMessage().contains("not pinned"), e.getMessage());
-        } finally {
-            a.release();
-        }
-    }
-
-    @Test
-    void aReleasedQueueRejectsWork() {
-        NativeQueue q = dev.newQueue();
-        q.release();
-        q.release();
-        DeviceException e = assertThrows(DeviceException.class, q::record);
-        assertTrue(e.getMessage().contains("released"), e.getMessage());
+    @Override
+    protected NativeDevice openDevice(BuildCache cache) {
+        return CudaTestSupport.firstDevice(cache);
     }
 }
