@@ -32,7 +32,7 @@ public final class SquallSpark {
                 .set("spark.driver.host", "127.0.0.1")
                 .set("spark.driver.bindAddress", "127.0.0.1")
                 .set("spark.executor.extraJavaOptions", SparkJvmOptions.joined())
-                // the executors of local-cluster resolve the driver by this name
+                // CUDA numbers GPUs as nvidia-smi (and so the discovery script) does
                 .set("spark.executorEnv.CUDA_DEVICE_ORDER", "PCI_BUS_ID");
         if (master.startsWith("local-cluster")) {
             c.set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
@@ -40,6 +40,9 @@ public final class SquallSpark {
                     .set("spark.executorEnv.SPARK_HOME", sparkHome().toString())
                     // the launcher asks for the Scala version before it looks for jars
                     .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13");
+            // OpenCL and CUDA drivers may replace the JVM's signal handlers: executors chain them (HotSpot signal chaining)
+            Path jsig = Path.of(System.getProperty("java.home"), "lib", "libjsig.so");
+            if (Files.exists(jsig)) c.set("spark.executorEnv.LD_PRELOAD", jsig.toString());
         }
         return c;
     }

@@ -103,7 +103,10 @@ public final class TaskDevices implements Serializable {
         ResourceInformation gpu = ctx.resourcesJMap().get("gpu");
         String master = SparkEnv.get() == null ? "" : SparkEnv.get().conf().get("spark.master", "");
         boolean local = master.startsWith("local") && !master.startsWith("local-cluster");
-        List<String> cuda = Devices.all().stream().map(Device::id).filter(id -> id.startsWith("cuda:")).toList();
+        boolean gpuGiven = gpu != null && gpu.addresses().length > 0;
+        // device discovery (drivers loaded) only where a GPU can be the answer
+        List<String> cuda = gpuGiven || local || requireGpu
+                ? Devices.all().stream().map(Device::id).filter(id -> id.startsWith("cuda:")).toList() : List.of();
         return Devices.get(choose(gpu == null ? null : gpu.addresses(), ctx.partitionId(), local, cuda, fallback, requireGpu));
     }
 
