@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Picks the Squall device of a Spark task and caps the tasks that share one GPU. Built on the driver, shipped with
@@ -115,10 +116,15 @@ public final class TaskDevices implements Serializable {
         Device d = current();
         DeviceInfo info = d.info();
         if (!info.isGpu()) return work.apply(d);
-        Semaphore slots = SLOTS.computeIfAbsent(d.id() + "#" + maxTasksPerGpu, k -> new Semaphore(maxTasksPerGpu, true));
+        return holdingSlot(d.id(), maxTasksPerGpu, () -> work.apply(d));
+    }
+
+    /** Runs {@code work} while holding one of {@code cap} slots of device {@code id} in this JVM (waits for one). */
+    static <T> T holdingSlot(String id, int cap, Supplier<T> work) {
+        Semaphore slots = SLOTS.computeIfAbsent(id + "#" + cap, k -> new Semaphore(cap, true));
         slots.acquireUninterruptibly();
         try {
-            return work.apply(d);
+            return work.get();
         } finally {
             slots.release();
         }

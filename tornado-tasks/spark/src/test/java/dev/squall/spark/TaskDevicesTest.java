@@ -38,6 +38,30 @@ class TaskDevicesTest {
         assertTrue(local.getMessage().contains("no CUDA device"), local.getMessage());
     }
 
+    /** Six tasks on one GPU with a cap of two: never more than two hold it at once, and two do. */
+    @Test
+    void capLimitsConcurrentTasksPerGpu() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger(), most = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch twoIn = new java.util.concurrent.CountDownLatch(2);
+        List<Thread> tasks = new java.util.ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            tasks.add(Thread.ofPlatform().start(() -> TaskDevices.holdingSlot("cuda:test", 2, () -> {
+                most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                twoIn.countDown();
+                try {
+                    twoIn.await(); // the first two meet inside; later ones pass at once
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return inside.decrementAndGet();
+            })));
+        }
+        for (Thread t : tasks) t.join();
+        assertEquals(2, most.get());
+        assertEquals(0, inside.get());
+    }
+
     @Test
     void settingsAreChecked() {
         assertThrows(IllegalArgumentException.class, () -> TaskDevices.fallingBackTo(" "));

@@ -44,6 +44,7 @@ final class PermanentJob implements Callable<Integer> {
         SquareMatrix a = input.random != null ? RandomMatrices.parse(input.random) : MatrixMarketReader.read(input.file);
         Method m = Method.parse(method);
         try (JavaSparkContext sc = spark.start("squall-permanent")) {
+            sc.setLogLevel("WARN");
             DistributedPermanent job = new DistributedPermanent(sc).method(m).chunksPerSlot(chunksPerSlot).devices(spark.devices());
             if (slots != null) job.slots(slots);
             DistributedPermanent.Result r = job.compute(a);
@@ -58,7 +59,7 @@ final class PermanentJob implements Callable<Integer> {
             boolean onJvm = r.devices().stream().allMatch("jvm"::equals) && m == Method.DENSE;
             double rel = Math.abs(local - r.sweepValue()) / Math.max(Math.abs(local), Double.MIN_NORMAL);
             boolean ok = onJvm ? Double.compare(local, r.sweepValue()) == 0 : rel <= 1e-10;
-            System.out.printf(Locale.ROOT, "  verify: this JVM %.17g in %.3f s, relative difference %.2e (%s): %s%n", local, secs, rel,
+            System.out.printf(Locale.ROOT, "  verify: row-scaled sweep in this JVM %.17g in %.3f s, relative difference %.2e (%s): %s%n", local, secs, rel,
                     onJvm ? "bit for bit" : "<= 1e-10", ok ? "ok" : "FAILED");
             return ok ? 0 : SparkCommand.VERIFY_FAILED;
         }
