@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
                 "  squall spark permanent --random 26:0.5 --master local[2] --verify",
                 "  squall spark cg --hpcg 32:32:32 --blocks 4 --master local[4] --verify",
                 "  squall spark overhead --master local[2] --tasks 64",
-                "  spark-submit --class dev.squall.spark.cli.SquallSparkMain --jars lib/*.jar \\",
+                "  spark-submit --class dev.squall.spark.cli.SquallSparkMain --jars <target/lib jars, comma-separated> \\",
                 "    squall-spark.jar permanent --random 40:0.5 --method codegen-hybrid --require-gpu", "",
                 "Exit codes: 0 ok, 1 verification failed, 2 bad input, 3 device error."},
         subcommands = {PermanentJob.class, CgJob.class, OverheadJob.class, CommandLine.HelpCommand.class})

@@ -33,6 +33,8 @@ public final class SparkOptions {
     }
 
     JavaSparkContext start(String app) {
-        return SquallSpark.start(SquallSpark.conf(master(), app));
+        JavaSparkContext sc = SquallSpark.start(SquallSpark.conf(master(), app));
+        sc.setLogLevel("WARN");
+        return sc;
     }
 }
