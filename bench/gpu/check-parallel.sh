@@ -2,6 +2,7 @@
 # Every module's tests on the GPU host at once, one JVM per module (the host has 16 cores; the modules' tests share
 # the GPU but time nothing), with CUDA and OpenCL required. Then, if given, one command on the idle GPU.
 #   bash bench/gpu/check-parallel.sh ["squall ARGS" ...]     (device run, carry dist)
+# MODULES="runtime sparse" limits the tests to those modules' folders; EXTRA_TIMEOUT (default 120) caps each command.
 # Writes $OUT/check-<module>.txt (verbose tree per module), $OUT/summary.txt (counts, failures) and $OUT/extra.txt
 # (the output of the squall commands given as arguments, one after another once the tests are done).
 set -uo pipefail
@@ -13,7 +14,13 @@ cp=$(ls "$B"/lib/*.jar | grep -v junit-platform-console | paste -sd:)
 for d in "$B"/tests/*/; do cp="$cp:${d%/}"; done
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) host cores" > "$OUT/summary.txt"
 start=$SECONDS
+dirs=()
 for d in "$B"/tests/*/; do
+  m=$(basename "$d")
+  if [ -n "${MODULES:-}" ] && [[ " $MODULES " != *" $m "* ]]; then continue; fi
+  dirs+=("$d")
+done
+for d in "${dirs[@]}"; do
   m=$(basename "$d")
   ( timeout 420 "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -XX:ErrorFile="/tmp/hs_err-$m.log" \
       -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" --scan-class-path "${d%/}" \
@@ -21,7 +28,7 @@ for d in "$B"/tests/*/; do
     echo "exit $? after $((SECONDS - start)) s" >> "/tmp/check-$m.txt" ) &
 done
 wait
-for d in "$B"/tests/*/; do
+for d in "${dirs[@]}"; do
   m=$(basename "$d")
   { echo "== module $m: $(tail -1 "/tmp/check-$m.txt")"
     grep -E "tests (successful|failed|aborted)" "/tmp/check-$m.txt"
@@ -33,7 +40,7 @@ tar czf "$OUT/check-trees.tgz" -C /tmp $(cd /tmp && ls check-*.txt)
 for c in "$@"; do
   echo "+ squall $c ($((SECONDS - start)) s)" >> "$OUT/extra.txt"
   # shellcheck disable=SC2086
-  timeout 120 "$B/bin/squall" $c >> "$OUT/extra.txt" 2>&1
+  timeout "${EXTRA_TIMEOUT:-120}" "$B/bin/squall" $c >> "$OUT/extra.txt" 2>&1
   echo "exit $?" >> "$OUT/extra.txt"
 done
 cat "$OUT/summary.txt"

@@ -1,10 +1,12 @@
 /**
  * Matrix permanents: Ryser and Gray-code sweeps on the JVM, generic and per-matrix generated kernels on Squall
- * devices, exact 0/1 permanents, preprocessing, and the {@code squall permanent} subcommand. Kernel packages are open
+ * devices, exact 0/1 permanents, preprocessing, and the {@code squall permanent} subcommand. Matrix Market files
+ * and random matrices come from {@code dev.squall.sparse} (its reader and generator serve every module). Kernel packages are open
  * to the runtime (it loads their generated launchers); the command package is open to picocli.
  */
 module dev.squall.permanent {
     requires transitive dev.squall.tasks.runtime;
+    requires transitive dev.squall.sparse; // SquareMatrix.fromCsr takes its CsrMatrix; files are read by its reader
     requires info.picocli;
 
     exports dev.squall.permanent;

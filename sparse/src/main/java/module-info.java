@@ -2,6 +2,8 @@
  * Sparse matrices on Squall devices: formats and their inspectors, SpMV/SpMM executors, SGD matrix factorisation, generators, Matrix Market
  * input, and the {@code squall} subcommands. The kernels ({@code spmv.kernels}, {@code sgd.kernels}) are internal and open to the runtime
  * (it loads their generated launchers); the command package is open to picocli (it fills the options reflectively).
+ * The Matrix Market reader ({@code io}) and the random matrices ({@code generate}) serve the other modules too: the
+ * permanent reads and draws its matrices through them.
  */
 module dev.squall.sparse {
     requires transitive dev.squall.tasks.runtime;

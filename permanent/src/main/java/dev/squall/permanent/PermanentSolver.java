@@ -2,7 +2,7 @@ package dev.squall.permanent;
 
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.exact.BlockDoubles;
 import dev.squall.permanent.exact.ExactReduction;
 import dev.squall.permanent.exact.Fraction;
@@ -10,7 +10,7 @@ import dev.squall.permanent.exact.IntegerScaling;
 import dev.squall.permanent.exact.RationalPermanent;
 import dev.squall.permanent.frontier.FrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPlan;
-import dev.squall.permanent.numeric.RyserRoundingEstimate;
+import dev.squall.permanent.cpu.RyserRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;

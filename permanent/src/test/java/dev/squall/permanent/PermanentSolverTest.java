@@ -1,7 +1,6 @@
 package dev.squall.permanent;
 
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
-import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.DeviceType;
@@ -24,7 +23,7 @@ class PermanentSolverTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void everyMethodAgreesOnRandomRealMatrices(Device d) {
-        SquareMatrix a = RandomMatrices.erdosRenyi(d.info().type() == DeviceType.JVM ? 18 : 17, 0.3, 5);
+        SquareMatrix a = RandomSquareMatrices.erdosRenyi(d.info().type() == DeviceType.JVM ? 18 : 17, 0.3, 5);
         double ref = new ChunkedJvmPermanent(2).dense(a);
         for (Method m : Method.values()) {
             if (d.info().type() == DeviceType.JVM && (m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID)) continue;
@@ -37,7 +36,7 @@ class PermanentSolverTest {
 
     @Test
     void jvmDenseAndSparseAgreeAtTwentySix() {
-        SquareMatrix a = RandomMatrices.erdosRenyi(26, 0.3, 3);
+        SquareMatrix a = RandomSquareMatrices.erdosRenyi(26, 0.3, 3);
         double dense = new PermanentSolver().method(Method.DENSE).decompose(false).solve(a).value();
         PermanentResult sparse = new PermanentSolver().method(Method.SPARSE).solve(a);
         assertRelative(dense, sparse.value(), 1e-10, "n=26 dense vs sparse with preprocessing");
@@ -50,7 +49,7 @@ class PermanentSolverTest {
      */
     @Test
     void sparsePathMatchesDoubleDoubleSweepAtDensityPointTwo() {
-        SquareMatrix a = RandomMatrices.erdosRenyi(26, 0.2, 3);
+        SquareMatrix a = RandomSquareMatrices.erdosRenyi(26, 0.2, 3);
         double accurate = new ChunkedJvmPermanent(2).accurate(a);
         PermanentResult sparse = new PermanentSolver().method(Method.SPARSE).solve(a);
         assertRelative(accurate, sparse.value(), 1e-10, "n=26 p=0.2: sparse with preprocessing vs double-double sweep");

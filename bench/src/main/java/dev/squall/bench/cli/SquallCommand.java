@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
                 dev.squall.sparse.cli.SpmvCommand.class, dev.squall.sparse.cli.SpmmCommand.class,
                 dev.squall.sparse.cli.GsCommand.class, dev.squall.sparse.cli.PcgCommand.class, dev.squall.sparse.cli.SgdCommand.class,
                 dev.squall.permanent.cli.PermanentCommand.class,
-                dev.squall.hmatrix.cli.H2Command.class,
+                dev.squall.hmatrix.cli.H2Command.class, dev.squall.hmatrix.cli.KsumCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SquallCommand implements Runnable {
     public static final int VERIFY_FAILED = 1, BAD_INPUT = 2, DEVICE_ERROR = 3;

@@ -1,7 +1,7 @@
 package dev.squall.permanent.cli;
 
 import dev.squall.permanent.cpu.BinaryPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.exact.BinaryKernelPermanent;
 import dev.squall.permanent.exact.BinaryKernels;
 import dev.squall.permanent.exact.BlockExactPermanent;

@@ -3,14 +3,13 @@ package dev.squall.permanent.cli;
 import dev.squall.permanent.Method;
 import dev.squall.permanent.PermanentResult;
 import dev.squall.permanent.PermanentSolver;
+import dev.squall.permanent.RandomSquareMatrices;
 import dev.squall.permanent.ToleranceNotMetException;
 import dev.squall.permanent.exact.RationalPermanent;
 import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.BinaryPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
-import dev.squall.permanent.matrix.MatrixMarketReader;
-import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.DeviceType;
@@ -23,7 +22,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -229,12 +227,8 @@ public final class PermanentCommand implements Callable<Integer> {
 
     private SquareMatrix load() throws IOException {
         if (input.generate != null) return RegressionMatrices.parse(input.generate);
-        if (input.random != null) return binary ? RandomMatrices.parse(input.random).pattern() : RandomMatrices.parse(input.random);
-        try {
-            return MatrixMarketReader.read(input.matrix);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("--matrix " + input.matrix + ": no such file");
-        }
+        if (input.random != null) return binary ? RandomSquareMatrices.parse(input.random).pattern() : RandomSquareMatrices.parse(input.random);
+        return SquareMatrix.read(input.matrix);
     }
 
     record Verification(String against, double reference, double relError, boolean ok, String note) {

@@ -1,6 +1,6 @@
 package dev.squall.permanent.cli;
 
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 
 import java.io.PrintStream;
 

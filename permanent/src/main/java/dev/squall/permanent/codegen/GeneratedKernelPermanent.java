@@ -1,7 +1,7 @@
 package dev.squall.permanent.codegen;
 
-import dev.squall.permanent.cpu.KahanSum;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.numeric.KahanSum;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;

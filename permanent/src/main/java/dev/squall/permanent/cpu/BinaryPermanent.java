@@ -1,6 +1,6 @@
 package dev.squall.permanent.cpu;
 
-import dev.squall.permanent.exact.BregmanBound;
+import dev.squall.permanent.numeric.BregmanBound;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
 

@@ -1,7 +1,9 @@
 package dev.squall.permanent.cpu;
 
 import dev.squall.permanent.gray.NijenhuisWilf;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 
 import java.util.ArrayList;
 import java.util.List;

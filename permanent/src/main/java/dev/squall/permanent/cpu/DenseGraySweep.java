@@ -2,6 +2,7 @@ package dev.squall.permanent.cpu;
 
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 
 /**
  * The dense Gray-code sweep: each step updates all n entries of x by one column and

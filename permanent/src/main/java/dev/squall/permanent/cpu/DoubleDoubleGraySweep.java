@@ -2,6 +2,7 @@ package dev.squall.permanent.cpu;
 
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 
 /**
  * The sparse Gray-code sweep in double-double arithmetic (about 106-bit significands; Dekker's

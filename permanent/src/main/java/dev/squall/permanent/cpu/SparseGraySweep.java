@@ -3,6 +3,7 @@ package dev.squall.permanent.cpu;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SparseColumns;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 
 /**
  * The sparse Gray-code sweep (SparsePerman in Elbek and Kaya): a step updates only the nonzeros

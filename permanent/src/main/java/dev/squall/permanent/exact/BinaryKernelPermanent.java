@@ -1,10 +1,11 @@
 package dev.squall.permanent.exact;
 
 import dev.squall.permanent.cpu.BinaryPermanent;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.BregmanBound;
 import dev.squall.tasks.api.*;
 import dev.squall.tasks.runtime.*;
 

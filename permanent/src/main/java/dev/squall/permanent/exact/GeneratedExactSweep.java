@@ -3,7 +3,7 @@ package dev.squall.permanent.exact;
 import dev.squall.permanent.codegen.ColumnOrdering;
 import dev.squall.permanent.codegen.KernelPreamble;
 import dev.squall.permanent.codegen.KernelSourceGenerator.Backend;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.api.LongArray;

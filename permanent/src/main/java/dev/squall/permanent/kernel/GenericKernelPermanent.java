@@ -1,7 +1,7 @@
 package dev.squall.permanent.kernel;
 
-import dev.squall.permanent.cpu.KahanSum;
-import dev.squall.permanent.cpu.ProgressListener;
+import dev.squall.permanent.numeric.KahanSum;
+import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SparseColumns;
 import dev.squall.permanent.matrix.SquareMatrix;

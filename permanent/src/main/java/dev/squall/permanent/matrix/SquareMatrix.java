@@ -1,5 +1,10 @@
 package dev.squall.permanent.matrix;
 
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.io.MatrixMarketException;
+import dev.squall.sparse.io.MatrixMarketReader;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -9,9 +14,13 @@ import java.util.Arrays;
  * <pre>{@code
  * SquareMatrix a = SquareMatrix.of(2, new double[] {1, 2, 3, 4});
  * double a01 = a.get(0, 1); // 2
+ * SquareMatrix b = SquareMatrix.read(Path.of("bcsstk01.mtx"));
  * }</pre>
  */
 public final class SquareMatrix {
+    /** The largest order read from a file or generated from a spec: its dense array alone takes 128 MiB. */
+    public static final int MAX_INPUT_ORDER = 4096;
+
     private final int n;
     private final double[] values;
 
@@ -29,12 +38,43 @@ public final class SquareMatrix {
         if (rowMajor.length != (long) n * n) {
             throw new IllegalArgumentException("need n*n = " + ((long) n * n) + " entries for n = " + n + ", got " + rowMajor.length);
         }
+        checkFinite(n, rowMajor);
+        return new SquareMatrix(n, rowMajor.clone());
+    }
+
+    private static void checkFinite(int n, double[] rowMajor) {
         for (int k = 0; k < rowMajor.length; k++) {
             if (!Double.isFinite(rowMajor[k])) {
                 throw new IllegalArgumentException("entry (" + (k / n) + ", " + (k % n) + ") is " + rowMajor[k] + "; entries must be finite");
             }
         }
-        return new SquareMatrix(n, rowMajor.clone());
+    }
+
+    /**
+     * Reads a Matrix Market file with the reader every Squall module shares ({@link MatrixMarketReader}: coordinate
+     * or array; real, integer or pattern; general, symmetric or skew-symmetric). Its size line is checked before any
+     * entry is read: the matrix must be square, of order 1 to {@value #MAX_INPUT_ORDER}.
+     *
+     * @throws MatrixMarketException naming the file and line of what is wrong (a missing file or a directory too)
+     */
+    public static SquareMatrix read(Path file) throws IOException {
+        return fromCsr(MatrixMarketReader.read(file, (rows, cols) -> {
+            if (rows != cols) throw new IllegalArgumentException("the matrix is " + rows + " x " + cols + "; a permanent needs a square matrix");
+            if (rows == 0) throw new IllegalArgumentException("the matrix is empty (0 x 0)");
+            if (rows > MAX_INPUT_ORDER) throw new IllegalArgumentException("order " + rows + " is larger than " + MAX_INPUT_ORDER);
+        }));
+    }
+
+    /**
+     * The dense form of a square sparse matrix (absent entries are 0).
+     *
+     * @throws IllegalArgumentException when {@code a} is not square or an entry is not finite
+     */
+    public static SquareMatrix fromCsr(CsrMatrix a) {
+        if (a.rows() != a.cols()) throw new IllegalArgumentException("the matrix is " + a.rows() + " x " + a.cols() + ", not square");
+        double[] dense = a.toDense();
+        checkFinite(a.rows(), dense);
+        return new SquareMatrix(a.rows(), dense);
     }
 
     public int n() {

@@ -1,5 +1,6 @@
 package dev.squall.permanent.codegen;
 
+import dev.squall.permanent.RandomSquareMatrices;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.runtime.Device;
@@ -52,7 +53,7 @@ class GeneratedKernelPermanentTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void unrolledBlocksAndColdStepsMatchDoubleDoubleSweep(Device d) {
-        SquareMatrix a = dev.squall.permanent.matrix.RandomMatrices.erdosRenyi(20, 0.2, 7); // rejects structurally singular draws
+        SquareMatrix a = RandomSquareMatrices.erdosRenyi(20, 0.2, 7); // rejects structurally singular draws
         double ref = new ChunkedJvmPermanent(2).accurate(a);
         GeneratedKernelPermanent.Run reg = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.PURE_REG).withMaxThreads(45).compute(a);
         assertTrue(reg.source().contains("g += 32;"), "sparse matrices get 32-step blocks");

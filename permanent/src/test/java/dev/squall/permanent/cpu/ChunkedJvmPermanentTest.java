@@ -2,6 +2,7 @@ package dev.squall.permanent.cpu;
 
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import org.junit.jupiter.api.Test;
 

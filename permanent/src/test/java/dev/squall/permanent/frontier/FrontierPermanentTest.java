@@ -4,7 +4,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.exact.ExactReduction;
 import dev.squall.permanent.exact.Fraction;
 import dev.squall.permanent.exact.IntegerScaling;
-import dev.squall.permanent.matrix.RandomMatrices;
+import dev.squall.permanent.RandomSquareMatrices;
 import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.testing.ExactPermanents;
@@ -28,7 +28,7 @@ class FrontierPermanentTest {
     @Test
     void doubleFrontierEqualsGrayCodeRyserAndTheExactValueWithinItsBound() {
         for (int n : new int[] {14, 20, 24}) {
-            SquareMatrix a = RandomMatrices.erdosRenyi(n, 0.25, n);
+            SquareMatrix a = RandomSquareMatrices.erdosRenyi(n, 0.25, n);
             FrontierPermanent.Result r = FrontierPermanent.inDouble(FrontierPlan.of(a));
             double ryser = new ChunkedJvmPermanent(2).accurate(a);
             ExactPermanents.assertRelative(ryser, r.value().toDouble(), 1e-12, "n=" + n + " frontier vs Gray-code Ryser");

@@ -46,13 +46,29 @@ public final class CsrMatrix {
      *                                  or an index lies outside the matrix
      */
     public static CsrMatrix fromCoo(int rows, int cols, int[] rowIdx, int[] colIdx, double[] values) {
-        if (rows < 0 || cols < 0) {
-            throw new IllegalArgumentException("negative dimension: " + rows + " x " + cols);
-        }
         int m = rowIdx.length;
         if (colIdx.length != m || values.length != m) {
             throw new IllegalArgumentException("COO arrays differ in length: rows " + m
                     + ", cols " + colIdx.length + ", values " + values.length);
+        }
+        return fromCoo(rows, cols, rowIdx, colIdx, values, m);
+    }
+
+    /**
+     * Builds a CSR matrix from the first {@code triplets} triplets of the arrays (which may be longer,
+     * as a growing buffer is), by the rules of {@link #fromCoo(int, int, int[], int[], double[])}.
+     *
+     * @throws IllegalArgumentException if an array is shorter than {@code count}, a dimension is
+     *                                  negative, or an index lies outside the matrix
+     */
+    public static CsrMatrix fromCoo(int rows, int cols, int[] rowIdx, int[] colIdx, double[] values, int triplets) {
+        if (rows < 0 || cols < 0) {
+            throw new IllegalArgumentException("negative dimension: " + rows + " x " + cols);
+        }
+        int m = triplets;
+        if (m < 0 || rowIdx.length < m || colIdx.length < m || values.length < m) {
+            throw new IllegalArgumentException("COO arrays hold rows " + rowIdx.length + ", cols " + colIdx.length
+                    + ", values " + values.length + ", fewer than the " + triplets + " triplets asked for");
         }
         int[] count = new int[rows + 1];
         for (int t = 0; t < m; t++) {

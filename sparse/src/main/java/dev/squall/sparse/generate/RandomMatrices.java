@@ -5,16 +5,53 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Random synthetic matrices with fixed seeds: R-MAT power-law graphs, banded, block-structured
- * and skewed-row matrices. Values are uniform in [0.5, 1.5) (or ±, see each method).
+ * Random synthetic matrices with fixed seeds, the one generator of every Squall module: Erdős–Rényi
+ * (each entry present with a given probability), R-MAT power-law graphs, banded, block-structured
+ * and skewed-row matrices. Values are uniform in [0.5, 1.5) (or ±, or [0, 1), see each method).
  *
  * <pre>{@code
  * CsrMatrix g = RandomMatrices.rmat(20, 16, 1);          // 2^20 vertices, ~16 edges each
  * CsrMatrix s = RandomMatrices.skewed(1_000_000, 0.001, 5000, 8, 1);
+ * CsrMatrix e = RandomMatrices.erdosRenyi(40, 40, 0.1, 7); // ~160 entries, values in [0, 1)
  * }</pre>
  */
 public final class RandomMatrices {
     private RandomMatrices() {
+    }
+
+    /**
+     * A {@code rows} × {@code cols} matrix in which every entry is present independently with
+     * probability {@code density}, with a value uniform in [0, 1) (the test matrices of Elbek and
+     * Kaya's permanent study). The gaps between present entries (row by row) are drawn from the
+     * geometric distribution, so the cost is proportional to the entries, not to rows × cols.
+     *
+     * @throws IllegalArgumentException if a dimension is negative, the density is outside (0, 1],
+     *                                  or the expected entries exceed what a CSR matrix holds
+     */
+    public static CsrMatrix erdosRenyi(int rows, int cols, double density, long seed) {
+        if (rows < 0 || cols < 0) throw new IllegalArgumentException("Erdős–Rényi: dimensions " + rows + " x " + cols + " must be >= 0");
+        if (!(density > 0 && density <= 1)) throw new IllegalArgumentException("Erdős–Rényi: density must be in (0, 1], got " + density);
+        long positions = (long) rows * cols;
+        double expected = density * positions;
+        SplittableRandom rnd = new SplittableRandom(seed);
+        CsrBuilder b = new CsrBuilder(rows, cols, (long) expected);
+        double logMiss = Math.log1p(-density); // -infinity at density 1: every gap is 0
+        long next = gap(rnd, logMiss);
+        for (int i = 0; i < rows; i++) {
+            long rowEnd = (long) (i + 1) * cols;
+            while (next < rowEnd) {
+                b.add((int) (next - (long) i * cols), rnd.nextDouble());
+                next += 1 + gap(rnd, logMiss);
+            }
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    /** The number of absent entries before the next present one: geometric, P(gap = k) = (1 - p)^k p. */
+    private static long gap(SplittableRandom rnd, double logMiss) {
+        double g = Math.floor(Math.log1p(-rnd.nextDouble()) / logMiss);
+        return g < Long.MAX_VALUE / 2 ? (long) g : Long.MAX_VALUE / 2;
     }
 
     /**
@@ -27,7 +64,7 @@ public final class RandomMatrices {
         if (edgeFactor < 1) throw new IllegalArgumentException("R-MAT edge factor " + edgeFactor + " must be positive");
         int n = 1 << scale;
         long m = (long) edgeFactor * n;
-        if (m > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("R-MAT with " + m + " edges is too large");
+        CsrBuilder.checkFits(n, n, m, 12, 52); // triplets, then their assembly into CSR
         SplittableRandom rnd = new SplittableRandom(seed);
         int[] ri = new int[(int) m];
         int[] ci = new int[(int) m];

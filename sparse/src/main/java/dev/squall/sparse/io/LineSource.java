@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Lines of a text stream as bytes, with a cursor for reading numbers from the current line.
  * No object is created per line or per token on the fast paths; errors carry the line number.
+ * A line longer than {@link #MAX_LINE} bytes is an error (Matrix Market lines hold at most 1024
+ * characters), so a binary file cannot make the line buffer grow with the file.
  */
 final class LineSource {
     /** Exact powers of ten for the Clinger fast path: 10^k is exact in a double for k <= 22. */
@@ -21,6 +23,11 @@ final class LineSource {
         }
     }
 
+    /** The longest line accepted, in bytes. */
+    static final int MAX_LINE = 1 << 16;
+    /** The longest piece of a line quoted in an error message. */
+    private static final int QUOTE = 40;
+
     private final InputStream in;
     private final String name;
     private final byte[] buf = new byte[1 << 16];
@@ -30,6 +37,7 @@ final class LineSource {
     private int len;
     private int pos;
     private long lineNo;
+    private long bytesRead;
 
     LineSource(InputStream in, String name) {
         this.in = in;
@@ -50,6 +58,7 @@ final class LineSource {
                     if (any) lineNo++;
                     return any;
                 }
+                bytesRead += bufLim;
             }
             any = true;
             int start = bufPos;
@@ -65,13 +74,40 @@ final class LineSource {
     }
 
     private void append(int from, int n) {
+        if (len + n > MAX_LINE) {
+            throw new MatrixMarketException(name, lineNo + 1, "line is longer than " + MAX_LINE
+                    + " bytes; a Matrix Market file is text with short lines (is this a binary file?)");
+        }
         if (len + n > line.length) line = java.util.Arrays.copyOf(line, Math.max(len + n, 2 * line.length));
         System.arraycopy(buf, from, line, len, n);
         len += n;
     }
 
-    String text() {
-        return new String(line, 0, len, StandardCharsets.UTF_8);
+    /** Bytes of the input consumed so far: up to and including the current line's newline. */
+    long offset() {
+        return bytesRead - (bufLim - bufPos);
+    }
+
+    /** The current line for an error message: printable ASCII, other bytes as {@code \xNN}, cut after 40 bytes. */
+    String quoted() {
+        return quote(0, len);
+    }
+
+    /**
+     * The whitespace-separated words of the current line, lower-cased; null if the line holds a
+     * byte outside printable ASCII and tab (Matrix Market banners and size lines are plain ASCII).
+     */
+    String[] asciiWords() {
+        for (int i = 0; i < len; i++) {
+            if ((line[i] < 0x20 || line[i] > 0x7e) && !isSpace(line[i])) return null;
+        }
+        java.util.List<String> words = new java.util.ArrayList<>();
+        for (pos = 0, skipSpaces(); pos < len; skipSpaces()) {
+            int end = tokenEnd();
+            words.add(new String(line, pos, end - pos, StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT));
+            pos = end;
+        }
+        return words.toArray(new String[0]);
     }
 
     boolean isBlank() {
@@ -81,6 +117,11 @@ final class LineSource {
 
     boolean startsWith(char c) {
         return len > 0 && line[0] == c;
+    }
+
+    /** The 1-based number of the current line. */
+    long lineNumber() {
+        return lineNo;
     }
 
     MatrixMarketException error(String message) {
@@ -102,7 +143,18 @@ final class LineSource {
     }
 
     private String token(int from, int to) {
-        return new String(line, from, to - from, StandardCharsets.US_ASCII);
+        return quote(from, to);
+    }
+
+    private String quote(int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = from; i < Math.min(to, from + QUOTE); i++) {
+            int b = line[i] & 0xff;
+            if (b >= 0x20 && b <= 0x7e) sb.append((char) b);
+            else sb.append(String.format("\\x%02x", b));
+        }
+        if (to - from > QUOTE) sb.append("...");
+        return sb.toString();
     }
 
     /** The next whitespace-separated integer on this line. */
@@ -141,17 +193,17 @@ final class LineSource {
         pos = end;
         double v = fastParse(start, end);
         if (Double.isNaN(v)) {
-            try {
-                v = Double.parseDouble(token(start, end));
-            } catch (NumberFormatException e) {
-                throw error("value '" + token(start, end) + "' is not a number");
-            }
             // Java also accepts "NaN", "Infinity", hex floats and a trailing d/f: allow only what MM allows
             for (int i = start; i < end; i++) {
                 byte b = line[i];
                 if (!(b >= '0' && b <= '9') && b != '.' && b != 'e' && b != 'E' && b != '+' && b != '-') {
                     throw error("value '" + token(start, end) + "' is not a decimal number");
                 }
+            }
+            try {
+                v = Double.parseDouble(new String(line, start, end - start, StandardCharsets.US_ASCII));
+            } catch (NumberFormatException e) {
+                throw error("value '" + token(start, end) + "' is not a number");
             }
         }
         if (!Double.isFinite(v)) throw error("value '" + token(start, end) + "' is not a finite number");

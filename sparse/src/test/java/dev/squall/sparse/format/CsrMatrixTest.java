@@ -112,4 +112,17 @@ class CsrMatrixTest {
         assertThrows(IllegalArgumentException.class,
                 () -> CsrMatrix.fromCoo(2, 2, new int[] {0, 1}, new int[] {0}, new double[] {1}));
     }
+
+    @Test
+    void fromCooTakesTheFirstTripletsOfLongerArrays() {
+        // a growing buffer: five slots, three triplets in use, garbage after them
+        int[] r = {1, 0, 1, 7, -3};
+        int[] c = {2, 0, 2, 9, 99};
+        double[] v = {1.5, 2, 0.25, Double.NaN, 5};
+        CsrMatrix a = CsrMatrix.fromCoo(2, 3, r, c, v, 3);
+        assertTrue(a.sameAs(CsrMatrix.fromCoo(2, 3, new int[] {1, 0, 1}, new int[] {2, 0, 2}, new double[] {1.5, 2, 0.25})));
+        assertArrayEquals(new double[] {2, 0, 0, 0, 0, 1.75}, a.toDense(), 0.0);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CsrMatrix.fromCoo(2, 3, r, c, v, 6)).getMessage()
+                .contains("fewer than the 6 triplets"));
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.testing.AllocatedBytes;
 import dev.squall.sparse.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MatrixMarketReaderTest {
 
@@ -126,5 +128,125 @@ class MatrixMarketReaderTest {
         assertFails("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 5\n", 3, "above the diagonal");
         assertFails("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 5\n", 3, "diagonal entry");
         assertFails("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "ends after 3 of the 4");
+    }
+
+    /** Reads {@code text} from a file in {@code dir} and returns the error, asserting the bytes allocated stay under 16 MiB. */
+    static MatrixMarketException failsCheaply(Path dir, String text) throws IOException {
+        Path f = dir.resolve("t.mtx");
+        Files.writeString(f, text);
+        long before = AllocatedBytes.ofCurrentThread();
+        MatrixMarketException e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(f));
+        long allocated = AllocatedBytes.ofCurrentThread() - before;
+        assertTrue(allocated < 16 << 20, allocated + " bytes allocated for: " + e.getMessage());
+        assertTrue(e.getMessage().startsWith(f + ":"), e.getMessage());
+        return e;
+    }
+
+    @Test
+    void sizeLinesBeyondTheFileFailAtTheSizeLineWithoutAllocating(@TempDir Path dir) throws IOException {
+        String h = "%%MatrixMarket matrix coordinate real general\n";
+        MatrixMarketException e = failsCheaply(dir, h + "3 3 2000000000\n1 1 1\n");
+        assertEquals(2, e.line());
+        assertTrue(e.getMessage().contains("declares 2000000000 entries but its remaining 6 bytes hold at most 1"), e.getMessage());
+        e = failsCheaply(dir, "%%MatrixMarket matrix array real general\n40000 40000\n1\n");
+        assertEquals(2, e.line());
+        assertTrue(e.getMessage().contains("1600000000 array values"), e.getMessage());
+        e = failsCheaply(dir, h + "10 10 100000000\n1 1 1\n2 2 2\n");
+        assertTrue(e.getMessage().contains("at most 2 "), e.getMessage());
+        e = failsCheaply(dir, "%%MatrixMarket matrix coordinate pattern symmetric\n10 10 9999999999\n");
+        assertTrue(e.getMessage().contains("entry count 9999999999 is out of range"), e.getMessage());
+        e = failsCheaply(dir, h + "2147483646 2147483646 1\n1 1 1\n");
+        assertTrue(e.getMessage().contains("dimensions 2147483646 x 2147483646 are out of range (0 .. 2147483638)"),
+                e.getMessage());
+    }
+
+    @Test
+    void aFalseCountOnAStreamGrowsOnlyWithTheEntriesPresent() {
+        // a stream has no known length: the count cannot be checked up front, and storage follows the entries read
+        long before = AllocatedBytes.ofCurrentThread();
+        assertFails("%%MatrixMarket matrix coordinate real general\n10 10 100000000\n1 1 1\n2 2 2\n", 4,
+                "file ends after 2 of the 100000000 declared entries");
+        long allocated = AllocatedBytes.ofCurrentThread() - before;
+        assertTrue(allocated < 16 << 20, allocated + " bytes allocated");
+    }
+
+    @Test
+    void dimensionsBeyondTheHeapFailAtTheSizeLine() throws IOException {
+        String text = "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n";
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        MatrixMarketException e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(
+                new ByteArrayInputStream(bytes), "t.mtx", bytes.length, 1L << 30, MatrixMarketReader.SizeCheck.ANY));
+        assertEquals(2, e.line());
+        assertTrue(e.getMessage().contains("needs at least 22889 MiB to read, more than the Java heap's limit of 1024 MiB"),
+                e.getMessage());
+        // the same file within a heap that holds its row pointers is a valid, almost empty matrix
+        CsrMatrix a = MatrixMarketReader.read(new ByteArrayInputStream(
+                "%%MatrixMarket matrix coordinate real general\n3000000 5 1\n2999999 5 7\n".getBytes(StandardCharsets.US_ASCII)), "t");
+        assertEquals(3_000_000, a.rows());
+        assertEquals(1, a.nnz());
+        assertEquals(7, a.value(0), 0.0);
+        assertEquals(4, a.colIndex(0));
+        assertEquals(0, a.rowStart(2999998));
+        assertEquals(1, a.rowStart(2999999));
+    }
+
+    @Test
+    void directoriesMissingAndBinaryFilesAreReaderErrors(@TempDir Path dir) throws IOException {
+        MatrixMarketException e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(dir));
+        assertEquals(dir + ": is a directory, not a Matrix Market file", e.getMessage());
+        assertEquals(0, e.line());
+        e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(dir.resolve("none.mtx")));
+        assertEquals(dir.resolve("none.mtx") + ": no such file", e.getMessage());
+        byte[] elf = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, (byte) 0xc3, (byte) 0x28, '\n', 0, 0};
+        Path bin = dir.resolve("a.out");
+        Files.write(bin, elf);
+        e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(bin));
+        assertEquals(1, e.line());
+        assertTrue(e.getMessage().contains("not a text file") && e.getMessage().contains("'\\x7fELF\\x02\\x01\\x01\\x00\\xc3('"),
+                e.getMessage());
+        byte[] noNewline = new byte[200_000];
+        java.util.Arrays.fill(noNewline, (byte) 'x');
+        Files.write(bin, noNewline);
+        e = failsCheaply(dir, new String(noNewline, StandardCharsets.US_ASCII));
+        assertEquals(1, e.line());
+        assertTrue(e.getMessage().contains("longer than 65536 bytes"), e.getMessage());
+        // bytes outside ASCII in an entry are quoted as escapes, not decoded
+        byte[] utf8 = "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \u00e9\n".getBytes(StandardCharsets.UTF_8);
+        e = assertThrows(MatrixMarketException.class, () -> MatrixMarketReader.read(new ByteArrayInputStream(utf8), "u.mtx"));
+        assertEquals("u.mtx:3: value '\\xc3\\xa9' is not a decimal number", e.getMessage());
+    }
+
+    @Test
+    void duplicatesThatOverflowFailAtTheLineThatOverflows() {
+        assertFails("%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1e308\n2 2 1\n1 1 1e308\n1 1 -1\n", 5,
+                "duplicate entries at (1, 1) sum to Infinity");
+        // comments and blank lines before the entries, a symmetric file (entries mirrored), a blank line among them
+        assertFails("%%MatrixMarket matrix coordinate real symmetric\n% c\n\n3 3 4\n3 3 1\n2 1 -1.5e308\n\n3 1 2\n2 1 -1.5e308\n",
+                9, "duplicate entries at (2, 1) sum to -Infinity");
+    }
+
+    @Test
+    void sizeChecksRunAtTheSizeLineBeforeAnyEntry() {
+        MatrixMarketReader.SizeCheck square = (r, c) -> {
+            if (r != c) throw new IllegalArgumentException("a square matrix is needed, this one is " + r + " x " + c);
+        };
+        byte[] rect = "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 x\n".getBytes(StandardCharsets.US_ASCII);
+        MatrixMarketException e = assertThrows(MatrixMarketException.class,
+                () -> MatrixMarketReader.read(new ByteArrayInputStream(rect), "r.mtx", square));
+        assertEquals("r.mtx:2: a square matrix is needed, this one is 2 x 3", e.getMessage());
+    }
+
+    @Test
+    void rejectsWhatALenientReaderAccepts() {
+        String h = "%%MatrixMarket matrix coordinate real general\n";
+        assertFails(h + "3 3 3\n1 1 1\n2 2 2\n3 3 3\n1 2 4\n", 6, "declares 3 entries but has more");
+        assertFails(h + "3 3 2\n1 1 1\n% a comment among the entries\n2 2 2\n", 4, "row index '%'");
+        assertFails("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1, "expected '%%MatrixMarket matrix FORMAT");
+        assertFails(h + "1 1 1\n1 1 1f\n", 3, "value '1f' is not a decimal number");
+        assertFails(h + "1 1 1\n1 1 1.0d\n", 3, "value '1.0d' is not a decimal number");
+        assertFails(h + "1 1 1\n1 1 0x1p3\n", 3, "value '0x1p3' is not a decimal number");
+        assertFails("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 1.5\n", 3, "integer value '1.5' is not an integer");
+        assertFails("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3, "above the diagonal");
+        assertFails("%%MatrixMarket\fmatrix coordinate real general\n1 1 0\n", 1, "not a text file");
     }
 }

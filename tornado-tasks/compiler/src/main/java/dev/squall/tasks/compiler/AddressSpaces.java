@@ -29,6 +29,9 @@ final class AddressSpaces {
         Map<Element, String> varSpace = new HashMap<>();
         List<ExecutableElement> all = new ArrayList<>(kernels);
         all.addAll(deviceFunctions.keySet());
+        for (ExecutableElement k : kernels) {
+            for (VariableElement p : k.getParameters()) if (p.asType() instanceof ArrayType) varSpace.put(p, "global"); // a TornadoVM kernel's Java array
+        }
         for (ExecutableElement f : all) {
             new TreePathScanner<Void, Void>() {
                 @Override

@@ -66,6 +66,13 @@ final class CTranslator {
     }
 
     private boolean quiet;
+    /** Kernels made by TornadoVM tasks: they may take Java arrays, and without a parallel loop run as one work-item. */
+    Set<String> taskKernels = Set.of();
+
+    CTranslator withTaskKernels(Set<String> names) {
+        this.taskKernels = names;
+        return this;
+    }
 
     List<KernelLanguageException> errors() {
         return errors;
@@ -82,6 +89,7 @@ final class CTranslator {
         checkRecursion();
         try {
             spaces = AddressSpaces.infer(trees, kernels, deviceFunctions);
+            
         } catch (KernelLanguageException ex) {
             errors.add(ex);
             return "";

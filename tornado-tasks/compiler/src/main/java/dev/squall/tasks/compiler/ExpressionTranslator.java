@@ -228,6 +228,7 @@ final class ExpressionTranslator {
         // private and local arrays have constant sizes; find the declaration's size through C: sizeof works for both
         String n = arr != null ? scope.name(arr) : null;
         if (n == null) throw new KernelLanguageException(ms, "length of " + ms.getExpression() + " is not available");
+        if (arr.getKind() == ElementKind.PARAMETER && scope.kernel) return "((int) " + n + "__len)"; // a TornadoVM kernel's Java array
         if (arr.getKind() == ElementKind.PARAMETER) {
             throw new KernelLanguageException(ms, "the length of an array parameter is not known in C; pass it as an int parameter");
         }
@@ -385,9 +386,10 @@ final class ExpressionTranslator {
         String name = m.getSimpleName().toString();
         List<TreePath> args = new ArrayList<>();
         for (ExpressionTree a : mi.getArguments()) args.add(new TreePath(p, a));
-        if (KernelTypes.arrayElement(cls.asType()) != null || cn.equals(ApiNames.KERNEL_ARRAY)) return arrayCall(p, mi, name, args);
-        if (cn.equals(ApiNames.KERNEL_CONTEXT)) return intrinsics.contextCall(mi, name, m, args);
+        if (KernelTypes.arrayElement(cls.asType()) != null || cn.equals(ApiNames.KERNEL_ARRAY) || cn.equals(TornadoNames.NATIVE_ARRAY)) return arrayCall(p, mi, name, args);
+        if (cn.equals(ApiNames.KERNEL_CONTEXT) || cn.equals(TornadoNames.KERNEL_CONTEXT)) return intrinsics.contextCall(mi, name, m, args);
         if (cn.equals("java.lang.Math") || cn.equals("java.lang.StrictMath")) return intrinsics.mathCall(mi, name, m, args);
+        if (cn.equals(TornadoNames.TORNADO_MATH)) return intrinsics.tornadoMathCall(mi, name, m, args);
         if (cn.equals(ApiNames.KERNEL_MATH)) return intrinsics.kernelMathCall(mi, name, m, args);
         if (cn.equals("java.lang.Integer") || cn.equals("java.lang.Long")) return intrinsics.bitsCall(mi, name, cn.equals("java.lang.Long") ? TypeKind.LONG : TypeKind.INT, args);
         if (cn.equals("java.lang.Float") || cn.equals("java.lang.Double")) return intrinsics.floatBitsCall(mi, name, args);

@@ -48,7 +48,7 @@ final class FunctionScope {
         this.el = el;
         this.kernel = kernel;
         this.root = root;
-        this.spmd = !el.getParameters().isEmpty() && KernelTypes.isContext(el.getParameters().get(0).asType());
+        this.spmd = KernelTypes.contextIndex(el) >= 0;
         for (VariableElement p : el.getParameters()) {
             if (KernelTypes.isContext(p.asType())) continue;
             declare(p, p.getSimpleName().toString());

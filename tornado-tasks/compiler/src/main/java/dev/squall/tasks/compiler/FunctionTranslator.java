@@ -42,6 +42,12 @@ final class FunctionTranslator {
             if (KernelTypes.isContext(t)) continue;
             String elem = KernelTypes.arrayElement(t);
             String n = scope.name(p);
+            if (t instanceof ArrayType at && scope.kernel) {
+                // a TornadoVM kernel's Java array: global memory, with its length like the off-heap arrays
+                ps.add(d.arrayParam(d.type(at.getComponentType().getKind()), false, false, n));
+                ps.add(d.longType() + " " + n + "__len");
+                continue;
+            }
             if (t instanceof ArrayType at) {
                 ps.add(d.arrayParameter(d.type(at.getComponentType().getKind()), program.spaces.of(p), n));
                 continue;
@@ -65,11 +71,18 @@ final class FunctionTranslator {
 
     /** The whole C function. */
     String emit() {
-        if (scope.kernel && !scope.spmd) scope.nest = LoopNest.of(scope.tree, program.annotations);
+        boolean single = scope.kernel && !scope.spmd && program.taskKernels.contains(scope.el.getSimpleName().toString())
+                && LoopNest.parallelLoops(scope.tree.getBody(), program.annotations).isEmpty();
+        if (scope.kernel && !scope.spmd && !single) scope.nest = LoopNest.of(scope.tree, program.annotations);
         StringBuilder body = new StringBuilder();
         TreePath bodyPath = new TreePath(scope.root, scope.tree.getBody());
         List<? extends StatementTree> ss = scope.tree.getBody().getStatements();
-        if (scope.nest != null) {
+        if (single) {
+            // a task without a parallel loop runs once, as in TornadoVM: work-item 0 of the launch
+            body.append("    if (").append(d.globalId(0)).append(" == 0) {\n");
+            for (StatementTree s : ss) statements.stmt(new TreePath(bodyPath, s), body, "        ");
+            body.append("    }\n");
+        } else if (scope.nest != null) {
             for (int i = 0; i < ss.size(); i++) {
                 if (i == scope.nest.outerIndex) {
                     for (LoopNest.Loop l : scope.nest.loops) {

@@ -158,7 +158,8 @@ final class IntrinsicTranslator {
             throw new KernelLanguageException(mi, "the first argument of an atomic is a kernel array parameter or a local array, by name");
         }
         if (scope.isReadOnly(arr)) throw new KernelLanguageException(mi, scope.name(arr) + " is @ReadOnly; atomics write it");
-        String space = at instanceof ArrayType ? "local" : "global";
+        // a Java array is local memory, unless it is a TornadoVM kernel's array parameter (global)
+        String space = !(at instanceof ArrayType) || (arr.getKind() == ElementKind.PARAMETER && scope.kernel) ? "global" : "local";
         TypeKind k = at instanceof ArrayType a ? a.getComponentType().getKind() : KernelTypes.kindOfName(KernelTypes.arrayElement(at));
         String ptr = "&" + scope.name(arr) + "[" + exprs.top(args.get(1)) + "]";
         String v = exprs.top(args.get(2));
@@ -222,6 +223,38 @@ final class IntrinsicTranslator {
             default -> throw new KernelLanguageException(mi, "Math." + name + " is not in the kernel language; supported: abs min max sqrt cbrt "
                     + "exp expm1 log log1p log10 sin cos tan asin acos atan atan2 sinh cosh tanh pow hypot floor ceil rint round signum copySign fma "
                     + "multiplyHigh unsignedMultiplyHigh");
+        }
+    }
+
+    /** TornadoVM's {@code TornadoMath}: Java's Math functions in the arguments' precision, plus clamp, log2 and exp2. */
+    String tornadoMathCall(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {
+        if (m.getParameters().isEmpty()) throw new KernelLanguageException(mi, "TornadoMath." + name + " is not in the kernel language");
+        TypeKind k = m.getParameters().get(0).asType().getKind();
+        boolean isFloat = k == TypeKind.FLOAT;
+        switch (name) {
+            case "clamp" -> {
+                List<String> a = new ArrayList<>();
+                for (TreePath p : args) a.add("(" + d.type(k) + ") " + exprs.expr(p));
+                if (k == TypeKind.INT || k == TypeKind.LONG) {
+                    String l = CDialect.letter(k);
+                    helpers.add("sq_min_" + l);
+                    helpers.add("sq_max_" + l);
+                    return "sq_min_" + l + "(sq_max_" + l + "(" + a.get(0) + ", " + a.get(1) + "), " + a.get(2) + ")";
+                }
+                String f = isFloat ? d.floatFn("fmin") : "fmin", g = isFloat ? d.floatFn("fmax") : "fmax";
+                return f + "(" + g + "(" + a.get(0) + ", " + a.get(1) + "), " + a.get(2) + ")";
+            }
+            case "log2", "exp2" -> {
+                return (isFloat ? d.floatFn(name) : name) + "((" + d.type(k) + ") " + exprs.expr(args.get(0)) + ")";
+            }
+            default -> {
+                try {
+                    return mathCall(mi, name, m, args);
+                } catch (KernelLanguageException e) {
+                    throw new KernelLanguageException(mi, "TornadoMath." + name + " is not in the kernel language; supported: the Math functions "
+                            + "(abs min max sqrt exp log sin cos tan atan atan2 tanh pow floor ceil fma signum ...), clamp, log2, exp2");
+                }
+            }
         }
     }
 

@@ -23,9 +23,22 @@ final class JvmLauncherWriter {
     private final ProcessingEnvironment processingEnv;
     private final Trees trees;
 
+    /** Kernels made by TornadoVM tasks: without a parallel loop they run once (one work-item). */
+    private Set<String> taskKernels = Set.of();
+
     JvmLauncherWriter(ProcessingEnvironment processingEnv, Trees trees) {
         this.processingEnv = processingEnv;
         this.trees = trees;
+    }
+
+    JvmLauncherWriter withTaskKernels(Set<String> names) {
+        this.taskKernels = names;
+        return this;
+    }
+
+    private boolean single(ExecutableElement k, MethodTree mt, CompilationUnitTree cu) {
+        return taskKernels.contains(k.getSimpleName().toString()) && mt != null && mt.getBody() != null
+                && LoopNest.parallelLoops(mt.getBody(), SourceAnnotations.of(cu)).isEmpty();
     }
 
     void write(TypeElement type, String binary, List<ExecutableElement> ks) throws IOException {
@@ -47,9 +60,10 @@ final class JvmLauncherWriter {
             ExecutableElement k = ks.get(i);
             MethodTree mt = trees.getTree(k);
             String name = k.getSimpleName().toString();
-            boolean spmd = !k.getParameters().isEmpty() && KernelTypes.isContext(k.getParameters().get(0).asType());
+            boolean spmd = KernelTypes.contextIndex(k) >= 0;
             LoopNest nest = null;
-            if (!spmd) {
+            boolean single = !spmd && single(k, mt, path.getCompilationUnit());
+            if (!spmd && !single) {
                 try {
                     nest = LoopNest.of(mt, SourceAnnotations.of(path.getCompilationUnit()));
                 } catch (KernelLanguageException ignored) {
@@ -59,13 +73,15 @@ final class JvmLauncherWriter {
             List<String> params = new ArrayList<>();
             for (VariableElement p : k.getParameters()) {
                 TypeMirror t = p.asType();
-                String kind = KernelTypes.isContext(t) ? "CONTEXT" : KernelTypes.arrayElement(t) != null ? "ARRAY" : "SCALAR";
-                String ty = KernelTypes.isContext(t) ? "KernelContext" : kind.equals("ARRAY") ? KernelTypes.arrayElement(t) : t.toString();
+                boolean javaArray = KernelTypes.isPrimitiveJavaArray(t); // a TornadoVM kernel's float[]: a Squall array stands for it
+                String kind = KernelTypes.isContext(t) ? "CONTEXT" : KernelTypes.arrayElement(t) != null || javaArray ? "ARRAY" : "SCALAR";
+                String ty = KernelTypes.isContext(t) ? "KernelContext" : javaArray ? ((javax.lang.model.type.ArrayType) t).getComponentType().toString()
+                        : kind.equals("ARRAY") ? KernelTypes.arrayElement(t) : t.toString();
                 params.add("new " + info + ".Param(\"" + p.getSimpleName() + "\", " + info + ".Kind." + kind + ", \"" + ty + "\", "
                         + KernelTypes.has(p, ApiNames.READ_ONLY) + ")");
             }
             src.append(i == 0 ? "\n" : ",\n").append("            new ").append(info).append("(\"").append(name).append("\", ").append(info)
-                    .append(".Style.").append(spmd ? "SPMD" : "LOOP").append(", ").append(nest == null ? 0 : nest.loops.size()).append(", ")
+                    .append(".Style.").append(spmd ? "SPMD" : "LOOP").append(", ").append(single ? 1 : nest == null ? 0 : nest.loops.size()).append(", ")
                     .append(spmd && KernelFacts.collective(mt, type, trees)).append(",\n                    java.util.List.of(")
                     .append(String.join(",\n                            ", params)).append("), ").append(KernelFacts.localMemoryBytes(mt, type)).append("L)");
             if (spmd) {
@@ -79,7 +95,7 @@ final class JvmLauncherWriter {
             }
             trips.append("            case \"").append(name).append("\": return sq$trips_").append(name).append("(sq$args);\n");
             ranges.append("            case \"").append(name).append("\": sq$range_").append(name).append("(sq$args, sq$from, sq$to); return;\n");
-            methods.append(launcherMethods(k, mt, nest, type));
+            methods.append(single ? singleItem(k, mt, type) : launcherMethods(k, mt, nest, type));
         }
         src.append("\n    );\n\n");
         src.append("    @Override\n    public String ownerClass() {\n        return \"").append(binary).append("\";\n    }\n\n");
@@ -171,6 +187,24 @@ final class JvmLauncherWriter {
         return out.toString();
     }
 
+    /** A task kernel without a parallel loop: one iteration, running the body once, as TornadoVM does. */
+    private String singleItem(ExecutableElement k, MethodTree mt, TypeElement owner) {
+        String name = k.getSimpleName().toString();
+        List<String> pnames = new ArrayList<>();
+        for (VariableElement p : k.getParameters()) pnames.add(p.getSimpleName().toString());
+        StringBuilder out = new StringBuilder();
+        out.append("    private static long[] sq$trips_").append(name).append("(Object[] sq$args) {\n        return new long[] {1};\n    }\n\n");
+        out.append("    private static void sq$range_").append(name).append("(Object[] sq$args, long sq$from, long sq$to) {\n")
+                .append("        if (sq$from > 0 || sq$to <= 0) return;\n").append(unpack(k));
+        try {
+            new JavaBodyPrinter(owner, pnames).statements(mt.getBody().getStatements(), out, "        ");
+        } catch (JavaBodyPrinter.Unsupported e) {
+            out.append("        throw new IllegalStateException(\"kernel ").append(name).append(" did not compile: see the javac errors\");\n");
+        }
+        out.append("    }\n\n");
+        return out.toString();
+    }
+
     /** Declarations of the kernel's parameters, unboxed from {@code sq$args}. */
     private String unpack(ExecutableElement k) {
         StringBuilder unpack = new StringBuilder();
@@ -189,6 +223,16 @@ final class JvmLauncherWriter {
                 default -> null;
             };
             String jt = box != null ? t.toString() : processingEnv.getTypeUtils().erasure(t).toString();
+            if (KernelTypes.isPrimitiveJavaArray(t)) {
+                // a TornadoVM kernel's Java array: the runtime passes the Squall array standing for it, the body indexes the heap array
+                unpack.append("        ").append(jt).append(' ').append(p.getSimpleName()).append(" = (").append(jt)
+                        .append(") dev.squall.tasks.api.spi.HeapArrays.heapArrayOf(sq$args[").append(i).append("], \"")
+                        .append(k.getSimpleName()).append("\", \"").append(p.getSimpleName()).append("\");\n");
+                continue;
+            }
+            // TornadoVM's arrays and context travel as Squall's; the body uses the members both have
+            if (KernelTypes.squallArrayFor(t) != null) jt = KernelTypes.squallArrayFor(t);
+            if (KernelTypes.isContext(t)) jt = ApiNames.KERNEL_CONTEXT;
             unpack.append("        ").append(jt).append(' ').append(p.getSimpleName()).append(" = (").append(box != null ? box : jt)
                     .append(") sq$args[").append(i).append("];\n");
         }

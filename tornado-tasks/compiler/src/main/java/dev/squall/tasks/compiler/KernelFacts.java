@@ -22,7 +22,7 @@ final class KernelFacts {
     static boolean collective(MethodTree kernel, TypeElement owner, Trees trees) {
         Map<String, MethodTree> devFns = new HashMap<>();
         for (Element e : owner.getEnclosedElements()) {
-            if (e instanceof ExecutableElement m && KernelTypes.has(m, ApiNames.DEVICE_FUNCTION)) devFns.put(m.getSimpleName().toString(), trees.getTree(m));
+            if (e instanceof ExecutableElement m && KernelTypes.isDeviceFunction(m)) devFns.put(m.getSimpleName().toString(), trees.getTree(m));
         }
         Deque<MethodTree> todo = new ArrayDeque<>(List.of(kernel));
         Set<MethodTree> seen = new HashSet<>();

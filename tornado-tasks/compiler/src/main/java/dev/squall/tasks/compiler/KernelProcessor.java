@@ -43,12 +43,19 @@ public final class KernelProcessor extends AbstractProcessor {
     private final Set<String> allOwners = new TreeSet<>();
 
     /** An owner waiting for javac's analysis; by name, since the round's elements are stale by then. */
-    private record Owner(String qualifiedName, String outermostName, Set<String> kernelNames, FileObject cl, FileObject cu) {
+    private record Owner(String qualifiedName, String outermostName, Set<String> kernelNames, FileObject cl, FileObject cu,
+                         Map<String, String> why) {
     }
+
+    /** Why methods without annotations are kernels or device functions (TornadoVM tasks), by owner and method name. */
+    private final Map<String, Map<String, String>> taskReasons = new HashMap<>();
+    /** Kernels made by TornadoVM tasks, as "owner#method". */
+    private final Set<String> taskKernelNames = new HashSet<>();
 
     @Override
     public Set<String> getSupportedAnnotationTypes() {
-        return Set.of(ApiNames.KERNEL, ApiNames.DEVICE_FUNCTION);
+        // every round: TornadoVM programs make kernels by TaskGraph.task calls, without annotations
+        return Set.of("*");
     }
 
     @Override
@@ -68,6 +75,7 @@ public final class KernelProcessor extends AbstractProcessor {
                 }
             });
             listening = true;
+            KernelTypes.TASK_DEVICE_FUNCTIONS.clear();
         } catch (IllegalArgumentException | IllegalStateException e) {
             env.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler needs javac (the JDK compiler) to translate kernels: " + e.getMessage());
         }
@@ -91,6 +99,28 @@ public final class KernelProcessor extends AbstractProcessor {
                 if (e instanceof ExecutableElement m) checkDeviceFunction(m);
             }
         }
+        TaskKernels tasks = new TaskKernels(trees, processingEnv.getElementUtils());
+        tasks.scan(round.getRootElements());
+        for (var e : tasks.kernels.entrySet()) {
+            TypeElement type = e.getKey();
+            String owner = type.getQualifiedName().toString();
+            Map<String, String> why = taskReasons.computeIfAbsent(owner, k -> new HashMap<>());
+            List<ExecutableElement> list = kernels.computeIfAbsent(type, k -> new ArrayList<>());
+            for (var k : e.getValue().entrySet()) {
+                String name = k.getKey().getSimpleName().toString();
+                if (!taskKernelNames.add(owner + "#" + name)) continue;
+                list.add(k.getKey());
+                why.put(name, k.getValue().describe(name));
+            }
+            for (var f : tasks.deviceFunctions(type, e.getValue().keySet()).entrySet()) {
+                String name = f.getKey().getSimpleName().toString();
+                if (KernelTypes.isDeviceFunction(f.getKey())) continue;
+                KernelTypes.TASK_DEVICE_FUNCTIONS.add(owner + "#" + name);
+                why.put(name, name + " is a device function because task kernel " + f.getValue() + " calls it"
+                        + (why.containsKey(f.getValue()) ? " (" + why.get(f.getValue()) + ")" : ""));
+                checkDeviceFunction(f.getKey(), why.get(name));
+            }
+        }
         for (var e : kernels.entrySet()) {
             TypeElement type = e.getKey();
             List<ExecutableElement> ks = new ArrayList<>(e.getValue());
@@ -100,7 +130,7 @@ public final class KernelProcessor extends AbstractProcessor {
             Set<String> devNames = new HashSet<>();
             boolean devOk = true;
             for (Element m : type.getEnclosedElements()) {
-                if (m instanceof ExecutableElement ex && KernelTypes.has(ex, ApiNames.DEVICE_FUNCTION)) {
+                if (m instanceof ExecutableElement ex && KernelTypes.isDeviceFunction(ex)) {
                     devFns.add(ex);
                     if (!devNames.add(ex.getSimpleName().toString())) {
                         error("device function " + ex.getSimpleName() + " is declared twice: C has no overloading, so device function "
@@ -113,13 +143,14 @@ public final class KernelProcessor extends AbstractProcessor {
             String binary = processingEnv.getElementUtils().getBinaryName(type).toString();
             try {
                 writeTwin(type, ks);
-                new JvmLauncherWriter(processingEnv, trees).write(type, binary, ks);
+                Map<String, String> why = taskReasons.getOrDefault(type.getQualifiedName().toString(), Map.of());
+                new JvmLauncherWriter(processingEnv, trees).withTaskKernels(taskKernels(type)).write(type, binary, ks);
                 FileObject cl = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cl", type);
                 FileObject cu = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", "META-INF/squall/kernels/" + binary + ".cu", type);
                 Set<String> kernelNames = new HashSet<>();
                 for (ExecutableElement k : ks) kernelNames.add(k.getSimpleName().toString());
                 pending.put(binary, new Owner(type.getQualifiedName().toString(), outermost(type).getQualifiedName().toString(),
-                        kernelNames, cl, cu));
+                        kernelNames, cl, cu, why));
                 allOwners.add(binary);
             } catch (IOException ex) {
                 processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler: cannot write the generated files of " + binary + ": " + ex, type);
@@ -141,6 +172,20 @@ public final class KernelProcessor extends AbstractProcessor {
         processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, msg, e);
     }
 
+    /** The names of {@code type}'s kernels made by TornadoVM tasks. */
+    private Set<String> taskKernels(TypeElement type) {
+        Set<String> out = new HashSet<>();
+        String prefix = type.getQualifiedName() + "#";
+        for (String k : taskKernelNames) if (k.startsWith(prefix)) out.add(k.substring(prefix.length()));
+        return out;
+    }
+
+    /** " (m is a kernel because task ... runs it)" for a task kernel, "" for an annotated one. */
+    private String reason(TypeElement type, String method) {
+        String why = taskReasons.getOrDefault(type.getQualifiedName().toString(), Map.of()).get(method);
+        return why == null ? "" : " (" + why + ")";
+    }
+
     private boolean checkOwner(TypeElement type, List<ExecutableElement> ks) {
         boolean ok = true;
         if (type.getNestingKind() == NestingKind.LOCAL || type.getNestingKind() == NestingKind.ANONYMOUS) {
@@ -156,6 +201,12 @@ public final class KernelProcessor extends AbstractProcessor {
         Set<String> names = new HashSet<>();
         for (ExecutableElement k : ks) {
             String n = k.getSimpleName().toString();
+            boolean task = taskKernelNames.contains(type.getQualifiedName() + "#" + n);
+            String why = reason(type, n);
+            if (task) {
+                ok &= checkTaskKernel(k, why);
+                continue;
+            }
             if (!names.add(n)) {
                 error("kernel " + n + " is declared twice: kernel names are unique within a class (no overloads), since devices find them by name", k);
                 ok = false;
@@ -205,24 +256,78 @@ public final class KernelProcessor extends AbstractProcessor {
         return ok;
     }
 
+    /** The element rules for a kernel made by a TornadoVM task: a static void method taking primitives, arrays and a KernelContext anywhere. */
+    private boolean checkTaskKernel(ExecutableElement k, String why) {
+        boolean ok = true;
+        String n = k.getSimpleName().toString();
+        if (CTranslator.reservedInC(n)) {
+            error("kernel name " + n + " means something in OpenCL C or CUDA C (a keyword, built-in or macro), and devices find kernels by name; "
+                    + "rename the method" + why, k);
+            ok = false;
+        }
+        if (!k.getModifiers().contains(Modifier.STATIC)) {
+            error("a task's kernel must be a static method: kernels have no object to run on" + why, k);
+            ok = false;
+        }
+        if (k.getModifiers().contains(Modifier.PRIVATE)) {
+            error("a task's kernel must not be private: the generated launcher calls it" + why, k);
+            ok = false;
+        }
+        if (k.getReturnType().getKind() != TypeKind.VOID) {
+            error("a task's kernel returns void: write results into an array parameter" + why, k);
+            ok = false;
+        }
+        if (!k.getTypeParameters().isEmpty()) {
+            error("a task's kernel cannot be generic: write one kernel per element type" + why, k);
+            ok = false;
+        }
+        int contexts = 0;
+        for (VariableElement p : k.getParameters()) {
+            TypeMirror t = p.asType();
+            if (KernelTypes.has(p, TornadoNames.REDUCE)) {
+                error("@Reduce parameters are not supported yet: reduce with a KernelContext instead (each work-group sums into local memory "
+                        + "with ctx.localBarrier(), one work-item per group writes the group's sum, a second task or the host adds those)" + why, p);
+                ok = false;
+            }
+            if (KernelTypes.isContext(t)) {
+                if (++contexts > 1) {
+                    error("a kernel takes at most one KernelContext" + why, p);
+                    ok = false;
+                }
+            } else if (!paramTypeOk(t) && !KernelTypes.isPrimitiveJavaArray(t)) {
+                error("kernel parameter " + p.getSimpleName() + " has type " + t + "; kernels take primitives (not char), a KernelContext, "
+                        + "arrays of primitives (float[], double[], int[], long[], ...) and the off-heap arrays (FloatArray, ...)" + why, p);
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
     private static boolean paramTypeOk(TypeMirror t) {
         if (t.getKind() == TypeKind.ERROR) return true; // javac reports the unresolved type itself
         return (t.getKind().isPrimitive() && t.getKind() != TypeKind.CHAR) || KernelTypes.arrayElement(t) != null;
     }
 
     private void checkDeviceFunction(ExecutableElement m) {
-        if (!m.getModifiers().contains(Modifier.STATIC)) error("a @DeviceFunction must be static", m);
-        if (m.getModifiers().contains(Modifier.PRIVATE)) error("a @DeviceFunction must not be private: the generated launcher calls it", m);
+        checkDeviceFunction(m, null);
+    }
+
+    /** Checks a device function; {@code why} says why an unannotated method is one (null for {@code @DeviceFunction}). */
+    private void checkDeviceFunction(ExecutableElement m, String why) {
+        String what = why == null ? "a @DeviceFunction" : "a method called by a kernel";
+        String suffix = why == null ? "" : " (" + why + ")";
+        if (!m.getModifiers().contains(Modifier.STATIC)) error(what + " must be static" + suffix, m);
+        if (m.getModifiers().contains(Modifier.PRIVATE)) error(what + " must not be private: the generated launcher calls it" + suffix, m);
         TypeMirror r = m.getReturnType();
         if (!(r.getKind() == TypeKind.VOID || (r.getKind().isPrimitive() && r.getKind() != TypeKind.CHAR))) {
-            error("a @DeviceFunction returns a primitive or void, not " + r, m);
+            error(what + " returns a primitive or void, not " + r + suffix, m);
         }
         for (VariableElement p : m.getParameters()) {
             boolean javaArray = p.asType() instanceof javax.lang.model.type.ArrayType at && at.getComponentType().getKind().isPrimitive()
                     && at.getComponentType().getKind() != TypeKind.CHAR;
             if (!KernelTypes.isContext(p.asType()) && !paramTypeOk(p.asType()) && !javaArray) {
                 error("device function parameter " + p.getSimpleName() + " has type " + p.asType() + "; device functions take primitives, "
-                        + "KernelContext, Squall arrays and private or local arrays of primitives (double[] ...)", p);
+                        + "KernelContext, Squall arrays and private or local arrays of primitives (double[] ...)" + suffix, p);
             }
         }
     }
@@ -281,23 +386,41 @@ public final class KernelProcessor extends AbstractProcessor {
         Set<String> kernelNames = o.kernelNames;
         for (Element e : type.getEnclosedElements()) {
             if (!(e instanceof ExecutableElement m)) continue;
-            if (KernelTypes.has(m, ApiNames.KERNEL) && kernelNames.contains(m.getSimpleName().toString())) kernels.add(m);
-            if (KernelTypes.has(m, ApiNames.DEVICE_FUNCTION)) devFns.add(m);
+            String name = m.getSimpleName().toString();
+            if (kernelNames.contains(name) && (KernelTypes.has(m, ApiNames.KERNEL) || taskKernelNames.contains(o.qualifiedName + "#" + name))) kernels.add(m);
+            if (KernelTypes.isDeviceFunction(m)) devFns.add(m);
         }
-        CTranslator ocl = new CTranslator(trees, cu, type, new OpenClDialect());
+        Set<String> tasks = taskKernels(type);
+        CTranslator ocl = new CTranslator(trees, cu, type, new OpenClDialect()).withTaskKernels(tasks);
         String cl = ocl.translate(kernels, devFns);
         if (!ocl.errors().isEmpty() || ocl.failedQuietly()) {
-            for (KernelLanguageException ex : ocl.errors()) trees.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.tree, cu);
+            for (KernelLanguageException ex : ocl.errors()) report(ex, o, cu);
             return;
         }
-        CTranslator cuda = new CTranslator(trees, cu, type, new CudaDialect());
+        CTranslator cuda = new CTranslator(trees, cu, type, new CudaDialect()).withTaskKernels(tasks);
         String cuSrc = cuda.translate(kernels, devFns);
         if (!cuda.errors().isEmpty()) {
-            for (KernelLanguageException ex : cuda.errors()) trees.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.tree, cu);
+            for (KernelLanguageException ex : cuda.errors()) report(ex, o, cu);
             return;
         }
         write(o.cl, cl);
         write(o.cu, cuSrc);
+    }
+
+    /** Reports a translation error at its tree, saying which task made its method a kernel when no annotation did. */
+    private void report(KernelLanguageException ex, Owner o, CompilationUnitTree cu) {
+        String msg = ex.getMessage();
+        if (!o.why.isEmpty()) {
+            TreePath p = TreePath.getPath(cu, ex.tree);
+            for (; p != null; p = p.getParentPath()) {
+                if (p.getLeaf() instanceof MethodTree m) {
+                    String why = o.why.get(m.getName().toString());
+                    if (why != null) msg += " (" + why + ")";
+                    break;
+                }
+            }
+        }
+        trees.printMessage(Diagnostic.Kind.ERROR, msg, ex.tree, cu);
     }
 
     private static void write(FileObject f, String text) {

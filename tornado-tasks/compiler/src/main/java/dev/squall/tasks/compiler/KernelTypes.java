@@ -35,11 +35,44 @@ final class KernelTypes {
         if (n.equals(ApiNames.DOUBLE_ARRAY)) return "double";
         if (n.equals(ApiNames.SHORT_ARRAY)) return "short";
         if (n.equals(ApiNames.BYTE_ARRAY)) return "byte";
-        return null;
+        return tornadoArrayElement(n);
+    }
+
+    /** The element type of a TornadoVM off-heap array ({@link TornadoNames}), or null. */
+    static String tornadoArrayElement(String qualifiedName) {
+        return switch (qualifiedName) {
+            case TornadoNames.INT_ARRAY -> "int";
+            case TornadoNames.LONG_ARRAY -> "long";
+            case TornadoNames.FLOAT_ARRAY -> "float";
+            case TornadoNames.DOUBLE_ARRAY -> "double";
+            case TornadoNames.SHORT_ARRAY -> "short";
+            case TornadoNames.BYTE_ARRAY -> "byte";
+            default -> null;
+        };
+    }
+
+    /** The Squall array class standing for a TornadoVM array type on the JVM (the compatibility layer passes Squall's arrays), or null. */
+    static String squallArrayFor(TypeMirror t) {
+        if (!(t instanceof DeclaredType dt)) return null;
+        String e = tornadoArrayElement(((TypeElement) dt.asElement()).getQualifiedName().toString());
+        return e == null ? null : "dev.squall.tasks.api." + Character.toUpperCase(e.charAt(0)) + e.substring(1) + "Array";
+    }
+
+    /** Whether {@code t} is a Java array of a primitive other than char and boolean ({@code float[]}): TornadoVM kernels take them. */
+    static boolean isPrimitiveJavaArray(TypeMirror t) {
+        return t instanceof javax.lang.model.type.ArrayType at && at.getComponentType().getKind().isPrimitive()
+                && at.getComponentType().getKind() != TypeKind.CHAR && at.getComponentType().getKind() != TypeKind.BOOLEAN;
+    }
+
+    /** The position of the KernelContext parameter of a kernel or device function, or -1. */
+    static int contextIndex(javax.lang.model.element.ExecutableElement m) {
+        for (int i = 0; i < m.getParameters().size(); i++) if (isContext(m.getParameters().get(i).asType())) return i;
+        return -1;
     }
 
     static boolean isContext(TypeMirror t) {
-        return t instanceof DeclaredType dt && is((TypeElement) dt.asElement(), ApiNames.KERNEL_CONTEXT);
+        return t instanceof DeclaredType dt && (is((TypeElement) dt.asElement(), ApiNames.KERNEL_CONTEXT)
+                || is((TypeElement) dt.asElement(), TornadoNames.KERNEL_CONTEXT));
     }
 
     /** Whether {@code type} is the class named {@code qualifiedName} ({@link ApiNames}). */
@@ -58,6 +91,19 @@ final class KernelTypes {
             case "boolean" -> TypeKind.BOOLEAN;
             default -> throw new IllegalArgumentException(javaPrimitive);
         };
+    }
+
+    /**
+     * Methods made kernels and device functions by TornadoVM {@code task(...)} calls rather than annotations, as
+     * "owner#method", for the current compilation (the processor resets it in {@code init}). Kept by name: javac's
+     * symbols from the processing rounds are stale once it analyses the classes.
+     */
+    static final java.util.Set<String> TASK_DEVICE_FUNCTIONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Whether {@code m} is a device function: {@code @DeviceFunction}, or a method a task's kernel calls. */
+    static boolean isDeviceFunction(javax.lang.model.element.ExecutableElement m) {
+        return has(m, ApiNames.DEVICE_FUNCTION) || (m.getEnclosingElement() instanceof TypeElement t
+                && TASK_DEVICE_FUNCTIONS.contains(t.getQualifiedName() + "#" + m.getSimpleName()));
     }
 
     static boolean has(Element e, String annotation) {

@@ -38,7 +38,7 @@ final class LoopNest {
     }
 
     static boolean isParallel(VariableTree v, SourceAnnotations annotations) {
-        return annotations.find(v.getModifiers(), ApiNames.PARALLEL) != null;
+        return annotations.find(v.getModifiers(), ApiNames.PARALLEL) != null || annotations.find(v.getModifiers(), TornadoNames.PARALLEL) != null;
     }
 
     static boolean isParallel(StatementTree s, SourceAnnotations annotations) {

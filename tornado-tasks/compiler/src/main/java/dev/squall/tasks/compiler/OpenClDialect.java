@@ -158,7 +158,7 @@ final class OpenClDialect extends CDialect {
 
     @Override
     String arrayParameter(String elemC, String space, String name) {
-        return (space.equals("local") ? "__local " : "") + elemC + "* " + name;
+        return (space.equals("local") ? "__local " : space.equals("global") ? "__global " : "") + elemC + "* " + name;
     }
 
     @Override

@@ -141,10 +141,10 @@ final class WorkGroupFission {
         this.owner = owner;
         List<String> pnames = new ArrayList<>();
         for (VariableElement p : element.getParameters()) pnames.add(p.getSimpleName().toString());
-        this.ctxName = pnames.get(0);
+        this.ctxName = pnames.get(KernelTypes.contextIndex(element));
         this.jp = new JavaBodyPrinter(owner, pnames);
         for (Element e : owner.getEnclosedElements()) {
-            if (e instanceof ExecutableElement m && KernelTypes.has(m, ApiNames.DEVICE_FUNCTION)) {
+            if (e instanceof ExecutableElement m && KernelTypes.isDeviceFunction(m)) {
                 devFns.put(m.getSimpleName().toString(), m);
                 MethodTree t = trees.getTree(m);
                 if (t != null) fnTrees.put(m.getSimpleName().toString(), t);
@@ -156,7 +156,7 @@ final class WorkGroupFission {
             VariableElement p = element.getParameters().get(i);
             TypeMirror t = p.asType();
             String elem = KernelTypes.arrayElement(t);
-            Decl d = new Decl(p.getSimpleName().toString(), elem != null ? elem + "Array" : t.toString(), null, i == 0 ? DeclKind.CONTEXT : DeclKind.PARAM);
+            Decl d = new Decl(p.getSimpleName().toString(), elem != null ? elem + "Array" : t.toString(), null, KernelTypes.isContext(t) ? DeclKind.CONTEXT : DeclKind.PARAM);
             params.put(d.name, d);
         }
         resolve(kernel.getBody(), params, "");

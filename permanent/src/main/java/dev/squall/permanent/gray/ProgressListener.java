@@ -1,4 +1,4 @@
-package dev.squall.permanent.cpu;
+package dev.squall.permanent.gray;
 
 /** Told how many Gray-code steps are done; called from worker threads, so implementations must be thread-safe. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.squall.permanent.cpu;
+package dev.squall.permanent.numeric;
 
 /**
  * Compensated summation (Neumaier's variant of Kahan's, which also handles addends larger than

@@ -1,8 +1,6 @@
-package dev.squall.permanent.numeric;
+package dev.squall.permanent.cpu;
 
-import dev.squall.permanent.cpu.DoubleDoubleGraySweep;
-import dev.squall.permanent.cpu.KahanSum;
-import dev.squall.permanent.cpu.SparseGraySweep;
+import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
 

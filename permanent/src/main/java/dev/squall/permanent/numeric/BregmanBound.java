@@ -1,4 +1,4 @@
-package dev.squall.permanent.exact;
+package dev.squall.permanent.numeric;
 
 import dev.squall.permanent.matrix.SquareMatrix;
 

@@ -1,0 +1,246 @@
+package dev.squall.hmatrix.ksum;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.Profile;
+import dev.squall.tasks.runtime.TaskGraph;
+import java.util.Objects;
+
+/**
+ * Block-sparse kernel sums (the KeOps scheme): both clouds are clustered and sorted so every cluster is contiguous,
+ * each cluster gets a centroid and radius (on the device), a keep rule decides which (target cluster, source cluster)
+ * tiles to compute, the kept source clusters of each target cluster are merged into contiguous source ranges (on the
+ * device: one kernel counts, the host adds up the counts, the same kernel writes), and the tiled kernel walks only
+ * those ranges. Results come back in the caller's point order.
+ *
+ * <p>Every result carries, per row, a rigorous bound on what the dropped tiles contribute: for each dropped source
+ * cluster, the kernel at the smallest distance the two clusters' balls allow times the cluster's {@code sum |b|}
+ * (largest over columns). The kernels decrease with distance, so no dropped pair exceeds it. The bound covers the
+ * dropped terms; the rounding of the kept ones is that of the dense sum.
+ *
+ * <p>With a rule that keeps every tile, the sum of each target visits the same sources in the same order as the dense
+ * kernel on the sorted points, so the two agree bit for bit; against the dense sum in the caller's order they agree
+ * to rounding, because sorting changes the order in which each target adds its sources.
+ *
+ * <pre>{@code
+ * BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, 0.05, dev), Clustering.grid(y, 0.05, dev));
+ * KernelSum.Result r = bs.apply(b, 1, KeepRule.within(0.3));   // r.keptFraction(), r.maxBound()
+ * }</pre>
+ */
+public final class BlockSparseSum {
+    /** Decides which tiles to compute: a distance rule or a mask over (target cluster, source cluster) pairs. */
+    public record KeepRule(double cutoff, int[] mask) {
+        /** Keeps a tile when its two clusters may hold points closer than {@code cutoff}. */
+        public static KeepRule within(double cutoff) {
+            if (!(cutoff >= 0)) throw new IllegalArgumentException("cutoff must be a non-negative distance, got " + cutoff);
+            return new KeepRule(cutoff, null);
+        }
+
+        /** Keeps every tile. */
+        public static KeepRule all() {
+            return new KeepRule(Double.POSITIVE_INFINITY, null);
+        }
+
+        /** Keeps tile {@code (t, s)} when {@code keep[t][s]}, for target cluster {@code t} and source cluster {@code s}. */
+        public static KeepRule mask(boolean[][] keep) {
+            int rows = keep.length, cols = rows == 0 ? 0 : keep[0].length;
+            int[] m = new int[rows * cols];
+            for (int t = 0; t < rows; t++) {
+                if (keep[t].length != cols) throw new IllegalArgumentException("mask row " + t + " has " + keep[t].length + " entries, row 0 has " + cols);
+                for (int s = 0; s < cols; s++) m[t * cols + s] = keep[t][s] ? 1 : 0;
+            }
+            return new KeepRule(Double.NaN, m);
+        }
+
+        @Override
+        public String toString() {
+            return mask != null ? "mask" : Double.isInfinite(cutoff) ? "all" : "within " + cutoff;
+        }
+    }
+
+    /** One clustered, sorted cloud with its cluster geometry. */
+    private record Side(PointSet sorted, Clustering clustering, DoubleArray coords, IntArray start, DoubleArray centroids,
+            DoubleArray radii, KernelArray values) {
+    }
+
+    private final KernelSum engine;
+    private final Side targets;
+    private final Side sources;
+
+    private BlockSparseSum(KernelSum engine, Side targets, Side sources) {
+        this.engine = engine;
+        this.targets = targets;
+        this.sources = sources;
+    }
+
+    /**
+     * Sorts both clouds by their clusterings and computes every cluster's centroid and radius on the engine's device.
+     *
+     * @throws IllegalArgumentException for a user kernel, clouds of different dimensions, or a clustering of another size
+     */
+    public static BlockSparseSum build(KernelSum engine, PointSet targets, PointSet sources, Clustering targetClusters,
+            Clustering sourceClusters) {
+        Objects.requireNonNull(engine, "engine");
+        if (engine.kernel().isUser()) {
+            throw new IllegalArgumentException("block-sparse sums need a built-in kernel (its decay bounds what is dropped); "
+                    + engine.kernel() + " is a user kernel");
+        }
+        if (targets.dim() != sources.dim()) {
+            throw new IllegalArgumentException("targets are " + targets.dim() + "-dimensional, sources " + sources.dim() + "-dimensional");
+        }
+        if (targetClusters.points() != targets.size()) {
+            throw new IllegalArgumentException("target clustering covers " + targetClusters.points() + " points, there are " + targets.size());
+        }
+        if (sourceClusters.points() != sources.size()) {
+            throw new IllegalArgumentException("source clustering covers " + sourceClusters.points() + " points, there are " + sources.size());
+        }
+        return new BlockSparseSum(engine, side(engine, targets, targetClusters), side(engine, sources, sourceClusters));
+    }
+
+    private static Side side(KernelSum engine, PointSet points, Clustering c) {
+        PointSet sorted = points.permuted(c.orderView());
+        int dim = points.dim(), q = c.clusters();
+        DoubleArray coords = new DoubleArray((long) points.size() * dim);
+        Precision.write(coords, sorted.coordinates());
+        IntArray start = IntArray.fromArray(c.startView());
+        DoubleArray centroids = new DoubleArray((long) q * dim), radii = new DoubleArray(q);
+        TaskGraph g = new TaskGraph("ksum-geometry").transferToDevice(DataTransferMode.FIRST_EXECUTION, coords, start)
+                .task("geometry", KernelSumKernelsF64::clusterGeometry, coords, start, centroids, radii, q, dim)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, centroids, radii);
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(engine.device())) {
+            plan.execute();
+        }
+        KernelArray values = engine.precision() == Precision.FP64 ? coords : engine.precision().fromDoubles(sorted.coordinates());
+        return new Side(sorted, c, coords, start, centroids, radii, values);
+    }
+
+    /** The target clustering. */
+    public Clustering targetClusters() {
+        return targets.clustering;
+    }
+
+    /** The source clustering. */
+    public Clustering sourceClusters() {
+        return sources.clustering;
+    }
+
+    /** {@code a = K b} over the kept tiles ({@code b}: {@code N x cols}, in the caller's order; so is the result). */
+    public KernelSum.Result apply(double[] b, int cols, KeepRule rule) {
+        return apply(b, cols, rule, 0);
+    }
+
+    /**
+     * {@code a = K b} over the kept tiles, the tiled kernel executed once and then {@code repeat} more times on the
+     * resident data (the ranges are found once); the profile is that of the median repeat.
+     */
+    public KernelSum.Result apply(double[] b, int cols, KeepRule rule, int repeat) {
+        KernelSum.check(targets.sorted, sources.sorted, b, cols, sources.sorted.size(), "b");
+        if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
+        return reduce(targets, sources, b, cols, rule, false, repeat);
+    }
+
+    /**
+     * {@code b' = K^T a} over the transposed tiles: for each source cluster the kept target clusters, merged into
+     * ranges ({@code a}: {@code M x cols}; the result {@code N x cols}).
+     */
+    public KernelSum.Result applyTransposed(double[] a, int cols, KeepRule rule) {
+        KernelSum.check(targets.sorted, sources.sorted, a, cols, targets.sorted.size(), "a");
+        return reduce(sources, targets, a, cols, rule, true, 0);
+    }
+
+    /** Kept ranges and the reduction, with {@code out} the side reduced onto and {@code in} the side summed over. */
+    private KernelSum.Result reduce(Side out, Side in, double[] v, int cols, KeepRule rule, boolean transposed, int repeat) {
+        Objects.requireNonNull(rule, "rule");
+        int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
+        if (rule.mask() != null && rule.mask().length != (long) targets.clustering.clusters() * sources.clustering.clusters()) {
+            throw new IllegalArgumentException("the cluster mask has " + rule.mask().length + " entries; "
+                    + targets.clustering.clusters() + " target clusters x " + sources.clustering.clusters() + " source clusters need "
+                    + (long) targets.clustering.clusters() * sources.clustering.clusters());
+        }
+        Device dev = engine.device();
+        Precision p = engine.precision();
+        PairKernel k = engine.kernel();
+        int[] inOrder = in.clustering.orderView();
+        double[] sortedV = new double[v.length];
+        for (int s = 0; s < inOrder.length; s++) System.arraycopy(v, inOrder[s] * cols, sortedV, s * cols, cols);
+
+        long r0 = System.nanoTime();
+        DoubleArray vd = new DoubleArray(sortedV.length), absSums = new DoubleArray(sq);
+        Precision.write(vd, sortedV);
+        IntArray mask = rule.mask() == null ? new IntArray(1) : IntArray.fromArray(rule.mask());
+        double cutoff = rule.mask() == null ? Math.min(rule.cutoff(), Double.MAX_VALUE) : 0;
+        IntArray counts = new IntArray(tq), offsets = new IntArray(tq + 1L), none = new IntArray(2);
+        LongArray kept = new LongArray(tq);
+        DoubleArray bounds = new DoubleArray(tq);
+        int useMask = rule.mask() == null ? 0 : 1, maskT = transposed ? 1 : 0;
+        TaskGraph count = new TaskGraph("ksum-count")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets)
+                .task("abs", KernelSumKernelsF64::clusterAbsSums, vd, in.start, absSums, sq, cols)
+                .task("count", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
+                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, counts, kept, bounds);
+        try (ExecutionPlan plan = new ExecutionPlan(count.snapshot()).withDevice(dev)) {
+            plan.execute();
+        }
+        int total = 0;
+        for (int t = 0; t < tq; t++) {
+            offsets.set(t, total);
+            total = Math.addExact(total, counts.get(t));
+        }
+        offsets.set(tq, total);
+        IntArray ranges = new IntArray(Math.max(2L, 2L * total));
+        TaskGraph write = new TaskGraph("ksum-ranges")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, offsets)
+                .task("write", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
+                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, ranges);
+        try (ExecutionPlan plan = new ExecutionPlan(write.snapshot()).withDevice(dev)) {
+            plan.execute();
+        }
+        double rangesMs = (System.nanoTime() - r0) / 1e6;
+
+        int[] outStart = out.clustering.startView();
+        int width = tileWidth(outStart);
+        int m = out.sorted.size();
+        KernelArray in32 = p.fromDoubles(sortedV);
+        KernelArray result = p.allocate((long) m * cols);
+        double[] sortedResult;
+        Profile profile, first;
+        try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols,
+                TiledReduction.clusterTiles(outStart, width), offsets, ranges, width)) {
+            first = r.run();
+            profile = r.median(first, repeat);
+            sortedResult = r.result(m * cols);
+        }
+        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges);
+
+        int[] outOrder = out.clustering.orderView();
+        double[] values = new double[m * cols], rowBounds = new double[m];
+        long pairs = 0;
+        for (int t = 0; t < tq; t++) {
+            pairs += (long) (outStart[t + 1] - outStart[t]) * kept.get(t);
+            for (int s = outStart[t]; s < outStart[t + 1]; s++) {
+                System.arraycopy(sortedResult, s * cols, values, outOrder[s] * cols, cols);
+                rowBounds[outOrder[s]] = bounds.get(t);
+            }
+        }
+        double fraction = (double) pairs / ((double) m * in.sorted.size());
+        return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs, first.hostMicros() / 1e3);
+    }
+
+    /** A work-group width near the mean non-empty cluster size: a power of two from 32 to 256. */
+    static int tileWidth(int[] start) {
+        int nonEmpty = 0;
+        for (int q = 0; q + 1 < start.length; q++) if (start[q + 1] > start[q]) nonEmpty++;
+        double mean = (double) start[start.length - 1] / Math.max(1, nonEmpty);
+        int w = 32;
+        while (w < mean && w < KernelSumKernelsF64.MAX_TILE) w *= 2;
+        return w;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.squall.hmatrix.ksum;
+
+import dev.squall.tasks.api.FloatArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.Profile;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+
+/**
+ * One launch set of the tiled kernels of {@link KernelSumKernelsF64} on resident data: the tiles (target ranges and
+ * their cluster), the per-cluster source ranges, the points and right-hand side go to the device once; {@link #run()}
+ * executes the kernels and brings the result back. The kernel is picked by dimension and column count: the fp32
+ * Gaussian in 3 dimensions ({@link GaussSumKernelsF32}), the specialised one-column kernels for 1, 2 and 3
+ * dimensions, else the general one, once per block of {@link KernelSumKernelsF64#MAX_COLS} columns.
+ */
+final class TiledReduction implements AutoCloseable {
+    private final ExecutionPlan plan;
+    private final KernelArray out;
+
+    private TiledReduction(ExecutionPlan plan, KernelArray out) {
+        this.plan = plan;
+        this.out = out;
+    }
+
+    /** Tiles of width {@code width} over targets {@code [0, m)}, all in cluster 0: the dense product. */
+    static IntArray denseTiles(int m, int width) {
+        int count = (m + width - 1) / width;
+        IntArray t = new IntArray(3L * count);
+        for (int g = 0; g < count; g++) {
+            t.set(3 * g, g * width);
+            t.set(3 * g + 1, Math.min(m, g * width + width));
+            t.set(3 * g + 2, 0);
+        }
+        return t;
+    }
+
+    /** Tiles of width at most {@code width} within each cluster {@code [start[q], start[q+1])}; empty clusters get none. */
+    static IntArray clusterTiles(int[] start, int width) {
+        int count = 0;
+        for (int q = 0; q + 1 < start.length; q++) count += (start[q + 1] - start[q] + width - 1) / width;
+        IntArray t = new IntArray(Math.max(3L, 3L * count));
+        int g = 0;
+        for (int q = 0; q + 1 < start.length; q++) {
+            for (int p = start[q]; p < start[q + 1]; p += width, g++) {
+                t.set(3 * g, p);
+                t.set(3 * g + 1, Math.min(start[q + 1], p + width));
+                t.set(3 * g + 2, q);
+            }
+        }
+        return t;
+    }
+
+    /**
+     * {@code a = K b} over the given tiles and ranges ({@code a} is {@code m x cols}, row by row; every target is in
+     * exactly one tile, so all of {@code a} is written).
+     */
+    static TiledReduction sums(Device device, Precision p, PairKernel k, KernelArray x, KernelArray y, KernelArray b,
+            KernelArray a, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width) {
+        int groups = Math.toIntExact(tiles.getSizeLong() / 3);
+        TaskGraph g = new TaskGraph("ksum").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, tiles, rangeOffsets, ranges);
+        WorkerGrid grid = WorkerGrid.of((long) groups * width).withLocal(width);
+        int kind = k.code();
+        double c = k.inverseSquaredLength();
+        if (cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS && p == Precision.FP32) {
+            g.task("sum", grid, GaussSumKernelsF32::gauss3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
+                    (FloatArray) a, tiles, rangeOffsets, ranges, cols, 0, (float) (-0.5 * c));
+        } else if (cols == 1 && dim <= 3) {
+            var kernel = switch (dim) {
+                case 1 -> KernelSumKernels.sum1.at(p);
+                case 2 -> KernelSumKernels.sum2.at(p);
+                default -> KernelSumKernels.sum3.at(p);
+            };
+            g.task("sum", grid, kernel, new KernelContext(), x, y, b, a, tiles, rangeOffsets, ranges, cols, 0, kind, c);
+        } else {
+            for (int col0 = 0; col0 < cols; col0 += KernelSumKernelsF64.MAX_COLS) {
+                int n = Math.min(KernelSumKernelsF64.MAX_COLS, cols - col0);
+                g.task("sum" + col0, grid, KernelSumKernels.sumGeneral.at(p), new KernelContext(), x, y, b, a, tiles,
+                        rangeOffsets, ranges, dim, cols, col0, n, kind, c);
+            }
+        }
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
+        return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
+    }
+
+    /** The gradient of {@code sum_i w_i . (K b)_i} in the targets ({@code grad} is {@code m x dim}). */
+    static TiledReduction gradient(Device device, Precision p, PairKernel k, KernelArray x, KernelArray y, KernelArray b,
+            KernelArray w, KernelArray grad, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width) {
+        int groups = Math.toIntExact(tiles.getSizeLong() / 3);
+        TaskGraph g = new TaskGraph("ksum-gradient")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, w, tiles, rangeOffsets, ranges)
+                .task("gradient", WorkerGrid.of((long) groups * width).withLocal(width), KernelSumKernels.gradient.at(p),
+                        new KernelContext(), x, y, b, w, grad, tiles, rangeOffsets, ranges, dim, cols, k.code(), k.inverseSquaredLength())
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, grad);
+        return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), grad);
+    }
+
+    /** Runs the kernels once; the result is then in the output array's host side. */
+    Profile run() {
+        return plan.execute().profile();
+    }
+
+    /** Runs {@code repeat} more times; the profile with the median kernel time ({@code first} when none). */
+    Profile median(Profile first, int repeat) {
+        if (repeat == 0) return first;
+        Profile[] runs = new Profile[repeat];
+        for (int k = 0; k < repeat; k++) runs[k] = run();
+        java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(Profile::kernelMillis));
+        return runs[repeat / 2];
+    }
+
+    /** The first {@code count} values of the output, widened to double. */
+    double[] result(int count) {
+        return Precision.read(out, count);
+    }
+
+    @Override
+    public void close() {
+        plan.freeDeviceMemory();
+        plan.close();
+    }
+}

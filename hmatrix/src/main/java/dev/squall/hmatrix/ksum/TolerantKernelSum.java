@@ -1,0 +1,139 @@
+package dev.squall.hmatrix.ksum;
+
+import dev.squall.tasks.runtime.Precision;
+import java.util.Locale;
+
+/**
+ * A kernel sum to a relative tolerance {@code eps}: picks the dense or the block-sparse product and says why.
+ *
+ * <p>The block-sparse product drops the pairs whose kernel value is below a threshold {@code tau}: the cutoff is the
+ * distance where the kernel falls to {@code tau} ({@link PairKernel#radiusBelow}), the grid cells are half the cutoff
+ * (no smaller than needed for about 64 points a cell). Its per-row bound {@code beta_i} on the dropped terms is then
+ * checked against the result: the product is accepted when {@code beta_i <= eps/2 (|a_ic| - beta_i)} for every row
+ * {@code i} and column {@code c}, which guarantees a relative error of at most {@code eps/2} in every entry, leaving the
+ * other half of {@code eps} to rounding. When a row fails, {@code tau} shrinks by the worst row's shortfall (by 1000 when a row's bound exceeds its
+ * value) and the product is redone (at most three times). The dense product is chosen when the cutoff reaches across the clouds'
+ * bounding boxes (nothing would be dropped), when the block-sparse attempts would keep more than half of the pairs
+ * (the dense kernel is then as fast), or when no attempt meets the test (rows whose sum nearly cancels).
+ *
+ * <pre>{@code
+ * TolerantKernelSum.Outcome o = TolerantKernelSum.compute(engine, x, y, b, 1, 1e-6);
+ * System.out.println(o.method() + ": " + o.reason());
+ * }</pre>
+ */
+public final class TolerantKernelSum {
+    private static final int ATTEMPTS = 3;
+    private static final int POINTS_PER_CELL = 64;
+
+    private TolerantKernelSum() {
+    }
+
+    /**
+     * What was computed.
+     *
+     * @param method  {@code dense} or {@code block-sparse}
+     * @param cutoff  the distance cutoff of the block-sparse product (NaN for dense)
+     * @param cell    its grid cell size (NaN for dense)
+     * @param reason  why this method, in words
+     * @param result  the product
+     */
+    public record Outcome(String method, double cutoff, double cell, String reason, KernelSum.Result result) {
+    }
+
+    /**
+     * {@code a = K b} to relative tolerance {@code eps} per entry (see the class description).
+     *
+     * @throws IllegalArgumentException if {@code eps} is not in {@code (0, 1)}, or is below what the precision can
+     *                                  deliver (fp32: 1e-5)
+     */
+    public static Outcome compute(KernelSum engine, PointSet x, PointSet y, double[] b, int cols, double eps) {
+        return compute(engine, x, y, b, cols, eps, 0);
+    }
+
+    /** As {@link #compute(KernelSum, PointSet, PointSet, double[], int, double)}, timing the kernels over {@code repeat} more runs. */
+    public static Outcome compute(KernelSum engine, PointSet x, PointSet y, double[] b, int cols, double eps, int repeat) {
+        if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("tolerance must be in (0, 1), got " + eps);
+        if (engine.precision() == Precision.FP32 && eps < 1e-5) {
+            throw new IllegalArgumentException("fp32 sums carry relative rounding errors near 1e-6; tolerance " + eps
+                    + " needs --precision fp64");
+        }
+        if (engine.precision() == Precision.FP64 && eps < 1e-12) {
+            throw new IllegalArgumentException("fp64 sums carry relative rounding errors near 1e-14; tolerance " + eps + " is below that");
+        }
+        PairKernel k = engine.kernel();
+        if (k.isUser()) {
+            return new Outcome("dense", Double.NaN, Double.NaN, "user kernel " + k + ": no decay bound, so nothing is dropped",
+                    engine.apply(x, y, b, cols, repeat));
+        }
+        double reach = reach(x, y);
+        double tau = eps / 4;
+        String history = "";
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            double cutoff = k.radiusBelow(tau);
+            if (cutoff >= reach) {
+                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                        "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
+                        engine.apply(x, y, b, cols, repeat));
+            }
+            double cell = Math.max(cutoff / 2, Math.max(extent(x), extent(y)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
+            BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
+            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
+            if (r.keptFraction() > 0.5) {
+                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                        "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
+                        100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
+            }
+            double worst = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < x.size(); i++) {
+                double beta = r.rowBounds()[i];
+                if (beta == 0) continue;
+                for (int c = 0; c < cols; c++) {
+                    double allowed = eps / 2 * (Math.abs(r.values()[i * cols + c]) - beta);
+                    worst = Math.min(worst, allowed / beta);
+                }
+            }
+            if (worst >= 1) {
+                return new Outcome("block-sparse", cutoff, cell, history + String.format(Locale.ROOT,
+                        "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
+                                + "on the dropped terms is within eps/2 of its value", tau, cutoff, cell, 100 * r.keptFraction()), r);
+            }
+            if (worst > 0) {
+                history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
+                tau *= worst / 2;
+            } else {
+                history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
+                tau *= 1e-3;
+            }
+        }
+        return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
+                engine.apply(x, y, b, cols, repeat));
+    }
+
+    /** The largest distance between the two clouds' bounding boxes (no pair is farther apart). */
+    static double reach(PointSet x, PointSet y) {
+        double s = 0;
+        for (int d = 0; d < x.dim(); d++) {
+            double lo = Math.min(min(x, d), min(y, d)), hi = Math.max(max(x, d), max(y, d));
+            s += (hi - lo) * (hi - lo);
+        }
+        return Math.sqrt(s);
+    }
+
+    private static double extent(PointSet p) {
+        double e = 0;
+        for (int d = 0; d < p.dim(); d++) e = Math.max(e, max(p, d) - min(p, d));
+        return e;
+    }
+
+    private static double min(PointSet p, int d) {
+        double m = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < p.size(); i++) m = Math.min(m, p.coord(i, d));
+        return m;
+    }
+
+    private static double max(PointSet p, int d) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < p.size(); i++) m = Math.max(m, p.coord(i, d));
+        return m;
+    }
+}

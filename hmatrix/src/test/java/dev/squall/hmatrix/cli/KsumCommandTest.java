@@ -1,0 +1,94 @@
+package dev.squall.hmatrix.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code squall ksum} end to end on the JVM and on OpenCL: the JSON fields, the verification and bad input. */
+class KsumCommandTest {
+    /** Runs the command as the squall launcher does (bad input -> 2); returns {exit code, stdout, error message}. */
+    static Object[] run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        System.setOut(new PrintStream(out, true));
+        try {
+            CommandLine cl = new CommandLine(new KsumCommand());
+            cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+                if (ex instanceof IllegalArgumentException) {
+                    err.append(ex.getMessage());
+                    return 2;
+                }
+                throw ex;
+            });
+            cl.setExitCodeExceptionMapper(t -> 2);
+            return new Object[] {cl.execute(args), out.toString(), err.toString()};
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    static String text(Object[] r, String field) {
+        String json = (String) r[1];
+        int i = json.indexOf("\"" + field + "\":") + field.length() + 3;
+        int j = i;
+        while (j < json.length() && ",}".indexOf(json.charAt(j)) < 0) j++;
+        return json.substring(i, j);
+    }
+
+    static double field(Object[] r, String name) {
+        return Double.parseDouble(text(r, name));
+    }
+
+    @Test
+    void denseSumVerifiesInBothPrecisions() {
+        for (String p : new String[] {"fp32", "fp64"}) {
+            Object[] r = run("--n", "3000", "--m", "1200", "--kernel", "gauss:0.1", "--precision", p, "--device", "jvm", "--repeat", "1",
+                    "--verify", "--sample", "40", "--json");
+            assertEquals(0, r[0], (String) r[2]);
+            assertEquals("\"dense\"", text(r, "method"));
+            assertEquals(3000 * 1200, field(r, "pairs"));
+            assertEquals(1.0, field(r, "kept_fraction"));
+            assertTrue(field(r, "rel_error") < (p.equals("fp32") ? 1e-5 : 1e-13), (String) r[1]);
+            assertTrue(field(r, "pairs_per_s") > 0, (String) r[1]);
+        }
+    }
+
+    @Test
+    void blockSparseReportsKeptFractionAndHoldsItsBound() {
+        Object[] r = run("--n", "4000", "--dim", "2", "--kernel", "gauss:0.02", "--block-sparse", "--cell", "0.05", "--cutoff", "0.1",
+                "--precision", "fp64", "--points", "spiral", "--device", "opencl:0:0", "--verify", "--sample", "60", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        assertEquals("true", text(r, "bound_held"), (String) r[1]);
+        double kept = field(r, "kept_fraction");
+        assertTrue(kept > 0 && kept < 0.5, (String) r[1]);
+        assertTrue(field(r, "target_clusters") > 10 && field(r, "max_dropped_bound") > 0, (String) r[1]);
+    }
+
+    @Test
+    void toleranceSaysWhatItChose() {
+        Object[] r = run("--n", "3000", "--dim", "2", "--kernel", "gauss:0.005", "--tol", "1e-6", "--precision", "fp64", "--device", "jvm",
+                "--verify", "--sample", "50", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        assertEquals("\"block-sparse\"", text(r, "method"), (String) r[1]);
+        assertTrue(field(r, "rel_error") <= 1e-6, (String) r[1]);
+        assertTrue(((String) r[1]).contains("every row's bound on the dropped terms is within eps/2"), (String) r[1]);
+    }
+
+    @Test
+    void badInputIsNamed() {
+        Object[] r = run("--n", "100", "--dim", "9", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("dimension must be 1 to 8"), (String) r[2]);
+        r = run("--n", "100", "--block-sparse", "--tol", "1e-6", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("not both"), (String) r[2]);
+        r = run("--n", "100", "--kernel", "sinc:0.1", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("cauchy"), (String) r[2]);
+    }
+}

@@ -1,0 +1,54 @@
+package uk.ac.manchester.tornado.api.types.matrix;
+
+import uk.ac.manchester.tornado.api.types.arrays.DoubleArray;
+
+/**
+ * A row-major matrix of {@code double} in an off-heap array. Host code builds and reads it; kernels take its elements as a
+ * {@link DoubleArray} ({@link #getArray()}) with the column count as a scalar: a matrix is not a kernel parameter type.
+ */
+public final class Matrix2DDouble {
+    private final int rows, columns;
+    private final DoubleArray array;
+
+    public Matrix2DDouble(int rows, int columns) {
+        if (rows < 0 || columns < 0) throw new IllegalArgumentException("a matrix has a non-negative size, got " + rows + " x " + columns);
+        this.rows = rows;
+        this.columns = columns;
+        this.array = new DoubleArray(rows * columns);
+    }
+
+    /** A matrix holding a copy of {@code values} (rows of equal length). */
+    public Matrix2DDouble(double[][] values) {
+        this(values.length, values.length == 0 ? 0 : values[0].length);
+        for (int i = 0; i < rows; i++) {
+            if (values[i].length != columns) throw new IllegalArgumentException("row " + i + " has " + values[i].length + " values, not " + columns);
+            for (int j = 0; j < columns; j++) set(i, j, values[i][j]);
+        }
+    }
+
+    public double get(int i, int j) {
+        return array.get(i * columns + j);
+    }
+
+    public void set(int i, int j, double value) {
+        array.set(i * columns + j, value);
+    }
+
+    public int getNumRows() {
+        return rows;
+    }
+
+    public int getNumColumns() {
+        return columns;
+    }
+
+    /** Sets every element to {@code value}. */
+    public void fill(double value) {
+        array.init(value);
+    }
+
+    /** The elements, row after row (the same memory). */
+    public DoubleArray getArray() {
+        return array;
+    }
+}

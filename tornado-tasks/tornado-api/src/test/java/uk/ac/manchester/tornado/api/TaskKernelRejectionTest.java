@@ -1,0 +1,68 @@
+package uk.ac.manchester.tornado.api;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.ToolProvider;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * TornadoVM programs whose task kernels leave the kernel language fail javac at the offending line, and the message names
+ * the task that made the method a kernel (TornadoVM itself would bail out at run time or run sequential Java).
+ */
+class TaskKernelRejectionTest {
+    private static final String HEADER = """
+            package p;
+            import uk.ac.manchester.tornado.api.*;
+            import uk.ac.manchester.tornado.api.annotations.*;
+            import uk.ac.manchester.tornado.api.enums.DataTransferMode;
+            import uk.ac.manchester.tornado.api.types.arrays.*;
+            public class Prog {
+            """;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            object in a kernel     | public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) { Object o = new Object(); } } | a | are not in the kernel language | k is a kernel because TaskGraph.task("t0"
+            string in a helper     | static int h(int x) { String s = "x"; return x; } public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = h(i); } | a | variables of type java.lang.String are not in the kernel language | h is a device function because task kernel k calls it
+            reduce parameter       | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | a, a | @Reduce parameters are not supported yet | k is a kernel because
+            parameter of an object | public static void k(float[] a, String s) { for (@Parallel int i = 0; i < a.length; i++) a[i] = 1; } | a, "x" | kernel parameter s has type java.lang.String | k is a kernel because
+            overloaded kernel      | public static void k(float[] a) { } public static void k(int[] a) { } | a | is overloaded | task kernel Prog::k
+            """)
+    void rejected(String name, String kernel, String args, String message, String why) throws Exception {
+        String src = HEADER + "    " + kernel + "\n"
+                + "    static void run(float[] a) { new TaskGraph(\"s0\").task(\"t0\", Prog::k, " + args + "); }\n}\n";
+        List<Diagnostic<? extends JavaFileObject>> errors = compile(src);
+        Diagnostic<? extends JavaFileObject> e = errors.stream().filter(d -> d.getMessage(null).contains(message)).findFirst()
+                .orElseThrow(() -> new AssertionError("no error containing \"" + message + "\" in " + errors));
+        assertTrue(e.getMessage(null).contains(why), e.getMessage(null));
+        int kernelLine = HEADER.split("\n").length + 1, taskLine = kernelLine + 1;
+        assertEquals(name.equals("overloaded kernel") ? taskLine : kernelLine, e.getLineNumber(), "the error's line: " + e.getMessage(null));
+    }
+
+    private static List<Diagnostic<? extends JavaFileObject>> compile(String source) throws Exception {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+        Path out = Files.createTempDirectory("tornado-reject");
+        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///p/Prog.java"), JavaFileObject.Kind.SOURCE) {
+            @Override
+            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                return source;
+            }
+        };
+        List<String> options = List.of("-proc:full", "-classpath", System.getProperty("java.class.path"), "-d", out.toString(),
+                "-processor", "dev.squall.tasks.compiler.KernelProcessor");
+        javac.getTask(null, null, diags, options, null, List.of(file)).call();
+        return diags.getDiagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
+    }
+}
