@@ -1,13 +1,14 @@
 package dev.squall.permanent;
 
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
+import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.cpu.DenseGraySweep;
 import dev.squall.permanent.cpu.GraySweep;
-import dev.squall.permanent.cpu.KahanSum;
 import dev.squall.permanent.cpu.SparseGraySweep;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.DeviceType;
 
@@ -72,8 +73,7 @@ public final class GrayChunks {
 
     /** The JVM's unit of partial sums for order n: the chunk size of {@link dev.squall.permanent.cpu.ChunkedJvmPermanent}. */
     public static long jvmUnit(int n) {
-        long steps = NijenhuisWilf.steps(n);
-        return Math.max(1L, Long.highestOneBit(Math.max(1L, steps / 4096)));
+        return ChunkedJvmPermanent.chunkSize(n);
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  *   <li>A task Spark gave {@code "gpu"} addresses ({@code spark.task.resource.gpu.amount}) runs on {@code cuda:A} for
  *       its first address A; an address with no such CUDA device in the executor is an error naming both.</li>
  *   <li>In local mode ({@code local[...]}, which ignores GPU requests) a task runs on the CUDA device
- *       {@code partitionId mod (CUDA devices present)}: round-robin by partition id.</li>
+ *       {@code partitionId mod (CUDA devices present)}: round-robin by partition id (unless {@link #localGpus} is
+ *       off).</li>
  *   <li>Otherwise (no GPU given, none present) the task runs on the fallback device ({@code jvm}, an OpenCL
  *       device, ...), unless the job requires a GPU: then it fails, saying how to ask Spark for one.</li>
  * </ul>
@@ -43,28 +44,35 @@ public final class TaskDevices implements Serializable {
     private final String fallback;
     private final int maxTasksPerGpu;
     private final boolean requireGpu;
+    private final boolean localGpus;
 
-    private TaskDevices(String fallback, int maxTasksPerGpu, boolean requireGpu) {
+    private TaskDevices(String fallback, int maxTasksPerGpu, boolean requireGpu, boolean localGpus) {
         this.fallback = fallback;
         this.maxTasksPerGpu = maxTasksPerGpu;
         this.requireGpu = requireGpu;
+        this.localGpus = localGpus;
     }
 
     /** GPUs where Spark or local mode gives them, else {@code fallbackId} ({@code jvm}, {@code opencl:0:0}, ...). */
     public static TaskDevices fallingBackTo(String fallbackId) {
         if (fallbackId == null || fallbackId.isBlank()) throw new IllegalArgumentException("the fallback device id is empty: use jvm or opencl:P:D");
-        return new TaskDevices(fallbackId.strip(), 1, false);
+        return new TaskDevices(fallbackId.strip(), 1, false, true);
     }
 
     /** Every task must get a GPU; a task without one fails. */
     public TaskDevices requireGpu(boolean on) {
-        return new TaskDevices(fallback, maxTasksPerGpu, on);
+        return new TaskDevices(fallback, maxTasksPerGpu, on, localGpus);
     }
 
     /** At most {@code cap} concurrent tasks of one JVM on one GPU (default 1). */
     public TaskDevices maxTasksPerGpu(int cap) {
         if (cap < 1) throw new IllegalArgumentException("tasks per GPU must be >= 1, got " + cap);
-        return new TaskDevices(fallback, cap, requireGpu);
+        return new TaskDevices(fallback, cap, requireGpu, localGpus);
+    }
+
+    /** In local mode, whether tasks take this machine's CUDA devices round-robin (default) or the fallback device. */
+    public TaskDevices localGpus(boolean on) {
+        return new TaskDevices(fallback, maxTasksPerGpu, requireGpu, on);
     }
 
     public int maxTasksPerGpu() {
@@ -103,7 +111,7 @@ public final class TaskDevices implements Serializable {
         if (ctx == null) throw new IllegalStateException("TaskDevices.current() is called outside a Spark task");
         ResourceInformation gpu = ctx.resourcesJMap().get("gpu");
         String master = SparkEnv.get() == null ? "" : SparkEnv.get().conf().get("spark.master", "");
-        boolean local = master.startsWith("local") && !master.startsWith("local-cluster");
+        boolean local = localGpus && master.startsWith("local") && !master.startsWith("local-cluster");
         boolean gpuGiven = gpu != null && gpu.addresses().length > 0;
         // device discovery (drivers loaded) only where a GPU can be the answer
         List<String> cuda = gpuGiven || local || requireGpu

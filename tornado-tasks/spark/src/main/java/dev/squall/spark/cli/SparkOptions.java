@@ -22,6 +22,10 @@ public final class SparkOptions {
     @Option(names = "--require-gpu", description = "Fail a task that gets no GPU instead of running it on the fallback device")
     boolean requireGpu;
 
+    @Option(names = "--local-gpus", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "In local mode, tasks take this machine's CUDA devices round-robin by partition (default); --no-local-gpus: the fallback device")
+    boolean localGpus;
+
     String master() {
         if (master != null && !master.isBlank()) return master;
         String submitted = System.getProperty("spark.master");
@@ -29,7 +33,7 @@ public final class SparkOptions {
     }
 
     TaskDevices devices() {
-        return TaskDevices.fallingBackTo(fallbackDevice).maxTasksPerGpu(tasksPerGpu).requireGpu(requireGpu);
+        return TaskDevices.fallingBackTo(fallbackDevice).maxTasksPerGpu(tasksPerGpu).requireGpu(requireGpu).localGpus(localGpus);
     }
 
     JavaSparkContext start(String app) {

@@ -1,6 +1,6 @@
 package dev.squall.spark.sparse;
 
-import dev.squall.permanent.cpu.KahanSum;
+import dev.squall.permanent.numeric.KahanSum;
 import org.apache.spark.BarrierTaskContext;
 
 import java.io.BufferedInputStream;

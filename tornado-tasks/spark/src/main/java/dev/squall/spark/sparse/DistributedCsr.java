@@ -1,6 +1,6 @@
 package dev.squall.spark.sparse;
 
-import dev.squall.permanent.cpu.KahanSum;
+import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.spark.TaskDevices;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.tasks.runtime.Device;

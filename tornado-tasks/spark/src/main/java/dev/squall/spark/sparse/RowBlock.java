@@ -32,12 +32,6 @@ public record RowBlock(int id, int firstRow, int rows, int[] rowPtr, int[] colId
         return CsrMatrix.of(rows, rows + halo.length, rowPtr, colIdx, values);
     }
 
-    /** Whether this block reads values owned by block {@code k}. */
-    public boolean readsFrom(int k) {
-        for (int o : haloOwner) if (o == k) return true;
-        return false;
-    }
-
     /** Whether block {@code k} reads values of this block. */
     public boolean readBy(int k) {
         return java.util.Arrays.binarySearch(readers, k) >= 0;

@@ -28,11 +28,11 @@ class SparkCommandTest {
 
     @Test
     void permanentAndCgVerifyInLocalMode() {
-        Run p = run("permanent", "--random", "15:0.6:3", "--master", "local[2]", "--verify", "--repeat", "2");
+        Run p = run("permanent", "--random", "15:0.6:3", "--master", "local[2]", "--no-local-gpus", "--verify", "--repeat", "2");
         assertEquals(0, p.code(), p.out() + p.err());
         assertEquals(2, p.out().split("chunks of", -1).length - 1, p.out());
         assertTrue(p.out().contains("bit for bit): ") && p.out().contains(": ok;"), p.out());
-        Run c = run("cg", "--hpcg", "6:6:6", "--blocks", "2", "--master", "local[2]", "--baseline", "--verify");
+        Run c = run("cg", "--hpcg", "6:6:6", "--blocks", "2", "--master", "local[2]", "--no-local-gpus", "--baseline", "--verify");
         assertEquals(0, c.code(), c.out() + c.err());
         assertTrue(c.out().contains("equal bit for bit") && c.out().contains("ok"), c.out());
     }

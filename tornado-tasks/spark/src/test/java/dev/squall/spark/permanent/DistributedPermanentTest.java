@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** Local mode, 4 task slots, up to 4 attempts per task ({@code local[4,4]}). */
 class DistributedPermanentTest {
+    /** The JVM even where this machine has GPUs (local mode would hand them out round-robin). */
+    static final TaskDevices JVM = TaskDevices.fallingBackTo("jvm").localGpus(false);
     static JavaSparkContext sc;
     static final AtomicInteger failedTasks = new AtomicInteger();
 
@@ -60,10 +63,10 @@ class DistributedPermanentTest {
         for (int n : new int[] {9, 20, 24}) {
             SquareMatrix a = random(n, n);
             SquareMatrix scaled = RowScaling.of(a).scaled();
-            DistributedPermanent.Result dense = new DistributedPermanent(sc).chunksPerSlot(8).compute(a);
+            DistributedPermanent.Result dense = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(8).compute(a);
             assertEquals(Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(scaled)), Double.doubleToLongBits(dense.sweepValue()), "dense n=" + n);
             assertEquals(32, dense.chunks(), "4 slots x 8 chunks");
-            DistributedPermanent.Result sparse = new DistributedPermanent(sc).method(Method.SPARSE).chunksPerSlot(5).compute(a);
+            DistributedPermanent.Result sparse = new DistributedPermanent(sc).devices(JVM).method(Method.SPARSE).chunksPerSlot(5).compute(a);
             assertEquals(Double.doubleToLongBits(new ChunkedJvmPermanent(3).sparse(scaled)), Double.doubleToLongBits(sparse.sweepValue()), "sparse n=" + n);
         }
     }
@@ -72,7 +75,7 @@ class DistributedPermanentTest {
     @Test
     void order26EqualsSingleProcessBitForBit() {
         SquareMatrix a = random(26, 2626);
-        DistributedPermanent.Result r = new DistributedPermanent(sc).chunksPerSlot(4).compute(a);
+        DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(4).compute(a);
         assertEquals(16, r.chunks());
         assertEquals(1L << 21, r.chunkSteps());
         assertEquals(Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled())), Double.doubleToLongBits(r.sweepValue()));
@@ -86,17 +89,17 @@ class DistributedPermanentTest {
             f = f.multiply(BigInteger.valueOf(k));
             d = d.multiply(BigInteger.valueOf(k)).add(BigInteger.valueOf((k & 1) == 0 ? 1 : -1));
         }
-        assertEquals(f.doubleValue(), new DistributedPermanent(sc).compute(ones(18, false)).value().toDouble(), 1e-13 * f.doubleValue(), "18!");
-        assertEquals(d.doubleValue(), new DistributedPermanent(sc).method(Method.SPARSE).compute(ones(18, true)).value().toDouble(), 1e-13 * d.doubleValue(), "D_18");
-        assertEquals(-6.0, new DistributedPermanent(sc).compute(SquareMatrix.of(2, new double[] {1, 2, 3, -12})).value().toDouble(), 0.0, "2x2");
+        assertEquals(f.doubleValue(), new DistributedPermanent(sc).devices(JVM).compute(ones(18, false)).value().toDouble(), 1e-13 * f.doubleValue(), "18!");
+        assertEquals(d.doubleValue(), new DistributedPermanent(sc).devices(JVM).method(Method.SPARSE).compute(ones(18, true)).value().toDouble(), 1e-13 * d.doubleValue(), "D_18");
+        assertEquals(-6.0, new DistributedPermanent(sc).devices(JVM).compute(SquareMatrix.of(2, new double[] {1, 2, 3, -12})).value().toDouble(), 0.0, "2x2");
     }
 
     @Test
     void failedTaskIsRetriedAndTheValueIsUnchanged() throws Exception {
         SquareMatrix a = random(21, 77);
-        double clean = new DistributedPermanent(sc).compute(a).sweepValue();
+        double clean = new DistributedPermanent(sc).devices(JVM).compute(a).sweepValue();
         int before = failedTasks.get();
-        DistributedPermanent.Result r = new DistributedPermanent(sc).failFirstAttemptOf(5).compute(a);
+        DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).failFirstAttemptOf(5).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
         assertEquals(1, failedTasks.get() - before, "one task attempt failed");
         assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
@@ -106,13 +109,20 @@ class DistributedPermanentTest {
     @Test
     void tasksWithoutGpuRunOnTheFallbackOrFailWhenAGpuIsRequired() {
         SquareMatrix a = random(14, 5);
-        DistributedPermanent.Result r = new DistributedPermanent(sc).compute(a);
+        DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).compute(a);
         assertTrue(r.devices().stream().allMatch("jvm"::equals), r.devices().toString());
-        boolean cuda = Devices.all().stream().anyMatch(d -> d.id().startsWith("cuda:"));
-        if (!cuda) {
+        List<String> cuda = Devices.all().stream().map(d -> d.id()).filter(id -> id.startsWith("cuda:")).toList();
+        if (cuda.isEmpty()) {
             SparkException e = assertThrows(SparkException.class,
                     () -> new DistributedPermanent(sc).devices(TaskDevices.fallingBackTo("jvm").requireGpu(true)).compute(a));
             assertTrue(e.getMessage().contains("needs a GPU but has none"), e.getMessage());
+        } else {
+            // local mode on a GPU host: chunk c (partition c) runs on cuda:(c mod GPUs), with the generated kernel
+            SquareMatrix b = random(24, 6);
+            DistributedPermanent.Result g = new DistributedPermanent(sc).method(Method.CODEGEN_HYBRID).devices(TaskDevices.fallingBackTo("jvm")).compute(b);
+            for (int c = 0; c < g.chunks(); c++) assertEquals(cuda.get(c % cuda.size()), g.devices().get(c), "chunk " + c);
+            double jvm = new ChunkedJvmPermanent(2).dense(RowScaling.of(b).scaled());
+            assertEquals(jvm, g.sweepValue(), 1e-10 * Math.abs(jvm));
         }
     }
 
@@ -128,7 +138,7 @@ class DistributedPermanentTest {
         SquareMatrix a = random(16, 16);
         double jvm = new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled());
         for (Method m : new Method[] {Method.DENSE, Method.CODEGEN_HYBRID}) {
-            DistributedPermanent.Result r = new DistributedPermanent(sc).method(m).chunksPerSlot(1).devices(TaskDevices.fallingBackTo(id)).compute(a);
+            DistributedPermanent.Result r = new DistributedPermanent(sc).method(m).chunksPerSlot(1).devices(TaskDevices.fallingBackTo(id).localGpus(false)).compute(a);
             assertTrue(r.devices().stream().allMatch(id::equals), r.devices().toString());
             assertEquals(jvm, r.sweepValue(), 1e-10 * Math.abs(jvm), m.cliName() + " on " + id);
         }
@@ -136,8 +146,8 @@ class DistributedPermanentTest {
 
     @Test
     void badSettingsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).method(Method.AUTO));
-        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).chunksPerSlot(0));
-        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).compute(SquareMatrix.of(64, new double[64 * 64])));
+        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).method(Method.AUTO));
+        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).chunksPerSlot(0));
+        assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).compute(SquareMatrix.of(64, new double[64 * 64])));
     }
 }

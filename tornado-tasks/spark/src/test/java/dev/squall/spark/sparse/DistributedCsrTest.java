@@ -42,7 +42,7 @@ class DistributedCsrTest {
         CsrMatrix a = Stencils.hpcg(8, 8, 6);
         double[] x = new Random(1).doubles(a.rows(), -1, 1).toArray();
         double[] want = multiply(a, x);
-        try (DistributedCsr d = DistributedCsr.of(sc, a, 3, TaskDevices.fallingBackTo("jvm"))) {
+        try (DistributedCsr d = DistributedCsr.of(sc, a, 3, TaskDevices.fallingBackTo("jvm").localGpus(false))) {
             long[] before = BlockCache.counts();
             double[] y = d.multiply(x);
             double[] again = d.multiply(x);
@@ -68,7 +68,7 @@ class DistributedCsrTest {
             ref = cg.solve(b, 1e-10, 500, null);
         }
         assertEquals(Pcg.Status.CONVERGED, ref.status());
-        try (DistributedCsr d = DistributedCsr.of(sc, a, 4, TaskDevices.fallingBackTo("jvm"))) {
+        try (DistributedCsr d = DistributedCsr.of(sc, a, 4, TaskDevices.fallingBackTo("jvm").localGpus(false))) {
             DistributedCsr.CgResult barrier = d.cgBarrier(b, 1e-10, 500);
             assertTrue(barrier.converged());
             assertEquals(4, barrier.devices().size());
@@ -93,7 +93,7 @@ class DistributedCsrTest {
     void allGatherRoundsGiveTheSameIterates() {
         CsrMatrix a = Stencils.hpcg(5, 4, 4);
         double[] b = new Random(9).doubles(a.rows(), 0, 1).toArray();
-        try (DistributedCsr d = DistributedCsr.of(sc, a, 3, TaskDevices.fallingBackTo("jvm"))) {
+        try (DistributedCsr d = DistributedCsr.of(sc, a, 3, TaskDevices.fallingBackTo("jvm").localGpus(false))) {
             DistributedCsr.CgResult gathered = d.cgBarrier(b, 1e-12, 2, BlockExchange.Kind.ALL_GATHER);
             DistributedCsr.CgResult sockets = d.cgBarrier(b, 1e-12, 2, BlockExchange.Kind.SOCKETS);
             DistributedCsr.CgResult driver = d.cgDriver(b, 1e-12, 2);
@@ -109,7 +109,7 @@ class DistributedCsrTest {
     @Test
     void zeroRightHandSideAndBadInput() {
         CsrMatrix a = Stencils.hpcg(4, 4, 4);
-        try (DistributedCsr d = DistributedCsr.of(sc, a, 2, TaskDevices.fallingBackTo("jvm"))) {
+        try (DistributedCsr d = DistributedCsr.of(sc, a, 2, TaskDevices.fallingBackTo("jvm").localGpus(false))) {
             DistributedCsr.CgResult r = d.cgBarrier(new double[a.rows()], 1e-8, 10);
             assertTrue(r.converged());
             assertEquals(0, r.iterations());
