@@ -46,6 +46,11 @@ public final class SparkJvmOptions {
         return o;
     }
 
+    /** Prints {@link #joined()}: launch scripts take the options from here. */
+    public static void main(String[] args) {
+        System.out.println(joined());
+    }
+
     /** {@link #all()} as one string, for {@code spark.executor.extraJavaOptions}. */
     public static String joined() {
         return String.join(" ", all());

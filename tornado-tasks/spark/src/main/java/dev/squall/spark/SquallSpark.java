@@ -24,16 +24,24 @@ public final class SquallSpark {
     private SquallSpark() {
     }
 
-    /** The settings every Squall context here gets: quiet, loopback driver, no UI, Squall's executor JVM options. */
+    /**
+     * The settings every Squall context gets: Squall's executor JVM options (before any the user gave), CUDA's device
+     * order; on this machine's masters ({@code local...}) also a loopback driver and no UI. {@code spark.*} system
+     * properties (as {@code spark-submit} sets them) are read first, and win where this only fills gaps.
+     */
     public static SparkConf conf(String master, String appName) {
-        SparkConf c = new SparkConf().setMaster(master).setAppName(appName)
-                .set("spark.ui.enabled", "false")
-                .set("spark.ui.showConsoleProgress", "false")
-                .set("spark.driver.host", "127.0.0.1")
-                .set("spark.driver.bindAddress", "127.0.0.1")
-                .set("spark.executor.extraJavaOptions", SparkJvmOptions.joined())
+        SparkConf c = new SparkConf();
+        String userOptions = c.get("spark.executor.extraJavaOptions", "");
+        c.setMaster(master).setIfMissing("spark.app.name", appName)
+                .set("spark.executor.extraJavaOptions", (SparkJvmOptions.joined() + " " + userOptions).strip())
                 // CUDA numbers GPUs as nvidia-smi (and so the discovery script) does
-                .set("spark.executorEnv.CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+                .setIfMissing("spark.executorEnv.CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+        if (master.startsWith("local")) {
+            c.setIfMissing("spark.ui.enabled", "false")
+                    .setIfMissing("spark.ui.showConsoleProgress", "false")
+                    .setIfMissing("spark.driver.host", "127.0.0.1")
+                    .setIfMissing("spark.driver.bindAddress", "127.0.0.1");
+        }
         if (master.startsWith("local-cluster")) {
             c.set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
                     .set("spark.home", sparkHome().toString())

@@ -2,10 +2,9 @@ package dev.squall.spark.cli;
 
 import dev.squall.permanent.GrayChunks;
 import dev.squall.permanent.Method;
+import dev.squall.permanent.RandomSquareMatrices;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
-import dev.squall.permanent.matrix.MatrixMarketReader;
-import dev.squall.permanent.matrix.RandomMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.RowScaling;
 import dev.squall.spark.permanent.DistributedPermanent;
@@ -49,7 +48,7 @@ final class PermanentJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SquareMatrix a = input.random != null ? RandomMatrices.parse(input.random) : MatrixMarketReader.read(input.file);
+        SquareMatrix a = input.random != null ? RandomSquareMatrices.parse(input.random) : SquareMatrix.read(input.file);
         Method m = Method.parse(method);
         if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
         try (JavaSparkContext sc = spark.start("squall-permanent")) {
