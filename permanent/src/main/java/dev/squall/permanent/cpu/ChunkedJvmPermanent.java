@@ -53,10 +53,15 @@ public final class ChunkedJvmPermanent {
         return run(a.n(), () -> new DoubleDoubleGraySweep(a));
     }
 
+    /** Steps per chunk for order n: the largest power of two giving at least {@link #TARGET_CHUNKS} chunks (at least 1). */
+    public static long chunkSize(int n) {
+        return Math.max(1L, Long.highestOneBit(Math.max(1L, NijenhuisWilf.steps(n) / TARGET_CHUNKS)));
+    }
+
     /** Runs {@code 2^(n-1)} steps with one sweep per thread; returns the permanent. */
     public double run(int n, Supplier<GraySweep> sweeps) {
         long steps = NijenhuisWilf.steps(n);
-        long chunk = Math.max(1L, Long.highestOneBit(Math.max(1L, steps / TARGET_CHUNKS)));
+        long chunk = chunkSize(n);
         int chunks = (int) ((steps + chunk - 1) / chunk);
         double[] sums = new double[chunks], comps = new double[chunks];
         AtomicInteger next = new AtomicInteger();

@@ -66,6 +66,13 @@ public final class NijenhuisWilf {
         return x;
     }
 
+    /** @throws IllegalArgumentException unless {@code 0 <= lo < hi <= steps}: a nonempty range of Gray-code steps */
+    public static void checkRange(long lo, long hi, long steps) {
+        if (lo < 0 || hi <= lo || hi > steps) {
+            throw new IllegalArgumentException("step range [" + lo + ", " + hi + ") is not a nonempty part of [0, " + steps + ")");
+        }
+    }
+
     /** @throws IllegalArgumentException when {@code n} is outside {@code [1, MAX_N]} */
     public static void checkOrder(int n) {
         if (n < 1 || n > MAX_N) {

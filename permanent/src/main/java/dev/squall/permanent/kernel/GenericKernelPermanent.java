@@ -66,10 +66,23 @@ public final class GenericKernelPermanent {
     }
 
     public double compute(SquareMatrix a) {
+        double[] partial = partial(a, 0, NijenhuisWilf.steps(a.n()));
+        return NijenhuisWilf.finalFactor(a.n()) * (partial[0] + partial[1]);
+    }
+
+    /**
+     * The compensated sum {@code {sum, compensation}} of {@code (-1)^g prod x^(g)} over the steps {@code [lo, hi)}: the
+     * launches of {@link LaunchPlan} over {@code hi - lo} steps, shifted by {@code lo}. For the launches' chunks to keep
+     * the alignment the kernels rely on, {@code lo} must be a multiple of the largest power of two {@code <= hi - lo}
+     * (chunks of a power-of-two cut of the whole range are).
+     */
+    public double[] partial(SquareMatrix a, long lo, long hi) {
         int n = a.n();
         long steps = NijenhuisWilf.steps(n);
+        NijenhuisWilf.checkRange(lo, hi, steps);
+        long length = hi - lo;
         int local = PermanentKernels.GROUP;
-        int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
+        int threads = (int) Math.min(maxThreads, Math.max(1, (length + 1023) / 1024));
         int global = (threads + local - 1) / local * local;
         DoubleArray xInit = DoubleArray.fromArray(NijenhuisWilf.startVector(a, 0));
         LongArray plan = new LongArray(3);
@@ -92,19 +105,19 @@ public final class GenericKernelPermanent {
         }
         g.transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
         KahanSum total = new KahanSum();
-        long done = 0;
         try (ExecutionPlan p = new ExecutionPlan(g.snapshot()).withDevice(device)) {
             p.withGrid("chunks", WorkerGrid.of(global).withLocal(local));
-            for (LaunchPlan.Launch l : LaunchPlan.of(steps, threads, 1024)) {
-                long[] words = l.planWords(steps);
-                for (int i = 0; i < words.length; i++) plan.set(i, words[i]);
+            for (LaunchPlan.Launch l : LaunchPlan.of(length, threads, 1024)) {
+                long[] words = l.planWords(length);
+                plan.set(0, lo + words[0]);
+                plan.set(1, words[1]);
+                plan.set(2, lo + words[2]);
                 partials.init(Double.NaN);
                 p.execute();
                 for (int t = 0; t < threads; t++) total.add(partials.get(2 * t), partials.get(2 * t + 1));
-                done = l.end(steps);
-                progress.stepsDone(done, steps);
+                progress.stepsDone(lo + l.end(length), steps);
             }
         }
-        return NijenhuisWilf.finalFactor(n) * total.value();
+        return new double[] {total.sum(), total.compensation()};
     }
 }

@@ -1,0 +1,96 @@
+package dev.squall.spark;
+
+import dev.squall.permanent.cpu.ChunkedJvmPermanent;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.RowScaling;
+import dev.squall.spark.permanent.DistributedPermanent;
+import dev.squall.spark.sparse.DistributedCsr;
+import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.generate.Stencils;
+import dev.squall.sparse.solve.Pcg;
+import dev.squall.tasks.runtime.Devices;
+import dev.squall.tasks.runtime.Precision;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code local-cluster[2,1,1024]}: two executor JVMs of one core each, started by in-process workers. */
+class LocalClusterTest {
+    static JavaSparkContext sc;
+    static final AtomicInteger failedTasks = new AtomicInteger();
+
+    @BeforeAll
+    static void start() {
+        sc = SquallSpark.start(SquallSpark.conf("local-cluster[2,1,1024]", "squall-local-cluster-test"));
+        sc.sc().addSparkListener(new SparkListener() {
+            @Override
+            public void onTaskEnd(SparkListenerTaskEnd end) {
+                if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
+            }
+        });
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sc != null) sc.close();
+    }
+
+    @Test
+    void executorsAreSeparateJvms() {
+        long driver = ProcessHandle.current().pid();
+        List<Long> pids = sc.parallelize(List.of(0, 1, 2, 3, 4, 5, 6, 7), 8).map(k -> {
+            Thread.sleep(200); // long enough for both executors to take tasks
+            return ProcessHandle.current().pid();
+        }).collect();
+        for (long p : pids) assertNotEquals(driver, p);
+        assertEquals(2, new HashSet<>(pids).size(), "two executors: " + pids);
+    }
+
+    /** A permanent over executor JVMs equals the single-process value bit for bit, also when a task fails once. */
+    @Test
+    void permanentAcrossExecutorsBitForBitWithARetry() throws Exception {
+        Random r = new Random(22);
+        double[] v = new double[22 * 22];
+        for (int k = 0; k < v.length; k++) v[k] = r.nextDouble() - 0.25;
+        SquareMatrix a = SquareMatrix.of(22, v);
+        long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
+        assertEquals(want, Double.doubleToLongBits(new DistributedPermanent(sc).compute(a).sweepValue()));
+        int before = failedTasks.get();
+        DistributedPermanent.Result retried = new DistributedPermanent(sc).failFirstAttemptOf(3).compute(a);
+        sc.sc().listenerBus().waitUntilEmpty();
+        assertEquals(1, failedTasks.get() - before, "one task attempt failed and was re-run");
+        assertEquals(want, Double.doubleToLongBits(retried.sweepValue()));
+    }
+
+    /** Barrier CG with one block per executor: the driver-driven CG bit for bit, the single-process Pcg to rounding. */
+    @Test
+    void barrierCgAcrossExecutors() {
+        CsrMatrix a = Stencils.hpcg(8, 8, 8);
+        double[] b = new Random(4).doubles(a.rows(), -1, 1).toArray();
+        Pcg.Result ref;
+        try (Pcg cg = Pcg.create(a, null, Precision.FP64, Devices.jvm(), null)) {
+            ref = cg.solve(b, 1e-10, 500, null);
+        }
+        try (DistributedCsr d = DistributedCsr.of(sc, a, 2, TaskDevices.fallingBackTo("jvm"))) {
+            DistributedCsr.CgResult barrier = d.cgBarrier(b, 1e-10, 500);
+            DistributedCsr.CgResult driver = d.cgDriver(b, 1e-10, 500);
+            assertTrue(barrier.converged());
+            assertArrayEquals(driver.x(), barrier.x(), 0.0);
+            assertTrue(Math.abs(barrier.iterations() - ref.iterations()) <= 1, barrier.iterations() + " against " + ref.iterations());
+            double diff = 0, scale = Arrays.stream(ref.x()).map(Math::abs).max().orElse(1);
+            for (int i = 0; i < b.length; i++) diff = Math.max(diff, Math.abs(barrier.x()[i] - ref.x()[i]));
+            assertTrue(diff <= 1e-10 * scale, "max difference " + diff);
+        }
+    }
+}
