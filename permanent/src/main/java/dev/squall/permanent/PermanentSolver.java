@@ -1,5 +1,6 @@
 package dev.squall.permanent;
 
+import dev.squall.permanent.codegen.ColumnOrdering;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.gray.ProgressListener;
@@ -13,6 +14,7 @@ import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
+import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.Balancing;
 import dev.squall.permanent.numeric.ScaledValue;
@@ -232,6 +234,7 @@ public final class PermanentSolver {
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
+            long[] deviceThreads = {0}; // work-items of a device sweep (their thread chunks set x's drift)
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
@@ -247,15 +250,22 @@ public final class PermanentSolver {
                             m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
                             .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
                     generated.add(r);
+                    deviceThreads[0] = r.threads();
                     yield r.value();
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
             long steps = NijenhuisWilf.steps(n);
-            // the run's thread chunk: x starts afresh at its beginning and drifts through it
-            long runChunk = onJvm(dev) || accurate ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096))) : Math.max(1, steps >>> 17);
-            // the estimate follows the column order the sweep ran in (the sparse sweeps sort columns by degree)
-            est = RyserRoundingEstimate.of(accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled()) : s.scaled(), runChunk);
+            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
+            long runChunk = onJvm(dev) || accurate ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096)))
+                    : LaunchPlan.of(steps, deviceThreads[0] > 0 ? (int) deviceThreads[0]
+                    : (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
+            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
+            // degree, the generated kernels order them greedily)
+            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
+                    : m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled()))
+                    : s.scaled();
+            est = RyserRoundingEstimate.of(swept, runChunk);
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,

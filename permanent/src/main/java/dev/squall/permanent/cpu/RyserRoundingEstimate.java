@@ -13,25 +13,30 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
 /**
- * An estimate of the rounding error of a double-precision Gray-code Ryser sweep, by
- * re-computation on a fixed sample: the 2^(n-1) steps are cut into aligned chunks of
- * {@code L = 2^12} steps; on {@value #SAMPLED_RUN_CHUNKS} of the run's own thread chunks (length
- * {@code D}, each started afresh) x is carried through the double updates exactly as the run carries
- * it, and at {@value #SAMPLES_PER_RUN_CHUNK} points spread over the run chunk (the last one at its
- * end, where x has drifted most) the next L steps are summed in double, continuing the drifted x, and
- * in double-double from an exact start ({@link DoubleDoubleGraySweep}); their difference {@code e_k}
- * is the double sweep's error there, drift of x included. The chunk of the empty column set, the
- * chunk whose high columns are all chosen (where a nonnegative matrix has its largest terms) and the
- * last chunk are always sampled. Rounding errors of different chunks have independent signs, so
- * the total is estimated as a random walk, {@code SAFETY sqrt(sum_k w_k e_k^2)}, {@code w_k} the
- * number of chunks sample k stands for.
- * <p>
- * The sample depends only on n and D (fixed seed): the same matrix and run chunk give the same
- * estimate. It costs {@link #sampleSteps(int, long)} steps in each precision plus
- * {@link #driftSteps(int, long)} x-only update steps. When the sample would cover every step, the
- * whole double-double sum is the reference instead and the error of a computed value is measured,
- * not estimated. An estimate, not a bound: it can miss a rare chunk with far larger terms than the
- * sampled ones (calibration against exact values: {@code permanent/ACCURACY.md}).
+ * An estimate of the rounding error of a double-precision Gray-code Ryser sweep whose threads each
+ * walk a run chunk of D steps from a fresh x, in two parts, on a sample fixed by n and D (a fixed
+ * seed: the same matrix and run chunk give the same estimate):
+ * <ol>
+ * <li>Rounding of the products and sums: {@value #SAMPLED_CHUNKS} aligned chunks of {@code L = 2^12}
+ * steps (the first, the one whose columns are all chosen, where a nonnegative matrix has its largest
+ * terms, the last, and the rest one per stratum) are summed in double from a fresh x and in
+ * double-double ({@link DoubleDoubleGraySweep}); the differences {@code e_k} are independent
+ * roundings and add as a random walk, {@code sum_k w_k e_k^2}, w_k the chunks a sample stands for.</li>
+ * <li>Drift of x: over a run chunk x picks up the rounding of every update; its error {@code eps}
+ * is carried exactly (TwoSum) beside x on {@value #DRIFT_RUN_CHUNKS} whole run chunks, and its first-order
+ * effect {@code sum_g (-1)^g sum_i eps_i prod_(k != i) x_k} summed over each whole run chunk (this sum
+ * matches the actual error of long-chunk runs to a few percent): the effects within one run chunk
+ * cancel largely, so sampling pieces of it as a random walk would overstate the error 10-100x. Adjacent
+ * run chunks walk x through nearly the same values and their effects share signs, so they are taken in
+ * groups of {@value #DRIFT_GROUP}, summed coherently; groups add as a random walk, times {@value #COHERENCE}
+ * for the correlation beyond a group.</li>
+ * </ol>
+ * The estimate is {@code SAFETY sqrt(rounding + COHERENCE^2 drift)}. It costs {@link #sampleSteps} steps in each
+ * precision plus {@link #driftSteps} drift steps (about 1.5 sweep steps each). When the sample
+ * would cover every step, the whole double-double sum is the reference instead and the error of a
+ * computed value is measured, not estimated. An estimate, not a bound: it can miss a rare chunk
+ * with far larger terms than the sampled ones (calibration against exact values:
+ * {@code permanent/ACCURACY.md}).
  *
  * <pre>{@code
  * RyserRoundingEstimate e = RyserRoundingEstimate.of(b, runChunk);
@@ -50,12 +55,17 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
     static final double SAFETY = 3;
     /** log2 of the sampled chunk length L. */
     static final int LOG_CHUNK = 12;
-    /** Run chunks whose x drift is followed. */
-    static final int SAMPLED_RUN_CHUNKS = 16;
-    /** Sampled chunks of L steps in each followed run chunk. */
-    static final int SAMPLES_PER_RUN_CHUNK = 4;
-    /** Always-sampled chunks: the first, the one of the largest terms, the last. */
-    static final int FIXED_SAMPLES = 3;
+    /** Chunks of L steps re-computed in double and double-double (three of them fixed: first, largest terms, last). */
+    static final int SAMPLED_CHUNKS = 64;
+    /** Whole run chunks whose drift is summed (two fixed: the first and the one of the largest terms). */
+    static final int DRIFT_RUN_CHUNKS = 32;
+    /**
+     * Factor on the drift's random walk over groups: the run chunks' drift effects share signs beyond adjacent ones
+     * (summed over all run chunks of n = 26..28 matrices they reach up to 3.4 times their random walk; ACCURACY.md).
+     */
+    static final double COHERENCE = 2;
+    /** Adjacent run chunks whose drift effects are summed coherently. */
+    static final int DRIFT_GROUP = 4;
     private static final long SEED = 0x5eed_13L;
 
     /** Sampled chunk length for order n. */
@@ -66,16 +76,15 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
     /** Steps {@link #of} computes in double and in double-double for order n and run chunk D (all steps when that is cheaper). */
     public static long sampleSteps(int n, long runChunk) {
         long steps = NijenhuisWilf.steps(n);
-        long sampled = (long) (SAMPLED_RUN_CHUNKS * SAMPLES_PER_RUN_CHUNK + FIXED_SAMPLES) * chunkLength(n);
+        long sampled = (long) SAMPLED_CHUNKS * chunkLength(n);
         return sampled >= steps ? steps : sampled;
     }
 
-    /** Steps of x-only double updates {@link #of} spends following the drift of x (0 when it takes the full reference). */
+    /** Steps {@link #of} spends summing the drift of x over whole run chunks (0 when it takes the full reference or D <= L). */
     public static long driftSteps(int n, long runChunk) {
-        long steps = NijenhuisWilf.steps(n);
-        if (sampleSteps(n, runChunk) >= steps) return 0;
-        long d = Math.max(chunkLength(n), Math.min(steps, Long.highestOneBit(Math.max(1, runChunk))));
-        return (SAMPLED_RUN_CHUNKS + FIXED_SAMPLES) * d;
+        long steps = NijenhuisWilf.steps(n), d = runChunkOf(n, runChunk);
+        if (sampleSteps(n, runChunk) >= steps || d <= chunkLength(n)) return 0;
+        return Math.min(steps / d, DRIFT_RUN_CHUNKS) * d;
     }
 
     /**
@@ -111,73 +120,127 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
             return new RyserRoundingEstimate(ref, Math.abs(NijenhuisWilf.finalFactor(n) * u.value() - ref), steps, f * Math.sqrt(squares));
         }
         long len = chunkLength(n);
-        long d = Math.max(len, Math.min(steps, Long.highestOneBit(Math.max(1, runChunk))));
-        long runChunks = steps / d;
-        int perRun = (int) Math.min(SAMPLES_PER_RUN_CHUNK, d / len);
-        // fixed samples: (run chunk, chunk start); the peak chunk holds g with gray(g) = every column below n-1
-        long peak = inverseGray((1L << (n - 1)) - 1) / len * len;
-        List<long[]> samples = new ArrayList<>();
-        samples.add(new long[]{0, 0});
-        samples.add(new long[]{peak / d, peak});
-        samples.add(new long[]{runChunks - 1, steps - len});
-        int nFixed = samples.size();
-        // followed run chunks: evenly spaced strata, a fixed-seed position in each
-        Set<Long> runs = new LinkedHashSet<>();
-        SplittableRandom r = new SplittableRandom(SEED ^ n);
-        int want = (int) Math.min(runChunks, SAMPLED_RUN_CHUNKS);
-        for (int k = 0; k < want; k++) {
-            long lo = runChunks * k / want, hi = runChunks * (k + 1) / want;
-            runs.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
-        }
-        for (long run : runs) {
-            for (int m = 0; m < perRun; m++) samples.add(new long[]{run, run * d + (m + 1) * (d / perRun) - len});
-        }
-        int nStrat = samples.size() - nFixed;
-        double[] err2 = new double[samples.size()], term2 = new double[samples.size()];
-        // samples of one run chunk share its x trajectory: group them
-        List<List<Integer>> groups = new ArrayList<>();
-        for (int k = 0; k < samples.size(); k++) {
-            if (k < nFixed || (k - nFixed) % perRun == 0) groups.add(new ArrayList<>());
-            groups.get(groups.size() - 1).add(k);
-        }
-        SparseColumns csc = SparseColumns.of(b);
-        groups.parallelStream().forEach(g -> {
-            long run = samples.get(g.get(0))[0];
-            long at = run * d;
-            double[] x = NijenhuisWilf.startVector(b, at);
-            DoubleDoubleGraySweep dd = new DoubleDoubleGraySweep(b);
-            for (int k : g) {
-                long start = samples.get(k)[1];
-                advance(csc, x, at, start);
-                KahanSum a = new KahanSum(), e = new KahanSum();
-                double t2 = sweep(csc, x, start, start + len, a);
-                dd.sum(start, start + len, e);
-                at = start + len - 1;
-                // the double-double partial's own value: sum + compensation carries the low part
-                double diff = (a.sum() - e.sum()) + (a.compensation() - e.compensation());
-                err2[k] = diff * diff;
-                term2[k] = t2;
-            }
-        });
-        double total = 0, terms = 0;
+        long d = runChunkOf(n, runChunk);
+        long restart = Math.min(len, Math.max(1, Long.highestOneBit(Math.max(1, runChunk))));
         double chunks = (double) steps / len;
-        for (int k = 0; k < samples.size(); k++) {
-            double w = k < nFixed ? 1 : (chunks - nFixed) / nStrat;
-            total += w * err2[k];
+        // (1) rounding of products and sums: chunks of L steps from a fresh x, double against double-double
+        long peak = inverseGray((1L << (n - 1)) - 1);
+        Set<Long> fixed = new LinkedHashSet<>(List.of(0L, peak / len, (long) chunks - 1));
+        List<Long> picked = new ArrayList<>(fixed);
+        SplittableRandom r = new SplittableRandom(SEED ^ n);
+        int strata = SAMPLED_CHUNKS - fixed.size();
+        for (int k = 0; k < strata; k++) {
+            long lo = (long) (chunks * k / strata), hi = (long) (chunks * (k + 1) / strata);
+            picked.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
+        }
+        int nFixed = fixed.size();
+        double[] err2 = new double[picked.size()], term2 = new double[picked.size()];
+        SparseColumns csc = SparseColumns.of(b);
+        IntStream.range(0, picked.size()).parallel().forEach(k -> {
+            long start = picked.get(k) * len;
+            KahanSum a = new KahanSum(), e = new KahanSum();
+            // from a fresh x every `restart` steps, as the run restarts its threads (when its chunks are shorter than L)
+            for (long at = start; at < start + len; at += restart) term2[k] += sweep(csc, NijenhuisWilf.startVector(b, at), at, at + restart, a);
+            new DoubleDoubleGraySweep(b).sum(start, start + len, e);
+            // the double-double partial's own value: sum + compensation carries the low part
+            double diff = (a.sum() - e.sum()) + (a.compensation() - e.compensation());
+            err2[k] = diff * diff;
+        });
+        double rounding = 0, terms = 0;
+        for (int k = 0; k < picked.size(); k++) {
+            double w = k < nFixed ? 1 : (chunks - nFixed) / (picked.size() - nFixed);
+            rounding += w * err2[k];
             terms += w * term2[k];
         }
-        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(total), (long) samples.size() * len, f * Math.sqrt(terms));
+        // (2) drift of x through whole run chunks (their errors cancel within a run chunk, so they are summed there,
+        // to first order: sum_g (-1)^g sum_i eps_i(g) prod_(k != i) x_k(g), eps = exact x - double x)
+        double drift = 0;
+        if (d > len) {
+            // groups of adjacent run chunks (their drift effects are correlated: their x walk through nearly the same
+            // values), summed coherently within a group; groups add as a random walk. Fixed: the groups of the first
+            // run chunk and of the largest terms' run chunk, the rest one per stratum.
+            long runs = steps / d;
+            int group = (int) Math.min(DRIFT_GROUP, runs);
+            long groups = runs / group;
+            List<Long> groupPicked = new ArrayList<>(new LinkedHashSet<>(List.of(0L, peak / d / group)));
+            int groupFixed = groupPicked.size();
+            int strataCount = (int) Math.min(groups - groupFixed, DRIFT_RUN_CHUNKS / group - groupFixed);
+            for (int k = 0; k < strataCount; k++) {
+                long lo = groups * k / strataCount, hi = groups * (k + 1) / strataCount;
+                long c = lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0);
+                while (groupPicked.contains(c)) c = (c + 1) % groups;
+                groupPicked.add(c);
+            }
+            double[] part = new double[groupPicked.size() * group];
+            IntStream.range(0, part.length).parallel().forEach(t -> {
+                long run = (groupPicked.get(t / group) * group + t % group) * d;
+                part[t] = driftSum(b, csc, run, run, run + d);
+            });
+            for (int k = 0; k < groupPicked.size(); k++) {
+                double delta = 0;
+                for (int q = 0; q < group; q++) delta += part[k * group + q];
+                double w = k < groupFixed ? 1 : (double) (groups - groupFixed) / (groupPicked.size() - groupFixed);
+                drift += w * delta * delta;
+            }
+        }
+        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms));
     }
 
-    /** Carries x (the double vector of step {@code from}) through the updates of steps from+1..to, as a run does. */
-    private static void advance(SparseColumns csc, double[] x, long from, long to) {
+    /** The run chunk as {@link #of} uses it: a power of two, at least one sampled chunk, at most every step. */
+    static long runChunkOf(int n, long runChunk) {
+        return Math.max(chunkLength(n), Math.min(NijenhuisWilf.steps(n), Long.highestOneBit(Math.max(1, runChunk))));
+    }
+
+    /**
+     * The first-order effect of x's drift on steps [from, to) of the run chunk that starts afresh at {@code run}:
+     * x is carried in double from the run's start as the run carries it, its error {@code eps} (exact minus double)
+     * exactly alongside (each update's rounding, by TwoSum), and each step adds {@code (-1)^g sum_i eps_i prod_(k != i) x_k}.
+     */
+    static double driftSum(SquareMatrix b, SparseColumns csc, long run, long from, long to) {
+        int n = b.n();
+        double[] x = NijenhuisWilf.startVector(b, run), hi = new double[n], lo = new double[n], eps = new double[n];
+        DoubleDoubleGraySweep.startVector(b, run, hi, lo);
+        for (int i = 0; i < n; i++) eps[i] = (hi[i] - x[i]) + lo[i];
         int[] colStart = csc.start(), rows = csc.rows();
         double[] vals = csc.values();
-        for (long g = from + 1; g <= to; g++) {
+        int half = n / 2;
+        KahanSum acc = new KahanSum();
+        for (long g = run + 1; g < to; g++) {
             int j = Long.numberOfTrailingZeros(g);
             double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-            for (int k = colStart[j], e = colStart[j + 1]; k < e; k++) x[rows[k]] += s * vals[k];
+            for (int k = colStart[j], e = colStart[j + 1]; k < e; k++) {
+                int row = rows[k];
+                double old = x[row], w = s * vals[k], nx = old + w, bb = nx - old;
+                eps[row] += (old - (nx - bb)) + (w - bb);
+                x[row] = nx;
+            }
+            if (g < from) continue;
+            // sum_i eps_i prod_(k != i) x_k in two independent chains (halves of the rows), joined at the end
+            double s1 = 0, p1 = 1, s2 = 0, p2 = 1;
+            for (int i = 0; i < half; i++) {
+                s1 = s1 * x[i] + eps[i] * p1;
+                p1 *= x[i];
+                s2 = s2 * x[half + i] + eps[half + i] * p2;
+                p2 *= x[half + i];
+            }
+            if ((n & 1) != 0) {
+                s2 = s2 * x[n - 1] + eps[n - 1] * p2;
+                p2 *= x[n - 1];
+            }
+            double term = s1 * p2 + p1 * s2;
+            acc.add((g & 1) == 0 ? term : -term);
         }
+        if (from == run) { // the run's first step
+            double s1 = 0, p1 = 1;
+            double[] x0 = NijenhuisWilf.startVector(b, run), e0 = new double[n];
+            for (int i = 0; i < n; i++) e0[i] = (hi[i] - x0[i]) + lo[i];
+            for (int i = 0; i < n; i++) {
+                s1 = s1 * x0[i] + e0[i] * p1;
+                p1 *= x0[i];
+            }
+            acc.add((run & 1) == 0 ? s1 : -s1);
+        }
+        return acc.value();
     }
 
     /** The double sweep of steps [start, end) from x (the vector of step start), leaving x at step end - 1; returns the sum of squared terms. */
@@ -201,11 +264,12 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
 
     /**
      * The absolute error estimate of a double sweep's value {@code p}: measured against the reference when there is
-     * one (plus the reference's own error, 2^-45 of a double sweep's), else the sampled estimate.
+     * one (plus the reference's own error, 2^-45 of a double sweep's), else the sampled estimate plus 8 units of
+     * p's last place for the final reduction.
      */
     public double errorOf(double p) {
         if (!Double.isNaN(reference)) return Math.abs(p - reference) + 0x1p-45 * sampled + 0x1p-90 * Math.abs(reference) + Double.MIN_VALUE;
-        return sampled;
+        return sampled + 0x1p-50 * Math.abs(p); // and the final reduction's few roundings of p itself
     }
 
     /**

@@ -3,10 +3,10 @@ package dev.squall.permanent.numeric;
 import dev.squall.permanent.matrix.SquareMatrix;
 
 /**
- * Power-of-two matrix balancing for Ryser's formula: alternately scales every column and every row
- * by a power of two so that its 1-norm lies in [1, 2) (Sinkhorn's iteration with exponents rounded
- * down), ending with the rows, so {@link RowScaling}'s overflow guarantee holds (each Gray-code term
- * is at most 1 in magnitude). Powers of two are exact: {@code perm(A) = 2^E perm(D1 A D2)}.
+ * Power-of-two matrix balancing for Ryser's formula: Sinkhorn's iteration (alternately every row and
+ * every column to 1-norm 1) on real scaling exponents, which are then rounded to powers of two, and
+ * a final {@link RowScaling}, so its overflow guarantee holds (each Gray-code term is at most 1 in
+ * magnitude). Powers of two are exact: {@code perm(A) = 2^E perm(D1 A D2)}.
  * <p>
  * Why: Ryser's alternating sum is accurate to about {@code u sqrt(sum_g t_g^2)}, and the terms
  * {@code t_g = prod_i x_i} are bounded by the row norms, while the permanent depends on which entries
@@ -25,62 +25,54 @@ import dev.squall.permanent.matrix.SquareMatrix;
  * @param exponent E with {@code perm(A) = 2^E perm(D1 A D2)}
  */
 public record Balancing(SquareMatrix scaled, long exponent) {
-    /** Column-and-row passes at most (Sinkhorn converges fast on matrices with total support; the rest only drift). */
-    static final int MAX_PASSES = 64;
-    /** Exponents of nonzero entries are kept inside [-LIMIT, LIMIT], far from underflow and overflow. */
-    static final int LIMIT = 900;
+    /** Sinkhorn iterations at most (fast on matrices with total support; entries in no perfect matching only drift). */
+    static final int MAX_ITERATIONS = 200;
+    /** Row and column exponents are kept inside [-LIMIT, LIMIT], far from underflow and overflow. */
+    static final int LIMIT = 400;
+    private static final double LN2 = Math.log(2);
 
     public static Balancing of(SquareMatrix a) {
         int n = a.n();
         double[] v = a.rowMajor();
+        // Sinkhorn on log2 |a_ij|: row and column scalings r_i, c_j (real), then rounded to powers of two
+        double[] r = new double[n], c = new double[n];
+        double[] pr = new double[n], pc = new double[n];
+        java.util.Arrays.fill(pr, 1);
+        java.util.Arrays.fill(pc, 1);
+        for (int it = 0; it < MAX_ITERATIONS; it++) {
+            double change = 0;
+            for (int i = 0; i < n; i++) {
+                double norm = 0;
+                for (int j = 0; j < n; j++) norm += Math.abs(v[i * n + j]) * pc[j];
+                if (norm == 0 || !Double.isFinite(norm)) continue;
+                double next = Math.max(-LIMIT, Math.min(LIMIT, -Math.log(norm) / LN2));
+                change = Math.max(change, Math.abs(next - r[i]));
+                r[i] = next;
+                pr[i] = Math.pow(2, next);
+            }
+            for (int j = 0; j < n; j++) {
+                double norm = 0;
+                for (int i = 0; i < n; i++) norm += Math.abs(v[i * n + j]) * pr[i];
+                if (norm == 0 || !Double.isFinite(norm)) continue;
+                double next = Math.max(-LIMIT, Math.min(LIMIT, -Math.log(norm) / LN2));
+                change = Math.max(change, Math.abs(next - c[j]));
+                c[j] = next;
+                pc[j] = Math.pow(2, next);
+            }
+            if (change < 0.05) break;
+        }
         long total = 0;
-        int[] col = new int[n], row = new int[n];
-        for (int pass = 0; pass < MAX_PASSES; pass++) {
-            boolean changed = false;
-            for (int j = 0; j < n; j++) {
-                double norm = 0;
-                for (int i = 0; i < n; i++) norm += Math.abs(v[i * n + j]);
-                col[j] = norm == 0 || !Double.isFinite(norm) ? 0 : Math.getExponent(norm);
-            }
-            if (!fits(v, n, col, false)) break;
-            for (int j = 0; j < n; j++) {
-                if (col[j] == 0) continue;
-                changed = true;
-                for (int i = 0; i < n; i++) v[i * n + j] = Math.scalb(v[i * n + j], -col[j]);
-                total += col[j];
-            }
-            for (int i = 0; i < n; i++) {
-                double norm = 0;
-                for (int j = 0; j < n; j++) norm += Math.abs(v[i * n + j]);
-                row[i] = norm == 0 || !Double.isFinite(norm) ? 0 : Math.getExponent(norm);
-            }
-            if (!fits(v, n, row, true)) {
-                // rows must end in [1, 2): fall back to the plain row scaling of what we have
-                RowScaling r = RowScaling.of(SquareMatrix.of(n, v));
-                return new Balancing(r.scaled(), total + r.exponent());
-            }
-            for (int i = 0; i < n; i++) {
-                if (row[i] == 0) continue;
-                changed = true;
-                for (int j = 0; j < n; j++) v[i * n + j] = Math.scalb(v[i * n + j], -row[i]);
-                total += row[i];
-            }
-            if (!changed) break;
-        }
-        RowScaling r = RowScaling.of(SquareMatrix.of(n, v)); // a no-op unless the passes ran out on a column step
-        return new Balancing(r.scaled(), total + r.exponent());
-    }
-
-    /** Whether scaling row (or column) k by 2^-shift[k] keeps every nonzero entry's exponent inside the limit. */
-    private static boolean fits(double[] v, int n, int[] shift, boolean rows) {
         for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                double x = v[i * n + j];
-                if (x == 0) continue;
-                int e = Math.getExponent(x) - shift[rows ? i : j];
-                if (e < -LIMIT || e > LIMIT) return false;
-            }
+            int e = (int) Math.rint(r[i]);
+            for (int j = 0; j < n; j++) v[i * n + j] = Math.scalb(v[i * n + j], e);
+            total -= e;
         }
-        return true;
+        for (int j = 0; j < n; j++) {
+            int e = (int) Math.rint(c[j]);
+            for (int i = 0; i < n; i++) v[i * n + j] = Math.scalb(v[i * n + j], e);
+            total -= e;
+        }
+        RowScaling rows = RowScaling.of(SquareMatrix.of(n, v)); // row 1-norms into [1, 2): no term above 1
+        return new Balancing(rows.scaled(), total + rows.exponent());
     }
 }
