@@ -32,7 +32,7 @@ import java.util.stream.IntStream;
  * for the correlation beyond a group.</li>
  * </ol>
  * The estimate is {@code SAFETY sqrt(rounding + COHERENCE^2 drift)}. It costs {@link #sampleSteps} steps in each
- * precision plus {@link #driftSteps} drift steps (about 1.5 sweep steps each). When the sample
+ * precision plus {@link #driftSteps} drift steps (each about twice a double sweep step). When the sample
  * would cover every step, the whole double-double sum is the reference instead and the error of a
  * computed value is measured, not estimated. An estimate, not a bound: it can miss a rare chunk
  * with far larger terms than the sampled ones (calibration against exact values:
