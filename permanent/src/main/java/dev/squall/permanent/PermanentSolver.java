@@ -1,5 +1,6 @@
 package dev.squall.permanent;
 
+import dev.squall.permanent.codegen.ColumnOrdering;
 import dev.squall.permanent.codegen.GeneratedKernelPermanent;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.gray.ProgressListener;
@@ -13,8 +14,9 @@ import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
+import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
-import dev.squall.permanent.numeric.RowScaling;
+import dev.squall.permanent.numeric.Balancing;
 import dev.squall.permanent.numeric.ScaledValue;
 import dev.squall.permanent.preprocess.ColumnDegreeSort;
 import dev.squall.permanent.preprocess.Reduction;
@@ -224,15 +226,15 @@ public final class PermanentSolver {
         double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
         List<String> tried = new ArrayList<>();
         BlockOutcome o;
-        double ryserErrorEstimate = Double.NaN;
         RyserRoundingEstimate est = null;
+        String conditioning = "";
         if (!accurate && (n > NijenhuisWilf.MAX_N || (method == Method.AUTO && frontierSeconds < ryserSeconds))) {
             o = frontier(plan, bd, String.format(Locale.ROOT, "frontier width %d (%s): ~%.2g s against Gray-code Ryser ~%.2g s",
                     plan.width(), plan.order(), frontierSeconds, ryserSeconds));
         } else {
-            RowScaling s = RowScaling.of(b);
+            Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
-            long s0 = System.nanoTime();
+            long[] deviceThreads = {0}; // work-items of a device sweep (their thread chunks set x's drift)
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
@@ -248,29 +250,34 @@ public final class PermanentSolver {
                             m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
                             .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
                     generated.add(r);
+                    deviceThreads[0] = r.threads();
                     yield r.value();
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
-            double sweep = (System.nanoTime() - s0) / 1e9;
             long steps = NijenhuisWilf.steps(n);
-            // the estimate's budget: ~20% of the sweep at the JVM's double-double rate, at least 2^12 steps
-            double ddRate = threads * 6e7 / n;
-            long budget = (long) Math.max(4096, Math.min(0.2 * sweep * ddRate, 1L << 26));
-            if (!onJvm(dev) && !accurate) budget = Math.min(budget, steps / 16 + 1); // keep device runs' estimate a fraction of the work
-            long runChunk = onJvm(dev) ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096))) : Math.max(1, steps >>> 17);
-            est = RyserRoundingEstimate.of(s.scaled(), budget, runChunk, 17);
+            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
+            long runChunk = onJvm(dev) || accurate ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096)))
+                    : LaunchPlan.of(steps, deviceThreads[0] > 0 ? (int) deviceThreads[0]
+                    : (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
+            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
+            // degree, the generated kernels order them greedily)
+            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
+                    : m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled()))
+                    : s.scaled();
+            est = RyserRoundingEstimate.of(swept, runChunk);
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
-            ryserErrorEstimate = est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,
                     "Gray-code Ryser ~%.2g s against frontier width %d ~%.2g s", ryserSeconds, plan.width(), frontierSeconds);
             ScaledValue pv = ScaledValue.of(p, s.exponent());
             ScaledValue ev = ScaledValue.of(finite(err + entryRounding(bd, s.scaled(), p)), s.exponent());
-            o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps", steps);
+            o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps"
+                    + (ratio(ev, pv) <= tol ? "" : "; " + illConditioned(est, p)), steps);
+            conditioning = ", " + illConditioned(est, p);
         }
         if (!escalate || within(o, tol)) return o;
-        tried.add(describe(o));
+        tried.add(describe(o) + conditioning);
         // escalation: the frontier program (no inclusion-exclusion), double-double, then exact arithmetic
         if (o.method.startsWith("frontier") == false && plan.cost() < 3e8 && plan.width() <= FrontierPlan.MAX_WIDTH) {
             BlockOutcome f = frontier(plan, bd, "escalated: " + tried.get(0) + " above tolerance");
@@ -278,7 +285,7 @@ public final class PermanentSolver {
             tried.add(describe(f));
         }
         if (est != null && !accurate && n <= DD_MAX_N) {
-            RowScaling s = RowScaling.of(b);
+            Balancing s = Balancing.of(b);
             long s0 = System.nanoTime();
             double p = new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled()));
             double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
@@ -296,6 +303,13 @@ public final class PermanentSolver {
         throw new ToleranceNotMetException("cannot meet the relative tolerance " + tolerance + " on a " + n + "x" + n + " block: "
                 + String.join("; ", tried) + "; exact arithmetic would need ~" + String.format(Locale.ROOT, "%.1e", RationalPermanent.work(integers, threads))
                 + " steps (frontier width " + plan.width() + "). Raise --tol, or use --exact on a larger machine.");
+    }
+
+    /** Says how far Ryser's alternating sum cancels on a block whose Gray-code error estimate is above the tolerance. */
+    private static String illConditioned(RyserRoundingEstimate est, double p) {
+        double c = est.cancellation(p);
+        return c > 1e6 ? String.format(Locale.ROOT, "ill-conditioned for Ryser: its terms are ~%.1e times the block's permanent", c)
+                : String.format(Locale.ROOT, "Ryser's terms ~%.1e times the block's permanent", c);
     }
 
     /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */

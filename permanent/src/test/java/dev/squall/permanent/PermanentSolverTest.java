@@ -35,6 +35,25 @@ class PermanentSolverTest {
     }
 
     @Test
+    void saysWhenRyserCancelsBeyondTheTolerance() {
+        // [[0.3, 0.7 * 0.3 / 0.9], [0.9, -0.7]] (permanent 0 up to the rounding of its entries) beside a random 20x20
+        // block: the permanent is ~1e-16 of the Gray-code terms
+        SquareMatrix b = RandomSquareMatrices.erdosRenyi(20, 0.5, 4);
+        double[] v = new double[22 * 22];
+        v[0] = 0.3;
+        v[1] = 0.7 * 0.3 / 0.9;
+        v[22] = 0.9;
+        v[23] = -0.7;
+        for (int i = 0; i < 20; i++) for (int j = 0; j < 20; j++) v[(i + 2) * 22 + j + 2] = b.get(i, j);
+        PermanentResult r = new PermanentSolver().method(Method.SPARSE).decompose(false).escalate(false).threads(2).solve(SquareMatrix.of(22, v));
+        assertTrue(r.errorBound().toDouble() > 1e-8 * Math.abs(r.value()), "bound " + r.errorBound().toDouble() + " of " + r.value());
+        assertTrue(r.reasons().get(0).contains("ill-conditioned for Ryser"), r.reasons().toString());
+        // a well-conditioned block gives no such note
+        PermanentResult ok = new PermanentSolver().method(Method.SPARSE).decompose(false).threads(2).solve(RandomSquareMatrices.erdosRenyi(22, 0.3, 4));
+        assertFalse(ok.reasons().get(0).contains("Ryser's terms"), ok.reasons().toString());
+    }
+
+    @Test
     void jvmDenseAndSparseAgreeAtTwentySix() {
         SquareMatrix a = RandomSquareMatrices.erdosRenyi(26, 0.3, 3);
         double dense = new PermanentSolver().method(Method.DENSE).decompose(false).solve(a).value();

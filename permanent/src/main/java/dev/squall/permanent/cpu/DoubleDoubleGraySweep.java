@@ -44,13 +44,12 @@ public final class DoubleDoubleGraySweep implements GraySweep {
         }
     }
 
-    @Override
-    public void sum(long start, long end, KahanSum acc) {
-        if (start >= end) return;
-        double[] hi = new double[n], lo = new double[n];
+    /** x^(start) in double-double ({@code hi + lo}), every addition exact to double-double. */
+    static void startVector(SquareMatrix a, long start, double[] hi, double[] lo) {
+        int n = a.n();
         long code = NijenhuisWilf.gray(start);
         for (int i = 0; i < n; i++) {
-            // x_i = a_(i,n-1) - rowSum/2 + sum of the chosen columns, every addition exact to double-double
+            // x_i = a_(i,n-1) - rowSum/2 + sum of the chosen columns
             double h = a.get(i, n - 1), l = 0;
             for (int j = 0; j < n; j++) {
                 double v = a.get(i, j);
@@ -63,6 +62,13 @@ public final class DoubleDoubleGraySweep implements GraySweep {
             hi[i] = h;
             lo[i] = l;
         }
+    }
+
+    @Override
+    public void sum(long start, long end, KahanSum acc) {
+        if (start >= end) return;
+        double[] hi = new double[n], lo = new double[n];
+        startVector(a, start, hi, lo);
         double sumHi = 0, sumLo = 0;
         for (long g = start; g < end; g++) {
             if (g > start) {

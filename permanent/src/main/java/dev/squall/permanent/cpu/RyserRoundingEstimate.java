@@ -1,8 +1,9 @@
 package dev.squall.permanent.cpu;
 
-import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.permanent.gray.NijenhuisWilf;
+import dev.squall.permanent.matrix.SparseColumns;
 import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.permanent.numeric.KahanSum;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -12,104 +13,276 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
 /**
- * An estimate of the rounding error of a double-precision Gray-code Ryser sweep, by
- * re-computation in different rounding on a sample: the 2^(n-1) steps are cut into aligned chunks
- * of {@code L} steps; on a few chunks the partial sum is computed in double (the sparse sweep,
- * x started afresh) and in double-double ({@link DoubleDoubleGraySweep}), and their differences
- * {@code e_k} measure the rounding there. The chunk of the empty column set and the chunk whose
- * high columns are all chosen (where the largest terms of a nonnegative matrix sit), and the last
- * chunk, are always taken; the rest are drawn at random. Rounding errors of different chunks have
- * independent signs, so the total is estimated as a random walk,
- * {@code 3 sqrt(sum_k w_k e_k^2) sqrt(max(1, D / L))}, where {@code w_k} is how many chunks a
- * sample stands for and {@code D} the run's own chunk length (the drift of x grows with it).
- * When the sample covers every step the whole double-double sum is the reference and the error
- * of a computed value is measured, not estimated. An estimate, not a bound: it can miss a rare
- * chunk with far larger terms than the sampled ones.
+ * An estimate of the rounding error of a double-precision Gray-code Ryser sweep whose threads each
+ * walk a run chunk of D steps from a fresh x, in two parts, on a sample fixed by n and D (a fixed
+ * seed: the same matrix and run chunk give the same estimate):
+ * <ol>
+ * <li>Rounding of the products and sums: {@value #SAMPLED_CHUNKS} aligned chunks of {@code L = 2^12}
+ * steps (the first, the one whose columns are all chosen, where a nonnegative matrix has its largest
+ * terms, the last, and the rest one per stratum) are summed in double from a fresh x and in
+ * double-double ({@link DoubleDoubleGraySweep}); the differences {@code e_k} are independent
+ * roundings and add as a random walk, {@code sum_k w_k e_k^2}, w_k the chunks a sample stands for.</li>
+ * <li>Drift of x: over a run chunk x picks up the rounding of every update; its error {@code eps}
+ * is carried exactly (TwoSum) beside x on {@value #DRIFT_RUN_CHUNKS} whole run chunks, and its first-order
+ * effect {@code sum_g (-1)^g sum_i eps_i prod_(k != i) x_k} summed over each whole run chunk (this sum
+ * matches the actual error of long-chunk runs to a few percent): the effects within one run chunk
+ * cancel largely, so sampling pieces of it as a random walk would overstate the error 10-100x. Adjacent
+ * run chunks walk x through nearly the same values and their effects share signs, so they are taken in
+ * groups of {@value #DRIFT_GROUP}, summed coherently; groups add as a random walk, times {@value #COHERENCE}
+ * for the correlation beyond a group.</li>
+ * </ol>
+ * The estimate is {@code SAFETY sqrt(rounding + COHERENCE^2 drift)}. It costs {@link #sampleSteps} steps in each
+ * precision plus {@link #driftSteps} drift steps (each about twice a double sweep step). When the sample
+ * would cover every step, the whole double-double sum is the reference instead and the error of a
+ * computed value is measured, not estimated. An estimate, not a bound: it can miss a rare chunk
+ * with far larger terms than the sampled ones (calibration against exact values:
+ * {@code permanent/ACCURACY.md}).
  *
  * <pre>{@code
- * RyserRoundingEstimate e = RyserRoundingEstimate.of(b, 1 << 16, runChunk, 7);
+ * RyserRoundingEstimate e = RyserRoundingEstimate.of(b, runChunk);
  * double err = e.errorOf(p);   // absolute, in units of perm(b)
  * }</pre>
  *
  * @param reference   the double-double permanent when the sample covered every step, else NaN
- * @param sampled     the estimated absolute error of a double sweep (when no reference)
+ * @param sampled     the estimated absolute error of a double sweep; with a reference, the measured error of a
+ *                    double sweep of the same steps (the reference's own error is about 2^-53 of it)
  * @param sampleSteps steps computed (in each precision)
+ * @param termScale   {@code |finalFactor| sqrt(sum_g t_g^2)} over all steps (estimated from the sample without a
+ *                    reference): the size of what the alternating sum cancels
  */
-public record RyserRoundingEstimate(double reference, double sampled, long sampleSteps) {
-    /** Safety factor on the random-walk estimate (about three standard deviations). */
+public record RyserRoundingEstimate(double reference, double sampled, long sampleSteps, double termScale) {
+    /** Safety factor on the random-walk estimate (calibrated: ACCURACY.md). */
     static final double SAFETY = 3;
+    /** log2 of the sampled chunk length L. */
+    static final int LOG_CHUNK = 12;
+    /** Chunks of L steps re-computed in double and double-double (three of them fixed: first, largest terms, last). */
+    static final int SAMPLED_CHUNKS = 64;
+    /** Whole run chunks whose drift is summed (two fixed: the first and the one of the largest terms). */
+    static final int DRIFT_RUN_CHUNKS = 32;
+    /**
+     * Factor on the drift's random walk over groups: the run chunks' drift effects share signs beyond adjacent ones
+     * (summed over all run chunks of n = 26..28 matrices they reach up to 3.4 times their random walk; ACCURACY.md).
+     */
+    static final double COHERENCE = 2;
+    /** Adjacent run chunks whose drift effects are summed coherently. */
+    static final int DRIFT_GROUP = 4;
+    private static final long SEED = 0x5eed_13L;
+
+    /** Sampled chunk length for order n. */
+    static long chunkLength(int n) {
+        return 1L << Math.min(n - 1, LOG_CHUNK);
+    }
+
+    /** Steps {@link #of} computes in double and in double-double for order n and run chunk D (all steps when that is cheaper). */
+    public static long sampleSteps(int n, long runChunk) {
+        long steps = NijenhuisWilf.steps(n);
+        long sampled = (long) SAMPLED_CHUNKS * chunkLength(n);
+        return sampled >= steps ? steps : sampled;
+    }
+
+    /** Steps {@link #of} spends summing the drift of x over whole run chunks (0 when it takes the full reference or D <= L). */
+    public static long driftSteps(int n, long runChunk) {
+        long steps = NijenhuisWilf.steps(n), d = runChunkOf(n, runChunk);
+        if (sampleSteps(n, runChunk) >= steps || d <= chunkLength(n)) return 0;
+        return Math.min(steps / d, DRIFT_RUN_CHUNKS) * d;
+    }
 
     /**
-     * @param b           the matrix the sweep ran on
-     * @param sampleSteps steps to spend (each in double and double-double)
-     * @param runChunk    the steps one thread of the run walks from a fresh start (for the drift factor)
+     * @param b        the matrix the sweep ran on (its column order: x drifts with it)
+     * @param runChunk the steps one thread of the run walks from a fresh start (rounded down to a power of two)
      */
-    public static RyserRoundingEstimate of(SquareMatrix b, long sampleSteps, long runChunk, long seed) {
+    public static RyserRoundingEstimate of(SquareMatrix b, long runChunk) {
         int n = b.n();
         long steps = NijenhuisWilf.steps(n);
-        SparseGraySweep dbl = new SparseGraySweep(b);
-        DoubleDoubleGraySweep dd = new DoubleDoubleGraySweep(b);
         double f = Math.abs(NijenhuisWilf.finalFactor(n));
-        if (sampleSteps >= steps) {
+        if (sampleSteps(n, runChunk) >= steps) {
             long chunk = Math.min(steps, 1L << 12);
             int chunks = (int) (steps / chunk);
-            double[] hi = new double[chunks], lo = new double[chunks];
+            double[] hi = new double[chunks], lo = new double[chunks], dbl = new double[chunks], dblLo = new double[chunks], sq = new double[chunks];
+            SparseColumns csc = SparseColumns.of(b);
             IntStream.range(0, chunks).parallel().forEach(c -> {
-                KahanSum s = new KahanSum();
+                KahanSum s = new KahanSum(), t = new KahanSum();
                 new DoubleDoubleGraySweep(b).sum(c * chunk, (c + 1) * chunk, s);
                 hi[c] = s.sum();
                 lo[c] = s.compensation();
+                sq[c] = sweep(csc, NijenhuisWilf.startVector(b, c * chunk), c * chunk, (c + 1) * chunk, t);
+                dbl[c] = t.sum();
+                dblLo[c] = t.compensation();
             });
-            KahanSum t = new KahanSum();
-            for (int c = 0; c < chunks; c++) t.add(hi[c], lo[c]);
-            return new RyserRoundingEstimate(NijenhuisWilf.finalFactor(n) * t.value(), Double.NaN, steps);
+            KahanSum t = new KahanSum(), u = new KahanSum();
+            double squares = 0;
+            for (int c = 0; c < chunks; c++) {
+                t.add(hi[c], lo[c]);
+                u.add(dbl[c], dblLo[c]);
+                squares += sq[c];
+            }
+            double ref = NijenhuisWilf.finalFactor(n) * t.value();
+            return new RyserRoundingEstimate(ref, Math.abs(NijenhuisWilf.finalFactor(n) * u.value() - ref), steps, f * Math.sqrt(squares));
         }
-        int lgL = Math.max(0, Math.min(n - 1, 63 - Long.numberOfLeadingZeros(Math.max(1, sampleSteps / 32))));
-        long len = 1L << lgL;
-        long chunks = steps / len;
-        int want = (int) Math.min(chunks, Math.max(3, sampleSteps / len));
-        Set<Long> fixed = new LinkedHashSet<>();
-        fixed.add(0L);
-        fixed.add(chunks - 1);
-        int high = n - 1 - lgL; // chunk index bits: gray(c) are the chosen columns lgL..n-2
-        fixed.add(inverseGray(high >= 63 ? -1L : (1L << high) - 1));
+        long len = chunkLength(n);
+        long d = runChunkOf(n, runChunk);
+        long restart = Math.min(len, Math.max(1, Long.highestOneBit(Math.max(1, runChunk))));
+        double chunks = (double) steps / len;
+        // (1) rounding of products and sums: chunks of L steps from a fresh x, double against double-double
+        long peak = inverseGray((1L << (n - 1)) - 1);
+        Set<Long> fixed = new LinkedHashSet<>(List.of(0L, peak / len, (long) chunks - 1));
         List<Long> picked = new ArrayList<>(fixed);
-        SplittableRandom r = new SplittableRandom(seed);
-        Set<Long> seen = new LinkedHashSet<>(fixed);
-        while (picked.size() < want) {
-            long c = r.nextLong(chunks);
-            if (seen.add(c)) picked.add(c);
+        SplittableRandom r = new SplittableRandom(SEED ^ n);
+        int strata = SAMPLED_CHUNKS - fixed.size();
+        for (int k = 0; k < strata; k++) {
+            long lo = (long) (chunks * k / strata), hi = (long) (chunks * (k + 1) / strata);
+            picked.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
         }
-        double[] err2 = new double[picked.size()];
+        int nFixed = fixed.size();
+        double[] err2 = new double[picked.size()], term2 = new double[picked.size()];
+        SparseColumns csc = SparseColumns.of(b);
         IntStream.range(0, picked.size()).parallel().forEach(k -> {
             long start = picked.get(k) * len;
             KahanSum a = new KahanSum(), e = new KahanSum();
-            new SparseGraySweep(b).sum(start, start + len, a);
+            // from a fresh x every `restart` steps, as the run restarts its threads (when its chunks are shorter than L)
+            for (long at = start; at < start + len; at += restart) term2[k] += sweep(csc, NijenhuisWilf.startVector(b, at), at, at + restart, a);
             new DoubleDoubleGraySweep(b).sum(start, start + len, e);
             // the double-double partial's own value: sum + compensation carries the low part
             double diff = (a.sum() - e.sum()) + (a.compensation() - e.compensation());
             err2[k] = diff * diff;
         });
-        int nFixed = fixed.size(), nRandom = picked.size() - nFixed;
-        double total = 0;
+        double rounding = 0, terms = 0;
         for (int k = 0; k < picked.size(); k++) {
-            double w = k < nFixed ? 1 : (double) (chunks - nFixed) / nRandom;
-            total += w * err2[k];
+            double w = k < nFixed ? 1 : (chunks - nFixed) / (picked.size() - nFixed);
+            rounding += w * err2[k];
+            terms += w * term2[k];
         }
-        double drift = Math.sqrt(Math.max(1.0, (double) runChunk / len));
-        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(total) * drift, (long) picked.size() * len);
+        // (2) drift of x through whole run chunks (their errors cancel within a run chunk, so they are summed there,
+        // to first order: sum_g (-1)^g sum_i eps_i(g) prod_(k != i) x_k(g), eps = exact x - double x)
+        double drift = 0;
+        if (d > len) {
+            // groups of adjacent run chunks (their drift effects are correlated: their x walk through nearly the same
+            // values), summed coherently within a group; groups add as a random walk. Fixed: the groups of the first
+            // run chunk and of the largest terms' run chunk, the rest one per stratum.
+            long runs = steps / d;
+            int group = (int) Math.min(DRIFT_GROUP, runs);
+            long groups = runs / group;
+            List<Long> groupPicked = new ArrayList<>(new LinkedHashSet<>(List.of(0L, peak / d / group)));
+            int groupFixed = groupPicked.size();
+            int strataCount = (int) Math.min(groups - groupFixed, DRIFT_RUN_CHUNKS / group - groupFixed);
+            for (int k = 0; k < strataCount; k++) {
+                long lo = groups * k / strataCount, hi = groups * (k + 1) / strataCount;
+                long c = lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0);
+                while (groupPicked.contains(c)) c = (c + 1) % groups;
+                groupPicked.add(c);
+            }
+            double[] part = new double[groupPicked.size() * group];
+            IntStream.range(0, part.length).parallel().forEach(t -> {
+                long run = (groupPicked.get(t / group) * group + t % group) * d;
+                part[t] = driftSum(b, csc, run, run, run + d);
+            });
+            for (int k = 0; k < groupPicked.size(); k++) {
+                double delta = 0;
+                for (int q = 0; q < group; q++) delta += part[k * group + q];
+                double w = k < groupFixed ? 1 : (double) (groups - groupFixed) / (groupPicked.size() - groupFixed);
+                drift += w * delta * delta;
+            }
+        }
+        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms));
     }
 
-    /** The absolute error estimate of a double sweep's value {@code p} (measured against the reference when there is one). */
+    /** The run chunk as {@link #of} uses it: a power of two, at least one sampled chunk, at most every step. */
+    static long runChunkOf(int n, long runChunk) {
+        return Math.max(chunkLength(n), Math.min(NijenhuisWilf.steps(n), Long.highestOneBit(Math.max(1, runChunk))));
+    }
+
+    /**
+     * The first-order effect of x's drift on steps [from, to) of the run chunk that starts afresh at {@code run}:
+     * x is carried in double from the run's start as the run carries it, its error {@code eps} (exact minus double)
+     * exactly alongside (each update's rounding, by TwoSum), and each step adds {@code (-1)^g sum_i eps_i prod_(k != i) x_k}.
+     */
+    static double driftSum(SquareMatrix b, SparseColumns csc, long run, long from, long to) {
+        int n = b.n();
+        double[] x = NijenhuisWilf.startVector(b, run), hi = new double[n], lo = new double[n], eps = new double[n];
+        DoubleDoubleGraySweep.startVector(b, run, hi, lo);
+        for (int i = 0; i < n; i++) eps[i] = (hi[i] - x[i]) + lo[i];
+        int[] colStart = csc.start(), rows = csc.rows();
+        double[] vals = csc.values();
+        int half = n / 2;
+        KahanSum acc = new KahanSum();
+        for (long g = run + 1; g < to; g++) {
+            int j = Long.numberOfTrailingZeros(g);
+            double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
+            for (int k = colStart[j], e = colStart[j + 1]; k < e; k++) {
+                int row = rows[k];
+                double old = x[row], w = s * vals[k], nx = old + w, bb = nx - old;
+                eps[row] += (old - (nx - bb)) + (w - bb);
+                x[row] = nx;
+            }
+            if (g < from) continue;
+            // sum_i eps_i prod_(k != i) x_k in two independent chains (halves of the rows), joined at the end
+            double s1 = 0, p1 = 1, s2 = 0, p2 = 1;
+            for (int i = 0; i < half; i++) {
+                s1 = s1 * x[i] + eps[i] * p1;
+                p1 *= x[i];
+                s2 = s2 * x[half + i] + eps[half + i] * p2;
+                p2 *= x[half + i];
+            }
+            if ((n & 1) != 0) {
+                s2 = s2 * x[n - 1] + eps[n - 1] * p2;
+                p2 *= x[n - 1];
+            }
+            double term = s1 * p2 + p1 * s2;
+            acc.add((g & 1) == 0 ? term : -term);
+        }
+        if (from == run) { // the run's first step
+            double s1 = 0, p1 = 1;
+            double[] x0 = NijenhuisWilf.startVector(b, run), e0 = new double[n];
+            for (int i = 0; i < n; i++) e0[i] = (hi[i] - x0[i]) + lo[i];
+            for (int i = 0; i < n; i++) {
+                s1 = s1 * x0[i] + e0[i] * p1;
+                p1 *= x0[i];
+            }
+            acc.add((run & 1) == 0 ? s1 : -s1);
+        }
+        return acc.value();
+    }
+
+    /** The double sweep of steps [start, end) from x (the vector of step start), leaving x at step end - 1; returns the sum of squared terms. */
+    private static double sweep(SparseColumns csc, double[] x, long start, long end, KahanSum acc) {
+        int[] colStart = csc.start(), rows = csc.rows();
+        double[] vals = csc.values();
+        double squares = 0;
+        for (long g = start; g < end; g++) {
+            if (g > start) {
+                int j = Long.numberOfTrailingZeros(g);
+                double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
+                for (int k = colStart[j], e = colStart[j + 1]; k < e; k++) x[rows[k]] += s * vals[k];
+            }
+            double prod = 1;
+            for (double v : x) prod *= v;
+            acc.add((g & 1) == 0 ? prod : -prod);
+            squares += prod * prod;
+        }
+        return squares;
+    }
+
+    /**
+     * The absolute error estimate of a double sweep's value {@code p}: measured against the reference when there is
+     * one (plus the reference's own error, 2^-45 of a double sweep's), else the sampled estimate plus 8 units of
+     * p's last place for the final reduction.
+     */
     public double errorOf(double p) {
-        if (!Double.isNaN(reference)) return Math.abs(p - reference) + 0x1p-90 * Math.abs(reference) + Double.MIN_VALUE;
-        return sampled;
+        if (!Double.isNaN(reference)) return Math.abs(p - reference) + 0x1p-45 * sampled + 0x1p-90 * Math.abs(reference) + Double.MIN_VALUE;
+        return sampled + 0x1p-50 * Math.abs(p); // and the final reduction's few roundings of p itself
     }
 
-    /** The estimate for a double-double sweep: the double sweep's scaled by the ratio of the precisions (2^-53, with a margin). */
+    /**
+     * The estimate for a double-double sweep: a double sweep's error (measured or estimated) scaled by the ratio of
+     * the precisions (2^-53, with a margin of 2^8), plus the double-double rounding of the value itself.
+     */
     public double errorOfDoubleDouble(double p) {
-        if (!Double.isNaN(reference)) return 0x1p-90 * Math.abs(reference) + 0x1p-45 * Math.abs(p - reference) + Double.MIN_VALUE;
-        return 0x1p-45 * sampled + 0x1p-100 * Math.abs(p);
+        return 0x1p-45 * sampled + 0x1p-100 * Math.abs(p) + Double.MIN_VALUE;
+    }
+
+    /** How much the alternating sum cancels: {@link #termScale} over {@code |p|} (infinite for p = 0). */
+    public double cancellation(double p) {
+        return termScale / Math.abs(p);
     }
 
     /** g with gray(g) = code. */

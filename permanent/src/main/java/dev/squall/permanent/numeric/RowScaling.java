@@ -4,7 +4,7 @@ import dev.squall.permanent.matrix.SquareMatrix;
 
 /**
  * Scales every row by a power of two so that its 1-norm lies in [1, 2): then every Gray-code
- * term {@code prod_i x_i} is at most 1 in magnitude (each x_i is a sum of +-a_ij/2, so |x_i| (|x_i| &lt;= ||row i||_1 / 2 + ... &lt;= ||row i||_1)lt;= ||row i||_1 / 2 (|x_i| &lt;= ||row i||_1 / 2 + ... &lt;= ||row i||_1)lt; 1),
+ * term {@code prod_i x_i} is at most 1 in magnitude (each x_i is a sum of +-a_ij/2, so |x_i| &lt;= ||row i||_1 / 2 &lt; 1),
  * so the sweep cannot overflow, and powers of two are exact, so {@code perm(A) = 2^E perm(DA)}
  * with no rounding.
  *
