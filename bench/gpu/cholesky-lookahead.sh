@@ -43,14 +43,8 @@ PY
 echo "torch peer exit: $? ($((SECONDS - start)) s)" | tee -a "$L"
 python3 - "$J" "$OUT/torch-lookahead.jsonl" <<'PY' 2>&1 | tee "$OUT/lookahead-summary.txt"
 import json, sys
-def rows(p):
-    out = []
-    for line in open(p):
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            pass
-    return out
+sys.path.insert(0, "bench/peers")
+from jsonl import rows  # one JSON-lines reader for every summary
 squall, peer = rows(sys.argv[1]), rows(sys.argv[2])
 torch_ms = {r["n"]: r["ms"] for r in peer}
 print("blocked Cholesky fp64 (median of 5); ratio = squall ms / cuSOLVER (torch) ms, target <= 1.3")

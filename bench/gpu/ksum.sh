@@ -30,17 +30,8 @@ step 90 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_
 step 120 "gpu-check ksum" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.KernelSumTest --select dev.squall.hmatrix.ksum.BlockSparseSumTest --select dev.squall.hmatrix.ksum.TolerantKernelSumTest > \"$OUT/gpu-check.txt\" 2>&1"
 python3 - "$J" "$OUT/torch-ksum.jsonl" <<'PY' 2>&1 | tee "$OUT/ksum-summary.txt"
 import json, sys
-def rows(p):
-    out = []
-    try:
-        for line in open(p):
-            try:
-                out.append(json.loads(line))
-            except ValueError:
-                pass
-    except OSError:
-        pass
-    return out
+sys.path.insert(0, "bench/peers")
+from jsonl import rows  # one JSON-lines reader for every summary
 sfu = 4.2e12
 print("squall ksum, N = M = 10^6 (kernel ms: median; pairs/s over the SFU bound 4.2e12)")
 print(f"{'method':<13} {'kernel':<14} {'prec':<5} {'d':>2} {'kernel ms':>10} {'pairs/s':>10} {'/SFU':>6} {'kept':>8} "

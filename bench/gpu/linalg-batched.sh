@@ -37,14 +37,8 @@ PY
 echo "torch peer exit: $? ($((SECONDS - start)) s)" | tee -a "$L"
 python3 - "$J" "$OUT/torch-batched.jsonl" <<'PY' 2>&1 | tee "$OUT/batched-summary.txt"
 import json, sys
-def rows(p):
-    out = []
-    for line in open(p):
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            pass
-    return out
+sys.path.insert(0, "bench/peers")
+from jsonl import rows  # one JSON-lines reader for every summary
 squall, peer = rows(sys.argv[1]), rows(sys.argv[2])
 tms = peer[0]["ms"] if peer else float("nan")
 print("batched Cholesky 64 x 64 fp64, 10,000 matrices (median of 20); ratio = torch ms / squall ms, target >= 2 (<= %.3f ms)" % (tms / 2))
