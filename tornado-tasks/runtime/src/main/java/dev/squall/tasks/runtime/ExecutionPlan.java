@@ -1,7 +1,6 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
-import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.*;
 
@@ -329,13 +328,11 @@ public final class ExecutionPlan implements AutoCloseable {
         DeviceKernel kernel;
         switch (t.kernel()) {
             case KernelRef ref -> {
-                info = KernelRegistry.info(ref);
-                checkArguments(task, ref.toString(), info, t.args());
+                info = KernelRegistry.info(ref); // arguments were checked when the task was added
                 kernel = null; // looked up once the grid is known: an empty loop needs no program
             }
             case RuntimeKernel rk -> {
                 info = rk.info();
-                checkArguments(task, rk.toString(), info, t.args());
                 if (rk.device() != dev) {
                     throw new IllegalArgumentException("task " + task + " runs " + rk + ", but this plan runs on " + dev.id()
                             + ": compile it for " + dev.id() + " with device.compile(...)");
@@ -413,37 +410,6 @@ public final class ExecutionPlan implements AutoCloseable {
         return (v + m - 1) / m * m;
     }
 
-    /** Rejects wrong argument counts and types before anything is launched. */
-    static void checkArguments(String task, String kernel, KernelInfo info, Object[] args) {
-        List<KernelInfo.Param> ps = info.parameters();
-        if (args.length != ps.size()) {
-            throw new IllegalArgumentException("task " + task + ": kernel " + kernel + " takes " + ps.size() + " arguments "
-                    + ps.stream().map(p -> p.type() + " " + p.name()).toList() + ", got " + args.length);
-        }
-        for (int i = 0; i < args.length; i++) {
-            KernelInfo.Param p = ps.get(i);
-            Object a = args[i];
-            boolean ok = switch (p.kind()) {
-                case CONTEXT -> a == null || a instanceof KernelContext;
-                case ARRAY -> a instanceof KernelArray k && k.elementType().equals(p.type());
-                case SCALAR -> a != null && switch (p.type()) {
-                    case "int" -> a instanceof Integer;
-                    case "long" -> a instanceof Long;
-                    case "float" -> a instanceof Float;
-                    case "double" -> a instanceof Double;
-                    case "short" -> a instanceof Short;
-                    case "byte" -> a instanceof Byte;
-                    case "boolean" -> a instanceof Boolean;
-                    default -> false;
-                };
-            };
-            if (!ok) {
-                String want = p.kind() == KernelInfo.Kind.ARRAY ? Character.toUpperCase(p.type().charAt(0)) + p.type().substring(1) + "Array" : p.type();
-                throw new IllegalArgumentException("task " + task + ": argument " + i + " (" + p.name() + ") of " + kernel + " must be "
-                        + want + ", got " + (a == null ? "null" : a.getClass().getSimpleName() + " " + a));
-            }
-        }
-    }
 
     // ---- actions ----
 

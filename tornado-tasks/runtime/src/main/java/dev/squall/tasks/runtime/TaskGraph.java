@@ -1,6 +1,7 @@
 package dev.squall.tasks.runtime;
 
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.spi.KernelInfo;
 
 import java.util.ArrayList;
@@ -261,7 +262,7 @@ public final class TaskGraph {
     private TaskGraph addChecked(String taskName, WorkerGrid grid, TaskKernel kernel, String label, KernelInfo info, Object[] args) {
         if (taskName == null || taskName.isBlank()) throw new IllegalArgumentException("a task of graph " + name + " needs a name");
         if (taskNames.contains(taskName)) throw new IllegalArgumentException("task graph " + name + " already has a task " + taskName);
-        ExecutionPlan.checkArguments(name + "." + taskName, label, info, args);
+        checkArguments(name + "." + taskName, label, info, args);
         taskNames.add(taskName);
         steps.add(new TaskStep(taskName, kernel, args, grid));
         return this;
@@ -292,5 +293,37 @@ public final class TaskGraph {
     /** A frozen copy to execute. */
     public ImmutableTaskGraph snapshot() {
         return new ImmutableTaskGraph(name, List.copyOf(steps));
+    }
+
+    /** Rejects wrong argument counts and types before anything is launched. */
+    private static void checkArguments(String task, String kernel, KernelInfo info, Object[] args) {
+        List<KernelInfo.Param> ps = info.parameters();
+        if (args.length != ps.size()) {
+            throw new IllegalArgumentException("task " + task + ": kernel " + kernel + " takes " + ps.size() + " arguments "
+                    + ps.stream().map(p -> p.type() + " " + p.name()).toList() + ", got " + args.length);
+        }
+        for (int i = 0; i < args.length; i++) {
+            KernelInfo.Param p = ps.get(i);
+            Object a = args[i];
+            boolean ok = switch (p.kind()) {
+                case CONTEXT -> a == null || a instanceof KernelContext;
+                case ARRAY -> a instanceof KernelArray k && k.elementType().equals(p.type());
+                case SCALAR -> a != null && switch (p.type()) {
+                    case "int" -> a instanceof Integer;
+                    case "long" -> a instanceof Long;
+                    case "float" -> a instanceof Float;
+                    case "double" -> a instanceof Double;
+                    case "short" -> a instanceof Short;
+                    case "byte" -> a instanceof Byte;
+                    case "boolean" -> a instanceof Boolean;
+                    default -> false;
+                };
+            };
+            if (!ok) {
+                String want = p.kind() == KernelInfo.Kind.ARRAY ? Character.toUpperCase(p.type().charAt(0)) + p.type().substring(1) + "Array" : p.type();
+                throw new IllegalArgumentException("task " + task + ": argument " + i + " (" + p.name() + ") of " + kernel + " must be "
+                        + want + ", got " + (a == null ? "null" : a.getClass().getSimpleName() + " " + a));
+            }
+        }
     }
 }
