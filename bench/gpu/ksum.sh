@@ -9,7 +9,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=470
+BUDGET=${BUDGET:-470}
 STEP_MIN=20
 unpack_bundle /tmp/squall-ksum-run
 S="$B/bin/squall"

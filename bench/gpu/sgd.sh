@@ -9,7 +9,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=520
+BUDGET=${BUDGET:-520}
 STEP_MIN=30
 unpack_bundle /tmp/squall-sgd-run
 S="$B/bin/squall"
