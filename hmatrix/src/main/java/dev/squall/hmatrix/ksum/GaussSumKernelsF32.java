@@ -10,83 +10,167 @@ import dev.squall.tasks.api.ReadOnly;
 
 /**
  * The fp32 Gaussian sum in 3 dimensions, one column: the reference problem's kernel, without the kernel-family branch
- * of {@link KernelSumKernelsF64#sum3} and with the hardware exponential ({@link KernelMath#fastExp}: on CUDA
- * {@code __expf}, one multiply and one {@code ex2.approx}, instead of about eight instructions). Its relative error,
- * about {@code 2^-22 + |x| 2^-24} for {@code exp(x)}, stays below 1e-6 for every term above 1e-7 and is far below the
- * fp32 rounding of the sum. Tiles, ranges and the order of addition (partials per aligned block of
- * {@link KernelSumKernelsF64#PARTIAL} sources) are those of {@code sum3}, so dense and block-sparse products agree in
- * the same way.
+ * of {@link KernelSumKernelsF64#sum3}. Three things make it cheaper per pair than {@code sum3}:
+ * <ul>
+ * <li>coordinates are scaled by {@code sqrt(log2(e) / (2 l^2))} as they are loaded, so a term is
+ * {@code 2^(-|x' - y'|^2)} and the exponential is one hardware {@code ex2} ({@link KernelMath#fastExp2}) with no
+ * multiply in front; its relative error, about {@code 2^-22} plus {@code 2^-24} times the argument, stays below 1e-6 for
+ * every term above 1e-7 and far below the fp32 rounding of the sum;</li>
+ * <li>each work-item owns {@link #TARGETS} targets, {@code lid + t w} of a tile of up to {@code TARGETS w}, so every
+ * source read from local memory (four loads) serves that many pairs, and the loop's own instructions are shared too;</li>
+ * <li>sources are staged {@code TARGETS} per work-item, {@code TARGETS w} per barrier.</li>
+ * </ul>
+ * Tiles, ranges and the order of addition (partials per aligned block of {@link KernelSumKernelsF64#PARTIAL} sources)
+ * are those of {@code sum3}, so dense and block-sparse products agree in the same way.
  */
 public final class GaussSumKernelsF32 {
+    /** Targets per work-item. */
+    public static final int TARGETS = 4;
+
     private GaussSumKernelsF32() {
     }
 
     /**
-     * {@code a[i * cols + col] = sum_j exp(minusHalfC |x_i - y_j|^2) b[j * cols + col]} over the tiles and ranges, with
-     * {@code minusHalfC = -1 / (2 l^2)}.
+     * {@code a[i * cols + col] = sum_j 2^(-scale^2 |x_i - y_j|^2) b[j * cols + col]} over the tiles and ranges, with
+     * {@code scale = sqrt(log2(e) / (2 l^2))}: the Gaussian {@code exp(-|x - y|^2 / (2 l^2))}. A work-group of {@code w}
+     * work-items serves a tile of up to {@code TARGETS w} targets.
      */
     @Kernel
     public static void gauss3(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
             @NoAlias FloatArray a, @ReadOnly IntArray tiles, @ReadOnly IntArray rangeOffsets, @ReadOnly IntArray ranges,
-            int cols, int col, float minusHalfC) {
+            int cols, int col, float scale) {
         float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
         int lid = ctx.localIdx;
         int w = ctx.localGroupSizeX;
         int g = ctx.groupIdx;
-        int i = tiles.get(3 * g) + lid;
-        boolean active = i < tiles.get(3 * g + 1);
+        int tileEnd = tiles.get(3 * g + 1);
+        int i0 = tiles.get(3 * g) + lid;
+        int i1 = i0 + w;
+        int i2 = i1 + w;
+        int i3 = i2 + w;
+        boolean active0 = i0 < tileEnd;
+        boolean active1 = i1 < tileEnd;
+        boolean active2 = i2 < tileEnd;
+        boolean active3 = i3 < tileEnd;
         int cluster = tiles.get(3 * g + 2);
-        float x0 = 0.0f;
-        float x1 = 0.0f;
-        float x2 = 0.0f;
-        if (active) {
-            x0 = x.get(3 * i);
-            x1 = x.get(3 * i + 1);
-            x2 = x.get(3 * i + 2);
+        float x00 = 0.0f;
+        float x01 = 0.0f;
+        float x02 = 0.0f;
+        float x10 = 0.0f;
+        float x11 = 0.0f;
+        float x12 = 0.0f;
+        float x20 = 0.0f;
+        float x21 = 0.0f;
+        float x22 = 0.0f;
+        float x30 = 0.0f;
+        float x31 = 0.0f;
+        float x32 = 0.0f;
+        if (active0) {
+            x00 = scale * x.get(3 * i0);
+            x01 = scale * x.get(3 * i0 + 1);
+            x02 = scale * x.get(3 * i0 + 2);
         }
-        float acc = 0.0f;
-        float part = 0.0f;
+        if (active1) {
+            x10 = scale * x.get(3 * i1);
+            x11 = scale * x.get(3 * i1 + 1);
+            x12 = scale * x.get(3 * i1 + 2);
+        }
+        if (active2) {
+            x20 = scale * x.get(3 * i2);
+            x21 = scale * x.get(3 * i2 + 1);
+            x22 = scale * x.get(3 * i2 + 2);
+        }
+        if (active3) {
+            x30 = scale * x.get(3 * i3);
+            x31 = scale * x.get(3 * i3 + 1);
+            x32 = scale * x.get(3 * i3 + 2);
+        }
+        float acc0 = 0.0f;
+        float part0 = 0.0f;
+        float acc1 = 0.0f;
+        float part1 = 0.0f;
+        float acc2 = 0.0f;
+        float part2 = 0.0f;
+        float acc3 = 0.0f;
+        float part3 = 0.0f;
+        int stage = TARGETS * w;
         int rEnd = rangeOffsets.get(cluster + 1);
         for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
             int s0 = ranges.get(2 * r);
             int s1 = ranges.get(2 * r + 1);
-            for (int t0 = s0; t0 < s1; t0 += w) {
-                int j = t0 + lid;
-                if (j < s1) {
-                    ys[4 * lid] = y.get(3 * j);
-                    ys[4 * lid + 1] = y.get(3 * j + 1);
-                    ys[4 * lid + 2] = y.get(3 * j + 2);
-                    ys[4 * lid + 3] = b.get(j * cols + col);
+            for (int t0 = s0; t0 < s1; t0 += stage) {
+                for (int h = lid; h < stage; h += w) {
+                    int j = t0 + h;
+                    if (j < s1) {
+                        ys[4 * h] = scale * y.get(3 * j);
+                        ys[4 * h + 1] = scale * y.get(3 * j + 1);
+                        ys[4 * h + 2] = scale * y.get(3 * j + 2);
+                        ys[4 * h + 3] = b.get(j * cols + col);
+                    }
                 }
                 ctx.localBarrier();
-                int len = Math.min(w, s1 - t0);
-                if (active) {
+                int len = Math.min(stage, s1 - t0);
+                if (active0) {
                     int q = 0;
                     while (q < len) {
                         int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
                         for (int p = q; p < stop; p++) {
-                            float d0 = x0 - ys[4 * p];
-                            float d1 = x1 - ys[4 * p + 1];
-                            float d2 = x2 - ys[4 * p + 2];
-                            float r2 = d0 * d0;
-                            r2 += d1 * d1;
-                            r2 += d2 * d2;
-                            part += KernelMath.fastExp(minusHalfC * r2) * ys[4 * p + 3];
+                            float y0 = ys[4 * p];
+                            float y1 = ys[4 * p + 1];
+                            float y2 = ys[4 * p + 2];
+                            float bp = ys[4 * p + 3];
+                            float d00 = x00 - y0;
+                            float d01 = x01 - y1;
+                            float d02 = x02 - y2;
+                            part0 += KernelMath.fastExp2(-(d00 * d00 + d01 * d01 + d02 * d02)) * bp;
+                            float d10 = x10 - y0;
+                            float d11 = x11 - y1;
+                            float d12 = x12 - y2;
+                            part1 += KernelMath.fastExp2(-(d10 * d10 + d11 * d11 + d12 * d12)) * bp;
+                            float d20 = x20 - y0;
+                            float d21 = x21 - y1;
+                            float d22 = x22 - y2;
+                            part2 += KernelMath.fastExp2(-(d20 * d20 + d21 * d21 + d22 * d22)) * bp;
+                            float d30 = x30 - y0;
+                            float d31 = x31 - y1;
+                            float d32 = x32 - y2;
+                            part3 += KernelMath.fastExp2(-(d30 * d30 + d31 * d31 + d32 * d32)) * bp;
                         }
                         q = stop;
                         if ((t0 + q) % KernelSumKernelsF64.PARTIAL == 0) {
-                            acc += part;
-                            part = 0.0f;
+                            acc0 += part0;
+                            part0 = 0.0f;
+                            acc1 += part1;
+                            part1 = 0.0f;
+                            acc2 += part2;
+                            part2 = 0.0f;
+                            acc3 += part3;
+                            part3 = 0.0f;
                         }
                     }
                 }
                 ctx.localBarrier();
             }
-            acc += part;
-            part = 0.0f;
+            acc0 += part0;
+            part0 = 0.0f;
+            acc1 += part1;
+            part1 = 0.0f;
+            acc2 += part2;
+            part2 = 0.0f;
+            acc3 += part3;
+            part3 = 0.0f;
         }
-        if (active) {
-            a.set(i * cols + col, acc);
+        if (active0) {
+            a.set(i0 * cols + col, acc0);
+        }
+        if (active1) {
+            a.set(i1 * cols + col, acc1);
+        }
+        if (active2) {
+            a.set(i2 * cols + col, acc2);
+        }
+        if (active3) {
+            a.set(i3 * cols + col, acc3);
         }
     }
 }

@@ -68,8 +68,11 @@ final class TiledReduction implements AutoCloseable {
         int kind = k.code();
         double c = k.inverseSquaredLength();
         if (cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS && p == Precision.FP32) {
-            g.task("sum", grid, GaussSumKernelsF32::gauss3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
-                    (FloatArray) a, tiles, rangeOffsets, ranges, cols, 0, (float) (-0.5 * c));
+            // GaussSumKernelsF32.TARGETS targets per work-item
+            int local = (width + GaussSumKernelsF32.TARGETS - 1) / GaussSumKernelsF32.TARGETS;
+            g.task("sum", WorkerGrid.of((long) groups * local).withLocal(local), GaussSumKernelsF32::gauss3, new KernelContext(),
+                    (FloatArray) x, (FloatArray) y, (FloatArray) b, (FloatArray) a, tiles, rangeOffsets, ranges, cols, 0,
+                    (float) Math.sqrt(0.5 * c / Math.log(2)));
         } else if (cols == 1 && dim <= 3) {
             var kernel = switch (dim) {
                 case 1 -> KernelSumKernels.sum1.at(p);

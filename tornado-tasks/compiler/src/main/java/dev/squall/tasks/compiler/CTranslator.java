@@ -26,7 +26,7 @@ final class CTranslator {
             + "true false NULL INFINITY NAN threadIdx blockIdx blockDim gridDim warpSize dim3 "
             + "sqrt cbrt exp expm1 log log1p log10 sin cos tan asin acos atan atan2 sinh cosh tanh pow hypot floor ceil rint "
             + "round fma fmod fabs fmin fmax copysign min max abs clamp mix step sign select any all dot length distance "
-            + "native_exp native_log native_sin native_cos native_sqrt native_rsqrt native_divide rsqrt popcount clz barrier "
+            + "native_exp native_exp2 native_log native_sin native_cos native_sqrt native_rsqrt native_divide rsqrt popcount clz barrier "
             + "as_int as_float as_long as_double atomic_add atom_add atomic_min atomic_max atom_min atom_max atomic_cmpxchg "
             + "atom_cmpxchg get_global_id get_local_id get_group_id get_global_size get_local_size").split(" ")));
 

@@ -10,6 +10,8 @@ import javax.lang.model.type.TypeKind;
 final class CudaDialect extends CDialect {
     CudaDialect() {
         commonHelpers();
+        // one MUFU.EX2 without the denormal fix-up that ex2.approx.f32 needs (PTX ISA, ex2 instruction)
+        helper("sq_fast_exp2", "$Ffloat sq_fast_exp2(float x) { float r; asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)); return r; }");
         helper("sq_ntz_i", "$Fint sq_ntz_i(int x) { return x == 0 ? 32 : __ffs(x) - 1; }");
         helper("sq_ntz_l", "$Fint sq_ntz_l(long long x) { return x == 0 ? 64 : __ffsll(x) - 1; }");
         helper("sq_hob_i", "$Fint sq_hob_i(int x) { return x == 0 ? 0 : (int) (0x80000000u >> __clz(x)); }");
@@ -225,6 +227,7 @@ final class CudaDialect extends CDialect {
     String fast(String name) {
         return switch (name) {
             case "fastExp" -> "__expf";
+            case "fastExp2" -> "sq_fast_exp2";
             case "fastLog" -> "__logf";
             case "fastSin" -> "__sinf";
             case "fastCos" -> "__cosf";

@@ -265,7 +265,10 @@ final class IntrinsicTranslator {
         }
         boolean isFloat = m.getParameters().get(0).asType().getKind() == TypeKind.FLOAT;
         String fast = d.fast(name);
-        if (fast != null) return fast + "(" + String.join(", ", a) + ")";
+        if (fast != null) {
+            if (fast.startsWith("sq_")) helpers.add(fast);
+            return fast + "(" + String.join(", ", a) + ")";
+        }
         return switch (name) {
             case "sqrt", "exp", "log", "sin", "cos", "pow", "rsqrt", "fma" -> (isFloat ? d.floatFn(name) : name) + "(" + String.join(", ", a) + ")";
             default -> throw new KernelLanguageException(mi, "KernelMath." + name + " is not a kernel intrinsic");

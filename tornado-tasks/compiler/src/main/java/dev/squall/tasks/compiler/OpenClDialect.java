@@ -245,6 +245,7 @@ final class OpenClDialect extends CDialect {
     String fast(String name) {
         return switch (name) {
             case "fastExp" -> "native_exp";
+            case "fastExp2" -> "native_exp2";
             case "fastLog" -> "native_log";
             case "fastSin" -> "native_sin";
             case "fastCos" -> "native_cos";
