@@ -8,8 +8,9 @@ import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.spmv.kernels.BinnedCsrKernels;
+import dev.squall.sparse.spmv.kernels.BinnedCsrKernelsF64;
+import dev.squall.sparse.spmv.kernels.SpmmKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.KernelArray;
@@ -52,7 +53,7 @@ public final class SpmmExecutor implements AutoCloseable {
     static final int GROUP = 256;
     static final int SEGMENT = 8 * GROUP;
     /** Vectors of X each spmmBinned launch multiplies (its private accumulators). */
-    static final int CHUNK = Fp64Kernels.SPMM_CHUNK;
+    static final int CHUNK = BinnedCsrKernelsF64.SPMM_CHUNK;
 
     private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
@@ -91,11 +92,11 @@ public final class SpmmExecutor implements AutoCloseable {
             WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
             launches = g -> {
                 for (int c0 = 0; c0 < k; c0 += CHUNK) {
-                    g.graph().task(g.name("spmm-binned/vectors-from-" + c0), grid, SpmvKernels.spmmBinned.at(p), new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr,
+                    g.graph().task(g.name("spmm-binned/vectors-from-" + c0), grid, BinnedCsrKernels.spmmBinned.at(p), new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr,
                             segRow, segStart, segEnd, entryCol, entryVal, x, y, coef, partial, bins, k, xRow, xVec, yRow, yVec, c0);
                 }
                 if (longRows > 0) {
-                    g.graph().task(g.name("spmm-binned/long-rows"), SpmvKernels.spmmSegmentSums.at(p), longRow, longSeg, partial, y, coef, longRows, k,
+                    g.graph().task(g.name("spmm-binned/long-rows"), BinnedCsrKernels.spmmSegmentSums.at(p), longRow, longSeg, partial, y, coef, longRows, k,
                             yRow, yVec);
                 }
             };
@@ -109,10 +110,10 @@ public final class SpmmExecutor implements AutoCloseable {
             int rows = a.rows();
             int cols = a.cols();
             if (rowMajor) {
-                launches = g -> g.graph().task(g.name("spmm/row-major"), SpmvKernels.spmmRowMajor.at(p), rowPtr, col, val, x, y, coef, k, total);
+                launches = g -> g.graph().task(g.name("spmm/row-major"), SpmmKernels.spmmRowMajor.at(p), rowPtr, col, val, x, y, coef, k, total);
                 detail = "row-major X/Y: a work-item per output, the K outputs of a row adjacent";
             } else {
-                launches = g -> g.graph().task(g.name("spmm/col-major"), SpmvKernels.spmmColMajor.at(p), rowPtr, col, val, x, y, coef, rows, cols, total);
+                launches = g -> g.graph().task(g.name("spmm/col-major"), SpmmKernels.spmmColMajor.at(p), rowPtr, col, val, x, y, coef, rows, cols, total);
                 detail = "column-major X/Y: a work-item per output, rows adjacent within each vector";
             }
         }
