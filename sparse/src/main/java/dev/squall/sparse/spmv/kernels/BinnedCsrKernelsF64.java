@@ -308,7 +308,7 @@ public final class BinnedCsrKernelsF64 {
      * Sum of a group's warp partials {@code warpSums[w * stride + offset]}, {@code w < warps <= 32}, as
      * straight-line code rather than a loop: PoCL 5.0 aborts building a program (Kernel.cc:129,
      * "region_entry_barrier != NULL") when a branch between two barriers of a loop skips a loop whose trip
-     * count varies (pocl/pocl pull request 2281), the shape {@link #spmmBinned} had.
+     * count varies (pocl/pocl pull request 2281), the shape a loop here would give {@link #spmmBinned}.
      */
     @DeviceFunction
     static double warpTotal(double[] warpSums, int stride, int offset, int warps) {
@@ -378,7 +378,7 @@ public final class BinnedCsrKernelsF64 {
      * (row-major: {@code xRow = k, xVec = 1}; column-major: {@code xRow = 1, xVec = cols}). Each lane
      * keeps {@value #SPMM_CHUNK} accumulators, so the matrix is read once per chunk of vectors
      * (not once per vector), and a power-law row gets lanes (or groups) for its length. One launch per chunk
-     * ({@code c0} = 0, 8, ...): a loop over the chunks around the barrier and shuffles made PoCL 5.0 abort
+     * ({@code c0} = 0, 8, ...): a loop over the chunks around the barrier and shuffles makes PoCL 5.0 abort
      * (Kernel.cc:129) building the program, since the row loop at its top may be skipped. Long-row
      * segments leave {@code partial[segment * k + c]} for {@link #spmmSegmentSums}.
      */
