@@ -21,7 +21,10 @@ public final class EllKernelsF64 {
     private EllKernelsF64() {
     }
 
-    /** y[i] = alpha s + beta y[i], never reading y when beta is 0 (so poisoned y cannot leak in). */
+    /**
+     * y[i] = alpha s + beta y[i], never reading y when beta is 0 (so poisoned y cannot leak in). Each SpMV kernel class
+     * has this copy: kernels call the device functions of their own class only.
+     */
     @DeviceFunction
     static void store(DoubleArray y, int i, double s, DoubleArray coef) {
         double a = coef.get(0);
