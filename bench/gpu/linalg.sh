@@ -6,13 +6,12 @@
 #   squall cholesky fp64 n = 4096, 8192, 16384, 32768 (blocked, one matrix; outer block 1024 from n = 4096, 2048 from 8192) and fp32 n = 16384
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
 #     trailing update, copies) for n = 16384 and 8192 at the default outer block, and n = 16384 with block 1024
-#   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
-#     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4), --kernel warp-loop (round 5's
-#     broadcast with the steps as a loop, one rsqrt per step, out of place: no copy launch, round 6) and --kernel group
-#     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
+#   squall cholesky n=64 batch=10000, --kernel warp-loop (one warp per matrix in registers, columns broadcast through
+#     local memory, the steps a loop, one rsqrt per step, out of place: no copy launch) and --kernel group (one
+#     work-group per matrix in local memory)                          vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000, --kernel warp (L in local memory, each lane back-substitutes its own rows of the
-#     inverse, round 5), --kernel warp-shuffle (round 4) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32
-#     and 64), and n=4096 (blocks)                                    vs torch.linalg.solve_triangular(L, I)
+#     inverse) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32 and 64), and n=4096 (blocks)
+#                                                                     vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
 #   squall svd      128x64 batch=1000, rel-tol 1e-8 (one-sided Jacobi) vs torch.linalg.svd (full_matrices=False)
@@ -49,12 +48,9 @@ sq cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 --block 1024
 sq cholesky --n 8192 --precision fp64 --device cuda:0 --repeat 3 --profile
 sq cholesky --n 16384 --precision fp32 --device cuda:0 --verify --repeat 3
 sq cholesky --n 32768 --precision fp64 --device cuda:0 --repeat 2
-sq cholesky --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
-sq cholesky --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel warp-loop --precision fp64 --device cuda:0 --verify --repeat 20
 sq cholesky --n 64 --batch 10000 --kernel group --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel warp --precision fp64 --device cuda:0 --verify --repeat 20
-sq trinv --n 64 --batch 10000 --kernel warp-shuffle --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 32 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 64 --batch 10000 --kernel blocks --block 64 --precision fp64 --device cuda:0 --verify --repeat 20
 sq trinv --n 4096 --precision fp64 --device cuda:0 --verify --repeat 5

@@ -60,8 +60,8 @@ public final class StreamBench {
         long[] bytes = {2L * n * es, 2L * n * es, 3L * n * es, 3L * n * es};
         List<StreamResult> out = new ArrayList<>();
         double copyGbs = Double.NaN;
-        // every kernel is built and warmed before any is timed: the first one timed (copy) used to be measured while the
-        // JVM backend's launch path was still being compiled (the demo printed triad at 8.5x copy on the jvm device).
+        // every kernel is built and warmed before any is timed, so that the first one timed (copy) is not measured
+        // while the JVM backend's launch path is still being compiled.
         // Each pass runs the four kernels in order, so the host reference applies them once per pass.
         ExecutionPlan[] plans = new ExecutionPlan[4];
         try {

@@ -1,6 +1,6 @@
 package dev.squall.sparse.cli;
 
-import dev.squall.sparse.bench.CopyBandwidth;
+import dev.squall.sparse.limits.CopyBandwidth;
 import dev.squall.sparse.sgd.Factors;
 import dev.squall.sparse.sgd.Ratings;
 import dev.squall.sparse.sgd.RatingsGenerator;

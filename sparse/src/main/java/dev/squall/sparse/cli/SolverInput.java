@@ -1,10 +1,10 @@
 package dev.squall.sparse.cli;
 
-import dev.squall.sparse.bench.CopyBandwidth;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.io.MatrixMarketReader;
+import dev.squall.sparse.limits.CopyBandwidth;
 import dev.squall.sparse.spmv.SpmvExecutor;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;

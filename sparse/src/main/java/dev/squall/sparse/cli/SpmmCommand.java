@@ -1,13 +1,13 @@
 package dev.squall.sparse.cli;
 
-import dev.squall.sparse.bench.CopyBandwidth;
-import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
+import dev.squall.sparse.limits.CopyBandwidth;
 import dev.squall.sparse.spmm.CsbExecutor;
 import dev.squall.sparse.spmm.Layout;
 import dev.squall.sparse.spmm.SpmmExecutor;
+import dev.squall.sparse.spmv.SpmvCounts;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;

@@ -1,15 +1,15 @@
 package dev.squall.sparse.cli;
 
-import dev.squall.sparse.bench.CopyBandwidth;
-import dev.squall.sparse.bench.GatherLimit;
-import dev.squall.sparse.bench.SpmvCounts;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
 import dev.squall.sparse.generate.MatrixGenerators;
 import dev.squall.sparse.inspect.FormatChooser;
 import dev.squall.sparse.io.CsrDump;
+import dev.squall.sparse.limits.CopyBandwidth;
+import dev.squall.sparse.limits.GatherLimit;
 import dev.squall.sparse.reference.ReferenceSpmv;
 import dev.squall.sparse.spmv.BinnedTuning;
+import dev.squall.sparse.spmv.SpmvCounts;
 import dev.squall.sparse.spmv.SpmvExecutor;
 import dev.squall.sparse.spmv.SpmvFormat;
 import dev.squall.tasks.runtime.Device;

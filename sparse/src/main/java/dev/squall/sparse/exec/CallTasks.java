@@ -8,7 +8,7 @@ import dev.squall.tasks.runtime.TaskGraph;
  * {@link #name} ends them with the call's number when a batch holds several calls in one graph.
  *
  * <pre>{@code
- * t.graph().task(t.name("csr/rows"), SpmvKernels.csrScalar.at(p), rowPtr, col, val, x, y, coef, rows);
+ * t.graph().task(t.name("csr/rows"), CsrKernels.csrScalar.at(p), rowPtr, col, val, x, y, coef, rows);
  * }</pre>
  */
 public final class CallTasks {

@@ -15,7 +15,7 @@ import dev.squall.tasks.runtime.TaskGraph;
  *
  * <pre>{@code
  * LaunchRunner r = new LaunchRunner("spmv0", device,
- *         t -> t.graph().task(t.name("csr/rows"), SpmvKernels.csrScalar.at(p), rowPtr, col, val, x, y, coef, rows),
+ *         t -> t.graph().task(t.name("csr/rows"), CsrKernels.csrScalar.at(p), rowPtr, col, val, x, y, coef, rows),
  *         x, y, coef);
  * r.markDirty();                          // after writing x on the host
  * r.execute();                            // copies x, y, coef, then runs the launches

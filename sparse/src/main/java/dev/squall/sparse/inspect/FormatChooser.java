@@ -36,10 +36,9 @@ public final class FormatChooser {
 
     /**
      * Most fenced long-row segments for which csr-binned's one launch beats two. Each segment of a row cut in
-     * two or more publishes its partial with a global fence and an atomic (~1.5 us of a resident group's time
-     * on the H100, estimated from run 4), spread over ~1000 resident groups; the second launch costs ~3-5 us.
-     * Run 4 (before one-segment rows were stored directly): skewed:1000000, 3000 fenced segments, one launch
-     * 1379-1383 GB/s vs two 1378 (break-even); rmat:20, 7035 fenced segments, one launch 1400 vs two 1514.
+     * two or more publishes its partial with a global fence and an atomic (about 1.5 us of a resident group's
+     * time on a GPU), spread over the resident groups, where the second launch costs a few microseconds: about
+     * three waves of resident groups (the measured break-even is in sparse/PERF.md).
      */
     static final long FENCE_BUDGET = 3072;
 

@@ -7,7 +7,7 @@ import static dev.squall.sparse.exec.DeviceArrays.zeros;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.CsbFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.spmv.kernels.SpmmKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
@@ -70,12 +70,12 @@ public final class CsbExecutor implements AutoCloseable {
             if (t) {
                 int cols = csb.cols();
                 int blockCols = csb.colBlockPtr().length - 1;
-                launches = g -> g.graph().task(g.name("csb/block-columns"), SpmvKernels.csbMultiplyTransposed.at(precision), shared[3], shared[4], shared[5], shared[2],
+                launches = g -> g.graph().task(g.name("csb/block-columns"), SpmmKernels.csbMultiplyTransposed.at(precision), shared[3], shared[4], shared[5], shared[2],
                         shared[6], val, x, y, coef, cols, beta, blockCols, k, xRow, xVec, yRow, yVec);
             } else {
                 int rows = csb.rows();
                 int blockRows = csb.blockRowPtr().length - 1;
-                launches = g -> g.graph().task(g.name("csb/block-rows"), SpmvKernels.csbMultiply.at(precision), shared[0], shared[1], shared[2], shared[6], val, x, y, coef,
+                launches = g -> g.graph().task(g.name("csb/block-rows"), SpmmKernels.csbMultiply.at(precision), shared[0], shared[1], shared[2], shared[6], val, x, y, coef,
                         rows, beta, blockRows, k, xRow, xVec, yRow, yVec);
             }
             runner = new LaunchRunner(id, device, launches, x, y, coef);

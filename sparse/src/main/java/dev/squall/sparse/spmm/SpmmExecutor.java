@@ -4,18 +4,19 @@ import static dev.squall.sparse.exec.DeviceArrays.ints;
 import static dev.squall.sparse.exec.DeviceArrays.values;
 import static dev.squall.sparse.exec.DeviceArrays.zeros;
 
+import dev.squall.sparse.exec.DeviceProduct;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.spmv.kernels.BinnedCsrKernels;
+import dev.squall.sparse.spmv.kernels.BinnedCsrKernelsF64;
+import dev.squall.sparse.spmv.kernels.SpmmKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
-import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.WorkerGrid;
 
 /**
@@ -33,7 +34,7 @@ import dev.squall.tasks.runtime.WorkerGrid;
  * }
  * }</pre>
  */
-public final class SpmmExecutor implements AutoCloseable {
+public final class SpmmExecutor extends DeviceProduct {
     private static int serial;
 
     private final CsrMatrix a;
@@ -44,15 +45,12 @@ public final class SpmmExecutor implements AutoCloseable {
     private final KernelArray x;
     private final KernelArray y;
     private final KernelArray coef;
-    private final String detail;
-    private double inspectorMillis;
-    private final LaunchRunner runner;
 
     /** Work-group size of the binned SpMM and its long-row segment length (entries), as csr-binned SpMV. */
     static final int GROUP = 256;
     static final int SEGMENT = 8 * GROUP;
     /** Vectors of X each spmmBinned launch multiplies (its private accumulators). */
-    static final int CHUNK = Fp64Kernels.SPMM_CHUNK;
+    static final int CHUNK = BinnedCsrKernelsF64.SPMM_CHUNK;
 
     private SpmmExecutor(CsrMatrix a, int k, Layout layout, Precision p, Device d, boolean gpuStyle) {
         long t0 = System.nanoTime();
@@ -71,6 +69,7 @@ public final class SpmmExecutor implements AutoCloseable {
         Precision.write(coef, new double[] {1, 0});
         boolean rowMajor = layout == Layout.ROW_MAJOR;
         LaunchRunner.Launches launches;
+        String detail;
         // GPUs: binned for column-major X (a work-item per output would re-read the matrix per vector)
         // and for skewed rows; regular rows with row-major X keep a work-item per output (neighbours share the row)
         if (gpuStyle && a.nnz() > 0 && (!rowMajor || skewed(a))) {
@@ -91,11 +90,11 @@ public final class SpmmExecutor implements AutoCloseable {
             WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
             launches = g -> {
                 for (int c0 = 0; c0 < k; c0 += CHUNK) {
-                    g.graph().task(g.name("spmm-binned/vectors-from-" + c0), grid, SpmvKernels.spmmBinned.at(p), new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr,
+                    g.graph().task(g.name("spmm-binned/vectors-from-" + c0), grid, BinnedCsrKernels.spmmBinned.at(p), new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr,
                             segRow, segStart, segEnd, entryCol, entryVal, x, y, coef, partial, bins, k, xRow, xVec, yRow, yVec, c0);
                 }
                 if (longRows > 0) {
-                    g.graph().task(g.name("spmm-binned/long-rows"), SpmvKernels.spmmSegmentSums.at(p), longRow, longSeg, partial, y, coef, longRows, k,
+                    g.graph().task(g.name("spmm-binned/long-rows"), BinnedCsrKernels.spmmSegmentSums.at(p), longRow, longSeg, partial, y, coef, longRows, k,
                             yRow, yVec);
                 }
             };
@@ -109,19 +108,19 @@ public final class SpmmExecutor implements AutoCloseable {
             int rows = a.rows();
             int cols = a.cols();
             if (rowMajor) {
-                launches = g -> g.graph().task(g.name("spmm/row-major"), SpmvKernels.spmmRowMajor.at(p), rowPtr, col, val, x, y, coef, k, total);
+                launches = g -> g.graph().task(g.name("spmm/row-major"), SpmmKernels.spmmRowMajor.at(p), rowPtr, col, val, x, y, coef, k, total);
                 detail = "row-major X/Y: a work-item per output, the K outputs of a row adjacent";
             } else {
-                launches = g -> g.graph().task(g.name("spmm/col-major"), SpmvKernels.spmmColMajor.at(p), rowPtr, col, val, x, y, coef, rows, cols, total);
+                launches = g -> g.graph().task(g.name("spmm/col-major"), SpmmKernels.spmmColMajor.at(p), rowPtr, col, val, x, y, coef, rows, cols, total);
                 detail = "column-major X/Y: a work-item per output, rows adjacent within each vector";
             }
         }
-        this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
+        double inspectorMs = (System.nanoTime() - t0) / 1e6;
         String id;
         synchronized (SpmmExecutor.class) {
             id = "spmm" + serial++;
         }
-        runner = new LaunchRunner(id, d, launches, x, y, coef);
+        bind(new LaunchRunner(id, d, launches, x, y, coef), y, a.rows() * k, detail, inspectorMs);
     }
 
     /** Rows far longer than the mean (the rule of the SpMV format chooser). */
@@ -152,7 +151,7 @@ public final class SpmmExecutor implements AutoCloseable {
         CsrMatrix at = CsrTranspose.of(a);
         double ms = (System.nanoTime() - t0) / 1e6;
         SpmmExecutor e = create(at, k, layout, precision, device);
-        e.inspectorMillis += ms;
+        e.addInspectorMillis(ms);
         return e;
     }
 
@@ -160,7 +159,7 @@ public final class SpmmExecutor implements AutoCloseable {
     public SpmmExecutor setX(double[] v) {
         check("X", v.length, (long) a.cols() * k);
         Precision.write(x, v);
-        runner.markDirty();
+        runner().markDirty();
         return this;
     }
 
@@ -168,42 +167,15 @@ public final class SpmmExecutor implements AutoCloseable {
     public SpmmExecutor setY(double[] v) {
         check("Y", v.length, (long) a.rows() * k);
         Precision.write(y, v);
-        runner.markDirty();
+        runner().markDirty();
         return this;
     }
 
     /** Sets alpha and beta (default 1 and 0). */
     public SpmmExecutor setCoefficients(double alpha, double beta) {
         Precision.write(coef, new double[] {alpha, beta});
-        runner.markDirty();
+        runner().markDirty();
         return this;
-    }
-
-    /** Computes Y = alpha A X + beta Y once; the profile's kernel time is this call's executor time. */
-    public Profile execute() {
-        return runner.execute().profile();
-    }
-
-    /** Executor time per call over {@code calls} back-to-back products between one pair of device events. */
-    public double batchMillis(int calls) {
-        return runner.batchMillis(calls);
-    }
-
-    /** Y after the last execution, copied back ({@code rows * k}, this executor's layout). */
-    public double[] y() {
-        if (!runner.hasRun()) execute();
-        runner.copyBack(y);
-        return Precision.read(y, a.rows() * k);
-    }
-
-    /** One product with copies in and out ({@code y0} may be null when beta is 0). */
-    public double[] multiply(double alpha, double[] xv, double beta, double[] y0) {
-        setX(xv);
-        setCoefficients(alpha, beta);
-        if (y0 != null) setY(y0);
-        else if (beta != 0) throw new IllegalArgumentException("beta is " + beta + " but no Y was given");
-        execute();
-        return y();
     }
 
     public Layout layout() {
@@ -214,23 +186,7 @@ public final class SpmmExecutor implements AutoCloseable {
         return k;
     }
 
-    /** Inspector time: building the device-side arrays. */
-    public double inspectorMillis() {
-        return inspectorMillis;
-    }
-
-    /** One line: kernel and work-item mapping. */
-    public String detail() {
-        return detail;
-    }
-
     private static void check(String what, int got, long want) {
         if (got != want) throw new IllegalArgumentException(what + " has " + got + " entries, needs " + want);
-    }
-
-    /** Releases the launches and the device copies of this executor's arrays. */
-    @Override
-    public void close() {
-        runner.close();
     }
 }

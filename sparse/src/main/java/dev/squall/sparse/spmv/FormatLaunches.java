@@ -15,7 +15,11 @@ import dev.squall.sparse.format.DiaFormat;
 import dev.squall.sparse.format.EllFormat;
 import dev.squall.sparse.format.HybFormat;
 import dev.squall.sparse.format.SellFormat;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.spmv.kernels.BinnedCsrKernels;
+import dev.squall.sparse.spmv.kernels.CooKernels;
+import dev.squall.sparse.spmv.kernels.CsrKernels;
+import dev.squall.sparse.spmv.kernels.DiaBcsrKernels;
+import dev.squall.sparse.spmv.kernels.EllKernels;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
@@ -73,7 +77,7 @@ final class FormatLaunches {
         int rows = a.rows();
         String step = f.cliName() + "/";
         if (a.nnz() == 0) {
-            return new Built(g -> g.graph().task(g.name(step + "scale"), SpmvKernels.scale.at(p), v.y(), v.coef(), rows), "no entries: y = beta y");
+            return new Built(g -> g.graph().task(g.name(step + "scale"), CsrKernels.scale.at(p), v.y(), v.coef(), rows), "no entries: y = beta y");
         }
         if (longOffsets) {
             if (f != SpmvFormat.CSR) {
@@ -83,7 +87,7 @@ final class FormatLaunches {
             LongArray rowPtr = longs(a.rowPtr());
             IntArray col = ints(a.colIdx());
             KernelArray val = values(p, a.values());
-            return new Built(g -> g.graph().task(g.name(step + "rows-64-bit-offsets"), SpmvKernels.csrScalarLong.at(p), rowPtr, col, val,
+            return new Built(g -> g.graph().task(g.name(step + "rows-64-bit-offsets"), CsrKernels.csrScalarLong.at(p), rowPtr, col, val,
                     v.x(), v.y(), v.coef(), rows), "one work-item per row, 64-bit row pointers");
         }
         return switch (f) {
@@ -92,11 +96,11 @@ final class FormatLaunches {
                 IntArray col = ints(a.colIdx());
                 KernelArray val = values(p, a.values());
                 if (gpu) {
-                    yield new Built(g -> g.graph().task(g.name(step + "rows"), SpmvKernels.csrScalar.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), rows),
+                    yield new Built(g -> g.graph().task(g.name(step + "rows"), CsrKernels.csrScalar.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), rows),
                             "one work-item per row");
                 }
                 int blocks = (rows + CPU_BLOCK_ROWS - 1) / CPU_BLOCK_ROWS;
-                yield new Built(g -> g.graph().task(g.name(step + "row-blocks"), SpmvKernels.csrRowBlocks.at(p), rowPtr, col, val,
+                yield new Built(g -> g.graph().task(g.name(step + "row-blocks"), CsrKernels.csrRowBlocks.at(p), rowPtr, col, val,
                         v.x(), v.y(), v.coef(), rows, CPU_BLOCK_ROWS, blocks),
                         CPU_BLOCK_ROWS + " rows per work-item (CPU device), entries streamed, 2 accumulators");
             }
@@ -108,7 +112,7 @@ final class FormatLaunches {
                 IntArray rowPtr = ints(a.rowPtr());
                 IntArray col = ints(a.colIdx());
                 KernelArray val = values(p, a.values());
-                yield new Built(g -> g.graph().task(g.name(step + "rows"), grid, SpmvKernels.csrVector.at(p), new KernelContext(), rowPtr, col, val,
+                yield new Built(g -> g.graph().task(g.name(step + "rows"), grid, CsrKernels.csrVector.at(p), new KernelContext(), rowPtr, col, val,
                         v.x(), v.y(), v.coef(), rows, lanes), lanes + " lanes per row");
             }
             case CSR_MERGE -> {
@@ -123,9 +127,9 @@ final class FormatLaunches {
                 KernelArray val = values(p, a.values());
                 int nnz = a.nnz();
                 yield new Built(g -> g.graph()
-                        .task(g.name(step + "merge"), SpmvKernels.csrMerge.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), carry, carryRow,
+                        .task(g.name(step + "merge"), CsrKernels.csrMerge.at(p), rowPtr, col, val, v.x(), v.y(), v.coef(), carry, carryRow,
                                 rows, nnz, per, items)
-                        .task(g.name(step + "carry-fix"), SpmvKernels.carryFix.at(p), v.y(), v.coef(), carry, carryRow, items),
+                        .task(g.name(step + "carry-fix"), CooKernels.carryFix.at(p), v.y(), v.coef(), carry, carryRow, items),
                         per + " merge items (rows + nonzeros) per work-item, " + items + " work-items");
             }
             case CSR_BINNED, CSR_BINNED_TWO_LAUNCH -> {
@@ -142,13 +146,13 @@ final class FormatLaunches {
                 IntArray longRow = ints(b.longRow());
                 int bins = b.bins();
                 int longRows = b.longRow().length;
-                var kernel = (t.unroll() == 4 ? SpmvKernels.csrBinnedQuad : SpmvKernels.csrBinned).at(p);
+                var kernel = (t.unroll() == 4 ? BinnedCsrKernels.csrBinnedQuad : BinnedCsrKernels.csrBinned).at(p);
                 WorkerGrid grid = WorkerGrid.of((long) b.groups() * b.group()).withLocal(b.group());
                 LaunchRunner.Launches launches = g -> {
                     g.graph().task(g.name(step + "bins"), grid, kernel, new KernelContext(), binGroup, binLanes, binItem, rowList, listPtr, segRow,
                             segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, oneLaunch ? 1 : 0);
                     if (!oneLaunch && longRows > 0) {
-                        g.graph().task(g.name(step + "long-rows"), SpmvKernels.segmentSums.at(p), longRow, longSeg, partial, v.y(), v.coef(), longRows);
+                        g.graph().task(g.name(step + "long-rows"), BinnedCsrKernels.segmentSums.at(p), longRow, longSeg, partial, v.y(), v.coef(), longRows);
                     }
                 };
                 String knobs = t.equals(BinnedTuning.DEFAULT) ? "" : "knobs " + t.suffix().substring(1) + " (group " + b.group()
@@ -170,7 +174,7 @@ final class FormatLaunches {
                 IntArray stream = ints(streamItem);
                 int bins = b.bins();
                 WorkerGrid grid = WorkerGrid.of((long) b.groups() * GROUP).withLocal(GROUP);
-                yield new Built(g -> g.graph().task(g.name(step + "bins"), grid, SpmvKernels.csrBinnedStream.at(p), new KernelContext(), binGroup, binLanes, binItem,
+                yield new Built(g -> g.graph().task(g.name(step + "bins"), grid, BinnedCsrKernels.csrBinnedStream.at(p), new KernelContext(), binGroup, binLanes, binItem,
                         rowList, listPtr, segRow, segStart, segEnd, col, val, v.x(), v.y(), v.coef(), partial, bins, segLong, longSeg, segCount, stream),
                         b.describe() + (b.longRow().length == 0 ? "" : ", long rows finished by their last group"));
             }
@@ -189,7 +193,7 @@ final class FormatLaunches {
                 IntArray chunkPtr = ints(s.chunkPtr()), slotLen = ints(s.slotLen()), perm = ints(s.perm()), col = ints(s.col());
                 KernelArray val = values(p, s.val());
                 int slots = s.slots();
-                yield new Built(g -> g.graph().task(g.name(step + "chunks"), SpmvKernels.sell.at(p), chunkPtr, slotLen, perm, col, val,
+                yield new Built(g -> g.graph().task(g.name(step + "chunks"), EllKernels.sell.at(p), chunkPtr, slotLen, perm, col, val,
                         v.x(), v.y(), v.coef(), slots, c),
                         "C " + c + ", sigma " + sigma + ", " + pct(a.nnz(), s.storedSlots()) + " of slots used");
             }
@@ -199,7 +203,7 @@ final class FormatLaunches {
                 KernelArray val = values(p, dia.val());
                 int cols = a.cols();
                 int diagonals = dia.diagonals();
-                yield new Built(g -> g.graph().task(g.name(step + "rows"), SpmvKernels.dia.at(p), offsets, val, v.x(), v.y(), v.coef(),
+                yield new Built(g -> g.graph().task(g.name(step + "rows"), DiaBcsrKernels.dia.at(p), offsets, val, v.x(), v.y(), v.coef(),
                         rows, cols, diagonals),
                         dia.diagonals() + " diagonals, " + pct(a.nnz(), (long) dia.diagonals() * rows) + " of slots used");
             }
@@ -209,7 +213,7 @@ final class FormatLaunches {
                 KernelArray val = values(p, b.val());
                 int r = b.r();
                 int c = b.c();
-                yield new Built(g -> g.graph().task(g.name(step + "block-rows"), SpmvKernels.bcsr.at(p), blockPtr, blockCol, mask, val,
+                yield new Built(g -> g.graph().task(g.name(step + "block-rows"), DiaBcsrKernels.bcsr.at(p), blockPtr, blockCol, mask, val,
                         v.x(), v.y(), v.coef(), rows, r, c),
                         b.r() + "x" + b.c() + " blocks, " + b.blocks() + " stored, " + pct(a.nnz(), (long) b.blocks() * b.r() * b.c()) + " of slots used");
             }
@@ -231,7 +235,7 @@ final class FormatLaunches {
         IntArray rowLen = ints(e.rowLen()), col = ints(e.col());
         KernelArray val = values(p, e.val());
         int rows = e.rows();
-        return g -> g.graph().task(g.name(step), SpmvKernels.ell.at(p), rowLen, col, val, v.x(), v.y(), v.coef(), rows);
+        return g -> g.graph().task(g.name(step), EllKernels.ell.at(p), rowLen, col, val, v.x(), v.y(), v.coef(), rows);
     }
 
     /** COO's launches and their description. */
@@ -250,9 +254,9 @@ final class FormatLaunches {
         int rows = c.rows();
         int empty = writeEmpty ? 1 : 0;
         LaunchRunner.Launches launches = g -> g.graph()
-                .task(g.name(step + "chunks"), SpmvKernels.cooChunks.at(p), row, col, val, v.x(), v.y(), coef, carry, carryRow, nnz, rows, chunk,
+                .task(g.name(step + "chunks"), CooKernels.cooChunks.at(p), row, col, val, v.x(), v.y(), coef, carry, carryRow, nnz, rows, chunk,
                         chunks, empty)
-                .task(g.name(step + "carry-fix"), SpmvKernels.carryFix.at(p), v.y(), coef, carry, carryRow, chunks);
+                .task(g.name(step + "carry-fix"), CooKernels.carryFix.at(p), v.y(), coef, carry, carryRow, chunks);
         return new Coo(launches, chunk + " entries per work-item, " + chunks + " work-items");
     }
 

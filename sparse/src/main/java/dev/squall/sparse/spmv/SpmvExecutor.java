@@ -4,11 +4,11 @@ import static dev.squall.sparse.exec.DeviceArrays.zeros;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.format.CsrTranspose;
+import dev.squall.sparse.exec.DeviceProduct;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
-import dev.squall.tasks.runtime.Profile;
 import java.util.List;
 
 /**
@@ -24,7 +24,7 @@ import java.util.List;
  * }
  * }</pre>
  */
-public final class SpmvExecutor implements AutoCloseable {
+public final class SpmvExecutor extends DeviceProduct {
     private static int serial;
 
     private final CsrMatrix matrix;
@@ -32,9 +32,6 @@ public final class SpmvExecutor implements AutoCloseable {
     private final Precision precision;
     private final Device device;
     private final FormatLaunches.Vectors v;
-    private final String detail;
-    private double inspectorMillis;
-    private final LaunchRunner runner;
 
     /** The launches {@code d} calls for (GPU or CPU style), 64-bit offsets where the entries need them. */
     private SpmvExecutor(CsrMatrix a, SpmvFormat f, Precision p, Device d, BinnedTuning tuning) {
@@ -55,13 +52,12 @@ public final class SpmvExecutor implements AutoCloseable {
         Precision.write(v.coef(), new double[] {1, 0});
         Precision.write(v.coefAcc(), new double[] {1, 1});
         FormatLaunches.Built built = FormatLaunches.build(a, f, p, v, gpuStyle, longOffsets, tuning);
-        this.detail = built.detail();
-        this.inspectorMillis = (System.nanoTime() - t0) / 1e6;
+        double inspectorMs = (System.nanoTime() - t0) / 1e6;
         String id;
         synchronized (SpmvExecutor.class) {
             id = "spmv" + serial++;
         }
-        this.runner = new LaunchRunner(id, d, built.launches(), v.x(), v.y(), v.coef(), v.coefAcc());
+        bind(new LaunchRunner(id, d, built.launches(), v.x(), v.y(), v.coef(), v.coefAcc()), v.y(), a.rows(), built.detail(), inspectorMs);
     }
 
     /**
@@ -111,7 +107,7 @@ public final class SpmvExecutor implements AutoCloseable {
         CsrMatrix at = CsrTranspose.of(a);
         double ms = (System.nanoTime() - t0) / 1e6;
         SpmvExecutor e = new SpmvExecutor(at, format, precision, device, tuning);
-        e.inspectorMillis += ms;
+        e.addInspectorMillis(ms);
         return e;
     }
 
@@ -119,7 +115,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setX(double[] x) {
         check("x", x.length, matrix.cols());
         Precision.write(v.x(), x);
-        runner.markDirty();
+        runner().markDirty();
         return this;
     }
 
@@ -127,7 +123,7 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setY(double[] y) {
         check("y", y.length, matrix.rows());
         Precision.write(v.y(), y);
-        runner.markDirty();
+        runner().markDirty();
         return this;
     }
 
@@ -135,46 +131,8 @@ public final class SpmvExecutor implements AutoCloseable {
     public SpmvExecutor setCoefficients(double alpha, double beta) {
         Precision.write(v.coef(), new double[] {alpha, beta});
         Precision.write(v.coefAcc(), new double[] {alpha, 1});
-        runner.markDirty();
+        runner().markDirty();
         return this;
-    }
-
-    /**
-     * Computes {@code y = alpha A x + beta y} on the device, copying x, y and the coefficients there
-     * first if a setter changed them. The profile's kernel time is the executor time of this call
-     * (the first call also builds the kernels and copies the matrix).
-     */
-    public Profile execute() {
-        return runner.execute().profile();
-    }
-
-    /**
-     * Executor time per call measured as a device would be used in a solver loop: {@code calls}
-     * products enqueued back to back between one pair of device events, time divided by
-     * {@code calls}. A single {@link #execute()} also times the host's launch work between its
-     * start event and the kernel (argument binding, a cold JIT), which can be as long as a small
-     * kernel; a batch hides it behind the kernels already queued. y ends as after one call when
-     * beta is 0 (with beta not 0 each call accumulates).
-     */
-    public double batchMillis(int calls) {
-        return runner.batchMillis(calls);
-    }
-
-    /** y after the last {@link #execute()}, copied back from the device. */
-    public double[] y() {
-        if (!runner.hasRun()) execute();
-        runner.copyBack(v.y());
-        return Precision.read(v.y(), matrix.rows());
-    }
-
-    /** One product with copies in and out: returns {@code alpha A x + beta y0} ({@code y0} may be null when beta is 0). */
-    public double[] multiply(double alpha, double[] x, double beta, double[] y0) {
-        setX(x);
-        setCoefficients(alpha, beta);
-        if (y0 != null) setY(y0);
-        else if (beta != 0) throw new IllegalArgumentException("beta is " + beta + " but no y was given");
-        execute();
-        return y();
     }
 
     public SpmvFormat format() {
@@ -189,24 +147,8 @@ public final class SpmvExecutor implements AutoCloseable {
         return device;
     }
 
-    /** What the inspector chose (width, lanes, chunking...). */
-    public String detail() {
-        return detail;
-    }
-
-    /** Wall time of the inspector: format conversion and filling the device-side arrays on the host. */
-    public double inspectorMillis() {
-        return inspectorMillis;
-    }
-
     private static void check(String what, int got, int want) {
         if (got != want) throw new IllegalArgumentException(what + " has " + got + " entries, the matrix needs " + want);
-    }
-
-    /** Releases the launches and the device copies of this executor's arrays. */
-    @Override
-    public void close() {
-        runner.close();
     }
 
     /** For tests of the device path: the vectors this executor owns. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.reference.ReferenceSpmv;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.spmv.kernels.CsrKernels;
 import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.TestMatrices;
 import dev.squall.tasks.api.IntArray;
@@ -30,7 +30,7 @@ class LaunchRunnerTest {
             for (int i = 0; i < n; i++) y0[i] = (i % 13) - 6.5; // halves: exact in float, and so are their powers-of-two multiples
             KernelArray y = DeviceArrays.values(p, y0);
             KernelArray coef = DeviceArrays.values(p, new double[] {1, 2}); // each call: y = 2 y
-            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/scale"), SpmvKernels.scale.at(p), y, coef, n);
+            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/scale"), CsrKernels.scale.at(p), y, coef, n);
             try (LaunchRunner r = new LaunchRunner("runnerTest", d, launches, y, coef)) {
                 r.execute();
                 r.copyBack(y);
@@ -60,7 +60,7 @@ class LaunchRunnerTest {
             KernelArray val = DeviceArrays.values(p, a.values()), x = DeviceArrays.values(p, x0);
             KernelArray y = DeviceArrays.values(p, DeviceCases.poison(a.rows())), coef = DeviceArrays.values(p, new double[] {1, 0});
             int rows = a.rows();
-            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/rows"), grid, SpmvKernels.csrVector.at(p), new KernelContext(),
+            LaunchRunner.Launches launches = g -> g.graph().task(g.name("test/rows"), grid, CsrKernels.csrVector.at(p), new KernelContext(),
                     rowPtr, col, val, x, y, coef, rows, lanes);
             try (LaunchRunner r = new LaunchRunner("runnerTest", d, launches, x, y, coef)) {
                 r.execute();

@@ -9,10 +9,10 @@ import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.*;
 
 /**
- * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of four
- * kernels ({@link SmallCholeskyKernel}): one warp per matrix in registers with the columns broadcast
- * through local memory (the default; {@code warp-loop}: the same as a loop, out of place) or by shuffles, or one work-group per matrix in local memory. Matrices are packed column-major, {@code n x n}
- * each, and are overwritten by their factors (zeros above the diagonal).
+ * Cholesky factorisation of many small SPD matrices ({@code n <= 64}) at once, by one of two kernels
+ * ({@link SmallCholeskyKernel}): one warp per matrix in registers with the columns broadcast through local memory,
+ * out of place (the default, {@code warp-loop}), or one work-group per matrix in local memory ({@code group}).
+ * Matrices are packed column-major, {@code n x n} each, and are overwritten by their factors (zeros above the diagonal).
  *
  * <pre>{@code
  * BatchStatus s = BatchedCholesky.factor(Devices.select(null), a, 64, 10_000);
@@ -24,7 +24,7 @@ public final class BatchedCholesky {
     }
 
     /**
-     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP_LOOP} kernel (5.4x torch on the H100, bench/results/2026-11-22-linalg-batched-h100) and copies the factors back into {@code a}.
+     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP_LOOP} kernel and copies the factors back into {@code a}.
      *
      * @throws IllegalArgumentException on wrong sizes, {@code n > 64}, or a non-finite input entry (naming it)
      */
@@ -53,7 +53,7 @@ public final class BatchedCholesky {
      * {@code aOff + e * stride}, leading dimension {@code lda}); failing pivots go to
      * {@code info[infoOff + e]} as {@code pivotBase + j} (atomic minimum). With the
      * {@link SmallCholeskyKernel#GROUP} kernel a failing matrix keeps its columns factored up to the
-     * pivot; with the warp kernels its values are undefined.
+     * pivot; with the warp kernel its values are undefined.
      */
     public static void append(LaunchSequence seq, KernelArray a, int aOff, int lda, int stride, int n, int batch,
                               IntArray info, int infoOff, int pivotBase, SmallCholeskyKernel kernel) {
@@ -61,18 +61,6 @@ public final class BatchedCholesky {
         Precision p = Precision.of(a);
         if (kernel == SmallCholeskyKernel.WARP_LOOP) {
             launchWarpLoop(seq, p, a, aOff, a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
-            return;
-        }
-        if (kernel == SmallCholeskyKernel.WARP) {
-            seq.graph().task(seq.taskName("potrf_warp_local"),
-                    WorkerGrid.of((long) batch * WarpLocalCholeskyKernelsF64.THREADS).withLocal(WarpLocalCholeskyKernelsF64.THREADS),
-                    WarpLocalCholeskyKernels.potrfWarpLocal.at(p), new KernelContext(), a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
-            return;
-        }
-        if (kernel == SmallCholeskyKernel.WARP_SHUFFLE) {
-            int groups = (batch + WarpCholeskyKernelsF64.MATRICES_PER_GROUP - 1) / WarpCholeskyKernelsF64.MATRICES_PER_GROUP;
-            seq.graph().task(seq.taskName("potrf_warp"), WorkerGrid.of((long) groups * WarpCholeskyKernelsF64.THREADS).withLocal(WarpCholeskyKernelsF64.THREADS),
-                    WarpCholeskyKernels.potrfWarp.at(p), new KernelContext(), a, aOff, lda, stride, n, batch, info, infoOff, pivotBase);
             return;
         }
         seq.graph().task(seq.taskName("potrf_small"), WorkerGrid.of((long) batch * CholeskyKernelsF64.THREADS).withLocal(CholeskyKernelsF64.THREADS),

@@ -40,9 +40,7 @@ public final class BlockedCholesky {
     /**
      * The default outer block for order n: 2048 from n = 8192, 1024 from 4096, else {@link #OUTER_BLOCK}. Wide
      * blocks make few, deep trailing GEMMs (less of C read and written per flop) and the 64-column steps inside a
-     * diagonal block cost the same whatever its width. H100, fp64, after the fused 64-column step and the
-     * triangular panel GEMM (linalg PERF.md, round 7): n = 16384 took 93.5 / 79.6 / 72.9 / 80.7 ms with blocks
-     * 512 / 1024 / 2048 / 4096; n = 8192 20.3 / 18.8 ms with 1024 / 2048; n = 4096 7.8 / 7.5 ms with 256 / 1024.
+     * diagonal block cost the same whatever its width (the times of each block size are in linalg/PERF.md).
      */
     public static int outerBlock(int n) {
         return n >= 8192 ? 2048 : n >= 4096 ? 1024 : OUTER_BLOCK;

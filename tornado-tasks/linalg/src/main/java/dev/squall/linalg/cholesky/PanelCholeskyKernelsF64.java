@@ -13,10 +13,8 @@ import dev.squall.tasks.api.*;
  * which is the forward substitution {@code X L11^T = A21} done column by column alongside the
  * factorisation. Work-item {@code (row, phase)} keeps its 16 entries of both in registers; step
  * {@code j} reads only column {@code j}, which its owners published in local memory at the end of
- * step {@code j - 1}. (On an H100 a launch took 81 us with the block in local memory, as
- * {@code potrfSmall} keeps it, 55 us with the rows in registers and 36 us with the steps unrolled
- * in groups of 4, see {@link #potrfPanel}; linalg PERF.md, round 7.)
- * The factor is computed redundantly by every group: a few microseconds in parallel, against the
+ * step {@code j - 1}; the steps are unrolled in groups of 4 ({@link #potrfPanel}), which keeps the
+ * chain of steps short (launch times of each layout in linalg/PERF.md). The factor is computed redundantly by every group: a few microseconds in parallel, against the
  * launches (triangular inverse, panel GEMM, copy) it replaces.
  *
  * <p>The compiler generates the single-precision twin {@code PanelCholeskyKernelsF32}
@@ -96,8 +94,8 @@ public final class PanelCholeskyKernelsF64 {
         int failedAt = -1;
         // Steps j = 4 jq + jr. jq is unrolled, so whether this work-item's column phase + 4q is still ahead of j is
         // known at compile time for all q but q == jq, finished columns cost nothing, and the owner of column j + 1
-        // (q = jq, or jq + 1 after jr == 3) is a fixed register. (Predicating all 16 columns every step cost about
-        // 300 instructions a warp per step, 63 us a launch on the H100; nsight compute: IPC 0.39 per scheduler.)
+        // (q = jq, or jq + 1 after jr == 3) is a fixed register; predicating all 16 columns every step would about
+        // double the instructions of a step.
         // Barrier loop: group-uniform trip counts, fixed-trip inner loops with predicates (PoCL 5.0 aborts on a
         // branch around a variable-trip loop here), barrier unconditional; steps from kb on only pass the barrier.
         for (@Unroll int jq = 0; jq < PER_PHASE; jq++) {

@@ -4,10 +4,9 @@ import dev.squall.tasks.api.*;
 
 /**
  * Batched Cholesky of matrices of order {@code n <= 64}, one work-group of 32 work-items (one warp)
- * per matrix, the matrix in registers and each column broadcast through local memory as in
- * {@link WarpLocalCholeskyKernelsF64#potrfWarpLocal}, but with the 64 steps as two loops (small
- * code) instead of unrolled, and out of place (reads {@code src}, writes {@code dst}; they may be
- * the same array).
+ * per matrix, the matrix in registers and each column broadcast through local memory, the 64 steps
+ * as two loops (small code, where unrolling them does not fit the instruction caches), and out of
+ * place (reads {@code src}, writes {@code dst}; they may be the same array).
  *
  * <p>Lane {@code l} holds row {@code l} in {@code t} and row {@code l + 32} in {@code b}, with the
  * current column j at index 0: the rank-1 update writes its result one register to the left

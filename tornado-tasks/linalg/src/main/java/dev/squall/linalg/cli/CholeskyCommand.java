@@ -43,8 +43,8 @@ import java.util.Locale;
                 + " kernels (96-wide blocks, 4x3 register tiles) over the fork-join pool. --profile also prints the device time and launch"
                 + " count of each phase (diagonal factor, diagonal inverse, panel solve, trailing update, copies).",
                 "--batch B > 1: B matrices of order n <= 64. --kernel warp-loop (default) factors each in one warp's registers, columns"
-                + " broadcast through local memory, the steps a loop, one rsqrt per step, out of place; warp is the same fully unrolled,"
-                + " warp-shuffle exchanges columns by warp shuffles, group works in one work-group's local memory.",
+                + " broadcast through local memory, the steps a loop, one rsqrt per step, out of place; group, the baseline, works in one"
+                + " work-group's local memory.",
                 "",
                 "Examples:",
                 "  squall cholesky --n 1000 --device jvm --verify",
@@ -72,7 +72,7 @@ public final class CholeskyCommand implements SquallSubcommand {
     @Option(names = "--block", paramLabel = "B", description = "outer block of the device path, a multiple of 64 (default: 256, 1024 from n = 4096, 2048 from n = 8192)")
     Integer block;
 
-    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp-loop", description = "batched kernel: warp-loop, warp, warp-shuffle or group (default ${DEFAULT-VALUE})")
+    @Option(names = "--kernel", paramLabel = "K", defaultValue = "warp-loop", description = "batched kernel: warp-loop or group (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
@@ -156,7 +156,7 @@ public final class CholeskyCommand implements SquallSubcommand {
                 // factor a device copy: on the JVM the input itself would be overwritten and refactored
                 LaunchSequence seq = new LaunchSequence("potrf_batched");
                 seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
-                // warp-loop reads a and writes work in one launch; the others copy the lower triangle first
+                // warp-loop reads a and writes work in one launch; group copies the lower triangle first
                 BatchedCholesky.appendOutOfPlace(seq, a, 0, work, 0, n, n * n, n, batch, info, 0, 0, small);
                 seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
                 try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -27,8 +27,7 @@ import java.util.Locale;
                 + " rounds of C3 = -C2 A3 C1 as batched GEMMs. Prints the device time, GFLOP/s (n^3/3 per matrix) and, with --verify,"
                 + " |L X v - v| / |v| over 3 random v.",
                 "For n <= 64 the default --kernel warp inverts each matrix with one warp in a single launch (L in local memory, each lane"
-                + " its own rows of the inverse); --kernel warp-shuffle exchanges rows by warp shuffles instead; --kernel blocks runs"
-                + " diag_inv and the GEMM rounds at any n.",
+                + " its own rows of the inverse); --kernel blocks runs diag_inv and the GEMM rounds at any n.",
                 "",
                 "Examples:",
                 "  squall trinv --n 64 --batch 1000 --device jvm --verify",
@@ -53,7 +52,7 @@ public final class TrinvCommand implements SquallSubcommand {
     @Option(names = "--block", paramLabel = "TB", defaultValue = "32", description = "diag_inv block size, 1..64 (default ${DEFAULT-VALUE})")
     int block;
 
-    @Option(names = "--kernel", paramLabel = "K", description = "warp, warp-shuffle (both n <= 64) or blocks (default: warp up to n = 64, else blocks)")
+    @Option(names = "--kernel", paramLabel = "K", description = "warp (n <= 64) or blocks (default: warp up to n = 64, else blocks)")
     String kernel;
 
     @Mixin
@@ -86,8 +85,8 @@ public final class TrinvCommand implements SquallSubcommand {
         Sizes.inRange("--block", block, 1, 64);
         Sizes.intElements("--batch x --n^2", batch, n, n);
         String k = kernel == null ? (n <= 64 ? "warp" : "blocks") : kernel.toLowerCase(java.util.Locale.ROOT);
-        if (!k.equals("warp") && !k.equals("warp-shuffle") && !k.equals("blocks")) {
-            throw new IllegalArgumentException("--kernel must be warp, warp-shuffle or blocks, got " + kernel);
+        if (!k.equals("warp") && !k.equals("blocks")) {
+            throw new IllegalArgumentException("--kernel must be warp or blocks, got " + kernel);
         }
         if (!k.equals("blocks") && n > 64) throw new IllegalArgumentException("--kernel " + k + " needs --n <= 64, got " + n);
         Precision p = run.precision();
@@ -100,7 +99,6 @@ public final class TrinvCommand implements SquallSubcommand {
         LaunchSequence seq = new LaunchSequence("trinv");
         seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, l);
         if (k.equals("warp")) TriangularInverse.appendWarp(seq, l, 0, n, n * n, w, n, batch);
-        else if (k.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, l, 0, n, n * n, w, n, batch);
         else TriangularInverse.append(seq, l, 0, n, n * n, w, p.allocate(TriangularInverse.tempLength(n, batch)), n, batch, block);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

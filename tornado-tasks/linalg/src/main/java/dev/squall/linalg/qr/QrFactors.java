@@ -1,5 +1,6 @@
 package dev.squall.linalg.qr;
 
+import dev.squall.linalg.plan.BatchedResult;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Precision;
 
@@ -12,14 +13,11 @@ import dev.squall.tasks.runtime.Precision;
  * double[] r = factors.r(e);   // min(m, n) x n, column-major, zeros below the diagonal
  * }</pre>
  */
-public final class QrFactors {
-    private final int m, n, batch;
+public final class QrFactors extends BatchedResult {
     private final KernelArray compact, tau, q;
 
     QrFactors(int m, int n, int batch, KernelArray compact, KernelArray tau, KernelArray q) {
-        this.m = m;
-        this.n = n;
-        this.batch = batch;
+        super(m, n, batch);
         this.compact = compact;
         this.tau = tau;
         this.q = q;
@@ -42,9 +40,7 @@ public final class QrFactors {
         check(e);
         if (q == null) throw new IllegalStateException("Q was not formed: factor with wantQ = true");
         int len = m * Math.min(m, n);
-        double[] r = new double[len];
-        for (int i = 0; i < len; i++) r[i] = Precision.get(q, (long) e * len + i);
-        return r;
+        return slice(q, (long) e * len, len);
     }
 
     public boolean hasQ() {
@@ -59,21 +55,5 @@ public final class QrFactors {
     /** {@code tau}, {@code min(m, n)} per matrix. */
     public KernelArray tau() {
         return tau;
-    }
-
-    public int rows() {
-        return m;
-    }
-
-    public int columns() {
-        return n;
-    }
-
-    public int batch() {
-        return batch;
-    }
-
-    private void check(int e) {
-        if (e < 0 || e >= batch) throw new IndexOutOfBoundsException("matrix " + e + " of a batch of " + batch);
     }
 }

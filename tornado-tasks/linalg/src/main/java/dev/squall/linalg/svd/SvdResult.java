@@ -1,7 +1,7 @@
 package dev.squall.linalg.svd;
 
+import dev.squall.linalg.plan.BatchedResult;
 import dev.squall.tasks.api.KernelArray;
-import dev.squall.tasks.runtime.Precision;
 
 /**
  * The result of {@link BatchedSvd#decompose}: per matrix the thin factors ({@code U} is
@@ -13,16 +13,14 @@ import dev.squall.tasks.runtime.Precision;
  * double[] ur = result.u(e, r), sr = result.singularValues(e), vr = result.v(e, r);
  * }</pre>
  */
-public final class SvdResult {
-    private final int m, n, k, batch;
+public final class SvdResult extends BatchedResult {
+    private final int k;
     private final KernelArray u, s, v;
     private final int[] rank, sweeps;
 
     SvdResult(int m, int n, int batch, KernelArray u, KernelArray s, KernelArray v, int[] rank, int[] sweeps) {
-        this.m = m;
-        this.n = n;
+        super(m, n, batch);
         this.k = Math.min(m, n);
-        this.batch = batch;
         this.u = u;
         this.s = s;
         this.v = v;
@@ -66,28 +64,6 @@ public final class SvdResult {
     public boolean converged() {
         for (int w : sweeps) if (w > BatchedSvd.MAX_SWEEPS) return false;
         return true;
-    }
-
-    public int rows() {
-        return m;
-    }
-
-    public int columns() {
-        return n;
-    }
-
-    public int batch() {
-        return batch;
-    }
-
-    private static double[] slice(KernelArray a, long from, int len) {
-        double[] r = new double[len];
-        for (int i = 0; i < len; i++) r[i] = Precision.get(a, from + i);
-        return r;
-    }
-
-    private void check(int e) {
-        if (e < 0 || e >= batch) throw new IndexOutOfBoundsException("matrix " + e + " of a batch of " + batch);
     }
 
     private void checkCols(int cols) {

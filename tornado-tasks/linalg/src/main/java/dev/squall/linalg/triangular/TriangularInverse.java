@@ -20,8 +20,7 @@ import dev.squall.tasks.runtime.*;
  * with the identity).
  *
  * For orders up to 64, {@link #appendWarp} inverts each matrix in one launch, one warp per matrix
- * ({@link WarpLocalTriangularKernelsF64}: L in local memory, each lane its own rows of the inverse);
- * {@link #appendWarpShuffle} is round 4's kernel (rows exchanged by shuffles), kept for comparison.
+ * ({@link WarpLocalTriangularKernelsF64}: L in local memory, each lane its own rows of the inverse).
  *
  * <pre>{@code
  * KernelArray inv = TriangularInverse.invert(Devices.select(null), l, 64, 10_000);
@@ -48,7 +47,7 @@ public final class TriangularInverse {
         KernelArray w = p.allocate((long) n * n * batch);
         LaunchSequence seq = new LaunchSequence("trinv");
         seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, l);
-        if (n <= WarpTriangularKernelsF64.MAX_N) {
+        if (n <= WarpLocalTriangularKernelsF64.MAX_N) {
             appendWarp(seq, l, 0, n, n * n, w, n, batch);
         } else {
             append(seq, l, 0, n, n * n, w, p.allocate(tempLength(n, batch)), n, batch, DEFAULT_BLOCK);
@@ -74,20 +73,9 @@ public final class TriangularInverse {
                 WarpLocalTriangularKernels.trinvWarpLocal.at(Precision.of(w)), new KernelContext(), src, srcOff, lds, srcStride, w, n, batch);
     }
 
-    /**
-     * As {@link #appendWarp} with round 4's kernel: one sub-group per matrix in registers, rows of the
-     * inverse broadcast by shuffles ({@link WarpTriangularKernelsF64#trinvWarp}).
-     */
-    public static void appendWarpShuffle(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray w, int n, int batch) {
-        checkWarpOrder(n);
-        int groups = (batch + WarpTriangularKernelsF64.MATRICES_PER_GROUP - 1) / WarpTriangularKernelsF64.MATRICES_PER_GROUP;
-        seq.graph().task(seq.taskName("trinv_warp"), WorkerGrid.of((long) groups * WarpTriangularKernelsF64.THREADS).withLocal(WarpTriangularKernelsF64.THREADS),
-                WarpTriangularKernels.trinvWarp.at(Precision.of(w)), new KernelContext(), src, srcOff, lds, srcStride, w, n, batch);
-    }
-
     private static void checkWarpOrder(int n) {
-        if (n < 1 || n > WarpTriangularKernelsF64.MAX_N) {
-            throw new IllegalArgumentException("the warp kernels invert orders 1.." + WarpTriangularKernelsF64.MAX_N + ", got " + n);
+        if (n < 1 || n > WarpLocalTriangularKernelsF64.MAX_N) {
+            throw new IllegalArgumentException("the warp kernel inverts orders 1.." + WarpLocalTriangularKernelsF64.MAX_N + ", got " + n);
         }
     }
 

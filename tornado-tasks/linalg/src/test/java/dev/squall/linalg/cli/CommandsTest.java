@@ -43,11 +43,7 @@ class CommandsTest {
         assertTrue(c.contains("\"ok\":true") && c.contains("\"log_likelihood\":"), c);
         String b = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(b.contains("\"ok\":true") && b.contains("\"kernel\":\"warp-loop\""), b);
-        String wu = run(new CholeskyCommand(), "--n", "33", "--batch", "7", "--kernel", "warp", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(wu.contains("\"ok\":true") && wu.contains("\"kernel\":\"warp\""), wu);
-        String ws = run(new CholeskyCommand(), "--n", "20", "--batch", "3", "--kernel", "WARP-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(ws.contains("\"ok\":true") && ws.contains("\"kernel\":\"warp-shuffle\""), ws);
-        String wl = run(new CholeskyCommand(), "--n", "45", "--batch", "3", "--kernel", "warp-loop", "--device", device.id(), "--verify", "--json", "--repeat", "2");
+        String wl = run(new CholeskyCommand(), "--n", "45", "--batch", "3", "--kernel", "WARP-loop", "--device", device.id(), "--verify", "--json", "--repeat", "2");
         assertTrue(wl.contains("\"ok\":true") && wl.contains("\"kernel\":\"warp-loop\""), wl);
         String g2 = run(new CholeskyCommand(), "--n", "33", "--batch", "3", "--kernel", "group", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(g2.contains("\"ok\":true") && g2.contains("\"kernel\":\"group\""), g2);
@@ -55,8 +51,8 @@ class CommandsTest {
         assertTrue(t.contains("\"ok\":true") && t.contains("\"kernel\":\"blocks\""), t);
         String tw = run(new TrinvCommand(), "--n", "45", "--batch", "3", "--device", device.id(), "--verify", "--json", "--repeat", "1");
         assertTrue(tw.contains("\"ok\":true") && tw.contains("\"kernel\":\"warp\""), tw);
-        String ts = run(new TrinvCommand(), "--n", "17", "--batch", "3", "--kernel", "warp-shuffle", "--device", device.id(), "--verify", "--json", "--repeat", "1");
-        assertTrue(ts.contains("\"ok\":true") && ts.contains("\"kernel\":\"warp-shuffle\""), ts);
+        String tb = run(new TrinvCommand(), "--n", "17", "--batch", "3", "--kernel", "blocks", "--device", device.id(), "--verify", "--json", "--repeat", "1");
+        assertTrue(tb.contains("\"ok\":true") && tb.contains("\"kernel\":\"blocks\""), tb);
         String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
                 "--device", device.id(), "--verify", "--repeat", "1");
         assertTrue(g.contains("(ok)"), g);
@@ -148,9 +144,12 @@ class CommandsTest {
         TrinvCommand k = new CommandLine(new TrinvCommand()).parseArgs("--n", "100", "--kernel", "warp").asCommandLineList().get(0).getCommand();
         IllegalArgumentException kw = assertThrows(IllegalArgumentException.class, k::call);
         assertTrue(kw.getMessage().contains("--kernel warp needs --n <= 64, got 100"), kw.getMessage());
+        TrinvCommand ks = new CommandLine(new TrinvCommand()).parseArgs("--n", "10", "--kernel", "warp-shuffle").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException kn = assertThrows(IllegalArgumentException.class, ks::call);
+        assertTrue(kn.getMessage().contains("--kernel must be warp or blocks, got warp-shuffle"), kn.getMessage());
         CholeskyCommand ck = new CommandLine(new CholeskyCommand()).parseArgs("--n", "10", "--batch", "5", "--kernel", "shuffle").asCommandLineList().get(0).getCommand();
         IllegalArgumentException ke = assertThrows(IllegalArgumentException.class, ck::call);
-        assertTrue(ke.getMessage().contains("kernel must be warp, warp-shuffle, warp-loop or group, got shuffle"), ke.getMessage());
+        assertTrue(ke.getMessage().contains("kernel must be warp-loop or group, got shuffle"), ke.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());

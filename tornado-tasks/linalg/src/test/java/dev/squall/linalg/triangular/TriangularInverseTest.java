@@ -55,14 +55,14 @@ class TriangularInverseTest {
         }
     }
 
-    /** All kernels for orders up to 64 (warp, warp-shuffle: one launch; blocks: diag_inv + GEMM rounds), into NaN-poisoned outputs, odd batches. */
+    /** Both kernels for orders up to 64 (warp: one launch; blocks: diag_inv + GEMM rounds), into NaN-poisoned outputs, odd batches. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void smallOrdersByWarpAndBlockKernels(Device device) {
         for (int[] nb : new int[][] {{33, 5}, {64, 3}, {20, 1}}) {
             int n = nb[0], batch = nb[1];
             double[] l = factors(new SplittableRandom(10 + n), n, batch);
-            for (String kernel : new String[] {"warp", "warp-shuffle", "blocks"}) {
+            for (String kernel : new String[] {"warp", "blocks"}) {
                 KernelArray src = Precision.FP64.fromDoubles(l);
                 double[] poison = new double[n * n * batch];
                 java.util.Arrays.fill(poison, Double.NaN);
@@ -70,7 +70,6 @@ class TriangularInverseTest {
                 LaunchSequence seq = new LaunchSequence("trinv");
                 seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, src, w);
                 if (kernel.equals("warp")) TriangularInverse.appendWarp(seq, src, 0, n, n * n, w, n, batch);
-                else if (kernel.equals("warp-shuffle")) TriangularInverse.appendWarpShuffle(seq, src, 0, n, n * n, w, n, batch);
                 else TriangularInverse.append(seq, src, 0, n, n * n, w, Precision.FP64.allocate(TriangularInverse.tempLength(n, batch)), n, batch, 16);
                 seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, w);
                 try (ExecutionPlan plan = seq.plan(device)) {
@@ -94,9 +93,6 @@ class TriangularInverseTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> TriangularInverse.appendWarp(new LaunchSequence("x"), a, 0, 65, 65 * 65, a, 65, 1));
         assertTrue(e.getMessage().contains("1..64, got 65"), e.getMessage());
-        IllegalArgumentException s = assertThrows(IllegalArgumentException.class,
-                () -> TriangularInverse.appendWarpShuffle(new LaunchSequence("x"), a, 0, 65, 65 * 65, a, 65, 1));
-        assertTrue(s.getMessage().contains("1..64, got 65"), s.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")

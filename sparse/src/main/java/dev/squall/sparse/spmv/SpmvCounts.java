@@ -1,4 +1,4 @@
-package dev.squall.sparse.bench;
+package dev.squall.sparse.spmv;
 
 import dev.squall.sparse.format.CsrMatrix;
 

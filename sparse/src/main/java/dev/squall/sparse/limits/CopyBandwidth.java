@@ -1,6 +1,6 @@
-package dev.squall.sparse.bench;
+package dev.squall.sparse.limits;
 
-import dev.squall.sparse.spmv.kernels.Fp64Kernels;
+import dev.squall.sparse.limits.kernels.LimitKernelsF64;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
@@ -25,7 +25,7 @@ public final class CopyBandwidth {
         DoubleArray b = new DoubleArray(n);
         a.init(1.0);
         TaskGraph g = new TaskGraph("copybw").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
-                .task("copy", Fp64Kernels::copy, a, b, n);
+                .task("copy", LimitKernelsF64::copy, a, b, n);
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
             plan.withDevice(device).withProfiler(true);
             plan.execute();

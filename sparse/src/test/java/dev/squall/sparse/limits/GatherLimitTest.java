@@ -1,4 +1,4 @@
-package dev.squall.sparse.bench;
+package dev.squall.sparse.limits;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,10 +1,11 @@
-package dev.squall.sparse.bench;
+package dev.squall.sparse.limits;
 
 import dev.squall.sparse.exec.DeviceArrays;
 import dev.squall.sparse.exec.LaunchRunner;
 import dev.squall.sparse.format.BinnedCsrFormat;
 import dev.squall.sparse.format.CsrMatrix;
-import dev.squall.sparse.spmv.kernels.SpmvKernels;
+import dev.squall.sparse.limits.kernels.LimitKernels;
+import dev.squall.sparse.spmv.SpmvCounts;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
@@ -61,7 +62,7 @@ public final class GatherLimit implements AutoCloseable {
         int nnz = a.nnz();
         WorkerGrid grid = WorkerGrid.of(items).withLocal(GROUP);
         this.runner = new LaunchRunner("gather" + System.identityHashCode(this), device,
-                g -> g.graph().task(g.name("gather-limit/entries"), grid, SpmvKernels.gatherLimit.at(p), new KernelContext(), col, val, xv, out, nnz,
+                g -> g.graph().task(g.name("gather-limit/entries"), grid, LimitKernels.gatherLimit.at(p), new KernelContext(), col, val, xv, out, nnz,
                         perGroup), xv);
     }
 

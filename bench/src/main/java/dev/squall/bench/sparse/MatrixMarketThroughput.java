@@ -1,4 +1,4 @@
-package dev.squall.sparse.bench;
+package dev.squall.bench.sparse;
 
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.generate.RandomMatrices;
@@ -15,7 +15,7 @@ import java.util.Locale;
  * the matrix read equals the one written.
  *
  * <pre>{@code
- * java -cp ... dev.squall.sparse.bench.MatrixMarketThroughput 21 16 /tmp/rmat21.mtx 3
+ * java -cp ... dev.squall.bench.sparse.MatrixMarketThroughput 21 16 /tmp/rmat21.mtx 3
  * }</pre>
  */
 public final class MatrixMarketThroughput {
