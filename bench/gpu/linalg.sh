@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 3 (tornado-tasks/linalg) on the H100 host, from the bundle, with the PyTorch (cuSOLVER/cuBLAS) peer in the same run:
+# Batched and blocked dense linear algebra (tornado-tasks/linalg) on the H100 host, from the bundle, with the PyTorch
+# (cuSOLVER/cuBLAS) peer in the same run:
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/linalg.sh
 # Measures (device time, CUDA events; GFLOP/s; --verify residuals from random probes):
@@ -7,11 +8,11 @@
 #   squall cholesky --profile: device time and launch count per phase (diagonal factor, diagonal inverse, panel solve,
 #     trailing update, copies) for n = 16384 and 8192 at the default outer block, and n = 16384 with block 1024
 #   squall cholesky n=64 batch=10000, --kernel warp (one warp per matrix in registers, columns broadcast through
-#     local memory, round 5), --kernel warp-shuffle (the same by shuffles, round 4), --kernel warp-loop (round 5's
-#     broadcast with the steps as a loop, one rsqrt per step, out of place: no copy launch, round 6) and --kernel group
-#     (round 2's work-group per matrix)                               vs torch.linalg.cholesky on the batch
+#     local memory), --kernel warp-shuffle (the same by shuffles), --kernel warp-loop (the broadcast with the steps as
+#     a loop, one rsqrt per step, out of place: no copy launch) and --kernel group (a work-group per matrix)
+#                                                                     vs torch.linalg.cholesky on the batch
 #   squall trinv    n=64 batch=10000, --kernel warp (L in local memory, each lane back-substitutes its own rows of the
-#     inverse, round 5), --kernel warp-shuffle (round 4) and --kernel blocks (Stan diag_inv + GEMM rounds, blocks 32
+#     inverse), --kernel warp-shuffle and --kernel blocks (Stan diag_inv + GEMM steps, blocks 32
 #     and 64), and n=4096 (blocks)                                    vs torch.linalg.solve_triangular(L, I)
 #   squall gemm     64x64x64 batch=10000 (fp64, fp32) and 8192^3 fp64  vs torch.bmm / torch.matmul (DGEMM ceiling)
 #   squall qr       128x64 batch=10000, with and without Q             vs torch.linalg.qr (reduced / r)
@@ -65,13 +66,13 @@ sq gemm --m 64 --batch 10000 --precision fp32 --device cuda:0 --verify --repeat 
 sq qr --m 128 --n 64 --batch 10000 --q --precision fp64 --device cuda:0 --verify --repeat 5
 sq qr --m 128 --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 5
 sq svd --m 128 --n 64 --batch 1000 --rel-tol 1e-8 --precision fp64 --device cuda:0 --verify --repeat 3
-ocl=$("$S" devices --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(next((x["id"] for x in d if x.get("available") and x["backend"]=="opencl"), ""))')
+ocl=$("$S" devices --json 2>/dev/null | python3 bench/peers/squall_devices.py --backend opencl --first)
 [ -n "$ocl" ] && sq cholesky --n 2048 --precision fp64 --device "$ocl" --verify --repeat 3
 sq cholesky --n 2048 --precision fp64 --device jvm --verify --repeat 1
 PYTHONUNBUFFERED=1 timeout 150 python3 bench/peers/torch_linalg.py 32768 > "$OUT/torch-linalg.jsonl" 2> "$OUT/torch-linalg.log"
 echo "torch peer exit: $? ($((SECONDS - start)) s)" | tee -a "$L"
 python3 bench/peers/linalg_summary.py "$J" "$OUT/torch-linalg.jsonl" > "$OUT/summary.txt" 2>&1
-# the JVM target (issue 3): Squall's jvm device vs EJML on the host's CPU, JMH, both in one run; at most 150 s and
+# the JVM target: Squall's jvm device vs EJML on the host's CPU, JMH, both in one run; at most 150 s and
 # only inside the 7-minute mark (9 trials: 3 benchmarks x n = 512, 1024, 2048, each 2 x 1 s warm-up + 3 x 1 s, plus JVM start and setup:
 # about 70 s)
 jleft=$((420 - (SECONDS - start)))
@@ -85,30 +86,5 @@ if [ "$jleft" -ge 60 ]; then
 else
   echo "SKIPPED (time budget, $((SECONDS - start)) s): jmh CholeskyJvmBenchmark" | tee -a "$L" "$OUT/jvm-ejml.txt"
 fi
-python3 - "$OUT/jvm-ejml.txt" <<'PY' >> "$OUT/summary.txt" 2>&1
-import os, re, sys
-# per-trial "Result" blocks, so a run cut short by the timeout still reports what it finished
-ms, bench, n = {}, None, None
-lines = open(sys.argv[1]).read().splitlines()
-for i, l in enumerate(lines):
-    m = re.match(r"# Benchmark: \S+\.(\w+)$", l)
-    if m:
-        bench = m.group(1)
-    m = re.match(r"# Parameters: \(n = (\d+)\)", l)
-    if m:
-        n = int(m.group(1))
-    if l.startswith("Result ") and i + 1 < len(lines) and bench and n:
-        m = re.match(r"\s*([0-9.]+)", lines[i + 1])
-        if m:
-            ms[(bench, n)] = float(m.group(1))
-nan = float("nan")
-print(f"\nJVM (host CPU, {len(os.sched_getaffinity(0))} cores), fp64 Cholesky ms/op (JMH): Squall jvm device (fork-join pool) vs EJML 0.44")
-print("single-threaded (ejml) and multi-threaded (ejml-mt); target ejml/squall >= 1")
-print(f"{'n':>6} {'squall':>9} {'ejml':>9} {'ejml-mt':>9} {'ejml/squall':>12} {'ejml-mt/squall':>15}")
-for n in sorted({k[1] for k in ms}):
-    s, e, m = ms.get(("squallJvm", n), nan), ms.get(("ejml", n), nan), ms.get(("ejmlMt", n), nan)
-    print(f"{n:>6} {s:>9.2f} {e:>9.2f} {m:>9.2f} {e / s:>12.2f} {m / s:>15.2f}")
-if not ms:
-    print("(no JMH results: see jvm-ejml.txt)")
-PY
+python3 bench/peers/cholesky_jmh_summary.py "$OUT/jvm-ejml.txt" >> "$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
