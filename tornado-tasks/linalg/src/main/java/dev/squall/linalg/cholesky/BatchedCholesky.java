@@ -24,7 +24,7 @@ public final class BatchedCholesky {
     }
 
     /**
-     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP_LOOP} kernel (5.4x torch on the H100, bench/results/2026-11-22-linalg-batched-h100) and copies the factors back into {@code a}.
+     * Factors in place on {@code device} with the {@link SmallCholeskyKernel#WARP_LOOP} kernel (5.4x torch on the H100, bench/results/h100/linalg/2026-11-22-batched-cholesky) and copies the factors back into {@code a}.
      *
      * @throws IllegalArgumentException on wrong sizes, {@code n > 64}, or a non-finite input entry (naming it)
      */
