@@ -7,7 +7,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
 B=/tmp/squall-run/squall
 export SQUALL_CACHE=/tmp/squall-cache
-ocl=$("$B/bin/squall" devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(",".join(x["id"] for x in d if x.get("available") and x["backend"]=="opencl" and "NVIDIA" in x["name"]))')
+ocl=$("$B/bin/squall" devices --json | python3 bench/peers/squall_devices.py --backend opencl --name-contains NVIDIA)
 {
   echo "== squall demo"
   "$B/bin/squall" demo 2>&1

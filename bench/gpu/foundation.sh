@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The foundation issue's GPU run, on the H100 host, from the bundle (no JDK there):
+# STREAM, dispatch overhead and the conformance tests on the H100 host, from the bundle (no JDK there):
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   device run, carry dist/:    bash bench/gpu/foundation.sh
 # Writes under $OUT (at most 8 files): devices.txt, gpu-check.txt (conformance + backend tests on CUDA and NVIDIA OpenCL),
@@ -17,7 +17,7 @@ echo "gpu-check exit: $?" | tee -a "$OUT/summary.txt"
 # the device tool returns at most 8 files: pack the JUnit XML reports into one
 pack_reports /tmp/gpu-check-console.txt
 tail -25 "$OUT/gpu-check.txt" 2>/dev/null | tee -a "$OUT/summary.txt"
-ocl=$("$B/bin/squall" devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(",".join(x["id"] for x in d if x.get("available") and x["backend"]!="jvm"))')
+ocl=$("$B/bin/squall" devices --json | python3 bench/peers/squall_devices.py --not-backend jvm)
 echo "bench devices: $ocl,jvm" | tee -a "$OUT/summary.txt"
 "$B/bin/squall" bench stream --devices "$ocl,jvm" --repeat 30 --out "$OUT" 2>&1 | tee "$OUT/stream.txt"
 # second process: the first launch now finds its binary in the disk cache (SQUALL_CACHE)

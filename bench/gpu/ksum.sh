@@ -28,19 +28,5 @@ run 90 "--kernel gauss:0.01 --precision fp64 --tol 1e-6 --repeat 3"
 step 60 "first call in a fresh process" bash -c "\"$S\" ksum --n 1000000 --device cuda:0 --repeat 1 --json >> \"$J\" 2>> \"$L\""
 step 90 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --precision fp32 >> \"$OUT/torch-ksum.jsonl\" 2>> \"$L\""
 step 120 "gpu-check ksum" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.KernelSumTest --select dev.squall.hmatrix.ksum.BlockSparseSumTest --select dev.squall.hmatrix.ksum.TolerantKernelSumTest > \"$OUT/gpu-check.txt\" 2>&1"
-python3 - "$J" "$OUT/torch-ksum.jsonl" <<'PY' 2>&1 | tee "$OUT/ksum-summary.txt"
-import json, sys
-sys.path.insert(0, "bench/peers")
-from jsonl import rows  # one JSON-lines reader for every summary
-sfu = 4.2e12
-print("squall ksum, N = M = 10^6 (kernel ms: median; pairs/s over the SFU bound 4.2e12)")
-print(f"{'method':<13} {'kernel':<14} {'prec':<5} {'d':>2} {'kernel ms':>10} {'pairs/s':>10} {'/SFU':>6} {'kept':>8} "
-      f"{'first ms':>9} {'total ms':>9} {'rel err':>9} ok")
-for r in rows(sys.argv[1]):
-    print(f"{r['method']:<13} {r['kernel']:<14} {r['precision']:<5} {r['dim']:>2} {r['kernel_ms']:>10.2f} {r['pairs_per_s']:>10.3g} "
-          f"{r['pairs_per_s'] / sfu:>6.2f} {r['kept_fraction']:>8.4f} {r['first_call_ms']:>9.1f} {r['total_ms']:>9.1f} "
-          f"{str(r.get('rel_error')):>9} {r.get('verified')}")
-for t in rows(sys.argv[2]):
-    print(f"torch chunked dense {t['precision']}: {t['ms']:.1f} ms, {t['pairs_per_s']:.3g} pairs/s ({t['torch']})")
-PY
+python3 bench/peers/ksum_summary.py "$J" "$OUT/torch-ksum.jsonl" 2>&1 | tee "$OUT/ksum-summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"

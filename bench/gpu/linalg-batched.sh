@@ -22,31 +22,7 @@ for k in warp-loop group; do
   timeout 25 "$S" cholesky --n 64 --batch 10000 --kernel "$k" --precision fp64 --device cuda:0 --verify --repeat 20 --json >> "$J" 2>> "$L"
   echo "exit $? : squall cholesky --kernel $k ($((SECONDS - start)) s)" | tee -a "$L"
 done
-PYTHONUNBUFFERED=1 timeout 40 python3 - > "$OUT/torch-batched.jsonl" 2>> "$L" <<'PY'
-import json, sys
-sys.path.insert(0, "bench/peers")
-import torch
-from cuda_timing import median_ms
-from torch_linalg import covariance
-gen = torch.Generator(device="cuda").manual_seed(42)
-a = covariance(64, 10000, torch.float64, gen)
-ms = median_ms(lambda: torch.linalg.cholesky(a), 20, warmup=3)
-print(json.dumps(dict(peer="torch", op="cholesky", n=64, batch=10000, precision="fp64", ms=ms, device=torch.cuda.get_device_name(0),
-                      torch=torch.__version__)), flush=True)
-PY
+PYTHONUNBUFFERED=1 timeout 40 python3 bench/peers/torch_cholesky.py --n 64 --batch 10000 --reps 20 --warmup 3 > "$OUT/torch-batched.jsonl" 2>> "$L"
 echo "torch peer exit: $? ($((SECONDS - start)) s)" | tee -a "$L"
-python3 - "$J" "$OUT/torch-batched.jsonl" <<'PY' 2>&1 | tee "$OUT/batched-summary.txt"
-import json, sys
-sys.path.insert(0, "bench/peers")
-from jsonl import rows  # one JSON-lines reader for every summary
-squall, peer = rows(sys.argv[1]), rows(sys.argv[2])
-tms = peer[0]["ms"] if peer else float("nan")
-print("batched Cholesky 64 x 64 fp64, 10,000 matrices (median of 20); ratio = torch ms / squall ms, target >= 2 (<= %.3f ms)" % (tms / 2))
-print(f"{'kernel':<14} {'ms':>8} {'torch ms':>9} {'ratio':>7} {'residual':>12} ok")
-for r in squall:
-    ms = r["ms_median"]
-    print(f"{r['kernel']:<14} {ms:>8.3f} {tms:>9.3f} {tms / ms:>7.2f} {str(r.get('residual')):>12} {r.get('ok')}")
-if not squall:
-    print("(no Squall results: see batched.log)")
-PY
+python3 bench/peers/cholesky_batched_summary.py "$J" "$OUT/torch-batched.jsonl" 2>&1 | tee "$OUT/batched-summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"

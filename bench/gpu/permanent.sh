@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Issue 5 (matrix permanents) on the H100 host, from the bundle (no JDK there):
+# Matrix permanents on the H100 host, from the bundle (no JDK there):
 #   ./scripts/bundle              # here: builds dist/squall-bundle.tar.gz
-#   device run, carry dist/:      bash bench/gpu/permanent.sh
+#   on the GPU host, from the repository root:   bash bench/gpu/permanent.sh
 # Measures, on cuda:0 with decomposition OFF (the raw Gray-code phase, as the paper times it):
 #   CodeGen-Hybrid  n=40 p=0.1, n=40 p=0.5, n=45 p=0.1   (paper, A100: 3.18 s, 6.51 s, 92 s; targets <= 1.59 s, 3.26 s, 50 s)
-#   CodeGen-PureReg n=40 p=0.1 and p=0.5; the generic sparse kernel (x in private memory) at n=36 p=0.1
+#   CodeGen-PureReg n=40 p=0.1 and p=0.5; the generic sparse kernel (x in private memory) at n=36 p=0.1; the generic
+#   dense kernel with x in local memory (dense-local) against x in private memory at n=34
+#   the exact 0/1 kernel (--exact: 2^n Ryser steps in 64-bit integers, generated per matrix), verified at n=28 against
+#   the JVM's 128-bit path, timed at n=32 p=0.5 (a residue mod 2^64: that count exceeds 64 bits), n=36 p=0.15 (also
+#   with the generic exact kernel) and n=40 p=0.15
 #   the JVM backend (multi-threaded Java, all host cores) at n=32 p=0.1; GPU/JVM ratio extrapolated by 2^(n-1)
-#   correctness on the GPU: every method at n=28 with --verify, and the module's device tests (gpu-check)
+#   correctness on the GPU: every method at n=28 with --verify, and the module's device tests (gpu-check, skipped
+#   with SQUALL_SKIP_GPU_CHECK=1)
 #   peers: bench/peers/cupy_permanent.py (independent dense Gray-code kernel in CuPy),
 #          bench/peers/cupy_exact_permanent.py (independent exact 0/1 Ryser kernel, 64-bit, in CuPy)
-# Round 3: the exact 0/1 kernel (--exact on cuda:0: 2^n Ryser steps in 64-bit integers), verified at n=28 against the
-#   JVM's 128-bit path and timed at n=32 p=0.5 (a residue mod 2^64: that count exceeds 64 bits) and n=36 p=0.15
-#   (certified exact); the generic dense kernel with x in local memory (dense-local) against x in private memory.
-# Round 4: the exact kernel generated per matrix (default) against the generic one at n=36, and n=40 p=0.15.
 # Each run has its own timeout, so one slow run cannot push the whole script past 8 minutes in the usual case.
-# Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, cupy-exact-peer.txt, summary.txt
-# Round 2: generated kernels with cached level products and unrolled static blocks (permanent/PERF.md has the
-# predictions); --min-blocks B variants cap registers through __launch_bounds__(128, B) to test occupancy.
+# Writes under $OUT (6 files): runs.jsonl, console.txt, gpu-check-reports.tgz, cupy-peer.txt, cupy-exact-peer.txt,
+# summary.txt (bench/peers/permanent_summary.py)
 set -uo pipefail
 . bench/gpu/lib.sh
 unpack_bundle /tmp/squall-run
@@ -60,7 +60,7 @@ run "hybrid-n45-p0.1" 170 --random 45:0.1:1 --device cuda:0 --method codegen-hyb
 run "auto-n40-p0.1-decompose" 60 --random 40:0.1:1 --device cuda:0
 
 # 2b. the exact 0/1 kernel (the float solve runs too; exact_* fields time the exact kernel alone; --no-decompose: raw 2^n steps)
-# Round 4: the exact kernel is generated per matrix (row sums in registers); --repeat 2 keeps the faster run, whose build
+# The exact kernel is generated per matrix (row sums in registers); --repeat 2 keeps the faster run, whose build
 # comes from the cache, so exact_seconds is the sweep; the generic kernel runs once more at n=36 for comparison.
 run "verify-exact-n28-p0.5" 60 --random 28:0.5:2 --binary --exact --device cuda:0 --verify
 run "exact-n32-p0.5" 60 --random 32:0.5:1 --binary --exact --device cuda:0 --no-decompose --repeat 2
@@ -90,39 +90,5 @@ PYTHONUNBUFFERED=1 timeout 120 python3 bench/peers/cupy_exact_permanent.py 28:0.
 log "cupy exact peer exit: $?"
 
 # 6. summary table (last)
-python3 - "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" "$OUT/cupy-exact-peer.txt" > "$OUT/summary.txt" <<'PY'
-import json, sys
-runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-by = {r["label"]: r for r in runs}
-paper = {"hybrid-n40-p0.1": 3.18, "hybrid-n40-p0.5": 6.51, "hybrid-n45-p0.1": 92.06, "purereg-n40-p0.1": 7.52, "purereg-n40-p0.5": 8.75}
-print(f"{'run':28} {'n':>3} {'sweep s':>9} {'steps/s':>10} {'A100 paper s':>12} {'regs/resources':<40} value / verify")
-for r in runs:
-    if r.get("failed"):
-        print(f"{r['label']:28} FAILED exit {r['exit']}"); continue
-    res = "; ".join(g.get("resources", "") for g in r.get("generated", []))[:40]
-    v = r.get("verify")
-    ver = ("verify OK %.1e" % v["relative_error"] if v["ok"] else "VERIFY FAILED") if v and v.get("relative_error") is not None else ""
-    print(f"{r['label']:28} {r['n']:>3} {r['sweep_seconds']:>9.3f} {r['steps_per_second']:>10.3e} {paper.get(r['label'], ''):>12} {res:<40} {r['value_text']} {ver}")
-jvm = by.get("jvm-sparse-n32-p0.1")
-for lab in ("hybrid-n40-p0.1", "hybrid-n45-p0.1"):
-    g = by.get(lab)
-    if jvm and g and not jvm.get("failed") and not g.get("failed"):
-        # JVM time at the GPU's n, extrapolated by 2^(n-1) steps (density differs per step only through column sizes)
-        est = jvm["sweep_seconds"] * 2 ** (g["n"] - jvm["n"])
-        print(f"GPU vs JVM (all host cores), {lab}: JVM n={jvm['n']} {jvm['sweep_seconds']:.2f} s extrapolated by 2^{g['n']-jvm['n']} to {est:.0f} s; ratio {est / g['sweep_seconds']:.1f}x (extrapolated, not measured at n={g['n']})")
-for r in runs:
-    if "exact" in r:
-        ve = r.get("verify_exact", {}).get("note", "")
-        print(f"exact {r['label']:24} n={r['n']} {r['exact']}{'' if r['exact_is_value'] else ' (mod 2^64 only)'} in {r['exact_seconds']:.3f} s,"
-              f" {r['exact_steps_per_second']:.3e} Ryser steps/s on {r['exact_device']} ({r.get('exact_path', '')}) {ve}")
-for r in runs:
-    for g in r.get("generated", []):
-        if g.get("layout"): print(f"layout {r['label']}: {g['layout'][:150]}")
-for f, tag in ((sys.argv[2], "cupy peer"), (sys.argv[3], "cupy exact peer")):
-    try:
-        for l in open(f):
-            if l.startswith("{"): print(tag + ": " + l.strip())
-    except OSError:
-        print(tag + ": no output")
-PY
+python3 bench/peers/permanent_summary.py "$OUT/runs.jsonl" "$OUT/cupy-peer.txt" "$OUT/cupy-exact-peer.txt" > "$OUT/summary.txt"
 cat "$OUT/summary.txt"

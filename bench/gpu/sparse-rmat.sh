@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 6 (sparse): csr-binned's knobs on rmat:20 and skewed:1000000, fp64 only, on the H100 host, from the bundle:
+# csr-binned's knobs on rmat:20 and skewed:1000000, fp64 only, on the H100 host, from the bundle:
 #   ./scripts/bundle                     # builds dist/squall-bundle.tar.gz
 #   device run, carry dist/:  bash bench/gpu/sparse-rmat.sh
 # `squall spmv` on cuda:0 runs csr-binned, csr-binned-two-launch and the candidate knobs (csr-binned/KNOBS, see

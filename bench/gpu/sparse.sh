@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 (sparse) GPU run on the H100 host, from the bundle, run from the repository root:
+# Sparse SpMV/SpMM against cuSPARSE on the H100 host, from the bundle, run from the repository root:
 #   ./scripts/bundle                     # builds dist/squall-bundle.tar.gz
 #   device run, carry dist/:  bash bench/gpu/sparse.sh
 # SpMV: for each matrix (Bell & Garland stencils at n ~ 10^6, HPCG 104^3, skewed rows 0.1% x 5000, R-MAT
