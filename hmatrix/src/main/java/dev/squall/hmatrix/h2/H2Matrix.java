@@ -7,7 +7,14 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.linalg.gemm.BatchDescriptor;
+import dev.squall.linalg.gemm.BatchedGemm;
+import dev.squall.linalg.gemm.Transpose;
+import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceQueue;
+import dev.squall.tasks.runtime.Event;
+import dev.squall.tasks.runtime.ExecutionHandle;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ImmutableTaskGraph;
@@ -54,6 +61,12 @@ import java.util.Objects;
  * }</pre>
  */
 public final class H2Matrix implements AutoCloseable {
+    /**
+     * Fewest vectors for which a product runs its dense and coupling phases as batched GEMMs of
+     * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer vectors use the matrix-vector kernels.
+     */
+    public static final int GEMM_MIN_VECTORS = 16;
+
     /** The phases of a product, in the order they run. */
     public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
             "downsweep-transfers", "downsweep-leaves", "scatter");
@@ -83,6 +96,8 @@ public final class H2Matrix implements AutoCloseable {
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
     private final Map<Integer, Product> products = new HashMap<>();
+    /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
+    private final DeviceQueue mainQueue, sideQueue;
     private boolean closed;
 
     private H2Matrix(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
@@ -144,6 +159,8 @@ public final class H2Matrix implements AutoCloseable {
         denseValues = new DoubleArray(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
+        mainQueue = device.defaultQueue();
+        sideQueue = device.newQueue();
 
         TaskGraph g = new TaskGraph("h2-build")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
@@ -198,8 +215,32 @@ public final class H2Matrix implements AutoCloseable {
      */
     public synchronized double[] multiply(double[] x, int nv) {
         Product pr = product(nv, x);
-        pr.plan.execute();
+        pr.run(true);
         return pr.yUser.toHeapArray();
+    }
+
+    /**
+     * Device time of a whole product with {@code nv} vectors in milliseconds, the dense part overlapping the tree
+     * phases as in {@link #multiply}: the median over {@code repeats} products of the time between events on the
+     * main queue before the gather and after the scatter (x and y already on the device, so no host transfers).
+     */
+    public synchronized double productMillis(int nv, int repeats) {
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
+        Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
+        pr.run(true);
+        double[] ms = new double[repeats];
+        for (int r = 0; r < repeats; r++) {
+            Event start = mainQueue.record();
+            pr.run(false);
+            ms[r] = mainQueue.record().millisSince(start);
+        }
+        Arrays.sort(ms);
+        return ms[repeats / 2];
+    }
+
+    /** Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs. */
+    public synchronized boolean usesGemm(int nv) {
+        return product(nv, new double[Math.multiplyExact(cols(), nv)]).gemm;
     }
 
     /**
@@ -210,7 +251,7 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized Map<String, Double> phaseMillis(int nv, int repeats) {
         if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
         Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
-        pr.plan.execute();
+        pr.run(true);
         Map<String, Double> out = new LinkedHashMap<>();
         List<ExecutionPlan> plans = new ArrayList<>();
         try {
@@ -320,13 +361,24 @@ public final class H2Matrix implements AutoCloseable {
         return pr;
     }
 
-    /** The arrays and the plan of products with {@code nv} vectors. */
+    /**
+     * The arrays and plans of products with {@code nv} vectors. The product runs on two queues: the main queue
+     * gathers x into tree order, then runs the tree phases (upsweeps, couplings, transfer downsweep) while the side
+     * queue runs the dense part after the gather; the main queue waits for the dense part only before the leaf
+     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. With
+     * {@code nv >= }{@link #GEMM_MIN_VECTORS} (and offsets within the linalg GEMM's int range) the dense and
+     * coupling phases are batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA): one launch per
+     * slot (the s-th block of every block row), so no two entries of a launch write the same output.
+     */
     private final class Product {
+        final int nv;
         final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
         final List<ImmutableTaskGraph> phases = new ArrayList<>();
-        final ExecutionPlan plan;
+        final boolean gemm;
+        final ExecutionPlan upload, gather, dense, tree, finish, download;
 
         Product(int nv) {
+            this.nv = nv;
             BasisTree rb = rowBasis, cb = colBasis;
             xUser = new DoubleArray((long) colTree.size * nv);
             xTree = new DoubleArray((long) colTree.size * nv);
@@ -334,14 +386,21 @@ public final class H2Matrix implements AutoCloseable {
             yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
             yTree = new DoubleArray((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
+            gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
-                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser)
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
                     .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
-            phases.add(new TaskGraph("dense")
-                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
-                    .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
-                            denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            if (gemm) {
+                LaunchSequence seq = new LaunchSequence("dense", device);
+                seq.graph().task("zero-y", H2Kernels::zero, yTree, (long) rowTree.size * nv);
+                appendDenseGemms(seq, nv);
+                phases.add(seq.graph().snapshot());
+            } else {
+                phases.add(new TaskGraph("dense")
+                        .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
+                        .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
+                                denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            }
             int kq = cb.leafRank();
             phases.add(new TaskGraph("upsweep-leaves")
                     .task("upsweep-leaves", H2Kernels::leafUpsweep, cb.leafBasis, xTree, colLeafStart, xhat, cb.rankStartArray,
@@ -353,13 +412,20 @@ public final class H2Matrix implements AutoCloseable {
                         ClusterTree.levelStart(l - 1), (1L << (l - 1)) * kp * nv, kp, nv);
             }
             phases.add(up.snapshot());
-            TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
-            for (int l = 0; l <= rowTree.depth; l++) {
-                int kt = rb.levelRank[l];
-                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
-                        cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
+            if (gemm) {
+                LaunchSequence seq = new LaunchSequence("coupling", device);
+                seq.graph().task("zero-yhat", H2Kernels::zero, yhat, (long) rb.coefficients() * nv);
+                appendCouplingGemms(seq, nv);
+                phases.add(seq.graph().snapshot());
+            } else {
+                TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
+                for (int l = 0; l <= rowTree.depth; l++) {
+                    int kt = rb.levelRank[l];
+                    cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
+                            cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
+                }
+                phases.add(cp.snapshot());
             }
-            phases.add(cp.snapshot());
             TaskGraph down = new TaskGraph("downsweep-transfers");
             for (int l = 1; l <= rowTree.depth; l++) {
                 int kc = rb.levelRank[l];
@@ -373,15 +439,99 @@ public final class H2Matrix implements AutoCloseable {
                             rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
             phases.add(new TaskGraph("scatter")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
-                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv)
-                    .transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot());
-            plan = new ExecutionPlan(phases.toArray(ImmutableTaskGraph[]::new)).withDevice(device);
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
+            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
+                    .onQueue(mainQueue);
+            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
+            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
+            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
+            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
+            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
+                    .onQueue(mainQueue);
+        }
+
+        /**
+         * {@code Y_i += X_j D_ij^T} in the transposed view (vectors are {@code nv x m} column-major blocks of the
+         * point-major arrays): for slot {@code s}, one batched GEMM over the row leaves that have an s-th dense block.
+         */
+        void appendDenseGemms(LaunchSequence seq, int nv) {
+            int[] ptr = partition.denseRowPtr;
+            int rowsN = rowTree.leaves;
+            int slots = 0;
+            for (int i = 0; i < rowsN; i++) slots = Math.max(slots, ptr[i + 1] - ptr[i]);
+            for (int sl = 0; sl < slots; sl++) {
+                List<int[]> e = new ArrayList<>();
+                for (int i = 0; i < rowsN; i++) {
+                    if (ptr[i + 1] - ptr[i] <= sl) continue;
+                    int b = ptr[i] + sl, j = partition.denseCol[b];
+                    int r0 = rowTree.leafStart[i], mi = rowTree.leafStart[i + 1] - r0;
+                    int c0 = colTree.leafStart[j], mj = colTree.leafStart[j + 1] - c0;
+                    e.add(new int[] {nv, mi, mj, c0 * nv, nv, (int) partition.denseOffset[b], mi, r0 * nv, nv});
+                }
+                BatchedGemm.append(seq, Transpose.N, Transpose.T, 1.0, xTree, denseValues, 1.0, yTree, descriptor(e), false);
+            }
+        }
+
+        /**
+         * {@code yhat_t += xhat_s S_ts^T} per level of the row tree and slot, as batched GEMMs ({@code nv x k} blocks of
+         * the node vectors; ranks may differ between the two sides of a block).
+         */
+        void appendCouplingGemms(LaunchSequence seq, int nv) {
+            int[] ptr = partition.couplingRowPtr;
+            for (int l = 0; l <= rowTree.depth; l++) {
+                int t0 = ClusterTree.levelStart(l), t1 = ClusterTree.levelStart(l + 1);
+                int slots = 0;
+                for (int t = t0; t < t1; t++) slots = Math.max(slots, ptr[t + 1] - ptr[t]);
+                for (int sl = 0; sl < slots; sl++) {
+                    List<int[]> e = new ArrayList<>();
+                    for (int t = t0; t < t1; t++) {
+                        if (ptr[t + 1] - ptr[t] <= sl) continue;
+                        int b = ptr[t] + sl, c = partition.couplingCol[b];
+                        int kt = rowBasis.rank(t), ks = colBasis.rank(c);
+                        e.add(new int[] {nv, kt, ks, colBasis.rankStart[c] * nv, nv, (int) couplingOffset[b], Math.max(1, kt),
+                                rowBasis.rankStart[t] * nv, nv});
+                    }
+                    BatchedGemm.append(seq, Transpose.N, Transpose.T, 1.0, xhat, couplings, 1.0, yhat, descriptor(e), false);
+                }
+            }
+        }
+
+        /**
+         * Queues one product between the upload of x and the download of y: gather, then dense on the side queue
+         * beside the tree phases on the main queue, then leaf downsweep and scatter after both.
+         */
+        void run(boolean transfers) {
+            if (transfers) upload.execute();
+            ExecutionHandle g = gather.executeAsync();
+            ExecutionHandle d = dense.after(g.event()).executeAsync();
+            ExecutionHandle t = tree.executeAsync();
+            ExecutionHandle f = finish.after(d.event()).executeAsync();
+            if (transfers) download.execute();
+            g.await();
+            d.await();
+            t.await();
+            f.await();
         }
 
         void free() {
-            plan.close();
+            for (ExecutionPlan p : List.of(upload, gather, dense, tree, finish, download)) p.close();
             device.free(xUser, xTree, xhat, yhat, yTree, yUser);
         }
+    }
+
+    /** Whether every offset the multi-vector GEMMs address fits the int offsets of the linalg batch descriptor. */
+    private boolean gemmOffsetsFit(int nv) {
+        long lim = Integer.MAX_VALUE;
+        return partition.denseOffset[partition.denseBlocks()] < lim && couplingOffset[partition.couplingBlocks()] < lim
+                && (long) rowTree.size * nv < lim && (long) colTree.size * nv < lim
+                && (long) rowBasis.coefficients() * nv < lim && (long) colBasis.coefficients() * nv < lim;
+    }
+
+    private static BatchDescriptor descriptor(List<int[]> entries) {
+        int b = entries.size();
+        int[][] f = new int[9][b];
+        for (int e = 0; e < b; e++) for (int k = 0; k < 9; k++) f[k][e] = entries.get(e)[k];
+        return BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
     }
 
     /** Number of rows (row points). */
@@ -485,6 +635,7 @@ public final class H2Matrix implements AutoCloseable {
         closed = true;
         for (Product p : products.values()) p.free();
         products.clear();
+        sideQueue.close();
         device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
                 colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
         freeLowRank();

@@ -103,6 +103,52 @@ class H2MatrixTest {
         }
     }
 
+    /**
+     * From {@link H2Matrix#GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs: the result
+     * matches the dense product and, column by column, the single-vector kernels; also for two point sets (blocks
+     * between nodes of different levels and sizes) and after compression (ranks that differ between levels).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void manyVectorsThroughBatchedGemmsMatchTheDenseProduct(Device device) {
+        PointCloud rows = PointCloud.uniform(1100, 2, 20L);
+        PointCloud cols = PointCloud.perturbedGrid(700, 2, 21L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.2);
+        for (int nv : new int[] {H2Matrix.GEMM_MIN_VECTORS, 19}) {
+            double[] x = random(cols.size() * nv, 22L + nv);
+            double[] want = denseProduct(rows, cols, k, x, nv);
+            try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(40).withOrder(6).withDevice(device))) {
+                assertTrue(a.usesGemm(nv) && !a.usesGemm(1));
+                double[] y = a.multiply(x, nv);
+                double err = relativeError(y, want);
+                assertTrue(err < 1e-5, "nv " + nv + ": relative error " + err + " of " + a);
+                for (int c : new int[] {0, nv - 1}) {
+                    double[] x1 = new double[cols.size()];
+                    for (int j = 0; j < x1.length; j++) x1[j] = x[j * nv + c];
+                    double[] one = a.multiply(x1);
+                    for (int i = 0; i < one.length; i++) assertEquals(one[i], y[i * nv + c], 1e-11 * (1 + Math.abs(one[i])), "row " + i);
+                }
+                a.compress(1e-6);
+                assertTrue(relativeError(a.multiply(x, nv), want) < err + 1e-5);
+            }
+        }
+    }
+
+    /** The timed product (dense part on the side queue, no host transfers) runs and reports a positive device time. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void overlappedProductIsTimedAndLeavesTheResultRight(Device device) {
+        PointCloud pts = PointCloud.perturbedGrid(2500, 2, 30L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.1);
+        double[] x = random(pts.size(), 31L);
+        double[] want = denseProduct(pts, pts, k, x, 1);
+        try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withDevice(device))) {
+            double ms = a.productMillis(1, 3);
+            assertTrue(ms > 0 && Double.isFinite(ms), "product time " + ms);
+            for (int r = 0; r < 3; r++) assertTrue(relativeError(a.multiply(x), want) < 1e-7);
+        }
+    }
+
     /** Two point sets of different sizes (rectangular, separate row and column trees) against the dense product. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
