@@ -59,15 +59,39 @@ final class H2Compression {
         Orthogonal co = shared ? ro : orthogonalise(cb);
         int blocks = s.length;
         double[][] s1 = new double[blocks][];
-        double norm2 = denseNormSquared;
         for (int b = 0; b < blocks; b++) {
             int t = row[b], c = col[b];
             int kt = rb.rank(t), ks = cb.rank(c);
-            double[] rt = ro.r[t], rs = co.r[c];
-            int rtr = ro.basis.rank(t), rsr = co.basis.rank(c);
-            s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt, s[b], rtr, kt, ks), rs, rtr, ks, rsr);
-            for (double v : s1[b]) norm2 += v * v;
+            s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(ro.r[t], s[b], ro.basis.rank(t), kt, ks), co.r[c],
+                    ro.basis.rank(t), ks, co.basis.rank(c));
         }
+        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared);
+        double[][] s2 = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int t = row[b], c = col[b];
+            int r1 = ro.basis.rank(t), r2 = co.basis.rank(c);
+            int k1 = tr.rows.rank(t), k2 = tr.cols.rank(c);
+            s2[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(tr.rowT[t], s1[b], k1, r1, r2), tr.colT[c], k1, r2, k2);
+        }
+        return new Result(tr.rows, tr.cols, s2, tr.discarded, tr.normSquared);
+    }
+
+    /**
+     * The truncated bases and, per node, the projection {@code T} ({@code k'_t x r_t}, row-major) from the orthonormal
+     * basis onto them; the discarded energy and the squared norm of the matrix (couplings on orthonormal bases plus
+     * dense blocks).
+     */
+    record Truncation(HostBasis rows, HostBasis cols, double[][] rowT, double[][] colT, double discarded, double normSquared) {
+    }
+
+    /**
+     * Basis generation and truncation, from the couplings {@code s1} ({@code r_t x r_s} row-major) on the orthonormal
+     * bases {@code ro}, {@code co} (the same object when {@code shared}).
+     */
+    static Truncation truncate(Orthogonal ro, Orthogonal co, boolean shared, int[] row, int[] col, double[][] s1, double eps,
+            double denseNormSquared) {
+        double norm2 = denseNormSquared;
+        for (double[] blk : s1) for (double v : blk) norm2 += v * v;
         List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
         List<List<double[]>> colParts = shared ? null : contributions(co.basis, row, col, s1, false, ro.basis);
         if (shared) {
@@ -78,22 +102,15 @@ final class H2Compression {
         double[][] cw = shared ? rw : weights(co.basis, colParts);
         Truncated rt = truncate(ro.basis, rw, eps);
         Truncated ct = shared ? rt : truncate(co.basis, cw, eps);
-        double[][] s2 = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
-            int t = row[b], c = col[b];
-            int r1 = ro.basis.rank(t), r2 = co.basis.rank(c);
-            int k1 = rt.basis.rank(t), k2 = ct.basis.rank(c);
-            s2[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt.t[t], s1[b], k1, r1, r2), ct.t[c], k1, r2, k2);
-        }
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
-        return new Result(rt.basis, ct.basis, s2, discarded, norm2);
+        return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2);
     }
 
     /** An orthonormal basis and, per node, {@code R} ({@code r_t x k_t}) with old basis = new basis times {@code R}. */
-    private record Orthogonal(HostBasis basis, double[][] r) {
+    record Orthogonal(HostBasis basis, double[][] r) {
     }
 
-    private static Orthogonal orthogonalise(HostBasis b) {
+    static Orthogonal orthogonalise(HostBasis b) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int k = b.levelRank[q];

@@ -329,6 +329,16 @@ public final class H2Kernels {
         }
     }
 
+    /** {@code out[b] = sum of squares of block b's values} ({@code v[off[b]] .. v[off[b + 1] - 1]}). */
+    @Kernel
+    public static void blockSquares(DoubleArray v, LongArray off, DoubleArray out, int blocks) {
+        for (@Parallel int b = 0; b < blocks; b++) {
+            long o0 = off.get(b);
+            int len = (int) (off.get(b + 1) - o0);
+            out.set(b, addProducts(0.0, v, o0, 1, v, o0, 1, len));
+        }
+    }
+
     /** {@code a[i] = 0} for {@code i < n}: clears the outputs that the multi-vector GEMMs accumulate into. */
     @Kernel
     public static void zero(DoubleArray a, long n) {

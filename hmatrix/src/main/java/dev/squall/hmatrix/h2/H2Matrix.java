@@ -23,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,6 +96,7 @@ public final class H2Matrix implements AutoCloseable {
 
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
+    private final Map<String, Double> buildPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
     /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
     private final DeviceQueue mainQueue, sideQueue;
@@ -162,28 +164,36 @@ public final class H2Matrix implements AutoCloseable {
         mainQueue = device.defaultQueue();
         sideQueue = device.newQueue();
 
-        TaskGraph g = new TaskGraph("h2-build")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
-                        couplingRow, couplingCol, denseRow, denseCol, denseOffset)
+        TaskGraph bases = new TaskGraph("leaf-bases")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart)
                 .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis.leafBasis, rowTree.firstLeaf,
-                        (long) rowTree.size * k, dim, p, k)
+                        (long) rowTree.size * k, dim, p, k);
+        TaskGraph transfers = new TaskGraph("transfers")
                 .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowBasis.transfers, (rowTree.nodes - 1) * kk, dim, p, k);
         if (!shared) {
-            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
+            bases.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
                     .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis.leafBasis, colTree.firstLeaf,
-                            (long) colTree.size * k, dim, p, k)
-                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
+                            (long) colTree.size * k, dim, p, k);
+            transfers.task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
         }
-        g.task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
-                nCoupling, dim, p, k);
-        kernel.addEvaluation(g, "coupling-kernel", couplings, nCoupling);
+        TaskGraph cpl = new TaskGraph("couplings")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRow, couplingCol)
+                .task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
+                        nCoupling, dim, p, k);
+        kernel.addEvaluation(cpl, "coupling-kernel", couplings, nCoupling);
         int m = options.leafSize();
-        g.task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
-                rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
-        kernel.addEvaluation(g, "dense-kernel", denseValues, nDense);
-        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(device).execute();
+        TaskGraph dns = new TaskGraph("dense-blocks")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRow, denseCol, denseOffset)
+                .task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
+                        rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
+        kernel.addEvaluation(dns, "dense-kernel", denseValues, nDense);
+        Map<String, Double> parts = new LinkedHashMap<>();
+        for (TaskGraph g : List.of(bases, transfers, cpl, dns)) {
+            try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+                parts.put(g.name(), plan.withDevice(device).withProfiler(true).execute().profile().kernelMillis());
+            }
         }
+        buildPartMillis = Collections.unmodifiableMap(parts);
         deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
     }
 
@@ -285,45 +295,85 @@ public final class H2Matrix implements AutoCloseable {
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
         long t0 = System.nanoTime();
         H2Memory before = memory();
+        Map<String, Double> ms = new LinkedHashMap<>();
+        // the bases to the host (the couplings and dense blocks stay on the device); the dense blocks' squared norm
+        // is summed per block on the device
+        int nd = partition.denseBlocks();
+        DoubleArray denseSquares = new DoubleArray(Math.max(1, nd));
         TaskGraph down = new TaskGraph("h2-download")
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, rowBasis.leafBasis, rowBasis.transfers, couplings, denseValues);
+                .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSquares, nd)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, denseSquares, rowBasis.leafBasis, rowBasis.transfers);
         if (!shared) down.transferToHost(DataTransferMode.EVERY_EXECUTION, colBasis.leafBasis, colBasis.transfers);
         try (ExecutionPlan plan = new ExecutionPlan(down.snapshot())) {
             plan.withDevice(device).execute();
         }
+        double dense2 = 0;
+        for (int b = 0; b < nd; b++) dense2 += denseSquares.get(b);
+        device.free(denseSquares);
         H2Compression.HostBasis rb = host(rowBasis);
         H2Compression.HostBasis cb = shared ? rb : host(colBasis);
-        int blocks = partition.couplingBlocks();
-        double[][] s = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
-            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
-            double[] blk = new double[kt * ks];
-            long o = couplingOffset[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = couplings.get(o + (long) mu * kt + nu);
-            s[b] = blk;
-        }
-        double dense2 = 0;
-        long nd = partition.denseOffset[partition.denseBlocks()];
-        for (long i = 0; i < nd; i++) dense2 += denseValues.get(i) * denseValues.get(i);
-        H2Compression.Result r = H2Compression.compress(rb, cb, partition.couplingRow, partition.couplingCol, s, eps, dense2);
+        long t1 = System.nanoTime();
+        ms.put("download", (t1 - t0) / 1e6);
 
+        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb);
+        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb);
+        long t2 = System.nanoTime();
+        ms.put("orthogonalise", (t2 - t1) / 1e6);
+
+        int[] row = partition.couplingRow, col = partition.couplingCol;
+        int blocks = row.length;
+        CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r(),
+                nodeRanks(ro.basis()), nodeRanks(rowBasis), shared ? ro.r() : co.r(), nodeRanks(co.basis()), nodeRanks(colBasis));
+        TaskGraph s1Down = new TaskGraph("h2-couplings-down").transferToHost(DataTransferMode.EVERY_EXECUTION, p1.blocks());
+        try (ExecutionPlan plan = new ExecutionPlan(s1Down.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        double[][] s1 = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int kt = ro.basis().rank(row[b]), ks = co.basis().rank(col[b]);
+            double[] blk = new double[kt * ks];
+            long o = p1.offset()[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = p1.blocks().get(o + (long) mu * kt + nu);
+            s1[b] = blk;
+        }
+        long t3 = System.nanoTime();
+        ms.put("project-orthogonal", (t3 - t2) / 1e6);
+
+        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2);
+        long t4 = System.nanoTime();
+        ms.put("truncate", (t4 - t3) / 1e6);
+
+        CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, tr.rowT(),
+                nodeRanks(tr.rows()), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), nodeRanks(tr.cols()), nodeRanks(co.basis()));
+        device.free(p1.blocks());
         for (Product p : products.values()) p.free();
         products.clear();
         freeLowRank();
-        rowBasis = device(r.rows());
-        colBasis = shared ? rowBasis : device(r.cols());
-        couplingOffset = new long[blocks + 1];
-        for (int b = 0; b < blocks; b++) couplingOffset[b + 1] = couplingOffset[b] + r.couplings()[b].length;
-        couplings = new DoubleArray(Math.max(1, couplingOffset[blocks]));
-        for (int b = 0; b < blocks; b++) {
-            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
-            double[] blk = r.couplings()[b];
-            long o = couplingOffset[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) couplings.set(o + (long) mu * kt + nu, blk[nu * ks + mu]);
-        }
+        rowBasis = device(tr.rows());
+        colBasis = shared ? rowBasis : device(tr.cols());
+        couplings = p2.blocks();
+        couplingOffset = p2.offset();
         couplingOffsetArray = longs(couplingOffset);
-        double err = r.normSquared() > 0 ? Math.sqrt(r.discardedSquared() / r.normSquared()) : 0;
-        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (System.nanoTime() - t0) / 1e6);
+        long t5 = System.nanoTime();
+        ms.put("project-truncated", (t5 - t4) / 1e6);
+        double err = tr.normSquared() > 0 ? Math.sqrt(tr.discarded() / tr.normSquared()) : 0;
+        double projFlops = p1.flops() + p2.flops(), projMs = p1.millis() + p2.millis();
+        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
+                projFlops, projMs, p1.gemm() && p2.gemm());
+    }
+
+    /** Rank of each node of a host basis. */
+    private static int[] nodeRanks(H2Compression.HostBasis b) {
+        int[] r = new int[b.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = b.rank(t);
+        return r;
+    }
+
+    /** Rank of each node of a device basis. */
+    private static int[] nodeRanks(BasisTree b) {
+        int[] r = new int[b.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = b.rank(t);
+        return r;
     }
 
     private static H2Compression.HostBasis host(BasisTree b) {
@@ -604,6 +654,16 @@ public final class H2Matrix implements AutoCloseable {
     /** Wall time of the device part of construction (bases, transfers, couplings, dense blocks), programs built included. */
     public double deviceBuildMillis() {
         return deviceBuildMillis;
+    }
+
+    /**
+     * Device time of each batched part of construction in milliseconds (kernels only: program builds and the upload
+     * of the structure excluded), in the order they run: {@code leaf-bases}, {@code transfers}, {@code couplings},
+     * {@code dense-blocks}; each is one launch per basis for the whole tree (every level at once), plus the kernel
+     * evaluation for couplings and dense blocks.
+     */
+    public Map<String, Double> buildPartMillis() {
+        return buildPartMillis;
     }
 
     /** Bytes kept on the device, by part. */
