@@ -169,7 +169,10 @@ class H2MatrixTest {
         }
     }
 
-    /** Duplicate points, points on a line, fewer points than a leaf, and n not a multiple of the leaf size. */
+    /**
+     * Duplicate points, points on a line, fewer points than a leaf, and n not a multiple of the leaf size, with one
+     * vector and with the batched-GEMM path.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void degeneratePointSetsWork(Device device) {
@@ -188,9 +191,14 @@ class H2MatrixTest {
         for (PointCloud pts : clouds) {
             double[] x = random(pts.size(), 17L);
             double[] want = denseProduct(pts, pts, k, x, 1);
+            int nv = H2Matrix.GEMM_MIN_VECTORS;
+            double[] xs = random(pts.size() * nv, 18L);
+            double[] wants = denseProduct(pts, pts, k, xs, nv);
             try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withDevice(device))) {
                 double err = relativeError(a.multiply(x), want);
                 assertTrue(err < 1e-7, "relative error " + err + " of " + a + " on " + pts);
+                double errs = relativeError(a.multiply(xs, nv), wants);
+                assertTrue(a.usesGemm(nv) && errs < 1e-7, nv + " vectors: relative error " + errs + " of " + a + " on " + pts);
             }
         }
     }
