@@ -46,6 +46,7 @@ import dev.squall.cli.SquallSubcommand;
                 "  squall h2 --points 3d --n 8192 --order 4 --kernel exp:0.2 --device jvm --json",
                 "  squall h2 --points bench/data/sites.csv --kernel matern32:0.05 --vectors 4 --device jvm --verify",
                 "  squall h2 --points 2d --n 8192 --compress 1e-7 --verify",
+                "  squall h2 --points 3d --n 16384 --order 4 --kernel exp:0.2 --admissibility center --vectors 32 --device jvm --verify --tolerance 1e-2",
                 "  squall h2 --points 3d --n 65536 --order 4 --kernel exp:0.2 --device cuda:0 --json   # needs a GPU"},
         footer = {"", ExitCode.HELP})
 @RunDefaults(repeat = 10, precisions = {"fp64"})
@@ -65,6 +66,11 @@ public final class H2Command implements SquallSubcommand {
 
     @Option(names = "--eta", paramLabel = "E", defaultValue = "1.0", description = "admissibility parameter (default 1.0)")
     double eta;
+
+    @Option(names = "--admissibility", paramLabel = "box|center", defaultValue = "box",
+            description = "box: max(diam) <= eta * box distance (default); center: (diam_t + diam_s) / 2 <= eta * distance of the box centers"
+                    + " (H2Opus's; fewer, larger blocks)")
+    String admissibility;
 
     @Option(names = "--kernel", paramLabel = "NAME:L", defaultValue = "exp:0.1", description = "covariance kernel (default exp:0.1)")
     String kernel;
@@ -97,7 +103,7 @@ public final class H2Command implements SquallSubcommand {
      * GEMMs, counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without
      * --compress), whether --verify ran, the sampled relative error, and {@code ok}.
      */
-    public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, int vectors,
+    public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, String admissibility, int vectors,
                          String device, String precision, int depth, int couplingBlocks, int denseBlocks, double buildMs, double buildHostMs,
                          double buildDeviceMs, Map<String, Double> buildPartsMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian,
                          Map<String, Double> phaseMs, double phaseSumMs, double productDeviceMs, boolean gemm, long countedBytes, double gbs, double copyGbs,
@@ -127,7 +133,11 @@ public final class H2Command implements SquallSubcommand {
         CovarianceKernel k = CovarianceKernel.parse(kernel);
         PointCloud pts = points();
         Device dev = run.device();
-        H2Options opts = new H2Options(leaf, order, eta, dev);
+        H2Options opts = new H2Options(leaf, order, eta, dev, switch (admissibility.strip().toLowerCase(Locale.ROOT)) {
+            case "box" -> H2Options.Admissibility.BOX_DISTANCE;
+            case "center" -> H2Options.Admissibility.BOX_CENTER;
+            default -> throw new IllegalArgumentException("--admissibility " + admissibility + ": use box or center");
+        });
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
         try (H2Matrix a = H2Matrix.build(pts, k, opts)) {
             H2CompressionReport cr = null;
@@ -167,7 +177,7 @@ public final class H2Command implements SquallSubcommand {
                 ok = err <= tolerance;
             }
             if (run.json()) {
-                JsonOutput.print(new Result("h2", points, size, pts.dim(), k.toString(), leaf, order, a.rank(), eta, vectors, dev.id(), "fp64", a.rowDepth(),
+                JsonOutput.print(new Result("h2", points, size, pts.dim(), k.toString(), leaf, order, a.rank(), eta, admissibility, vectors, dev.id(), "fp64", a.rowDepth(),
                         a.couplingBlocks(), a.denseBlocks(), a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(), a.buildPartMillis(),
                         new Memory(mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total()),
                         firstMs, wall[repeat / 2], phases, phaseSum, deviceMs, a.usesGemm(vectors), mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs,

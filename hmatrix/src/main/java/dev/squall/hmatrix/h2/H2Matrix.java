@@ -120,7 +120,7 @@ public final class H2Matrix implements AutoCloseable {
         shared = rows == cols;
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
-        partition = BlockPartition.build(rowTree, colTree, options.eta());
+        partition = BlockPartition.build(rowTree, colTree, options.eta(), options.admissibility());
         int k = rank, p = options.order();
         long kk = (long) k * k;
 

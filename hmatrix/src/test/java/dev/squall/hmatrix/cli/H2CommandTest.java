@@ -111,6 +111,9 @@ class H2CommandTest {
         r = run("--points", f.toString(), "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains(f + ":2:"), (String) r[2]);
+        r = run("--points", "2d", "--n", "100", "--admissibility", "far", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--admissibility far: use box or center"), (String) r[2]);
         r = run("--points", "2d", "--n", "100", "--leaf", "1", "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("leaf size"), (String) r[2]);
