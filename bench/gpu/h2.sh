@@ -19,6 +19,8 @@ BUDGET=470
 STEP_MIN=15
 unpack_bundle /tmp/squall-h2-run
 S="$B/bin/squall"
+# the host copies of the largest matrices (45 GB at 2D 2^22) are off-heap arrays, which the JVM caps at the heap size
+export SQUALL_JAVA_OPTS="-XX:MaxDirectMemorySize=110g ${SQUALL_JAVA_OPTS:-}"
 J="$OUT/h2.jsonl"
 L="$OUT/h2.log"
 : > "$J"
