@@ -36,7 +36,7 @@ import java.util.Objects;
  * {@code O(n)} matrix-vector product.
  *
  * <p>{@code A = A_D + sum U_t S_ts V_s^T}: KD-trees cluster both point sets into leaves of at most {@code m} points;
- * a dual-tree traversal keeps admissible node pairs ({@code max(diam) <= eta dist} of their bounding boxes) as
+ * a dual-tree traversal keeps admissible node pairs ({@link H2Options.Admissibility}) as
  * {@code k x k} coupling blocks {@code S_ts = K(xi_t, xi_s)} between tensor Chebyshev nodes of order {@code p}
  * ({@code k = p^dim}), and inadmissible leaf pairs as dense blocks. Leaf bases {@code U} are the Lagrange polynomials
  * of the leaf's nodes at its points; inner nodes are never formed, each child holds its nested transfer matrix. The
@@ -44,11 +44,13 @@ import java.util.Objects;
  * one launch per part, and stay there.
  *
  * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
- * tree order, dense part, leaf upsweep, transfer upsweep (one launch per level), coupling multiply (one launch per
- * level), transfer downsweep (one launch per level), leaf downsweep, scatter y back to the caller's order. One
- * {@link ExecutionPlan} per vector count is built on first use and executed for every product; only x and y cross
- * to and from the device. {@link #compress} recompresses the low-rank part to a tolerance; ranks then differ between
- * levels (equal within one).
+ * tree order, then on the main queue the leaf upsweep, transfer upsweep (one launch per level), coupling multiply
+ * (one launch per level) and transfer downsweep (one launch per level), while the dense part runs on a second queue;
+ * an event holds the leaf downsweep until the dense part is done, then y is scattered back to the caller's order. The
+ * plans of a vector count are built on first use and executed for every product; only x and y cross to and from the
+ * device. From {@link #GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs of
+ * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA). {@link #compress} recompresses the low-rank part to a
+ * tolerance, projecting the couplings on the device; ranks then differ between levels (equal within one).
  *
  * <pre>{@code
  * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
@@ -286,7 +288,8 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The numerics run on host copies, which are then placed on the device for the product.
+     * The bases' QR and SVD steps run on host copies (the nodes of a level in parallel); the couplings stay on the device,
+     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step).
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
