@@ -6,6 +6,7 @@
 module dev.squall.hmatrix {
     requires transitive dev.squall.tasks.runtime;
     requires dev.squall.cli;
+    requires dev.squall.linalg;
     requires info.picocli;
 
     exports dev.squall.hmatrix.cli;

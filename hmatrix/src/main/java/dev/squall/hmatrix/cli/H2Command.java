@@ -46,6 +46,7 @@ import dev.squall.cli.SquallSubcommand;
                 "  squall h2 --points 3d --n 8192 --order 4 --kernel exp:0.2 --device jvm --json",
                 "  squall h2 --points bench/data/sites.csv --kernel matern32:0.05 --vectors 4 --device jvm --verify",
                 "  squall h2 --points 2d --n 8192 --compress 1e-7 --verify",
+                "  squall h2 --points 3d --n 16384 --order 4 --kernel exp:0.2 --admissibility center --vectors 32 --device jvm --verify --tolerance 1e-2",
                 "  squall h2 --points 3d --n 65536 --order 4 --kernel exp:0.2 --device cuda:0 --json   # needs a GPU"},
         footer = {"", ExitCode.HELP})
 @RunDefaults(repeat = 10, precisions = {"fp64"})
@@ -65,6 +66,11 @@ public final class H2Command implements SquallSubcommand {
 
     @Option(names = "--eta", paramLabel = "E", defaultValue = "1.0", description = "admissibility parameter (default 1.0)")
     double eta;
+
+    @Option(names = "--admissibility", paramLabel = "box|center", defaultValue = "box",
+            description = "box: max(diam) <= eta * box distance (default); center: (diam_t + diam_s) / 2 <= eta * distance of the box centers"
+                    + " (H2Opus's; fewer, larger blocks)")
+    String admissibility;
 
     @Option(names = "--kernel", paramLabel = "NAME:L", defaultValue = "exp:0.1", description = "covariance kernel (default exp:0.1)")
     String kernel;
@@ -91,23 +97,31 @@ public final class H2Command implements SquallSubcommand {
     /**
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the points, their number and dimension, kernel, leaf size, order,
      * rank, eta, vectors, device, precision (fp64), tree depth and block counts, build times (ms), memory by part (bytes),
-     * the first product's and the median product's host time (ms), the device time of each phase and their sum (ms),
-     * counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without
+     * the device time of each construction part (ms), the first product's and the median product's host time (ms), the
+     * device time of each phase run alone and their sum, the device time of whole products with the dense part
+     * overlapping the tree phases (ms; GB/s and GFLOP/s use it), whether the dense and coupling phases ran as batched
+     * GEMMs, counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without
      * --compress), whether --verify ran, the sampled relative error, and {@code ok}.
      */
-    public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, int vectors,
+    public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, String admissibility, int vectors,
                          String device, String precision, int depth, int couplingBlocks, int denseBlocks, double buildMs, double buildHostMs,
-                         double buildDeviceMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian, Map<String, Double> phaseMs,
-                         double productDeviceMs, long countedBytes, double gbs, double copyGbs, double ratioToCopy, double gflops, Compression compression,
-                         boolean verified, Double relError, boolean ok) {
+                         double buildDeviceMs, Map<String, Double> buildPartsMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian,
+                         Map<String, Double> phaseMs, double phaseSumMs, double productDeviceMs, boolean gemm, long countedBytes, double gbs, double copyGbs,
+                         double ratioToCopy, double gflops, Compression compression, boolean verified, Double relError, boolean ok) {
     }
 
     /** Memory of each part of the H2 matrix, in bytes. */
     public record Memory(long dense, long coupling, long bases, long transfers, long structure, long workspacePerVector, long total) {
     }
 
-    /** What --compress did: tolerance, estimated relative error, time, memory before and after, ranks per level. */
-    public record Compression(double tolerance, double errorEstimate, double ms, long memoryBefore, long memoryAfter, int[] rowRanks, int[] colRanks) {
+    /**
+     * What --compress did: tolerance, estimated relative error, time, memory before and after, ranks per level, the
+     * time of each step, and the flops, device time and GFLOP/s of the coupling projections (batched GEMMs when
+     * {@code projectionGemm}).
+     */
+    public record Compression(double tolerance, double errorEstimate, double ms, long memoryBefore, long memoryAfter, int[] rowRanks, int[] colRanks,
+                              Map<String, Double> stepsMs, double projectionGflop, double projectionDeviceMs, double projectionGflops,
+                              boolean projectionGemm) {
     }
 
     @Override
@@ -119,7 +133,11 @@ public final class H2Command implements SquallSubcommand {
         CovarianceKernel k = CovarianceKernel.parse(kernel);
         PointCloud pts = points();
         Device dev = run.device();
-        H2Options opts = new H2Options(leaf, order, eta, dev);
+        H2Options opts = new H2Options(leaf, order, eta, dev, switch (admissibility.strip().toLowerCase(Locale.ROOT)) {
+            case "box" -> H2Options.Admissibility.BOX_DISTANCE;
+            case "center" -> H2Options.Admissibility.BOX_CENTER;
+            default -> throw new IllegalArgumentException("--admissibility " + admissibility + ": use box or center");
+        });
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
         try (H2Matrix a = H2Matrix.build(pts, k, opts)) {
             H2CompressionReport cr = null;
@@ -143,7 +161,9 @@ public final class H2Command implements SquallSubcommand {
             Arrays.sort(wall);
             progress("timing phases");
             Map<String, Double> phases = a.phaseMillis(vectors, repeat);
-            double deviceMs = phases.values().stream().mapToDouble(Double::doubleValue).sum();
+            double phaseSum = phases.values().stream().mapToDouble(Double::doubleValue).sum();
+            progress("timing whole products (dense part beside the tree phases)");
+            double deviceMs = a.productMillis(vectors, repeat);
             progress("measuring copy bandwidth");
             double copyGbs = copyBandwidth(dev);
             H2Memory mem = a.memory();
@@ -157,11 +177,11 @@ public final class H2Command implements SquallSubcommand {
                 ok = err <= tolerance;
             }
             if (run.json()) {
-                JsonOutput.print(new Result("h2", points, size, pts.dim(), k.toString(), leaf, order, a.rank(), eta, vectors, dev.id(), "fp64", a.rowDepth(),
-                        a.couplingBlocks(), a.denseBlocks(), a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(),
+                JsonOutput.print(new Result("h2", points, size, pts.dim(), k.toString(), leaf, order, a.rank(), eta, admissibility, vectors, dev.id(), "fp64", a.rowDepth(),
+                        a.couplingBlocks(), a.denseBlocks(), a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(), a.buildPartMillis(),
                         new Memory(mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total()),
-                        firstMs, wall[repeat / 2], phases, deviceMs, mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs, gflops, compression(cr), verify,
-                        verify ? err : null, ok));
+                        firstMs, wall[repeat / 2], phases, phaseSum, deviceMs, a.usesGemm(vectors), mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs,
+                        gflops, compression(cr), verify, verify ? err : null, ok));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
                         size, size, pts.dim(), points, k, leaf, order, a.rank(), eta);
@@ -169,14 +189,19 @@ public final class H2Command implements SquallSubcommand {
                 System.out.printf(Locale.ROOT, "device     %s (%s)%n", dev.id(), dev.info().name());
                 System.out.printf(Locale.ROOT, "build      %.1f ms (host: trees and traversal %.1f ms; device: bases, transfers, couplings, dense %.1f ms)%n",
                         a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis());
+                for (var e : a.buildPartMillis().entrySet()) System.out.printf(Locale.ROOT, "  %-20s %.4f ms device%n", e.getKey(), e.getValue());
                 if (cr != null) {
                     System.out.printf(Locale.ROOT, "compress   to %.1e in %.1f ms: estimated relative error %.3e, row ranks %s, memory %.2f -> %.2f MB%n",
                             cr.tolerance(), cr.millis(), cr.relativeErrorEstimate(), Arrays.toString(cr.rowRanks()),
                             cr.memoryBefore().total() / 1e6, cr.memoryAfter().total() / 1e6);
+                    System.out.printf(Locale.ROOT, "           steps %s ms; coupling projections %.3f GFLOP in %.3f ms on the device, %.1f GFLOP/s (%s)%n",
+                            cr.stepMillis(), cr.projectionFlops() / 1e9, cr.projectionDeviceMillis(), cr.projectionGflops(),
+                            cr.projectionGemm() ? "batched GEMM" : "64-bit-offset kernels");
                 }
                 System.out.printf(Locale.ROOT, "memory     %s%n", mem);
-                System.out.printf(Locale.ROOT, "product    %d vector(s): %.4f ms device (sum of phases, medians of %d), %.4f ms per call on the host"
-                        + " (first call incl. build+upload %.1f ms)%n", vectors, deviceMs, repeat, wall[repeat / 2], firstMs);
+                System.out.printf(Locale.ROOT, "product    %d vector(s)%s: %.4f ms device (dense part beside the tree phases; phases alone sum to %.4f ms),"
+                        + " %.4f ms per call on the host (first call incl. plan build %.1f ms), medians of %d%n", vectors,
+                        a.usesGemm(vectors) ? ", dense and couplings as batched GEMMs" : "", deviceMs, phaseSum, wall[repeat / 2], firstMs, repeat);
                 for (var e : phases.entrySet()) System.out.printf(Locale.ROOT, "  %-20s %.4f ms%n", e.getKey(), e.getValue());
                 System.out.printf(Locale.ROOT, "rate       %.1f GB/s counted (%d bytes: dense + couplings + bases + transfers), %.0f%% of copy bandwidth %.1f GB/s; %.2f GFLOP/s%n",
                         gbs, mem.streamedBytes(), 100 * gbs / copyGbs, copyGbs, gflops);
@@ -191,7 +216,8 @@ public final class H2Command implements SquallSubcommand {
 
     private static Compression compression(H2CompressionReport r) {
         if (r == null) return null;
-        return new Compression(r.tolerance(), r.relativeErrorEstimate(), r.millis(), r.memoryBefore().total(), r.memoryAfter().total(), r.rowRanks(), r.colRanks());
+        return new Compression(r.tolerance(), r.relativeErrorEstimate(), r.millis(), r.memoryBefore().total(), r.memoryAfter().total(), r.rowRanks(),
+                r.colRanks(), r.stepMillis(), r.projectionFlops() / 1e9, r.projectionDeviceMillis(), r.projectionGflops(), r.projectionGemm());
     }
 
     private PointCloud points() {

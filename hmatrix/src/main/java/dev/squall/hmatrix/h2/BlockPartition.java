@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * The block structure of an H2 matrix from a dual-tree traversal of a row tree and a column tree: admissible node
- * pairs ({@code dist > 0} and {@code max(diam t, diam s) <= eta dist(t, s)} on bounding boxes) become coupling
+ * pairs (boxes that do not touch, and {@code max(diam t, diam s) <= eta dist(t, s)} on bounding boxes, or the
+ * box-center condition of {@link H2Options.Admissibility#BOX_CENTER}) become coupling
  * blocks, inadmissible leaf pairs become dense blocks. A pair that is neither is split: both nodes when both have
  * children, else the one that has them.
  *
@@ -26,15 +27,17 @@ final class BlockPartition {
     private final ClusterTree rows;
     private final ClusterTree cols;
     private final double eta;
+    private final boolean center;
     private long[] couplings = new long[64];
     private int nc;
     private long[] denses = new long[64];
     private int nd;
 
-    private BlockPartition(ClusterTree rows, ClusterTree cols, double eta) {
+    private BlockPartition(ClusterTree rows, ClusterTree cols, double eta, boolean center) {
         this.rows = rows;
         this.cols = cols;
         this.eta = eta;
+        this.center = center;
         traverse(0, 0);
         long[] cp = Arrays.copyOf(couplings, nc);
         long[] dp = Arrays.copyOf(denses, nd);
@@ -67,10 +70,14 @@ final class BlockPartition {
     }
 
     static BlockPartition build(ClusterTree rows, ClusterTree cols, double eta) {
+        return build(rows, cols, eta, H2Options.Admissibility.BOX_DISTANCE);
+    }
+
+    static BlockPartition build(ClusterTree rows, ClusterTree cols, double eta, H2Options.Admissibility admissibility) {
         if (rows.dim != cols.dim) {
             throw new IllegalArgumentException("row points are " + rows.dim + "-dimensional, column points " + cols.dim + "-dimensional");
         }
-        return new BlockPartition(rows, cols, eta);
+        return new BlockPartition(rows, cols, eta, admissibility == H2Options.Admissibility.BOX_CENTER);
     }
 
     int couplingBlocks() {
@@ -83,7 +90,9 @@ final class BlockPartition {
 
     boolean admissible(int t, int s) {
         double dist = ClusterTree.distance(rows, t, cols, s);
-        return dist > 0 && Math.max(rows.diameter(t), cols.diameter(s)) <= eta * dist;
+        if (!(dist > 0)) return false;
+        if (center) return 0.5 * (rows.diameter(t) + cols.diameter(s)) <= eta * ClusterTree.centerDistance(rows, t, cols, s);
+        return Math.max(rows.diameter(t), cols.diameter(s)) <= eta * dist;
     }
 
     private void traverse(int t, int s) {

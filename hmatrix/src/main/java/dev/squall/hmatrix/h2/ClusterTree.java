@@ -139,6 +139,16 @@ final class ClusterTree {
         return Math.sqrt(sum);
     }
 
+    /** Euclidean distance between the centers of the bounding boxes of node {@code t} of {@code a} and node {@code s} of {@code b}. */
+    static double centerDistance(ClusterTree a, int t, ClusterTree b, int s) {
+        double sum = 0;
+        for (int d = 0; d < a.dim; d++) {
+            double g = 0.5 * (a.box[t * 6 + 2 * d] + a.box[t * 6 + 2 * d + 1] - b.box[s * 6 + 2 * d] - b.box[s * 6 + 2 * d + 1]);
+            sum += g * g;
+        }
+        return Math.sqrt(sum);
+    }
+
     private void computeBox(double[] c, int t) {
         for (int d = 0; d < dim; d++) {
             double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;

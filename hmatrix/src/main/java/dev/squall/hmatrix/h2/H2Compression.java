@@ -2,10 +2,11 @@ package dev.squall.hmatrix.h2;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Algebraic recompression of the low-rank part of an H2 matrix to a relative tolerance, on host copies of the bases
- * and couplings (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes):
+ * and couplings, the nodes of one level in parallel on the host's cores (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes):
  * <ol>
  * <li><b>Orthogonalisation</b> (upsweep of QR): leaves {@code U = Q R}; inner nodes {@code [R_c1 E_c1; R_c2 E_c2] = Q R},
  * the blocks of {@code Q} become the transfers; couplings become {@code R_t S R_s^T}.</li>
@@ -59,15 +60,39 @@ final class H2Compression {
         Orthogonal co = shared ? ro : orthogonalise(cb);
         int blocks = s.length;
         double[][] s1 = new double[blocks][];
-        double norm2 = denseNormSquared;
         for (int b = 0; b < blocks; b++) {
             int t = row[b], c = col[b];
             int kt = rb.rank(t), ks = cb.rank(c);
-            double[] rt = ro.r[t], rs = co.r[c];
-            int rtr = ro.basis.rank(t), rsr = co.basis.rank(c);
-            s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt, s[b], rtr, kt, ks), rs, rtr, ks, rsr);
-            for (double v : s1[b]) norm2 += v * v;
+            s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(ro.r[t], s[b], ro.basis.rank(t), kt, ks), co.r[c],
+                    ro.basis.rank(t), ks, co.basis.rank(c));
         }
+        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared);
+        double[][] s2 = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int t = row[b], c = col[b];
+            int r1 = ro.basis.rank(t), r2 = co.basis.rank(c);
+            int k1 = tr.rows.rank(t), k2 = tr.cols.rank(c);
+            s2[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(tr.rowT[t], s1[b], k1, r1, r2), tr.colT[c], k1, r2, k2);
+        }
+        return new Result(tr.rows, tr.cols, s2, tr.discarded, tr.normSquared);
+    }
+
+    /**
+     * The truncated bases and, per node, the projection {@code T} ({@code k'_t x r_t}, row-major) from the orthonormal
+     * basis onto them; the discarded energy and the squared norm of the matrix (couplings on orthonormal bases plus
+     * dense blocks).
+     */
+    record Truncation(HostBasis rows, HostBasis cols, double[][] rowT, double[][] colT, double discarded, double normSquared) {
+    }
+
+    /**
+     * Basis generation and truncation, from the couplings {@code s1} ({@code r_t x r_s} row-major) on the orthonormal
+     * bases {@code ro}, {@code co} (the same object when {@code shared}).
+     */
+    static Truncation truncate(Orthogonal ro, Orthogonal co, boolean shared, int[] row, int[] col, double[][] s1, double eps,
+            double denseNormSquared) {
+        double norm2 = denseNormSquared;
+        for (double[] blk : s1) for (double v : blk) norm2 += v * v;
         List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
         List<List<double[]>> colParts = shared ? null : contributions(co.basis, row, col, s1, false, ro.basis);
         if (shared) {
@@ -78,22 +103,15 @@ final class H2Compression {
         double[][] cw = shared ? rw : weights(co.basis, colParts);
         Truncated rt = truncate(ro.basis, rw, eps);
         Truncated ct = shared ? rt : truncate(co.basis, cw, eps);
-        double[][] s2 = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
-            int t = row[b], c = col[b];
-            int r1 = ro.basis.rank(t), r2 = co.basis.rank(c);
-            int k1 = rt.basis.rank(t), k2 = ct.basis.rank(c);
-            s2[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(rt.t[t], s1[b], k1, r1, r2), ct.t[c], k1, r2, k2);
-        }
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
-        return new Result(rt.basis, ct.basis, s2, discarded, norm2);
+        return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2);
     }
 
     /** An orthonormal basis and, per node, {@code R} ({@code r_t x k_t}) with old basis = new basis times {@code R}. */
-    private record Orthogonal(HostBasis basis, double[][] r) {
+    record Orthogonal(HostBasis basis, double[][] r) {
     }
 
-    private static Orthogonal orthogonalise(HostBasis b) {
+    static Orthogonal orthogonalise(HostBasis b) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int k = b.levelRank[q];
@@ -105,7 +123,7 @@ final class H2Compression {
         double[][] r = new double[tr.nodes][];
         double[] leaf = new double[tr.size * ranks[q]];
         int rq = ranks[q];
-        for (int i = 0; i < tr.leaves; i++) {
+        IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             double[] u = new double[mi * k];
             System.arraycopy(b.leaf, a0 * k, u, 0, mi * k);
@@ -115,26 +133,26 @@ final class H2Compression {
             double[] rp = new double[rq * k];
             System.arraycopy(qr[1], 0, rp, 0, Math.min(ri, rq) * k);
             r[tr.firstLeaf + i] = rp;
-        }
+        });
         double[][] transfer = new double[tr.nodes][];
         for (int l = q - 1; l >= 0; l--) {
-            int rc = ranks[l + 1], kl = b.levelRank[l];
-            for (int t = ClusterTree.levelStart(l); t < ClusterTree.levelStart(l + 1); t++) {
+            int rc = ranks[l + 1], kl = b.levelRank[l], lv = l;
+            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
                 double[] z = new double[2 * rc * kl];
                 for (int h = 0; h < 2; h++) {
                     int c = 2 * t + 1 + h;
-                    double[] re = SmallMatrices.multiply(r[c], b.transfer[c], rc, b.levelRank[l + 1], kl);
+                    double[] re = SmallMatrices.multiply(r[c], b.transfer[c], rc, b.levelRank[lv + 1], kl);
                     System.arraycopy(re, 0, z, h * rc * kl, rc * kl);
                 }
                 double[][] qr = SmallMatrices.qr(z, 2 * rc, kl);
-                int rl = ranks[l];
+                int rl = ranks[lv];
                 for (int h = 0; h < 2; h++) {
                     double[] e = new double[rc * rl];
                     System.arraycopy(qr[0], h * rc * rl, e, 0, rc * rl);
                     transfer[2 * t + 1 + h] = e;
                 }
                 r[t] = qr[1];
-            }
+            });
         }
         return new Orthogonal(new HostBasis(tr, ranks, leaf, transfer), r);
     }
@@ -162,28 +180,33 @@ final class H2Compression {
     private static double[][] weights(HostBasis b, List<List<double[]>> parts) {
         ClusterTree tr = b.tree;
         double[][] w = new double[tr.nodes][];
-        for (int t = 0; t < tr.nodes; t++) {
-            int kt = b.rank(t);
-            List<double[]> rows = new ArrayList<>();
-            if (t > 0) {
-                int par = (t - 1) / 2;
-                int kp = b.rank(par);
-                int wp = w[par].length / Math.max(1, kp);
-                if (kp > 0 && wp > 0) rows.add(SmallMatrices.multiplyTransposed(w[par], b.transfer[t], wp, kp, kt));
-            }
-            rows.addAll(parts.get(t));
-            int m = 0;
-            for (double[] x : rows) m += kt == 0 ? 0 : x.length / kt;
-            double[] stack = new double[m * kt];
-            int at = 0;
-            for (double[] x : rows) {
-                if (kt == 0) break;
-                System.arraycopy(x, 0, stack, at, x.length);
-                at += x.length;
-            }
-            w[t] = kt == 0 || m == 0 ? new double[0] : SmallMatrices.qr(stack, m, kt)[1];
+        for (int l = 0; l <= tr.depth; l++) {
+            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> w[t] = weight(b, parts, w, t));
         }
         return w;
+    }
+
+    /** Node {@code t}'s weight, its parent's known. */
+    private static double[] weight(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
+        int kt = b.rank(t);
+        List<double[]> rows = new ArrayList<>();
+        if (t > 0) {
+            int par = (t - 1) / 2;
+            int kp = b.rank(par);
+            int wp = w[par].length / Math.max(1, kp);
+            if (kp > 0 && wp > 0) rows.add(SmallMatrices.multiplyTransposed(w[par], b.transfer[t], wp, kp, kt));
+        }
+        rows.addAll(parts.get(t));
+        int m = 0;
+        for (double[] x : rows) m += kt == 0 ? 0 : x.length / kt;
+        double[] stack = new double[m * kt];
+        int at = 0;
+        for (double[] x : rows) {
+            if (kt == 0) break;
+            System.arraycopy(x, 0, stack, at, x.length);
+            at += x.length;
+        }
+        return kt == 0 || m == 0 ? new double[0] : SmallMatrices.qr(stack, m, kt)[1];
     }
 
     /** A truncated basis and, per node, {@code T} ({@code k'_t x r_t}) projecting old coefficients onto the new basis. */
@@ -201,8 +224,7 @@ final class H2Compression {
         int r = b.levelRank[q];
         double[][] left = new double[tr.leaves][];
         double[][] sig = new double[tr.leaves][];
-        int keep = 0;
-        for (int i = 0; i < tr.leaves; i++) {
+        IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             double[] u = new double[mi * r];
             System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
@@ -211,21 +233,24 @@ final class H2Compression {
             double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(u, wi, mi, r, wr), mi, wr);
             left[i] = svd[1];
             sig[i] = svd[0];
-            keep = Math.max(keep, kept(svd[0], eps));
-        }
+        });
+        int keep = 0;
+        for (double[] sg : sig) keep = Math.max(keep, kept(sg, eps));
         ranks[q] = keep;
         double[] leaf = new double[tr.size * keep];
-        for (int i = 0; i < tr.leaves; i++) {
+        int kq = keep;
+        IntStream.range(0, tr.leaves).parallel().forEach(i -> {
+            int keep1 = kq;
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             int wr = sig[i].length;
-            double[] qn = new double[mi * keep];
-            for (int a = 0; a < mi; a++) for (int j = 0; j < Math.min(keep, wr); j++) qn[a * keep + j] = left[i][a * wr + j];
-            System.arraycopy(qn, 0, leaf, a0 * keep, mi * keep);
-            discarded += tail(sig[i], keep);
+            double[] qn = new double[mi * keep1];
+            for (int a = 0; a < mi; a++) for (int j = 0; j < Math.min(keep1, wr); j++) qn[a * keep1 + j] = left[i][a * wr + j];
+            System.arraycopy(qn, 0, leaf, a0 * keep1, mi * keep1);
             double[] u = new double[mi * r];
             System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
-            t[tr.firstLeaf + i] = SmallMatrices.transposedMultiply(qn, u, mi, keep, r);
-        }
+            t[tr.firstLeaf + i] = SmallMatrices.transposedMultiply(qn, u, mi, keep1, r);
+        });
+        for (double[] sg : sig) discarded += tail(sg, kq);
         // inner levels
         for (int l = q - 1; l >= 0; l--) {
             int kc = ranks[l + 1], rl = b.levelRank[l], rc = b.levelRank[l + 1];
@@ -233,8 +258,7 @@ final class H2Compression {
             double[][] zs = new double[s1 - s0][];
             double[][] lefts = new double[s1 - s0][];
             double[][] sigs = new double[s1 - s0][];
-            keep = 0;
-            for (int n = s0; n < s1; n++) {
+            IntStream.range(s0, s1).parallel().forEach(n -> {
                 double[] z = new double[2 * kc * rl];
                 for (int h = 0; h < 2; h++) {
                     int c = 2 * n + 1 + h;
@@ -246,23 +270,26 @@ final class H2Compression {
                 double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr), 2 * kc, wr);
                 lefts[n - s0] = svd[1];
                 sigs[n - s0] = svd[0];
-                keep = Math.max(keep, kept(svd[0], eps));
-            }
+            });
+            keep = 0;
+            for (double[] sg : sigs) keep = Math.max(keep, kept(sg, eps));
             ranks[l] = keep;
-            for (int n = s0; n < s1; n++) {
+            int kl = keep;
+            for (double[] sg : sigs) discarded += tail(sg, kl);
+            IntStream.range(s0, s1).parallel().forEach(n -> {
+                int kn = kl;
                 int wr = sigs[n - s0].length;
-                double[] qn = new double[2 * kc * keep];
+                double[] qn = new double[2 * kc * kn];
                 for (int a = 0; a < 2 * kc; a++) {
-                    for (int j = 0; j < Math.min(keep, wr); j++) qn[a * keep + j] = lefts[n - s0][a * wr + j];
+                    for (int j = 0; j < Math.min(kn, wr); j++) qn[a * kn + j] = lefts[n - s0][a * wr + j];
                 }
                 for (int h = 0; h < 2; h++) {
-                    double[] e = new double[kc * keep];
-                    System.arraycopy(qn, h * kc * keep, e, 0, kc * keep);
+                    double[] e = new double[kc * kn];
+                    System.arraycopy(qn, h * kc * kn, e, 0, kc * kn);
                     transfer[2 * n + 1 + h] = e;
                 }
-                discarded += tail(sigs[n - s0], keep);
-                t[n] = SmallMatrices.transposedMultiply(qn, zs[n - s0], 2 * kc, keep, rl);
-            }
+                t[n] = SmallMatrices.transposedMultiply(qn, zs[n - s0], 2 * kc, kn, rl);
+            });
         }
         return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded);
     }

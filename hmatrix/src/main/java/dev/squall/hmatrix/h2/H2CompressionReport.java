@@ -1,9 +1,15 @@
 package dev.squall.hmatrix.h2;
 
+import java.util.Map;
+
 /**
  * What {@link H2Matrix#compress} did: the tolerance, the estimated relative Frobenius error of the compressed matrix
  * against the one before (from the discarded singular values), memory before and after, the new ranks per level
- * (root first) and the wall time.
+ * (root first), the wall time, the wall time of each step ({@code download} of the bases, {@code orthogonalise} on
+ * the host, {@code project-orthogonal} on the device (couplings onto the orthonormal bases, and the projected
+ * couplings down to the host), {@code truncate} (basis generation and truncation on the host),
+ * {@code project-truncated} on the device (couplings onto the truncated bases, new bases up)), and the flops and
+ * device time of the two coupling projections, which run as batched GEMMs when {@code projectionGemm}.
  *
  * <pre>{@code
  * H2CompressionReport r = a.compress(1e-6);
@@ -11,5 +17,10 @@ package dev.squall.hmatrix.h2;
  * }</pre>
  */
 public record H2CompressionReport(double tolerance, double relativeErrorEstimate, H2Memory memoryBefore, H2Memory memoryAfter,
-        int[] rowRanks, int[] colRanks, double millis) {
+        int[] rowRanks, int[] colRanks, double millis, Map<String, Double> stepMillis, double projectionFlops,
+        double projectionDeviceMillis, boolean projectionGemm) {
+    /** GFLOP/s of the coupling projections on the device (device time of their kernels). */
+    public double projectionGflops() {
+        return projectionDeviceMillis > 0 ? projectionFlops / (projectionDeviceMillis * 1e-3) / 1e9 : 0;
+    }
 }

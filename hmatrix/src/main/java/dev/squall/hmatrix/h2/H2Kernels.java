@@ -329,6 +329,70 @@ public final class H2Kernels {
         }
     }
 
+    /** {@code out[b] = sum of squares of block b's values} ({@code v[off[b]] .. v[off[b + 1] - 1]}). */
+    @Kernel
+    public static void blockSquares(DoubleArray v, LongArray off, DoubleArray out, int blocks) {
+        for (@Parallel int b = 0; b < blocks; b++) {
+            long o0 = off.get(b);
+            int len = (int) (off.get(b + 1) - o0);
+            out.set(b, addProducts(0.0, v, o0, 1, v, o0, 1, len));
+        }
+    }
+
+    /** {@code a[i] = 0} for {@code i < n}: clears the outputs that the multi-vector GEMMs accumulate into. */
+    @Kernel
+    public static void zero(DoubleArray a, long n) {
+        for (@Parallel long i = 0; i < n; i++) {
+            a.set(i, 0.0);
+        }
+    }
+
+    /**
+     * One side of a batched projection of coupling blocks, with 64-bit offsets (for arrays beyond the int offsets of
+     * the linalg GEMM): for every block {@code b} and entry {@code (i, j)} of its {@code m_b x n_b} result
+     * (column-major at {@code outOff[b]}), {@code out = sum_p f[i, p] s[p, j]} with {@code f} the left factor of
+     * the block's row node ({@code m_b x k_b}, row-major at {@code fOff[row[b]]}) and {@code s} the block
+     * ({@code k_b x n_b}, column-major at {@code sOff[b]}). Sizes per block: {@code dims[3b..3b+2] = m, n, k}.
+     * The right side {@code W R_s^T} is the same product on transposes, which {@code transposeOut} selects: the
+     * result is then written as {@code n_b x m_b} column-major (its transpose).
+     */
+    @Kernel
+    public static void projectBlocks(DoubleArray f, LongArray fOff, IntArray node, DoubleArray s, LongArray sOff, IntArray dims,
+            DoubleArray out, LongArray outOff, LongArray entryStart, int blocks, long total, int transposeIn, int transposeOut) {
+        for (@Parallel long q = 0; q < total; q++) {
+            int lo = 0;
+            int hi = blocks - 1;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) / 2;
+                if (entryStart.get(mid) <= q) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            int b = lo;
+            int m = dims.get(3 * b);
+            int k = dims.get(3 * b + 2);
+            long e = q - entryStart.get(b);
+            int i = (int) (e % m);
+            int j = (int) (e / m);
+            long fo = fOff.get(node.get(b)) + (long) i * k;
+            double acc = 0.0;
+            if (transposeIn == 0) {
+                acc = addProducts(0.0, f, fo, 1, s, sOff.get(b) + (long) j * k, 1, k);
+            } else {
+                int n = dims.get(3 * b + 1);
+                acc = addProducts(0.0, f, fo, 1, s, sOff.get(b) + j, n, k);
+            }
+            if (transposeOut == 0) {
+                out.set(outOff.get(b) + e, acc);
+            } else {
+                int n = dims.get(3 * b + 1);
+                out.set(outOff.get(b) + (long) i * n + j, acc);
+            }
+        }
+    }
+
     /** {@code b[i] = a[i]}: the copy kernel whose bandwidth the matrix-vector product is compared with. */
     @Kernel
     public static void copy(DoubleArray a, DoubleArray b, long n) {

@@ -7,7 +7,14 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.linalg.gemm.BatchDescriptor;
+import dev.squall.linalg.gemm.BatchedGemm;
+import dev.squall.linalg.gemm.Transpose;
+import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceQueue;
+import dev.squall.tasks.runtime.Event;
+import dev.squall.tasks.runtime.ExecutionHandle;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ImmutableTaskGraph;
@@ -16,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +36,7 @@ import java.util.Objects;
  * {@code O(n)} matrix-vector product.
  *
  * <p>{@code A = A_D + sum U_t S_ts V_s^T}: KD-trees cluster both point sets into leaves of at most {@code m} points;
- * a dual-tree traversal keeps admissible node pairs ({@code max(diam) <= eta dist} of their bounding boxes) as
+ * a dual-tree traversal keeps admissible node pairs ({@link H2Options.Admissibility}) as
  * {@code k x k} coupling blocks {@code S_ts = K(xi_t, xi_s)} between tensor Chebyshev nodes of order {@code p}
  * ({@code k = p^dim}), and inadmissible leaf pairs as dense blocks. Leaf bases {@code U} are the Lagrange polynomials
  * of the leaf's nodes at its points; inner nodes are never formed, each child holds its nested transfer matrix. The
@@ -36,11 +44,13 @@ import java.util.Objects;
  * one launch per part, and stay there.
  *
  * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
- * tree order, dense part, leaf upsweep, transfer upsweep (one launch per level), coupling multiply (one launch per
- * level), transfer downsweep (one launch per level), leaf downsweep, scatter y back to the caller's order. One
- * {@link ExecutionPlan} per vector count is built on first use and executed for every product; only x and y cross
- * to and from the device. {@link #compress} recompresses the low-rank part to a tolerance; ranks then differ between
- * levels (equal within one).
+ * tree order, then on the main queue the leaf upsweep, transfer upsweep (one launch per level), coupling multiply
+ * (one launch per level) and transfer downsweep (one launch per level), while the dense part runs on a second queue;
+ * an event holds the leaf downsweep until the dense part is done, then y is scattered back to the caller's order. The
+ * plans of a vector count are built on first use and executed for every product; only x and y cross to and from the
+ * device. From {@link #GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs of
+ * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA). {@link #compress} recompresses the low-rank part to a
+ * tolerance, projecting the couplings on the device; ranks then differ between levels (equal within one).
  *
  * <pre>{@code
  * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
@@ -54,6 +64,12 @@ import java.util.Objects;
  * }</pre>
  */
 public final class H2Matrix implements AutoCloseable {
+    /**
+     * Fewest vectors for which a product runs its dense and coupling phases as batched GEMMs of
+     * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer vectors use the matrix-vector kernels.
+     */
+    public static final int GEMM_MIN_VECTORS = 16;
+
     /** The phases of a product, in the order they run. */
     public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
             "downsweep-transfers", "downsweep-leaves", "scatter");
@@ -82,7 +98,10 @@ public final class H2Matrix implements AutoCloseable {
 
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
+    private final Map<String, Double> buildPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
+    /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
+    private final DeviceQueue mainQueue, sideQueue;
     private boolean closed;
 
     private H2Matrix(PointCloud rows, PointCloud cols, CovarianceKernel kernel, H2Options options) {
@@ -103,7 +122,7 @@ public final class H2Matrix implements AutoCloseable {
         shared = rows == cols;
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
-        partition = BlockPartition.build(rowTree, colTree, options.eta());
+        partition = BlockPartition.build(rowTree, colTree, options.eta(), options.admissibility());
         int k = rank, p = options.order();
         long kk = (long) k * k;
 
@@ -144,29 +163,39 @@ public final class H2Matrix implements AutoCloseable {
         denseValues = new DoubleArray(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
+        mainQueue = device.defaultQueue();
+        sideQueue = device.newQueue();
 
-        TaskGraph g = new TaskGraph("h2-build")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart,
-                        couplingRow, couplingCol, denseRow, denseCol, denseOffset)
+        TaskGraph bases = new TaskGraph("leaf-bases")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPoints, rowBoxes, rowPointLeaf, rowLeafStart)
                 .task("leaf-basis-rows", H2Kernels::leafBasis, rowPoints, rowPointLeaf, rowBoxes, rowBasis.leafBasis, rowTree.firstLeaf,
-                        (long) rowTree.size * k, dim, p, k)
+                        (long) rowTree.size * k, dim, p, k);
+        TaskGraph transfers = new TaskGraph("transfers")
                 .task("transfers-rows", H2Kernels::transfers, rowBoxes, rowBasis.transfers, (rowTree.nodes - 1) * kk, dim, p, k);
         if (!shared) {
-            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
+            bases.transferToDevice(DataTransferMode.FIRST_EXECUTION, colPoints, colBoxes, colPointLeaf, colLeafStart)
                     .task("leaf-basis-cols", H2Kernels::leafBasis, colPoints, colPointLeaf, colBoxes, colBasis.leafBasis, colTree.firstLeaf,
-                            (long) colTree.size * k, dim, p, k)
-                    .task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
+                            (long) colTree.size * k, dim, p, k);
+            transfers.task("transfers-cols", H2Kernels::transfers, colBoxes, colBasis.transfers, (colTree.nodes - 1) * kk, dim, p, k);
         }
-        g.task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
-                nCoupling, dim, p, k);
-        kernel.addEvaluation(g, "coupling-kernel", couplings, nCoupling);
+        TaskGraph cpl = new TaskGraph("couplings")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRow, couplingCol)
+                .task("coupling-distances", H2Kernels::couplingDistances, couplingRow, couplingCol, rowBoxes, colBoxes, couplings,
+                        nCoupling, dim, p, k);
+        kernel.addEvaluation(cpl, "coupling-kernel", couplings, nCoupling);
         int m = options.leafSize();
-        g.task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
-                rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
-        kernel.addEvaluation(g, "dense-kernel", denseValues, nDense);
-        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(device).execute();
+        TaskGraph dns = new TaskGraph("dense-blocks")
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRow, denseCol, denseOffset)
+                .task("dense-distances", H2Kernels::denseDistances, denseRow, denseCol, denseOffset, rowLeafStart, colLeafStart,
+                        rowPoints, colPoints, denseValues, partition.denseBlocks(), m * m, m, dim);
+        kernel.addEvaluation(dns, "dense-kernel", denseValues, nDense);
+        Map<String, Double> parts = new LinkedHashMap<>();
+        for (TaskGraph g : List.of(bases, transfers, cpl, dns)) {
+            try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+                parts.put(g.name(), plan.withDevice(device).withProfiler(true).execute().profile().kernelMillis());
+            }
         }
+        buildPartMillis = Collections.unmodifiableMap(parts);
         deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
     }
 
@@ -198,8 +227,32 @@ public final class H2Matrix implements AutoCloseable {
      */
     public synchronized double[] multiply(double[] x, int nv) {
         Product pr = product(nv, x);
-        pr.plan.execute();
+        pr.run(true);
         return pr.yUser.toHeapArray();
+    }
+
+    /**
+     * Device time of a whole product with {@code nv} vectors in milliseconds, the dense part overlapping the tree
+     * phases as in {@link #multiply}: the median over {@code repeats} products of the time between events on the
+     * main queue before the gather and after the scatter (x and y already on the device, so no host transfers).
+     */
+    public synchronized double productMillis(int nv, int repeats) {
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
+        Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
+        pr.run(true);
+        double[] ms = new double[repeats];
+        for (int r = 0; r < repeats; r++) {
+            Event start = mainQueue.record();
+            pr.run(false);
+            ms[r] = mainQueue.record().millisSince(start);
+        }
+        Arrays.sort(ms);
+        return ms[repeats / 2];
+    }
+
+    /** Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs. */
+    public synchronized boolean usesGemm(int nv) {
+        return product(nv, new double[Math.multiplyExact(cols(), nv)]).gemm;
     }
 
     /**
@@ -210,7 +263,7 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized Map<String, Double> phaseMillis(int nv, int repeats) {
         if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1, not " + repeats);
         Product pr = product(nv, new double[Math.multiplyExact(cols(), nv)]);
-        pr.plan.execute();
+        pr.run(true);
         Map<String, Double> out = new LinkedHashMap<>();
         List<ExecutionPlan> plans = new ArrayList<>();
         try {
@@ -235,7 +288,8 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The numerics run on host copies, which are then placed on the device for the product.
+     * The bases' QR and SVD steps run on host copies (the nodes of a level in parallel); the couplings stay on the device,
+     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step).
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
@@ -244,45 +298,85 @@ public final class H2Matrix implements AutoCloseable {
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
         long t0 = System.nanoTime();
         H2Memory before = memory();
+        Map<String, Double> ms = new LinkedHashMap<>();
+        // the bases to the host (the couplings and dense blocks stay on the device); the dense blocks' squared norm
+        // is summed per block on the device
+        int nd = partition.denseBlocks();
+        DoubleArray denseSquares = new DoubleArray(Math.max(1, nd));
         TaskGraph down = new TaskGraph("h2-download")
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, rowBasis.leafBasis, rowBasis.transfers, couplings, denseValues);
+                .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSquares, nd)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, denseSquares, rowBasis.leafBasis, rowBasis.transfers);
         if (!shared) down.transferToHost(DataTransferMode.EVERY_EXECUTION, colBasis.leafBasis, colBasis.transfers);
         try (ExecutionPlan plan = new ExecutionPlan(down.snapshot())) {
             plan.withDevice(device).execute();
         }
+        double dense2 = 0;
+        for (int b = 0; b < nd; b++) dense2 += denseSquares.get(b);
+        device.free(denseSquares);
         H2Compression.HostBasis rb = host(rowBasis);
         H2Compression.HostBasis cb = shared ? rb : host(colBasis);
-        int blocks = partition.couplingBlocks();
-        double[][] s = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
-            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
-            double[] blk = new double[kt * ks];
-            long o = couplingOffset[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = couplings.get(o + (long) mu * kt + nu);
-            s[b] = blk;
-        }
-        double dense2 = 0;
-        long nd = partition.denseOffset[partition.denseBlocks()];
-        for (long i = 0; i < nd; i++) dense2 += denseValues.get(i) * denseValues.get(i);
-        H2Compression.Result r = H2Compression.compress(rb, cb, partition.couplingRow, partition.couplingCol, s, eps, dense2);
+        long t1 = System.nanoTime();
+        ms.put("download", (t1 - t0) / 1e6);
 
+        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb);
+        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb);
+        long t2 = System.nanoTime();
+        ms.put("orthogonalise", (t2 - t1) / 1e6);
+
+        int[] row = partition.couplingRow, col = partition.couplingCol;
+        int blocks = row.length;
+        CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r(),
+                nodeRanks(ro.basis()), nodeRanks(rowBasis), shared ? ro.r() : co.r(), nodeRanks(co.basis()), nodeRanks(colBasis));
+        TaskGraph s1Down = new TaskGraph("h2-couplings-down").transferToHost(DataTransferMode.EVERY_EXECUTION, p1.blocks());
+        try (ExecutionPlan plan = new ExecutionPlan(s1Down.snapshot())) {
+            plan.withDevice(device).execute();
+        }
+        double[][] s1 = new double[blocks][];
+        for (int b = 0; b < blocks; b++) {
+            int kt = ro.basis().rank(row[b]), ks = co.basis().rank(col[b]);
+            double[] blk = new double[kt * ks];
+            long o = p1.offset()[b];
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = p1.blocks().get(o + (long) mu * kt + nu);
+            s1[b] = blk;
+        }
+        long t3 = System.nanoTime();
+        ms.put("project-orthogonal", (t3 - t2) / 1e6);
+
+        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2);
+        long t4 = System.nanoTime();
+        ms.put("truncate", (t4 - t3) / 1e6);
+
+        CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, tr.rowT(),
+                nodeRanks(tr.rows()), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), nodeRanks(tr.cols()), nodeRanks(co.basis()));
+        device.free(p1.blocks());
         for (Product p : products.values()) p.free();
         products.clear();
         freeLowRank();
-        rowBasis = device(r.rows());
-        colBasis = shared ? rowBasis : device(r.cols());
-        couplingOffset = new long[blocks + 1];
-        for (int b = 0; b < blocks; b++) couplingOffset[b + 1] = couplingOffset[b] + r.couplings()[b].length;
-        couplings = new DoubleArray(Math.max(1, couplingOffset[blocks]));
-        for (int b = 0; b < blocks; b++) {
-            int kt = rowBasis.rank(partition.couplingRow[b]), ks = colBasis.rank(partition.couplingCol[b]);
-            double[] blk = r.couplings()[b];
-            long o = couplingOffset[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) couplings.set(o + (long) mu * kt + nu, blk[nu * ks + mu]);
-        }
+        rowBasis = device(tr.rows());
+        colBasis = shared ? rowBasis : device(tr.cols());
+        couplings = p2.blocks();
+        couplingOffset = p2.offset();
         couplingOffsetArray = longs(couplingOffset);
-        double err = r.normSquared() > 0 ? Math.sqrt(r.discardedSquared() / r.normSquared()) : 0;
-        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (System.nanoTime() - t0) / 1e6);
+        long t5 = System.nanoTime();
+        ms.put("project-truncated", (t5 - t4) / 1e6);
+        double err = tr.normSquared() > 0 ? Math.sqrt(tr.discarded() / tr.normSquared()) : 0;
+        double projFlops = p1.flops() + p2.flops(), projMs = p1.millis() + p2.millis();
+        return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
+                projFlops, projMs, p1.gemm() && p2.gemm());
+    }
+
+    /** Rank of each node of a host basis. */
+    private static int[] nodeRanks(H2Compression.HostBasis b) {
+        int[] r = new int[b.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = b.rank(t);
+        return r;
+    }
+
+    /** Rank of each node of a device basis. */
+    private static int[] nodeRanks(BasisTree b) {
+        int[] r = new int[b.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = b.rank(t);
+        return r;
     }
 
     private static H2Compression.HostBasis host(BasisTree b) {
@@ -320,13 +414,24 @@ public final class H2Matrix implements AutoCloseable {
         return pr;
     }
 
-    /** The arrays and the plan of products with {@code nv} vectors. */
+    /**
+     * The arrays and plans of products with {@code nv} vectors. The product runs on two queues: the main queue
+     * gathers x into tree order, then runs the tree phases (upsweeps, couplings, transfer downsweep) while the side
+     * queue runs the dense part after the gather; the main queue waits for the dense part only before the leaf
+     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. With
+     * {@code nv >= }{@link #GEMM_MIN_VECTORS} (and offsets within the linalg GEMM's int range) the dense and
+     * coupling phases are batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA): one launch per
+     * slot (the s-th block of every block row), so no two entries of a launch write the same output.
+     */
     private final class Product {
+        final int nv;
         final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
         final List<ImmutableTaskGraph> phases = new ArrayList<>();
-        final ExecutionPlan plan;
+        final boolean gemm;
+        final ExecutionPlan upload, gather, dense, tree, finish, download;
 
         Product(int nv) {
+            this.nv = nv;
             BasisTree rb = rowBasis, cb = colBasis;
             xUser = new DoubleArray((long) colTree.size * nv);
             xTree = new DoubleArray((long) colTree.size * nv);
@@ -334,14 +439,21 @@ public final class H2Matrix implements AutoCloseable {
             yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
             yTree = new DoubleArray((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
+            gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
-                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser)
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
                     .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
-            phases.add(new TaskGraph("dense")
-                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
-                    .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
-                            denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            if (gemm) {
+                LaunchSequence seq = new LaunchSequence("dense", device);
+                seq.graph().task("zero-y", H2Kernels::zero, yTree, (long) rowTree.size * nv);
+                appendDenseGemms(seq, nv);
+                phases.add(seq.graph().snapshot());
+            } else {
+                phases.add(new TaskGraph("dense")
+                        .transferToDevice(DataTransferMode.FIRST_EXECUTION, denseRowPtr)
+                        .task("dense", H2Kernels::dense, denseRowPtr, denseCol, denseOffset, rowPointLeaf, rowLeafStart, colLeafStart,
+                                denseValues, xTree, yTree, (long) rowTree.size * nv, nv).snapshot());
+            }
             int kq = cb.leafRank();
             phases.add(new TaskGraph("upsweep-leaves")
                     .task("upsweep-leaves", H2Kernels::leafUpsweep, cb.leafBasis, xTree, colLeafStart, xhat, cb.rankStartArray,
@@ -353,13 +465,20 @@ public final class H2Matrix implements AutoCloseable {
                         ClusterTree.levelStart(l - 1), (1L << (l - 1)) * kp * nv, kp, nv);
             }
             phases.add(up.snapshot());
-            TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
-            for (int l = 0; l <= rowTree.depth; l++) {
-                int kt = rb.levelRank[l];
-                cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
-                        cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
+            if (gemm) {
+                LaunchSequence seq = new LaunchSequence("coupling", device);
+                seq.graph().task("zero-yhat", H2Kernels::zero, yhat, (long) rb.coefficients() * nv);
+                appendCouplingGemms(seq, nv);
+                phases.add(seq.graph().snapshot());
+            } else {
+                TaskGraph cp = new TaskGraph("coupling").transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingRowPtr);
+                for (int l = 0; l <= rowTree.depth; l++) {
+                    int kt = rb.levelRank[l];
+                    cp.task("coupling-l" + l, H2Kernels::coupling, couplingRowPtr, couplingCol, couplings, couplingOffsetArray, xhat,
+                            cb.rankStartArray, yhat, rb.rankStartArray, ClusterTree.levelStart(l), (1L << l) * kt * nv, kt, nv);
+                }
+                phases.add(cp.snapshot());
             }
-            phases.add(cp.snapshot());
             TaskGraph down = new TaskGraph("downsweep-transfers");
             for (int l = 1; l <= rowTree.depth; l++) {
                 int kc = rb.levelRank[l];
@@ -373,15 +492,99 @@ public final class H2Matrix implements AutoCloseable {
                             rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
             phases.add(new TaskGraph("scatter")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
-                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv)
-                    .transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot());
-            plan = new ExecutionPlan(phases.toArray(ImmutableTaskGraph[]::new)).withDevice(device);
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
+            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
+                    .onQueue(mainQueue);
+            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
+            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
+            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
+            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
+            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
+                    .onQueue(mainQueue);
+        }
+
+        /**
+         * {@code Y_i += X_j D_ij^T} in the transposed view (vectors are {@code nv x m} column-major blocks of the
+         * point-major arrays): for slot {@code s}, one batched GEMM over the row leaves that have an s-th dense block.
+         */
+        void appendDenseGemms(LaunchSequence seq, int nv) {
+            int[] ptr = partition.denseRowPtr;
+            int rowsN = rowTree.leaves;
+            int slots = 0;
+            for (int i = 0; i < rowsN; i++) slots = Math.max(slots, ptr[i + 1] - ptr[i]);
+            for (int sl = 0; sl < slots; sl++) {
+                List<int[]> e = new ArrayList<>();
+                for (int i = 0; i < rowsN; i++) {
+                    if (ptr[i + 1] - ptr[i] <= sl) continue;
+                    int b = ptr[i] + sl, j = partition.denseCol[b];
+                    int r0 = rowTree.leafStart[i], mi = rowTree.leafStart[i + 1] - r0;
+                    int c0 = colTree.leafStart[j], mj = colTree.leafStart[j + 1] - c0;
+                    e.add(new int[] {nv, mi, mj, c0 * nv, nv, (int) partition.denseOffset[b], mi, r0 * nv, nv});
+                }
+                BatchedGemm.append(seq, Transpose.N, Transpose.T, 1.0, xTree, denseValues, 1.0, yTree, descriptor(e), false);
+            }
+        }
+
+        /**
+         * {@code yhat_t += xhat_s S_ts^T} per level of the row tree and slot, as batched GEMMs ({@code nv x k} blocks of
+         * the node vectors; ranks may differ between the two sides of a block).
+         */
+        void appendCouplingGemms(LaunchSequence seq, int nv) {
+            int[] ptr = partition.couplingRowPtr;
+            for (int l = 0; l <= rowTree.depth; l++) {
+                int t0 = ClusterTree.levelStart(l), t1 = ClusterTree.levelStart(l + 1);
+                int slots = 0;
+                for (int t = t0; t < t1; t++) slots = Math.max(slots, ptr[t + 1] - ptr[t]);
+                for (int sl = 0; sl < slots; sl++) {
+                    List<int[]> e = new ArrayList<>();
+                    for (int t = t0; t < t1; t++) {
+                        if (ptr[t + 1] - ptr[t] <= sl) continue;
+                        int b = ptr[t] + sl, c = partition.couplingCol[b];
+                        int kt = rowBasis.rank(t), ks = colBasis.rank(c);
+                        e.add(new int[] {nv, kt, ks, colBasis.rankStart[c] * nv, nv, (int) couplingOffset[b], Math.max(1, kt),
+                                rowBasis.rankStart[t] * nv, nv});
+                    }
+                    BatchedGemm.append(seq, Transpose.N, Transpose.T, 1.0, xhat, couplings, 1.0, yhat, descriptor(e), false);
+                }
+            }
+        }
+
+        /**
+         * Queues one product between the upload of x and the download of y: gather, then dense on the side queue
+         * beside the tree phases on the main queue, then leaf downsweep and scatter after both.
+         */
+        void run(boolean transfers) {
+            if (transfers) upload.execute();
+            ExecutionHandle g = gather.executeAsync();
+            ExecutionHandle d = dense.after(g.event()).executeAsync();
+            ExecutionHandle t = tree.executeAsync();
+            ExecutionHandle f = finish.after(d.event()).executeAsync();
+            if (transfers) download.execute();
+            g.await();
+            d.await();
+            t.await();
+            f.await();
         }
 
         void free() {
-            plan.close();
+            for (ExecutionPlan p : List.of(upload, gather, dense, tree, finish, download)) p.close();
             device.free(xUser, xTree, xhat, yhat, yTree, yUser);
         }
+    }
+
+    /** Whether every offset the multi-vector GEMMs address fits the int offsets of the linalg batch descriptor. */
+    private boolean gemmOffsetsFit(int nv) {
+        long lim = Integer.MAX_VALUE;
+        return partition.denseOffset[partition.denseBlocks()] < lim && couplingOffset[partition.couplingBlocks()] < lim
+                && (long) rowTree.size * nv < lim && (long) colTree.size * nv < lim
+                && (long) rowBasis.coefficients() * nv < lim && (long) colBasis.coefficients() * nv < lim;
+    }
+
+    private static BatchDescriptor descriptor(List<int[]> entries) {
+        int b = entries.size();
+        int[][] f = new int[9][b];
+        for (int e = 0; e < b; e++) for (int k = 0; k < 9; k++) f[k][e] = entries.get(e)[k];
+        return BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
     }
 
     /** Number of rows (row points). */
@@ -456,6 +659,16 @@ public final class H2Matrix implements AutoCloseable {
         return deviceBuildMillis;
     }
 
+    /**
+     * Device time of each batched part of construction in milliseconds (kernels only: program builds and the upload
+     * of the structure excluded), in the order they run: {@code leaf-bases}, {@code transfers}, {@code couplings},
+     * {@code dense-blocks}; each is one launch per basis for the whole tree (every level at once), plus the kernel
+     * evaluation for couplings and dense blocks.
+     */
+    public Map<String, Double> buildPartMillis() {
+        return buildPartMillis;
+    }
+
     /** Bytes kept on the device, by part. */
     public synchronized H2Memory memory() {
         long bases = rowBasis.basisBytes() + (shared ? 0 : colBasis.basisBytes());
@@ -485,6 +698,7 @@ public final class H2Matrix implements AutoCloseable {
         closed = true;
         for (Product p : products.values()) p.free();
         products.clear();
+        sideQueue.close();
         device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
                 colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
         freeLowRank();

@@ -53,9 +53,14 @@ class H2CommandTest {
                 "downsweep-leaves", "scatter"}) {
             assertTrue(json.contains("\"" + phase + "\":"), phase + " in " + json);
         }
+        for (String part : new String[] {"leaf-bases", "transfers", "couplings", "dense-blocks"}) {
+            assertTrue(json.contains("\"" + part + "\":"), part + " in " + json);
+        }
+        assertTrue(field(json, "product_device_ms") > 0 && json.contains("\"gemm\":false"), json);
         // the counted bytes are the four streamed parts of the memory report
         double counted = field(json, "counted_bytes");
-        assertEquals(field(json, "dense") + field(json, "coupling") + field(json, "bases") + field(json, "transfers"), counted);
+        String mem = json.substring(json.indexOf("\"memory_bytes\""));
+        assertEquals(field(mem, "dense") + field(mem, "coupling") + field(mem, "bases") + field(mem, "transfers"), counted);
     }
 
     @Test
@@ -71,6 +76,16 @@ class H2CommandTest {
         String text = (String) r[1];
         assertTrue(text.contains("500 x 500 3D points") && text.contains("verify     relative error") && text.contains(": ok"), text);
         assertTrue(text.contains("coupling") && text.contains("GB/s"), text);
+    }
+
+    @Test
+    void sixteenVectorsRunAsBatchedGemmsAndVerify() {
+        Object[] r = run("--points", "2d", "--n", "1500", "--order", "6", "--vectors", "16", "--device", "jvm", "--repeat", "1", "--verify",
+                "--sample", "30", "--tolerance", "1e-5", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        assertTrue(json.contains("\"gemm\":true") && json.contains("\"vectors\":16"), json);
+        assertTrue(field(json, "rel_error") < 1e-5 && field(json, "gflops") > 0, json);
     }
 
     @Test
@@ -96,6 +111,9 @@ class H2CommandTest {
         r = run("--points", f.toString(), "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains(f + ":2:"), (String) r[2]);
+        r = run("--points", "2d", "--n", "100", "--admissibility", "far", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--admissibility far: use box or center"), (String) r[2]);
         r = run("--points", "2d", "--n", "100", "--leaf", "1", "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("leaf size"), (String) r[2]);
@@ -110,6 +128,7 @@ class H2CommandTest {
         assertTrue(json.contains("\"compression\":{\"tolerance\":1.0E-5") && json.contains("\"row_ranks\":["), json);
         assertTrue(field(json, "memory_after") < field(json, "memory_before"), json);
         assertTrue(field(json, "error_estimate") < 1e-4 && field(json, "rel_error") < 1e-4, json);
+        assertTrue(field(json, "projection_gflops") > 0 && json.contains("\"projection_gemm\":true") && json.contains("\"orthogonalise\":"), json);
         r = run("--points", "2d", "--n", "200", "--compress", "2", "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("tolerance must be in (0, 1)"), (String) r[2]);

@@ -55,6 +55,37 @@ class H2CompressionTest {
         assertTrue(change[1] < 1e-2 * change[0], "a tighter tolerance changes the product less: " + Arrays.toString(change));
     }
 
+    /**
+     * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
+     * the GEMM's int range (forced here): both give the same compressed product, and it is within O(eps) of the
+     * dense product; the report counts the projection flops and their device time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void gemmAndKernelProjectionsAgree(Device device) {
+        PointCloud rows = PointCloud.uniform(1300, 2, 40L);
+        PointCloud cols = PointCloud.perturbedGrid(800, 2, 41L);
+        CovarianceKernel k = CovarianceKernel.matern52(0.2);
+        double[] x = H2MatrixTest.random(cols.size(), 42L);
+        double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
+        double[][] y = new double[2][];
+        for (int i = 0; i < 2; i++) {
+            CouplingProjection.forceKernels = i == 1;
+            try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(50).withOrder(6).withDevice(device))) {
+                double before = H2MatrixTest.relativeError(a.multiply(x), exact);
+                H2CompressionReport r = a.compress(1e-6);
+                assertEquals(i == 0, r.projectionGemm());
+                assertTrue(r.projectionFlops() > 0 && r.projectionGflops() > 0, r.toString());
+                assertTrue(r.stepMillis().keySet().containsAll(List.of("orthogonalise", "project-orthogonal", "truncate", "project-truncated")));
+                y[i] = a.multiply(x);
+                assertTrue(H2MatrixTest.relativeError(y[i], exact) < before + 1e-5);
+            } finally {
+                CouplingProjection.forceKernels = false;
+            }
+        }
+        assertTrue(H2MatrixTest.relativeError(y[1], y[0]) < 1e-12, "GEMM and kernel projections differ by " + H2MatrixTest.relativeError(y[1], y[0]));
+    }
+
     /** Separate row and column bases (two point sets) compress each on its own weights. */
     @Test
     void twoPointSetsCompress() {

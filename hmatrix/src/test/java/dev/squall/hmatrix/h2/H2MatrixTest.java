@@ -64,6 +64,29 @@ class H2MatrixTest {
         }
     }
 
+    /**
+     * The box-center admissibility (H2Opus's) keeps fewer dense blocks and less memory than the box-distance one at
+     * eta = 1: in 2D (exponential, l = 0.1, order 8) at eta = 0.7 with an error below 1e-6, in 3D (l = 0.2, order 4)
+     * at eta = 1 with an error below 5e-3.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void boxCenterAdmissibilityIsSmallerAndStillAccurate(Device device) {
+        for (int dim = 2; dim <= 3; dim++) {
+            PointCloud pts = PointCloud.perturbedGrid(4096, dim, 60L + dim);
+            CovarianceKernel k = CovarianceKernel.exponential(dim == 2 ? 0.1 : 0.2);
+            double[] x = random(pts.size(), 61L);
+            double[] want = denseProduct(pts, pts, k, x, 1);
+            H2Options o = H2Options.defaults().withOrder(dim == 2 ? 8 : 4).withDevice(device);
+            try (H2Matrix box = H2Matrix.build(pts, k, o);
+                    H2Matrix center = H2Matrix.build(pts, k, o.withAdmissibility(H2Options.Admissibility.BOX_CENTER).withEta(dim == 2 ? 0.7 : 1.0))) {
+                assertTrue(center.denseBlocks() < box.denseBlocks() && center.memory().total() < box.memory().total(), center + " vs " + box);
+                double err = relativeError(center.multiply(x), want);
+                assertTrue(err < (dim == 2 ? 1e-6 : 5e-3), dim + "D: relative error " + err + " of " + center);
+            }
+        }
+    }
+
     /** Interpolation error falls as the Chebyshev order rises (2, 4, 6, 8), by orders of magnitude overall. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -103,6 +126,52 @@ class H2MatrixTest {
         }
     }
 
+    /**
+     * From {@link H2Matrix#GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs: the result
+     * matches the dense product and, column by column, the single-vector kernels; also for two point sets (blocks
+     * between nodes of different levels and sizes) and after compression (ranks that differ between levels).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void manyVectorsThroughBatchedGemmsMatchTheDenseProduct(Device device) {
+        PointCloud rows = PointCloud.uniform(1100, 2, 20L);
+        PointCloud cols = PointCloud.perturbedGrid(700, 2, 21L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.2);
+        for (int nv : new int[] {H2Matrix.GEMM_MIN_VECTORS, 19}) {
+            double[] x = random(cols.size() * nv, 22L + nv);
+            double[] want = denseProduct(rows, cols, k, x, nv);
+            try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(40).withOrder(6).withDevice(device))) {
+                assertTrue(a.usesGemm(nv) && !a.usesGemm(1));
+                double[] y = a.multiply(x, nv);
+                double err = relativeError(y, want);
+                assertTrue(err < 1e-5, "nv " + nv + ": relative error " + err + " of " + a);
+                for (int c : new int[] {0, nv - 1}) {
+                    double[] x1 = new double[cols.size()];
+                    for (int j = 0; j < x1.length; j++) x1[j] = x[j * nv + c];
+                    double[] one = a.multiply(x1);
+                    for (int i = 0; i < one.length; i++) assertEquals(one[i], y[i * nv + c], 1e-11 * (1 + Math.abs(one[i])), "row " + i);
+                }
+                a.compress(1e-6);
+                assertTrue(relativeError(a.multiply(x, nv), want) < err + 1e-5);
+            }
+        }
+    }
+
+    /** The timed product (dense part on the side queue, no host transfers) runs and reports a positive device time. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void overlappedProductIsTimedAndLeavesTheResultRight(Device device) {
+        PointCloud pts = PointCloud.perturbedGrid(2500, 2, 30L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.1);
+        double[] x = random(pts.size(), 31L);
+        double[] want = denseProduct(pts, pts, k, x, 1);
+        try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withDevice(device))) {
+            double ms = a.productMillis(1, 3);
+            assertTrue(ms > 0 && Double.isFinite(ms), "product time " + ms);
+            for (int r = 0; r < 3; r++) assertTrue(relativeError(a.multiply(x), want) < 1e-7);
+        }
+    }
+
     /** Two point sets of different sizes (rectangular, separate row and column trees) against the dense product. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -123,7 +192,10 @@ class H2MatrixTest {
         }
     }
 
-    /** Duplicate points, points on a line, fewer points than a leaf, and n not a multiple of the leaf size. */
+    /**
+     * Duplicate points, points on a line, fewer points than a leaf, and n not a multiple of the leaf size, with one
+     * vector and with the batched-GEMM path.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void degeneratePointSetsWork(Device device) {
@@ -142,9 +214,14 @@ class H2MatrixTest {
         for (PointCloud pts : clouds) {
             double[] x = random(pts.size(), 17L);
             double[] want = denseProduct(pts, pts, k, x, 1);
+            int nv = H2Matrix.GEMM_MIN_VECTORS;
+            double[] xs = random(pts.size() * nv, 18L);
+            double[] wants = denseProduct(pts, pts, k, xs, nv);
             try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withDevice(device))) {
                 double err = relativeError(a.multiply(x), want);
                 assertTrue(err < 1e-7, "relative error " + err + " of " + a + " on " + pts);
+                double errs = relativeError(a.multiply(xs, nv), wants);
+                assertTrue(a.usesGemm(nv) && errs < 1e-7, nv + " vectors: relative error " + errs + " of " + a + " on " + pts);
             }
         }
     }
