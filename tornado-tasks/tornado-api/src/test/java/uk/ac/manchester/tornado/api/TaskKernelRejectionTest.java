@@ -28,6 +28,7 @@ class TaskKernelRejectionTest {
             import uk.ac.manchester.tornado.api.annotations.*;
             import uk.ac.manchester.tornado.api.enums.DataTransferMode;
             import uk.ac.manchester.tornado.api.types.arrays.*;
+            import uk.ac.manchester.tornado.api.types.matrix.*;
             public class Prog {
             """;
 
@@ -35,7 +36,12 @@ class TaskKernelRejectionTest {
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
             object in a kernel     | public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) { Object o = new Object(); } } | a | are not in the kernel language | k is a kernel because TaskGraph.task("t0"
             string in a helper     | static int h(int x) { String s = "x"; return x; } public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = h(i); } | a | variables of type java.lang.String are not in the kernel language | h is a device function because task kernel k calls it
-            reduce parameter       | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | a, a | @Reduce parameters are not supported yet | k is a kernel because
+            reduce by subtraction  | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] -= a[i]; } | a, a | in the loop of a @Reduce kernel, r is used only as | k is a kernel because TaskGraph.task("t0"
+            reduce updated twice   | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) { r[0] += a[i]; r[0] += 1; } } | a, a | updates r[0] once in its loop | k is a kernel because
+            reduce, code after     | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; a[0] = 0; } | a, a | a @Reduce kernel ends with its @Parallel loop | k is a kernel because
+            reduce without a loop  | public static void k(float[] a, @Reduce float[] r) { r[0] = a[0]; } | a, a | a @Reduce kernel reduces in a @Parallel loop | k is a kernel because
+            reduce of shorts       | public static void k(short[] a, @Reduce short[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | new short[1], new short[1] | a @Reduce parameter is an array of float, double, int or long | k is a kernel because
+            matrix as an array     | public static void k(Matrix2DFloat m, float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = m.get(i); } | new Matrix2DFloat(2, 2), a | matrix m is used in kernels through get(i, j), set(i, j, v) | k is a kernel because
             parameter of an object | public static void k(float[] a, String s) { for (@Parallel int i = 0; i < a.length; i++) a[i] = 1; } | a, "x" | kernel parameter s has type java.lang.String | k is a kernel because
             overloaded kernel      | public static void k(float[] a) { } public static void k(int[] a) { } | a | is overloaded | task kernel Prog::k
             """)

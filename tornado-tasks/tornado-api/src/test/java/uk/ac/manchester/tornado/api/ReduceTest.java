@@ -1,0 +1,248 @@
+package uk.ac.manchester.tornado.api;
+
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import uk.ac.manchester.tornado.api.annotations.Parallel;
+import uk.ac.manchester.tornado.api.annotations.Reduce;
+import uk.ac.manchester.tornado.api.enums.DataTransferMode;
+import uk.ac.manchester.tornado.api.math.TornadoMath;
+import uk.ac.manchester.tornado.api.runtime.TornadoRuntimeProvider;
+import uk.ac.manchester.tornado.api.types.arrays.DoubleArray;
+import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
+import uk.ac.manchester.tornado.api.types.arrays.IntArray;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code @Reduce} kernels as TornadoVM documents them (sum, product, max, min; Java arrays and off-heap arrays; the
+ * initial value set in the kernel or by the host), on sizes that are not multiples of the work-group (256) and beyond
+ * what one pass of the first stage covers (1024 groups of 256), against sequential Java on every device.
+ * Floating-point sums are compared within the rounding bound of either order: sequential and tree sums of n terms both
+ * lie within gamma(n-1) * sum|x| of the exact sum (Higham, Accuracy and Stability, 4.2), gamma(k) = k u / (1 - k u).
+ */
+class ReduceTest {
+    static List<Object[]> cases() {
+        List<Object[]> out = new ArrayList<>();
+        for (Device d : TestDevices.all()) for (int n : new int[] {1, 255, 257, 1000, 70_001, 300_000}) out.add(new Object[] {d, n});
+        return out;
+    }
+
+    // ---- kernels, as TornadoVM's documentation writes them ----
+
+    public static void sumFloats(float[] input, @Reduce float[] result) {
+        result[0] = 0.0f;
+        for (@Parallel int i = 0; i < input.length; i++) {
+            result[0] += input[i];
+        }
+    }
+
+    public static void sumDoubles(DoubleArray input, @Reduce DoubleArray result) {
+        result.set(0, 0.0);
+        for (@Parallel int i = 0; i < input.getSize(); i++) {
+            result.set(0, result.get(0) + input.get(i));
+        }
+    }
+
+    /** The initial value comes from the host, as in TornadoVM's max example. */
+    public static void maxFloats(FloatArray input, @Reduce FloatArray result) {
+        for (@Parallel int i = 0; i < input.getSize(); i++) {
+            result.set(0, TornadoMath.max(result.get(0), input.get(i)));
+        }
+    }
+
+    public static void minInts(int[] input, @Reduce int[] result, int n) {
+        result[0] = Integer.MAX_VALUE;
+        for (@Parallel int i = 0; i < n; i++) {
+            result[0] = Math.min(input[i], result[0]);
+        }
+    }
+
+    public static void maxDoubles(double[] input, @Reduce double[] result) {
+        result[0] = Double.NEGATIVE_INFINITY;
+        for (@Parallel int i = 0; i < input.length; i++) {
+            result[0] = Math.max(result[0], input[i]);
+        }
+    }
+
+    public static void sumInts(IntArray input, @Reduce IntArray result) {
+        result.set(0, 0);
+        for (@Parallel int i = 0; i < input.getSize(); i++) {
+            result.set(0, input.get(i) + result.get(0));
+        }
+    }
+
+    /** Integer products wrap the same in any order: exact against Java. */
+    public static void productInts(int[] input, @Reduce int[] result) {
+        result[0] = 1;
+        for (@Parallel int i = 0; i < input.length; i++) {
+            result[0] *= input[i];
+        }
+    }
+
+    /** A dot product with a local in the loop and a condition around the update. */
+    public static void positiveDot(float[] a, float[] b, @Reduce float[] result) {
+        result[0] = 0.0f;
+        for (@Parallel int i = 0; i < a.length; i++) {
+            float p = a[i] * b[i];
+            if (p > 0) {
+                result[0] += p;
+            }
+        }
+    }
+
+    /** A loop starting past 0 over a bound read before the loop. */
+    public static void minFloatsFrom(float[] input, @Reduce float[] result, int start) {
+        int n = input.length;
+        result[0] = Float.MAX_VALUE;
+        for (@Parallel int i = start; i < n; i++) {
+            result[0] = Math.min(result[0], input[i]);
+        }
+    }
+
+    // ---- tests ----
+
+    private static double gamma(int n, double u) {
+        double k = Math.max(n - 1, 1) * u;
+        return k / (1 - k);
+    }
+
+    private static float[] floats(int n, long seed) {
+        Random r = new Random(seed);
+        float[] a = new float[n];
+        for (int i = 0; i < n; i++) a[i] = (float) ((r.nextFloat() * 2 - 1) * Math.pow(10, r.nextInt(7) - 3));
+        return a;
+    }
+
+    private static TornadoExecutionPlan plan(Device d, TaskGraph g) {
+        return new TornadoExecutionPlan(g.snapshot()).withDevice(TornadoRuntimeProvider.getTornadoRuntime().of(d));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void sumOfFloats(Device d, int n) throws Exception {
+        float[] x = floats(n, n), r = {42f};
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, x)
+                .task("t0", ReduceTest::sumFloats, x, r).transferToHost(DataTransferMode.EVERY_EXECUTION, r);
+        try (var p = plan(d, g)) {
+            p.execute();
+        }
+        float[] expected = {42f};
+        sumFloats(x, expected);
+        double abs = 0;
+        for (float v : x) abs += Math.abs(v);
+        assertEquals(expected[0], r[0], 2 * gamma(n, 0x1p-24) * abs + 1e-30, "n = " + n + " on " + d);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void sumOfDoublesTwice(Device d, int n) throws Exception {
+        DoubleArray x = new DoubleArray(n), r = new DoubleArray(1);
+        float[] f = floats(n, 7 + n);
+        double abs = 0;
+        for (int i = 0; i < n; i++) {
+            x.set(i, f[i] * 1.000001);
+            abs += Math.abs(x.get(i));
+        }
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.EVERY_EXECUTION, x)
+                .task("t0", ReduceTest::sumDoubles, x, r).transferToHost(DataTransferMode.EVERY_EXECUTION, r);
+        double seq = 0;
+        for (int i = 0; i < n; i++) seq += x.get(i);
+        try (var p = plan(d, g)) {
+            p.execute();
+            assertEquals(seq, r.get(0), 2 * gamma(n, 0x1p-53) * abs, "n = " + n);
+            for (int i = 0; i < n; i++) x.set(i, -x.get(i)); // the kernel sets the initial value: a second run does not accumulate
+            p.execute();
+            assertEquals(-seq, r.get(0), 2 * gamma(n, 0x1p-53) * abs, "second run, n = " + n);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void maxMinExactly(Device d, int n) throws Exception {
+        float[] f = floats(n, 3 * n);
+        FloatArray x = FloatArray.fromArray(f), rmax = new FloatArray(1);
+        rmax.set(0, -5f); // the host's initial value takes part, as in sequential Java
+        double[] dx = new double[n];
+        int[] ix = new int[n];
+        Random rnd = new Random(n);
+        for (int i = 0; i < n; i++) {
+            dx[i] = -Math.abs(f[i]) - 1; // all below the initial -inf? no: all negative, the max is the least negative
+            ix[i] = rnd.nextInt() >> rnd.nextInt(31);
+        }
+        double[] dmax = new double[1];
+        int[] imin = new int[1];
+        float[] fmin = new float[1];
+        int start = Math.min(3, n - 1);
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, f, dx, ix)
+                .task("t0", ReduceTest::maxFloats, x, rmax)
+                .task("t1", ReduceTest::maxDoubles, dx, dmax)
+                .task("t2", ReduceTest::minInts, ix, imin, n)
+                .task("t3", ReduceTest::minFloatsFrom, f, fmin, start)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, rmax, dmax, imin, fmin);
+        try (var p = plan(d, g)) {
+            p.execute();
+        }
+        float emax = -5f;
+        for (float v : f) emax = Math.max(emax, v);
+        double edmax = Double.NEGATIVE_INFINITY;
+        for (double v : dx) edmax = Math.max(edmax, v);
+        int eimin = Integer.MAX_VALUE;
+        for (int v : ix) eimin = Math.min(eimin, v);
+        float efmin = Float.MAX_VALUE;
+        for (int i = start; i < n; i++) efmin = Math.min(efmin, f[i]);
+        assertEquals(emax, rmax.get(0), 0f, "max of floats, n = " + n);
+        assertEquals(edmax, dmax[0], 0.0, "max of doubles, n = " + n);
+        assertEquals(eimin, imin[0], "min of ints, n = " + n);
+        assertEquals(efmin, fmin[0], 0f, "min of floats from " + start + ", n = " + n);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void integerSumAndProductExactly(Device d, int n) throws Exception {
+        IntArray x = new IntArray(n), s = new IntArray(1);
+        int[] odd = new int[n], prod = new int[1];
+        Random rnd = new Random(11 * n);
+        for (int i = 0; i < n; i++) {
+            x.set(i, rnd.nextInt()); // wraps around: still exact in any order
+            odd[i] = 2 * rnd.nextInt(1000) + 1; // odd factors keep the product away from 0 mod 2^32
+        }
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, odd)
+                .task("sum", ReduceTest::sumInts, x, s)
+                .task("product", ReduceTest::productInts, odd, prod)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, s, prod);
+        try (var p = plan(d, g)) {
+            p.execute();
+        }
+        int es = 0, ep = 1;
+        for (int i = 0; i < n; i++) {
+            es += x.get(i);
+            ep *= odd[i];
+        }
+        assertEquals(es, s.get(0), "sum, n = " + n);
+        assertEquals(ep, prod[0], "product, n = " + n);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void conditionalDotProduct(Device d, int n) throws Exception {
+        float[] a = floats(n, 5 * n), b = floats(n, 5 * n + 1), r = new float[1];
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
+                .task("t0", ReduceTest::positiveDot, a, b, r).transferToHost(DataTransferMode.EVERY_EXECUTION, r);
+        try (var p = plan(d, g)) {
+            p.execute();
+        }
+        float[] expected = new float[1];
+        positiveDot(a, b, expected);
+        double abs = 0;
+        for (int i = 0; i < n; i++) abs += Math.max(0, a[i] * b[i]);
+        assertTrue(expected[0] >= 0);
+        assertEquals(expected[0], r[0], 2 * gamma(n, 0x1p-24) * abs * 1.01 + 1e-30, "n = " + n);
+    }
+}
