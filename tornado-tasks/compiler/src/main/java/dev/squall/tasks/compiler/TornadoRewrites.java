@@ -62,9 +62,16 @@ final class TornadoRewrites {
     /** Whether task kernel {@code k} is rewritten: it has a {@code @Reduce} or a matrix parameter. */
     static boolean needed(ExecutableElement k) {
         for (VariableElement p : k.getParameters()) {
-            if (KernelTypes.has(p, TornadoNames.REDUCE) || matrixElement(p.asType()) != null) return true;
+            if (KernelTypes.has(p, TornadoNames.REDUCE) || matrixElement(p.asType()) != null || isVectorFloat4(p.asType())) return true;
         }
         return false;
+    }
+
+    static final String VECTOR_FLOAT4 = "uk.ac.manchester.tornado.api.types.collections.VectorFloat4";
+    static final String FLOAT4 = "uk.ac.manchester.tornado.api.types.vectors.Float4";
+
+    static boolean isVectorFloat4(TypeMirror t) {
+        return t instanceof DeclaredType dt && ((TypeElement) dt.asElement()).getQualifiedName().contentEquals(VECTOR_FLOAT4);
     }
 
     /** The element type of a TornadoVM matrix type, or null. */
@@ -182,6 +189,8 @@ final class TornadoRewrites {
         /** Replacements of trees, applied by {@link #text}; nested edits are applied by their parent's replacement. */
         private final Map<Tree, Supplier<String>> edits = new IdentityHashMap<>();
         private final Map<String, String> matrices = new LinkedHashMap<>();
+        /** VectorFloat4 parameters, and the kernel's Float4 locals (each becomes four floats). */
+        private final Set<String> vectors = new LinkedHashSet<>(), float4Locals = new HashSet<>();
         private VariableElement reduce;
         private String reduceType;
 
@@ -238,13 +247,15 @@ final class TornadoRewrites {
                 }
                 String m = matrixElement(p.asType());
                 if (m != null) matrices.put(p.getSimpleName().toString(), m);
+                if (isVectorFloat4(p.asType())) vectors.add(p.getSimpleName().toString());
             }
             editMatrices();
+            editVectors();
             if (reduce == null) {
                 String flat = name + "_squallFlat";
                 out.append("\n    public static void ").append(flat).append("(").append(params("")).append(") ")
                         .append(text(tree.getBody())).append('\n');
-                names.put(flat, name + "'s rewrite (matrices as arrays and sizes): " + why);
+                names.put(flat, name + "'s rewrite (matrices and vectors as arrays and sizes): " + why);
                 host(out, flat, null);
             } else {
                 reduction(out, names);
@@ -261,6 +272,9 @@ final class TornadoRewrites {
                     ps.add("uk.ac.manchester.tornado.api.types.arrays." + cap(m) + "Array " + n);
                     ps.add("int " + n + "_squallRows");
                     ps.add("int " + n + "_squallColumns");
+                } else if (vectors.contains(n)) {
+                    ps.add("uk.ac.manchester.tornado.api.types.arrays.FloatArray " + n);
+                    ps.add("int " + n + "_squallLength");
                 } else {
                     ps.add(p.asType().toString() + " " + n);
                 }
@@ -278,12 +292,190 @@ final class TornadoRewrites {
                     ts.add("uk.ac.manchester.tornado.api.types.arrays." + cap(m) + "Array");
                     ts.add("Integer");
                     ts.add("Integer");
+                } else if (vectors.contains(p.getSimpleName().toString())) {
+                    ts.add("uk.ac.manchester.tornado.api.types.arrays.FloatArray");
+                    ts.add("Integer");
                 } else {
                     ts.add(boxed(p.asType().toString()));
                 }
             }
             ts.addAll(extra);
             return ts;
+        }
+
+        /**
+         * VectorFloat4 parameters become floats (vector i is elements 4i .. 4i+3) and Float4 values become their four
+         * components: {@code Float4 x = e;} declares x_squall0..3, {@code v.set(i, e);} stores four floats, and
+         * {@code Float4.dot}, {@code x.getX()} ... read components. Float4 expressions are {@code v.get(i)}, Float4 locals,
+         * {@code new Float4(x, y, z, w)} and {@code Float4.add/sub/mult/div}.
+         */
+        private void editVectors() {
+            if (vectors.isEmpty()) return;
+            new TreeScanner<Void, Void>() {
+                @Override
+                public Void visitVariable(VariableTree v, Void p) {
+                    if (isFloat4Type(v.getType())) {
+                        if (v.getInitializer() == null) throw new KernelLanguageException(v, "a Float4 local of a kernel is declared with its value");
+                        String x = v.getName().toString();
+                        float4Locals.add(x);
+                        edits.put(v, () -> "float " + x + "_squall0 = " + component(v.getInitializer(), 0) + ", " + x + "_squall1 = "
+                                + component(v.getInitializer(), 1) + ", " + x + "_squall2 = " + component(v.getInitializer(), 2) + ", " + x
+                                + "_squall3 = " + component(v.getInitializer(), 3) + ";");
+                        checkFloat4(v.getInitializer());
+                        return null;
+                    }
+                    return super.visitVariable(v, p);
+                }
+
+                @Override
+                public Void visitExpressionStatement(ExpressionStatementTree st, Void p) {
+                    if (st.getExpression() instanceof MethodInvocationTree mi && mi.getMethodSelect() instanceof MemberSelectTree ms
+                            && isName(ms.getExpression(), vectors) && ms.getIdentifier().contentEquals("set") && mi.getArguments().size() == 2) {
+                        String v = ((IdentifierTree) LoopNest.strip(ms.getExpression())).getName().toString();
+                        ExpressionTree i = mi.getArguments().get(0), e = mi.getArguments().get(1);
+                        edits.put(st, () -> {
+                            StringBuilder b = new StringBuilder("{ int " + v + "_squallAt = 4 * (" + text(i) + ");");
+                            for (int k = 0; k < 4; k++) b.append(' ').append(v).append(".set(").append(v).append("_squallAt + ").append(k).append(", ")
+                                    .append(component(e, k)).append(");");
+                            return b.append(" }").toString();
+                        });
+                        scan(i, p);
+                        checkFloat4(e);
+                        return null;
+                    }
+                    if (st.getExpression() instanceof AssignmentTree a && isName(a.getVariable(), float4Locals)) {
+                        String x = ((IdentifierTree) LoopNest.strip(a.getVariable())).getName().toString();
+                        edits.put(st, () -> {
+                            StringBuilder b = new StringBuilder("{");
+                            for (int k = 0; k < 4; k++) b.append(" float ").append(x).append("_squallNew").append(k).append(" = ").append(component(a.getExpression(), k)).append(';');
+                            for (int k = 0; k < 4; k++) b.append(' ').append(x).append("_squall").append(k).append(" = ").append(x).append("_squallNew").append(k).append(';');
+                            return b.append(" }").toString();
+                        });
+                        checkFloat4(a.getExpression());
+                        return null;
+                    }
+                    return super.visitExpressionStatement(st, p);
+                }
+
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree mi, Void p) {
+                    if (mi.getMethodSelect() instanceof MemberSelectTree ms) {
+                        String m = ms.getIdentifier().toString();
+                        List<? extends ExpressionTree> a = mi.getArguments();
+                        if (isName(ms.getExpression(), vectors) && (m.equals("getLength") || m.equals("size")) && a.isEmpty()) {
+                            String v = ((IdentifierTree) LoopNest.strip(ms.getExpression())).getName().toString();
+                            edits.put(mi, () -> v + "_squallLength");
+                            return null;
+                        }
+                        if (isFloat4Class(ms.getExpression()) && m.equals("dot") && a.size() == 2) {
+                            edits.put(mi, () -> "(" + component(a.get(0), 0) + " * " + component(a.get(1), 0) + " + " + component(a.get(0), 1) + " * "
+                                    + component(a.get(1), 1) + " + " + component(a.get(0), 2) + " * " + component(a.get(1), 2) + " + "
+                                    + component(a.get(0), 3) + " * " + component(a.get(1), 3) + ")");
+                            checkFloat4(a.get(0));
+                            checkFloat4(a.get(1));
+                            return null;
+                        }
+                        int k = switch (m) {
+                            case "getX" -> 0;
+                            case "getY" -> 1;
+                            case "getZ" -> 2;
+                            case "getW" -> 3;
+                            default -> -1;
+                        };
+                        if (k >= 0 && a.isEmpty() && isFloat4(ms.getExpression())) {
+                            int c = k;
+                            edits.put(mi, () -> component(ms.getExpression(), c));
+                            checkFloat4(ms.getExpression());
+                            return null;
+                        }
+                    }
+                    return super.visitMethodInvocation(mi, p);
+                }
+
+                @Override
+                public Void visitIdentifier(IdentifierTree id, Void p) {
+                    String n = id.getName().toString();
+                    if (vectors.contains(n)) {
+                        throw new KernelLanguageException(id, "vector " + n + " is used in kernels through get(i), set(i, value) and getLength() only");
+                    }
+                    if (float4Locals.contains(n)) {
+                        throw new KernelLanguageException(id, "Float4 " + n + " is used in kernels through getX() .. getW(), Float4.add/sub/mult/div/dot "
+                                + "and vector set(i, value) only");
+                    }
+                    return null;
+                }
+
+                /** Scans the operands inside a Float4 expression (their own edits), rejecting what is not one. */
+                private void checkFloat4(ExpressionTree e) {
+                    e = LoopNest.strip(e);
+                    if (!isFloat4(e)) throw new KernelLanguageException(e, "a Float4 value in a kernel is vector.get(i), a Float4 local, new Float4(x, y, z, w) "
+                            + "or Float4.add/sub/mult/div of those");
+                    switch (e) {
+                        case IdentifierTree id -> { }
+                        case NewClassTree n -> n.getArguments().forEach(x -> scan(x, null));
+                        case MethodInvocationTree mi when mi.getMethodSelect() instanceof MemberSelectTree ms && isName(ms.getExpression(), vectors) ->
+                                scan(mi.getArguments().get(0), null);
+                        case MethodInvocationTree mi -> {
+                            for (ExpressionTree x : mi.getArguments()) {
+                                if (isFloat4(x)) checkFloat4(x);
+                                else scan(x, null);
+                            }
+                        }
+                        default -> { }
+                    }
+                }
+            }.scan(tree.getBody(), null);
+        }
+
+        private boolean isFloat4Type(Tree t) {
+            String s = t.toString();
+            return s.equals("Float4") || s.equals(FLOAT4);
+        }
+
+        private boolean isFloat4Class(ExpressionTree e) {
+            return isFloat4Type(LoopNest.strip(e));
+        }
+
+        /** Whether {@code e} is a Float4 value (syntactically: the forms {@link #component} expands). */
+        private boolean isFloat4(ExpressionTree e) {
+            e = LoopNest.strip(e);
+            return switch (e) {
+                case IdentifierTree id -> float4Locals.contains(id.getName().toString());
+                case NewClassTree n -> isFloat4Type(n.getIdentifier()) && n.getArguments().size() == 4;
+                case MethodInvocationTree mi when mi.getMethodSelect() instanceof MemberSelectTree ms -> {
+                    String m = ms.getIdentifier().toString();
+                    if (isName(ms.getExpression(), vectors)) yield m.equals("get") && mi.getArguments().size() == 1;
+                    yield isFloat4Class(ms.getExpression()) && Set.of("add", "sub", "mult", "div").contains(m) && mi.getArguments().size() == 2;
+                }
+                default -> false;
+            };
+        }
+
+        /** Component {@code k} (x, y, z, w = 0..3) of a Float4 expression, as float source text. */
+        private String component(ExpressionTree e, int k) {
+            e = LoopNest.strip(e);
+            switch (e) {
+                case IdentifierTree id -> {
+                    return id.getName() + "_squall" + k;
+                }
+                case NewClassTree n -> {
+                    return "(" + text(n.getArguments().get(k)) + ")";
+                }
+                case MethodInvocationTree mi when mi.getMethodSelect() instanceof MemberSelectTree ms -> {
+                    String m = ms.getIdentifier().toString();
+                    List<? extends ExpressionTree> a = mi.getArguments();
+                    if (isName(ms.getExpression(), vectors)) return ms.getExpression() + ".get(4 * (" + text(a.get(0)) + ") + " + k + ")";
+                    String op = switch (m) {
+                        case "add" -> " + ";
+                        case "sub" -> " - ";
+                        case "mult" -> " * ";
+                        default -> " / ";
+                    };
+                    String right = isFloat4(a.get(1)) ? component(a.get(1), k) : "(" + text(a.get(1)) + ")";
+                    return "(" + component(a.get(0), k) + op + right + ")";
+                }
+                default -> throw new KernelLanguageException(e, "not a Float4 value of the kernel language");
+            }
         }
 
         private void editMatrices() {
@@ -436,7 +628,12 @@ final class TornadoRewrites {
             List<? extends VariableElement> ps = k.getParameters();
             for (int j = 0; j < ps.size(); j++) {
                 String n = ps.get(j).getSimpleName().toString(), m = matrices.get(n);
-                if (m != null) {
+                if (vectors.contains(n)) {
+                    out.append("        if (!(args[").append(j).append("] instanceof ").append(VECTOR_FLOAT4).append(" v").append(j)
+                            .append(")) throw new IllegalArgumentException(\"argument ").append(j).append(" (").append(n).append(") of ").append(name)
+                            .append(" must be a VectorFloat4\");\n");
+                    out.append("        a.add(device.apply(v").append(j).append(".getArray())); a.add(v").append(j).append(".getLength());\n");
+                } else if (m != null) {
                     String mt = "uk.ac.manchester.tornado.api.types.matrix.Matrix2D" + cap(m);
                     out.append("        if (!(args[").append(j).append("] instanceof ").append(mt).append(" m").append(j).append(")) throw new IllegalArgumentException(\"argument ")
                             .append(j).append(" (").append(n).append(") of ").append(name).append(" must be a ").append("Matrix2D").append(cap(m)).append("\");\n");
@@ -536,6 +733,10 @@ final class TornadoRewrites {
                     && c.getExpression() instanceof LiteralTree l && Integer.valueOf(1).equals(l.getValue());
             default -> false;
         };
+    }
+
+    private static boolean isName(ExpressionTree e, Set<String> names) {
+        return LoopNest.strip(e) instanceof IdentifierTree id && names.contains(id.getName().toString());
     }
 
     private static boolean isName(ExpressionTree e, String n) {

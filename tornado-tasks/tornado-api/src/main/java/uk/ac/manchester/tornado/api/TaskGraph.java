@@ -11,6 +11,7 @@ import uk.ac.manchester.tornado.api.types.arrays.TornadoNativeArray;
 import uk.ac.manchester.tornado.api.types.collections.VectorFloat4;
 import uk.ac.manchester.tornado.api.types.matrix.Matrix2DDouble;
 import uk.ac.manchester.tornado.api.types.matrix.Matrix2DFloat;
+import uk.ac.manchester.tornado.api.types.matrix.Matrix2DInt;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -200,6 +201,7 @@ public class TaskGraph {
         if (o instanceof TornadoNativeArray t) return t.squallArray();
         if (o instanceof Matrix2DFloat m) return m.getArray().squallArray();
         if (o instanceof Matrix2DDouble m) return m.getArray().squallArray();
+        if (o instanceof Matrix2DInt m) return m.getArray().squallArray();
         if (o instanceof VectorFloat4 v) return v.getArray().squallArray();
         if (o instanceof KernelArray k) return k;
         if (o instanceof Number || o instanceof Boolean || o instanceof KernelContext) return null;
