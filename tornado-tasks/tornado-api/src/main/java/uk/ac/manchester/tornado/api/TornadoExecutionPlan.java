@@ -137,7 +137,7 @@ public class TornadoExecutionPlan implements AutoCloseable {
                 }
             }
         }
-        if (printKernel && first) {
+        if ((printKernel || debug) && first) {
             System.out.println("Kernels are translated when the program is built: squall kernels --print NAME --backend opencl|cuda prints them; "
                     + "the OpenCL and CUDA sources are META-INF/squall/kernels/<class>.cl and .cu in the program's jar or classes folder");
         }
