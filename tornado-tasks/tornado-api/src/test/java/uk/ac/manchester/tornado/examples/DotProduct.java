@@ -26,10 +26,15 @@ public class DotProduct {
         try (TornadoExecutionPlan plan = new TornadoExecutionPlan(graph.snapshot())) {
             double t = ExampleCheck.time(plan::execute);
             double j = ExampleCheck.time(() -> dot(a, b, expected));
-            double abs = 0;
-            for (int i = 0; i < n; i++) abs += Math.abs(a[i] * b[i]);
-            // n products and n - 1 sums, in either order (a fused multiply-add drops a rounding)
-            ExampleCheck.finish("DotProduct", n, plan, t, j, Math.abs(expected[0] - result[0]), 2 * ExampleCheck.gammaFloat(n + 1) * abs);
+            // against the dot product in double; the device's: one rounding per product, then the reduction's depth
+            double exact = 0, abs = 0;
+            for (int i = 0; i < n; i++) {
+                exact += (double) a[i] * b[i];
+                abs += Math.abs((double) a[i] * b[i]);
+            }
+            double bound = (ExampleCheck.gammaFloat(ExampleCheck.reductionDepth(n) + 1) + ExampleCheck.gammaDouble(n)) * abs;
+            if (Math.abs(expected[0] - exact) > ExampleCheck.gammaFloat(n + 1) * abs) throw new AssertionError("the Java dot product is off: " + expected[0]);
+            ExampleCheck.finish("DotProduct", n, plan, t, j, Math.abs(exact - result[0]), bound);
         }
     }
 }

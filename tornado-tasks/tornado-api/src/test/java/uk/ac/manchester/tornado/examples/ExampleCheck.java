@@ -93,6 +93,15 @@ final class ExampleCheck {
         return ku / (1 - ku);
     }
 
+    /**
+     * Additions on the way of any term of Squall's two-stage @Reduce: the work-item's grid-stride share (at most
+     * n / (1024 * 256) terms), 8 levels of the work-group fold, at most 4 partials per work-item of the second stage,
+     * its 8 levels and the initial value. A sum's error is within gamma(depth) * sum|x| of the exact sum.
+     */
+    static long reductionDepth(long n) {
+        return (n + 262_143) / 262_144 + 21;
+    }
+
     static double gammaDouble(long k) {
         double ku = Math.max(k, 1) * 0x1p-53;
         return ku / (1 - ku);
