@@ -120,6 +120,7 @@ final class TornadoRewrites {
             }
         }
         if (names.isEmpty() || cu == null) return;
+        copyHelpers(owner, kernels, body);
         StringBuilder src = new StringBuilder();
         if (!pkg.isEmpty()) src.append("package ").append(pkg).append(";\n\n");
         for (ImportTree i : cu.getImports()) src.append(i.toString().trim()).append('\n');
@@ -136,6 +137,55 @@ final class TornadoRewrites {
             return;
         }
         generated.put(qualified, names);
+    }
+
+    /**
+     * Copies into the generated class the static methods of {@code owner} that the rewritten kernels call, directly or
+     * through each other, unqualified or as {@code Owner.f(...)}: the generated kernels call them unqualified, and a
+     * kernel's device functions live in its own class.
+     */
+    private void copyHelpers(TypeElement owner, List<ExecutableElement> kernels, StringBuilder out) {
+        Map<String, ExecutableElement> byName = new HashMap<>();
+        for (Element e : owner.getEnclosedElements()) {
+            if (e instanceof ExecutableElement m && m.getKind() == ElementKind.METHOD && m.getModifiers().contains(Modifier.STATIC)
+                    && !kernels.contains(m)) {
+                byName.putIfAbsent(m.getSimpleName().toString(), m);
+            }
+        }
+        Set<ExecutableElement> copied = new LinkedHashSet<>();
+        Deque<ExecutableElement> todo = new ArrayDeque<>(kernels);
+        while (!todo.isEmpty()) {
+            MethodTree t = trees.getTree(todo.pop());
+            if (t == null || t.getBody() == null) continue;
+            new TreeScanner<Void, Void>() {
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree mi, Void v) {
+                    String n = switch (mi.getMethodSelect()) {
+                        case IdentifierTree id -> id.getName().toString();
+                        case MemberSelectTree ms when ms.getExpression().toString().equals(owner.getSimpleName().toString()) -> ms.getIdentifier().toString();
+                        default -> null;
+                    };
+                    ExecutableElement callee = n == null ? null : byName.get(n);
+                    if (callee != null && copied.add(callee)) todo.add(callee);
+                    return super.visitMethodInvocation(mi, v);
+                }
+            }.scan(t.getBody(), null);
+        }
+        for (ExecutableElement m : copied) {
+            TreePath path = trees.getPath(m);
+            if (path == null) continue;
+            CompilationUnitTree cu = path.getCompilationUnit();
+            SourcePositions pos = trees.getSourcePositions();
+            try {
+                CharSequence src = cu.getSourceFile().getCharContent(true);
+                String text = src.subSequence((int) pos.getStartPosition(cu, path.getLeaf()), (int) pos.getEndPosition(cu, path.getLeaf())).toString();
+                out.append("\n    /** Copied from ").append(owner.getSimpleName()).append('.').append(m.getSimpleName())
+                        .append(": a rewritten kernel calls it. */\n    ").append(text.replaceAll("\\b" + java.util.regex.Pattern.quote(owner.getSimpleName().toString()) + "\\.", ""))
+                        .append('\n');
+            } catch (IOException ex) {
+                trees.printMessage(Diagnostic.Kind.ERROR, "squall-compiler: cannot read the source of " + m.getSimpleName() + ": " + ex, path.getLeaf(), cu);
+            }
+        }
     }
 
     private static String reason(Map<String, String> why, ExecutableElement k) {
@@ -220,7 +270,7 @@ final class TornadoRewrites {
         String text(long from, long to) {
             List<Tree> inside = new ArrayList<>();
             for (Tree t : edits.keySet()) if (start(t) >= from && end(t) <= to) inside.add(t);
-            inside.sort(Comparator.comparingLong(this::start));
+            inside.sort(Comparator.comparingLong(this::start).thenComparing(Comparator.comparingLong(this::end).reversed())); // outer first
             StringBuilder b = new StringBuilder();
             long at = from;
             for (Tree t : inside) {
@@ -251,6 +301,7 @@ final class TornadoRewrites {
             }
             editMatrices();
             editVectors();
+            editOwnerCalls();
             if (reduce == null) {
                 String flat = name + "_squallFlat";
                 out.append("\n    public static void ").append(flat).append("(").append(params("")).append(") ")
@@ -260,6 +311,21 @@ final class TornadoRewrites {
             } else {
                 reduction(out, names);
             }
+        }
+
+        /** {@code Owner.f(...)} becomes {@code f(...)}: the generated class holds a copy of f ({@link #copyHelpers}). */
+        private void editOwnerCalls() {
+            String ownerName = k.getEnclosingElement().getSimpleName().toString();
+            new TreeScanner<Void, Void>() {
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree mi, Void v) {
+                    if (mi.getMethodSelect() instanceof MemberSelectTree ms && ms.getExpression() instanceof IdentifierTree id
+                            && id.getName().contentEquals(ownerName)) {
+                        edits.put(ms, () -> ms.getIdentifier().toString());
+                    }
+                    return super.visitMethodInvocation(mi, v);
+                }
+            }.scan(tree.getBody(), null);
         }
 
         /** The kernel's parameters with matrices expanded, then {@code extra}. */

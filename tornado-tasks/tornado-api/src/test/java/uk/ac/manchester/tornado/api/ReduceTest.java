@@ -98,6 +98,18 @@ class ReduceTest {
         }
     }
 
+    static float square(float x) {
+        return x * x;
+    }
+
+    /** A helper method called from the loop, qualified by its class: it becomes a device function of the reduction. */
+    public static void sumOfSquares(FloatArray input, @Reduce FloatArray result) {
+        result.set(0, 0.0f);
+        for (@Parallel int i = 0; i < input.getSize(); i++) {
+            result.set(0, result.get(0) + ReduceTest.square(input.get(i)));
+        }
+    }
+
     /** A loop starting past 0 over a bound read before the loop. */
     public static void minFloatsFrom(float[] input, @Reduce float[] result, int start) {
         int n = input.length;
@@ -249,8 +261,11 @@ class ReduceTest {
     @MethodSource("cases")
     void conditionalDotProduct(Device d, int n) throws Exception {
         float[] a = floats(n, 5 * n), b = floats(n, 5 * n + 1), r = new float[1];
-        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
-                .task("t0", ReduceTest::positiveDot, a, b, r).transferToHost(DataTransferMode.EVERY_EXECUTION, r);
+        FloatArray fa = FloatArray.fromArray(a), squares = new FloatArray(1);
+        TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b, fa)
+                .task("t0", ReduceTest::positiveDot, a, b, r)
+                .task("t1", ReduceTest::sumOfSquares, fa, squares)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, r, squares);
         try (var p = plan(d, g)) {
             p.execute();
         }
@@ -258,5 +273,8 @@ class ReduceTest {
         for (int i = 0; i < n; i++) exact += Math.max(0, (double) a[i] * b[i]);
         // each product rounds once more than the sum's terms: depth + 1
         assertEquals(exact, r[0], gamma(depth(n) + 1, 0x1p-24) * exact + gamma(n, 0x1p-53) * exact, "n = " + n);
+        double sq = 0;
+        for (float v : a) sq += (double) v * v;
+        assertEquals(sq, squares.get(0), gamma(depth(n) + 1, 0x1p-24) * sq + gamma(n, 0x1p-53) * sq, "sum of squares, n = " + n);
     }
 }
