@@ -31,13 +31,25 @@ final class RewrittenTasks {
     /** The adding method by the method reference's class (one per non-capturing reference). */
     private static final Map<Class<?>, Optional<Method>> CACHE = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** Adds the rewritten tasks standing for {@code code}'s kernel; false when the kernel was not rewritten. */
-    static boolean add(dev.squall.tasks.runtime.TaskGraph graph, String id, Serializable code, Object[] args, Function<Object, Object> device) {
+    /** What {@link #add} did. */
+    enum Added {
+        /** The kernel was not rewritten: add it as it is. */
+        NOTHING,
+        /** Its rewrite (matrices and vectors as arrays). */
+        REWRITE,
+        /** The two stages of its {@code @Reduce}, whose launch grids are the compiler's. */
+        REDUCTION
+    }
+
+    /** Adds the rewritten tasks standing for {@code code}'s kernel, if it was rewritten. */
+    static Added add(dev.squall.tasks.runtime.TaskGraph graph, String id, Serializable code, Object[] args, Function<Object, Object> device) {
         Optional<Method> adder = CACHE.computeIfAbsent(code.getClass(), c -> find(code));
-        if (adder.isEmpty()) return false;
+        if (adder.isEmpty()) return Added.NOTHING;
         try {
             adder.get().invoke(null, graph, id, args, device);
-            return true;
+            boolean reduction = false;
+            for (Method m : adder.get().getDeclaringClass().getMethods()) reduction |= m.getName().equals(adder.get().getName() + "_squallPartials");
+            return reduction ? Added.REDUCTION : Added.REWRITE;
         } catch (IllegalAccessException e) {
             throw new TornadoRuntimeException("task " + id + ": cannot call " + adder.get() + " (a modular program opens its kernel packages to "
                     + "tornado.api): " + e.getMessage(), e);

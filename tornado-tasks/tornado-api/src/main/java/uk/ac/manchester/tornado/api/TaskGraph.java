@@ -38,6 +38,8 @@ public class TaskGraph {
     private final dev.squall.tasks.runtime.TaskGraph squall;
     final List<HeapTransfer> heapToDevice = new ArrayList<>(), heapToHost = new ArrayList<>();
     final List<String> taskNames = new ArrayList<>();
+    /** Tasks with a {@code @Reduce} parameter: their two stages run on grids the compiler chose. */
+    final java.util.Set<String> reductions = new java.util.HashSet<>();
 
     public TaskGraph(String name) {
         if (name == null || name.isBlank()) throw new TornadoRuntimeException("a task graph needs a name");
@@ -138,8 +140,10 @@ public class TaskGraph {
 
     private TaskGraph add(String id, Serializable code, Object... args) {
         try {
-            if (RewrittenTasks.add(squall, id, code, args, o -> argument(o, id))) {
+            RewrittenTasks.Added added = RewrittenTasks.add(squall, id, code, args, o -> argument(o, id));
+            if (added != RewrittenTasks.Added.NOTHING) {
                 taskNames.add(id);
+                if (added == RewrittenTasks.Added.REDUCTION) reductions.add(id);
                 return this;
             }
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -245,8 +245,10 @@ class ReduceTest {
                 .task("sum", ReduceTest::sumInts, x, s)
                 .task("product", ReduceTest::productInts, odd, prod)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, s, prod);
+        WorkerGrid1D grid = new WorkerGrid1D(n);
+        grid.setLocalWork(1, 1, 1); // a grid for a @Reduce task is accepted and left to the reduction's own
         try (var p = plan(d, g)) {
-            p.execute();
+            p.withGridScheduler(new GridScheduler("s0.sum", grid)).execute();
         }
         int es = 0, ep = 1;
         for (int i = 0; i < n; i++) {
