@@ -715,7 +715,12 @@ final class TornadoRewrites {
                 return;
             }
             String partials = reduction[2];
-            out.append("        long n = 1;\n        for (Object o : a) if (o instanceof dev.squall.tasks.api.KernelArray k) n = Math.max(n, k.getSizeLong());\n");
+            // the loop's length is not known here: the largest array or integer argument stands for it (the grid-stride
+            // loop is right for any number of groups; this only sizes the first stage)
+            out.append("        long n = 1;\n        for (Object o : a) {\n"
+                    + "            if (o instanceof dev.squall.tasks.api.KernelArray k) n = Math.max(n, k.getSizeLong());\n"
+                    + "            else if (o instanceof Integer i) n = Math.max(n, i);\n"
+                    + "            else if (o instanceof Long l) n = Math.max(n, l);\n        }\n");
             out.append("        int groups = (int) Math.min(").append(MAX_GROUPS).append(", (n + ").append(GROUP - 1).append(") / ").append(GROUP).append(");\n");
             out.append("        ").append(partials).append(" partials = new ").append(partials).append("(groups);\n");
             List<String> t1 = paramTypes(List.of("uk.ac.manchester.tornado.api.KernelContext", partials));

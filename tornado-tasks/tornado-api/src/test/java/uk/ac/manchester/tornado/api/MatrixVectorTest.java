@@ -96,6 +96,13 @@ class MatrixVectorTest {
         }
     }
 
+    /** A kernel as written, beside rewritten ones of the same class. */
+    public static void twice(FloatArray x, FloatArray y) {
+        for (@Parallel int i = 0; i < x.getSize(); i++) {
+            y.set(i, 2 * x.get(i));
+        }
+    }
+
     // ---- tests ----
 
     private static TornadoExecutionPlan plan(Device d, TaskGraph g) {
@@ -184,13 +191,14 @@ class MatrixVectorTest {
             a.set(i, new Float4(r.nextFloat(), -r.nextFloat(), 10 * r.nextFloat(), r.nextFloat() - 0.5f));
             b.set(i, new Float4(r.nextFloat(), r.nextFloat(), -r.nextFloat(), 100 * r.nextFloat()));
         }
-        FloatArray dot = new FloatArray(len);
+        FloatArray dot = new FloatArray(len), dot2 = new FloatArray(len);
         float alpha = 1.75f;
         TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
                 .task("add", MatrixVectorTest::addVectors, a, b, sum)
                 .task("arith", MatrixVectorTest::float4Arithmetic, a, b, arith, alpha)
                 .task("dot", MatrixVectorTest::dots, a, b, dot)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, sum, arith, dot);
+                .task("twice", MatrixVectorTest::twice, dot, dot2)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, sum, arith, dot, dot2);
         try (var p = plan(d, g)) {
             p.execute();
         }
@@ -210,6 +218,7 @@ class MatrixVectorTest {
             double abs = 0;
             for (int c = 0; c < 4; c++) abs += Math.abs(a.get(i).get(c) * b.get(i).get(c));
             assertEquals(eDot.get(i), dot.get(i), 2 * gamma(4) * abs, "dot " + i);
+            assertEquals(2 * dot.get(i), dot2.get(i), 0f, "twice " + i);
         }
     }
 }

@@ -110,6 +110,15 @@ class ReduceTest {
         }
     }
 
+    /** The loop's length is a scalar, the only array the result: pi by the midpoint rule on 1 / (1 + x^2). */
+    public static void pi(@Reduce double[] result, int steps) {
+        result[0] = 0.0;
+        for (@Parallel int i = 0; i < steps; i++) {
+            double x = (i + 0.5) / steps;
+            result[0] += 4.0 / (1.0 + x * x) / steps;
+        }
+    }
+
     /** A loop starting past 0 over a bound read before the loop. */
     public static void minFloatsFrom(float[] input, @Reduce float[] result, int start) {
         int n = input.length;
@@ -208,12 +217,14 @@ class ReduceTest {
         int[] imin = new int[1];
         float[] fmin = new float[1];
         int start = Math.min(3, n - 1);
+        double[] pi = new double[1];
         TaskGraph g = new TaskGraph("s0").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, f, dx, ix)
                 .task("t0", ReduceTest::maxFloats, x, rmax)
                 .task("t1", ReduceTest::maxDoubles, dx, dmax)
                 .task("t2", ReduceTest::minInts, ix, imin, n)
                 .task("t3", ReduceTest::minFloatsFrom, f, fmin, start)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, rmax, dmax, imin, fmin);
+                .task("t4", ReduceTest::pi, pi, n)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, rmax, dmax, imin, fmin, pi);
         try (var p = plan(d, g)) {
             p.execute();
         }
@@ -229,6 +240,10 @@ class ReduceTest {
         assertEquals(edmax, dmax[0], 0.0, "max of doubles, n = " + n);
         assertEquals(eimin, imin[0], "min of ints, n = " + n);
         assertEquals(efmin, fmin[0], 0f, "min of floats from " + start + ", n = " + n);
+        double[] epi = new double[1];
+        pi(epi, n);
+        // terms in (2/n, 4/n]: the sequential and the two-stage sums are each within gamma_k * 4 of the exact sum
+        assertEquals(epi[0], pi[0], (gamma(n, 0x1p-53) + gamma(depth(n) + 4, 0x1p-53)) * 4, "pi by " + n + " steps");
     }
 
     @ParameterizedTest
