@@ -38,7 +38,7 @@ programs=(
   "VectorAdd 16777216" "Saxpy 16777216" "MatrixMultiplication 1024" "BlackScholes 4194304" "Sigmoid 16777216"
   "ContextVectorAdd 16777216" "Transpose2D 4096" "LocalMemoryReduction 16000000" "Histogram 16777216" "PrefixSum 100000"
   "MultiTaskPipeline 16777216" "SharedDeviceData 16777216" "ReduceSum 8388608" "ReduceMinMax 8388608" "DotProduct 8388608"
-  "Matrix2DMultiplication 1024" "VectorFloat4Ops 4194304" "LongSquares 16777216"
+  "Matrix2DMultiplication 1024" "VectorFloat4Ops 4194304" "LongSquares 16777216" "NBody 16384"
 )
 # PROGRAMS="ReduceSum 8388608;DotProduct 1000" runs only those
 [ -n "${PROGRAMS:-}" ] && IFS=';' read -r -a programs <<<"$PROGRAMS"

@@ -37,7 +37,7 @@ class LauncherTest {
             {"ContextVectorAdd", "10007"}, {"Transpose2D", "131"}, {"LocalMemoryReduction", "100003"}, {"Histogram", "100003"},
             {"PrefixSum", "5003"}, {"MultiTaskPipeline", "10007"}, {"SharedDeviceData", "10007"}, {"ReduceSum", "300007"},
             {"ReduceMinMax", "300007"}, {"DotProduct", "300007"}, {"Matrix2DMultiplication", "61"}, {"VectorFloat4Ops", "10007"},
-            {"LongSquares", "10007"},
+            {"LongSquares", "10007"}, {"NBody", "501"},
     };
 
     static List<Object[]> runs() {
