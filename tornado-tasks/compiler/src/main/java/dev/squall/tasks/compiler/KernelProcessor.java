@@ -51,6 +51,8 @@ public final class KernelProcessor extends AbstractProcessor {
     private final Map<String, Map<String, String>> taskReasons = new HashMap<>();
     /** Kernels made by TornadoVM tasks, as "owner#method". */
     private final Set<String> taskKernelNames = new HashSet<>();
+    /** TornadoVM task kernels rewritten into the kernel language (@Reduce, matrix parameters). */
+    private TornadoRewrites rewrites;
 
     @Override
     public Set<String> getSupportedAnnotationTypes() {
@@ -75,6 +77,7 @@ public final class KernelProcessor extends AbstractProcessor {
                 }
             });
             listening = true;
+            rewrites = new TornadoRewrites(env, trees);
             KernelTypes.TASK_DEVICE_FUNCTIONS.clear();
         } catch (IllegalArgumentException | IllegalStateException e) {
             env.getMessager().printMessage(Diagnostic.Kind.ERROR, "squall-compiler needs javac (the JDK compiler) to translate kernels: " + e.getMessage());
@@ -101,17 +104,25 @@ public final class KernelProcessor extends AbstractProcessor {
         }
         TaskKernels tasks = new TaskKernels(trees, processingEnv.getElementUtils());
         tasks.scan(round.getRootElements());
+        rewrites.addGenerated(tasks, round.getRootElements());
         for (var e : tasks.kernels.entrySet()) {
             TypeElement type = e.getKey();
             String owner = type.getQualifiedName().toString();
             Map<String, String> why = taskReasons.computeIfAbsent(owner, k -> new HashMap<>());
             List<ExecutableElement> list = kernels.computeIfAbsent(type, k -> new ArrayList<>());
+            List<ExecutableElement> rewritten = new ArrayList<>();
             for (var k : e.getValue().entrySet()) {
                 String name = k.getKey().getSimpleName().toString();
                 if (!taskKernelNames.add(owner + "#" + name)) continue;
-                list.add(k.getKey());
                 why.put(name, k.getValue().describe(name));
+                if (TornadoRewrites.needed(k.getKey())) rewritten.add(k.getKey());
+                else list.add(k.getKey());
             }
+            if (!rewritten.isEmpty()) {
+                for (ExecutableElement k : rewritten) taskKernelNames.remove(owner + "#" + k.getSimpleName());
+                rewrites.write(type, rewritten, why);
+            }
+            if (list.isEmpty()) kernels.remove(type);
             for (var f : tasks.deviceFunctions(type, e.getValue().keySet()).entrySet()) {
                 String name = f.getKey().getSimpleName().toString();
                 if (KernelTypes.isDeviceFunction(f.getKey())) continue;
@@ -284,11 +295,6 @@ public final class KernelProcessor extends AbstractProcessor {
         int contexts = 0;
         for (VariableElement p : k.getParameters()) {
             TypeMirror t = p.asType();
-            if (KernelTypes.has(p, TornadoNames.REDUCE)) {
-                error("@Reduce parameters are not supported yet: reduce with a KernelContext instead (each work-group sums into local memory "
-                        + "with ctx.localBarrier(), one work-item per group writes the group's sum, a second task or the host adds those)" + why, p);
-                ok = false;
-            }
             if (KernelTypes.isContext(t)) {
                 if (++contexts > 1) {
                     error("a kernel takes at most one KernelContext" + why, p);

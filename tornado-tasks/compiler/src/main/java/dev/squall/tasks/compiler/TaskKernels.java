@@ -17,9 +17,13 @@ import java.util.*;
  * The methods those kernels call in their own class, directly or through each other, become device functions.
  */
 final class TaskKernels {
-    /** A method made a kernel by a task: the task's name as written ("?" when not a literal) and where the call is. */
+    /**
+     * A method made a kernel by a task: the task's name as written ("?" when not a literal) and where the call is; or,
+     * with no call site, the whole reason (a kernel that {@link TornadoRewrites} generated).
+     */
     record Task(String taskName, String callSite) {
         String describe(String method) {
+            if (callSite == null) return taskName;
             return method + " is a kernel because TaskGraph.task(\"" + taskName + "\", ...) at " + callSite + " runs it";
         }
     }

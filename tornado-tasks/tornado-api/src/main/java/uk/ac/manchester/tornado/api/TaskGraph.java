@@ -8,6 +8,10 @@ import uk.ac.manchester.tornado.api.enums.DataTransferMode;
 import uk.ac.manchester.tornado.api.exceptions.TornadoBailoutRuntimeException;
 import uk.ac.manchester.tornado.api.exceptions.TornadoRuntimeException;
 import uk.ac.manchester.tornado.api.types.arrays.TornadoNativeArray;
+import uk.ac.manchester.tornado.api.types.collections.VectorFloat4;
+import uk.ac.manchester.tornado.api.types.matrix.Matrix2DDouble;
+import uk.ac.manchester.tornado.api.types.matrix.Matrix2DFloat;
+import uk.ac.manchester.tornado.api.types.matrix.Matrix2DInt;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -34,6 +38,8 @@ public class TaskGraph {
     private final dev.squall.tasks.runtime.TaskGraph squall;
     final List<HeapTransfer> heapToDevice = new ArrayList<>(), heapToHost = new ArrayList<>();
     final List<String> taskNames = new ArrayList<>();
+    /** Tasks with a {@code @Reduce} parameter: their two stages run on grids the compiler chose. */
+    final java.util.Set<String> reductions = new java.util.HashSet<>();
 
     public TaskGraph(String name) {
         if (name == null || name.isBlank()) throw new TornadoRuntimeException("a task graph needs a name");
@@ -133,6 +139,16 @@ public class TaskGraph {
     }
 
     private TaskGraph add(String id, Serializable code, Object... args) {
+        try {
+            RewrittenTasks.Added added = RewrittenTasks.add(squall, id, code, args, o -> argument(o, id));
+            if (added != RewrittenTasks.Added.NOTHING) {
+                taskNames.add(id);
+                if (added == RewrittenTasks.Added.REDUCTION) reductions.add(id);
+                return this;
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new TornadoRuntimeException("task " + name + "." + id + ": " + e.getMessage(), e);
+        }
         Object[] a = new Object[args.length];
         for (int i = 0; i < args.length; i++) {
             Object o = args[i];
@@ -173,12 +189,24 @@ public class TaskGraph {
         return this;
     }
 
+    /** A task argument as Squall's runtime takes it: scalars and contexts as they are, arrays as the Squall array holding their data. */
+    private Object argument(Object o, String id) {
+        if (o instanceof KernelContext || o instanceof Number || o instanceof Boolean) return o;
+        KernelArray k = deviceArray(o, "task " + id);
+        if (k == null) throw new TornadoRuntimeException("task " + name + "." + id + ": cannot pass " + describe(o));
+        return k;
+    }
+
     /**
      * The Squall array holding {@code o}'s data on devices: a TornadoVM array's own, or the one standing for a Java array;
      * null for scalars and contexts (TornadoVM accepts them in transfers and copies nothing).
      */
     static KernelArray deviceArray(Object o, String where) {
         if (o instanceof TornadoNativeArray t) return t.squallArray();
+        if (o instanceof Matrix2DFloat m) return m.getArray().squallArray();
+        if (o instanceof Matrix2DDouble m) return m.getArray().squallArray();
+        if (o instanceof Matrix2DInt m) return m.getArray().squallArray();
+        if (o instanceof VectorFloat4 v) return v.getArray().squallArray();
         if (o instanceof KernelArray k) return k;
         if (o instanceof Number || o instanceof Boolean || o instanceof KernelContext) return null;
         if (o instanceof float[] || o instanceof double[] || o instanceof int[] || o instanceof long[] || o instanceof short[] || o instanceof byte[]) {

@@ -48,14 +48,20 @@ public class TornadoExecutionPlan implements AutoCloseable {
         return this;
     }
 
-    /** Launch grids of tasks, keyed {@code "graph.task"}. */
+    /** Launch grids of tasks, keyed {@code "graph.task"}; a {@code @Reduce} task keeps the grids of its two stages. */
     public TornadoExecutionPlan withGridScheduler(GridScheduler scheduler) {
         for (var e : scheduler.grids().entrySet()) {
             String key = e.getKey();
             String graph = key.substring(0, key.indexOf('.')), task = key.substring(key.indexOf('.') + 1);
             boolean found = false;
-            for (ImmutableTaskGraph g : graphs) found |= g.getTaskGraphName().equals(graph) && g.graph.taskNames.contains(task);
+            boolean reduction = false;
+            for (ImmutableTaskGraph g : graphs) {
+                boolean here = g.getTaskGraphName().equals(graph) && g.graph.taskNames.contains(task);
+                found |= here;
+                reduction |= here && g.graph.reductions.contains(task);
+            }
             if (!found) throw new TornadoRuntimeException("GridScheduler names task \"" + key + "\", which no graph of this plan has");
+            if (reduction) continue; // a @Reduce task's two stages run on the grids the compiler chose for them, as TornadoVM's do
             plan.withGrid(task, e.getValue().toSquall());
         }
         return this;
@@ -137,7 +143,7 @@ public class TornadoExecutionPlan implements AutoCloseable {
                 }
             }
         }
-        if (printKernel && first) {
+        if ((printKernel || debug) && first) {
             System.out.println("Kernels are translated when the program is built: squall kernels --print NAME --backend opencl|cuda prints them; "
                     + "the OpenCL and CUDA sources are META-INF/squall/kernels/<class>.cl and .cu in the program's jar or classes folder");
         }

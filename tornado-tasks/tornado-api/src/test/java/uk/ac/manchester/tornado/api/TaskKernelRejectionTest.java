@@ -28,6 +28,9 @@ class TaskKernelRejectionTest {
             import uk.ac.manchester.tornado.api.annotations.*;
             import uk.ac.manchester.tornado.api.enums.DataTransferMode;
             import uk.ac.manchester.tornado.api.types.arrays.*;
+            import uk.ac.manchester.tornado.api.types.matrix.*;
+            import uk.ac.manchester.tornado.api.types.collections.*;
+            import uk.ac.manchester.tornado.api.types.vectors.*;
             public class Prog {
             """;
 
@@ -35,7 +38,16 @@ class TaskKernelRejectionTest {
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
             object in a kernel     | public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) { Object o = new Object(); } } | a | are not in the kernel language | k is a kernel because TaskGraph.task("t0"
             string in a helper     | static int h(int x) { String s = "x"; return x; } public static void k(float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = h(i); } | a | variables of type java.lang.String are not in the kernel language | h is a device function because task kernel k calls it
-            reduce parameter       | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | a, a | @Reduce parameters are not supported yet | k is a kernel because
+            reduce by subtraction  | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] -= a[i]; } | a, a | in the loop of a @Reduce kernel, r is used only as | k is a kernel because TaskGraph.task("t0"
+            reduce updated twice   | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) { r[0] += a[i]; r[0] += 1; } } | a, a | updates r[0] once in its loop | k is a kernel because
+            reduce, code after     | public static void k(float[] a, @Reduce float[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; a[0] = 0; } | a, a | a @Reduce kernel ends with its @Parallel loop | k is a kernel because
+            reduce without a loop  | public static void k(float[] a, @Reduce float[] r) { r[0] = a[0]; } | a, a | a @Reduce kernel reduces in a @Parallel loop | k is a kernel because
+            reduce of shorts       | public static void k(short[] a, @Reduce short[] r) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | new short[1], new short[1] | a @Reduce parameter is an array of float, double, int or long | k is a kernel because
+            two reduce parameters  | public static void k(float[] a, @Reduce float[] r, @Reduce float[] q) { for (@Parallel int i = 0; i < a.length; i++) r[0] += a[i]; } | a, a, a | a kernel has at most one @Reduce parameter | k is a kernel because
+            float4 conditional     | public static void k(VectorFloat4 v, float[] a) { for (@Parallel int i = 0; i < a.length; i++) { Float4 x = a[i] > 0 ? v.get(i) : v.get(0); a[i] = x.getX(); } } | new VectorFloat4(1), a | a Float4 value in a kernel is vector.get(i), a Float4 local | k is a kernel because
+            float4 to a helper     | static float h(float f) { return f; } public static void k(VectorFloat4 v, float[] a) { for (@Parallel int i = 0; i < a.length; i++) { Float4 x = v.get(i); a[i] = h(x); } } | new VectorFloat4(1), a | Float4 x is used in kernels through getX() .. getW() | k is a kernel because
+            float4 parameter       | public static void k(Float4 v, float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = v.getX(); } | new Float4(), a | kernel parameter v has type uk.ac.manchester.tornado.api.types.vectors.Float4 | k is a kernel because
+            matrix as an array     | public static void k(Matrix2DFloat m, float[] a) { for (@Parallel int i = 0; i < a.length; i++) a[i] = m.get(i); } | new Matrix2DFloat(2, 2), a | matrix m is used in kernels through get(i, j), set(i, j, v) | k is a kernel because
             parameter of an object | public static void k(float[] a, String s) { for (@Parallel int i = 0; i < a.length; i++) a[i] = 1; } | a, "x" | kernel parameter s has type java.lang.String | k is a kernel because
             overloaded kernel      | public static void k(float[] a) { } public static void k(int[] a) { } | a | is overloaded | task kernel Prog::k
             """)

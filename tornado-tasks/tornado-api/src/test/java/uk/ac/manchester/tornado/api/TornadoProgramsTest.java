@@ -126,7 +126,10 @@ class TornadoProgramsTest {
         for (@Parallel int i = 0; i < x.getSize(); i++) y.set(i, 2f * x.get(i));
     }
 
-    /** A Matrix2DFloat's elements with its column count, and VectorFloat4s as floats: the host types of TornadoVM's examples. */
+    /**
+     * Kernels on a Matrix2DFloat's and VectorFloat4's elements (getArray()) with sizes as scalars; MatrixVectorTest passes
+     * the types themselves.
+     */
     public static void rowScale(FloatArray m, FloatArray s, int rows, int cols) {
         for (@Parallel int i = 0; i < rows; i++) {
             for (@Parallel int j = 0; j < cols; j++) m.set(i * cols + j, m.get(i * cols + j) * s.get(i));

@@ -4,8 +4,8 @@ import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
 import uk.ac.manchester.tornado.api.types.vectors.Float4;
 
 /**
- * {@code n} {@link Float4}s stored as 4n floats in an off-heap array. Host code builds and reads it; kernels take the
- * floats ({@link #getArray()}, element {@code 4 i + k} is component k of vector i): it is not a kernel parameter type.
+ * {@code n} {@link Float4}s stored as 4n floats in an off-heap array (element {@code 4 i + k} is component k of vector i).
+ * Kernels take it as a parameter and use {@code get(i)}, {@code set(i, v)} and {@code getLength()}.
  */
 public final class VectorFloat4 {
     private final int length;

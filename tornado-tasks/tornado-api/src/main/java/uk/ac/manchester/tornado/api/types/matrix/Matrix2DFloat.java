@@ -3,8 +3,8 @@ package uk.ac.manchester.tornado.api.types.matrix;
 import uk.ac.manchester.tornado.api.types.arrays.FloatArray;
 
 /**
- * A row-major matrix of {@code float} in an off-heap array. Host code builds and reads it; kernels take its elements as a
- * {@link FloatArray} ({@link #getArray()}) with the column count as a scalar: a matrix is not a kernel parameter type.
+ * A row-major matrix of {@code float} in an off-heap array. Kernels take it as a parameter and use {@code get(i, j)},
+ * {@code set(i, j, v)}, {@code getNumRows()} and {@code getNumColumns()}: the compiler passes its elements and sizes.
  */
 public final class Matrix2DFloat {
     private final int rows, columns;

@@ -1,6 +1,10 @@
 package uk.ac.manchester.tornado.api.types.vectors;
 
-/** Four floats x, y, z, w, with the element-wise operations of TornadoVM's examples. */
+/**
+ * Four floats x, y, z, w, with the element-wise operations of TornadoVM's examples. In kernels (through a
+ * {@link uk.ac.manchester.tornado.api.types.collections.VectorFloat4} parameter) the compiler keeps a Float4 as four floats:
+ * locals, {@code new Float4(...)}, {@code add}, {@code sub}, {@code mult}, {@code div}, {@code dot}, {@code getX()} ...
+ */
 public final class Float4 {
     private float x, y, z, w;
 
@@ -42,6 +46,18 @@ public final class Float4 {
 
     public static Float4 add(Float4 a, Float4 b) {
         return new Float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+    }
+
+    public static Float4 sub(Float4 a, Float4 b) {
+        return new Float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
+    }
+
+    public static Float4 div(Float4 a, Float4 b) {
+        return new Float4(a.x / b.x, a.y / b.y, a.z / b.z, a.w / b.w);
+    }
+
+    public static Float4 div(Float4 a, float s) {
+        return new Float4(a.x / s, a.y / s, a.z / s, a.w / s);
     }
 
     public static Float4 mult(Float4 a, Float4 b) {
