@@ -122,6 +122,11 @@ public final class BatchedGemm {
     /** The launch of {@link PipelinedGemmKernelsF64}: {@code kernel}'s warps pick the kernel, its stages the pipeline depth. */
     static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                                 double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+        Device target = seq.target();
+        if (target != null && !PipelinedGemmKernelsF64.fits(target)) {
+            throw new IllegalArgumentException("the pipelined GEMM kernels need " + PipelinedGemmKernelsF64.LOCAL_BYTES / 1024 + " KiB of local memory; "
+                    + target.id() + " has " + target.info().localMemoryBytes() / 1024 + " KiB: use --kernel mma or tiles there");
+        }
         int tile = PipelinedGemmKernelsF64.TILE;
         boolean wide = kernel.warps == 16;
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;

@@ -1,6 +1,8 @@
 package dev.squall.linalg.gemm;
 
 import dev.squall.tasks.api.*;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceInfo;
 
 /**
  * Batched DGEMM on FP64 tensor cores ({@link KernelContext#mma16x8x4}) with the operand panels staged by a pipeline of
@@ -30,7 +32,19 @@ public final class PipelinedGemmKernelsF64 {
     /** Doubles of one stage of one operand: the larger layout, TILE x LDD = 2560 (DEPTH x LDR = 2112). */
     static final int STAGE = TILE * LDD;
 
+    /** Bytes of local memory a group of these kernels declares: both operands, {@link #MAX_STAGES} stages. */
+    public static final long LOCAL_BYTES = 2L * MAX_STAGES * STAGE * Double.BYTES;
+
     private PipelinedGemmKernelsF64() {
+    }
+
+    /**
+     * Whether {@code device} can run these kernels: CUDA devices (dynamic shared memory, up to 227 KiB a block on sm_90;
+     * the driver refuses devices with less at load) and devices with {@link #LOCAL_BYTES} of local memory.
+     */
+    public static boolean fits(Device device) {
+        DeviceInfo info = device.info();
+        return "cuda".equals(info.backend()) || info.localMemoryBytes() >= LOCAL_BYTES;
     }
 
     /** Tile row of the {@code t}-th group of an entry, in bands of 8 tile rows (as {@code MmaGemmKernelsF64.bandedRow}). */
