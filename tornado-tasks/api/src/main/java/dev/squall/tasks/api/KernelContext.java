@@ -139,6 +139,85 @@ public class KernelContext {
     public void asyncWait() {
     }
 
+    /**
+     * Starts copying a {@code rows x cols} tile from global into local memory, as one operation of the whole
+     * work-group, in a group of copies that {@link #asyncCommit()} closes and {@link #asyncWaitGroups(int)} or
+     * {@link #asyncWait()} awaits (so that several stages of a pipeline can be in flight). Row {@code r}, column
+     * {@code c} of the tile lands at {@code local[localOffset + r * localStride + c]}; it is
+     * {@code src[srcOffset + r * srcStride + c]} when {@code r < srcRows} and {@code c < srcCols}, else zero (tiles
+     * at the edge of a matrix read only what exists and come out zero-padded). Only those {@code rows x cols} local
+     * elements are written. Rules as {@link #asyncCopy(double[], int, DoubleArray, long, int)}: every work-item makes
+     * the call with the same arguments in control flow they all follow, and reads the tile only after
+     * {@code asyncWaitGroups}/{@code asyncWait} and then {@link #localBarrier()}.
+     *
+     * <p>The group splits the tile into 16-byte chunks of a row (2 doubles, 4 floats), chunk {@code i} (row-major)
+     * going to work-item {@code i mod groupSize}. CUDA devices of compute capability 8.0 and later copy a chunk with
+     * one {@code cp.async.cg} of 16 bytes (zero-filling what lies outside the source) when {@code localOffset},
+     * {@code localStride}, {@code srcOffset}, {@code srcStride} and the arrays are 16-byte aligned, else element by
+     * element; OpenCL devices, older CUDA devices and the JVM copy at once, each work-item its share.
+     *
+     * <pre>{@code
+     * double[] tile = ctx.allocateDoubleLocalArray(2 * 16 * 132);        // two stages of 16 x 128, stride 132
+     * ctx.asyncCopyTile(tile, 0, 132, a, p0 * lda + row0, lda, 16, 128, k - p0, m - row0);
+     * ctx.asyncCommit();
+     * ...
+     * ctx.asyncWaitGroups(1);   // all but the newest group have landed
+     * ctx.localBarrier();
+     * }</pre>
+     */
+    public void asyncCopyTile(double[] local, int localOffset, int localStride, DoubleArray src, long srcOffset, long srcStride,
+                              int rows, int cols, int srcRows, int srcCols) {
+        for (int i = localLinearId(), n = rows * cols, step = localGroupSize(); i < n; i += step) {
+            int r = i / cols, c = i - r * cols;
+            local[localOffset + r * localStride + c] = r < srcRows && c < srcCols ? src.get(srcOffset + r * srcStride + c) : 0;
+        }
+    }
+
+    /** {@link #asyncCopyTile(double[], int, int, DoubleArray, long, long, int, int, int, int)} for float. */
+    public void asyncCopyTile(float[] local, int localOffset, int localStride, FloatArray src, long srcOffset, long srcStride,
+                              int rows, int cols, int srcRows, int srcCols) {
+        for (int i = localLinearId(), n = rows * cols, step = localGroupSize(); i < n; i += step) {
+            int r = i / cols, c = i - r * cols;
+            local[localOffset + r * localStride + c] = r < srcRows && c < srcCols ? src.get(srcOffset + r * srcStride + c) : 0;
+        }
+    }
+
+    /** {@link #asyncCopyTile(double[], int, int, DoubleArray, long, long, int, int, int, int)} for int. */
+    public void asyncCopyTile(int[] local, int localOffset, int localStride, IntArray src, long srcOffset, long srcStride,
+                              int rows, int cols, int srcRows, int srcCols) {
+        for (int i = localLinearId(), n = rows * cols, step = localGroupSize(); i < n; i += step) {
+            int r = i / cols, c = i - r * cols;
+            local[localOffset + r * localStride + c] = r < srcRows && c < srcCols ? src.get(srcOffset + r * srcStride + c) : 0;
+        }
+    }
+
+    /** {@link #asyncCopyTile(double[], int, int, DoubleArray, long, long, int, int, int, int)} for long. */
+    public void asyncCopyTile(long[] local, int localOffset, int localStride, LongArray src, long srcOffset, long srcStride,
+                              int rows, int cols, int srcRows, int srcCols) {
+        for (int i = localLinearId(), n = rows * cols, step = localGroupSize(); i < n; i += step) {
+            int r = i / cols, c = i - r * cols;
+            local[localOffset + r * localStride + c] = r < srcRows && c < srcCols ? src.get(srcOffset + r * srcStride + c) : 0;
+        }
+    }
+
+    /**
+     * Closes the group of {@link #asyncCopyTile} copies this work-item started since its last commit (an empty group
+     * when there were none: pipelines commit once per stage, copy or not, so that group counts stay uniform). Every
+     * work-item makes the call, in control flow they all follow. The JVM and OpenCL copy at once, so here it does
+     * nothing.
+     */
+    public void asyncCommit() {
+    }
+
+    /**
+     * Waits until at most {@code pending} of the committed copy groups are still in flight (the newest ones): with a
+     * pipeline of S stages, {@code asyncWaitGroups(S - 2)} after committing stage t + S - 2 waits for stage t.
+     * {@code pending} is a compile-time constant. Follow it with {@link #localBarrier()} before reading, as for
+     * {@link #asyncWait()} (which waits for every group, committed or not).
+     */
+    public void asyncWaitGroups(int pending) {
+    }
+
     private int localGroupSize() {
         return localGroupSizeX * localGroupSizeY * localGroupSizeZ;
     }

@@ -137,6 +137,42 @@ abstract class CDialect {
     /** Waits for the copies this work-item's group has started. */
     abstract String asyncWait();
 
+    /** A local-memory array of a kernel: element C type, name, elements, bytes per element. */
+    record LocalArray(String elemC, String name, long size, int elemBytes) {
+    }
+
+    /** Bytes of a primitive kernel type. */
+    static int bytes(TypeKind k) {
+        return switch (k) {
+            case LONG, DOUBLE -> 8;
+            case INT, FLOAT -> 4;
+            case SHORT, CHAR -> 2;
+            default -> 1;
+        };
+    }
+
+    /** Declarations of a kernel's local arrays, at the top of its body (one {@link #localArray} line each). */
+    String localArrays(String kernel, List<LocalArray> arrays) {
+        StringBuilder sb = new StringBuilder();
+        for (LocalArray a : arrays) sb.append("    ").append(localArray(a.elemC(), a.name(), a.size())).append('\n');
+        return sb.toString();
+    }
+
+    /** File-scope text written before a kernel with these local arrays (nothing, but on CUDA past the static limit). */
+    String localArraysPreamble(String kernel, List<LocalArray> arrays) {
+        return "";
+    }
+
+    /** Closes this work-item's group of tile copies ({@code KernelContext.asyncCommit}); a no-op where copies are synchronous. */
+    String asyncCommit() {
+        return "((void) 0)";
+    }
+
+    /** Waits until at most {@code pending} committed copy groups are in flight; a no-op where copies are synchronous. */
+    String asyncWaitGroups(int pending) {
+        return "((void) 0)";
+    }
+
     /** Declaration of the kernel's sub-group exchange buffer (when {@link #needsExchangeBuffer()}). */
     String exchangeBuffer() {
         return "";

@@ -1,6 +1,7 @@
 package dev.squall.tasks.compiler;
 
 import javax.lang.model.type.TypeKind;
+import java.util.List;
 
 /**
  * CUDA C++ for NVRTC: kernels are {@code extern "C" __global__} so the runtime finds them by
@@ -83,6 +84,64 @@ final class CudaDialect extends CDialect {
                     asm volatile("cp.async.wait_all;" ::: "memory");
                 #endif
                 }""");
+        // asyncCopyTile (sm_80, PTX ISA 7.0): the block splits the tile into 16-byte chunks of its rows, chunk i to thread
+        // i mod blockDim; a whole chunk is one cp.async.cg of 16 bytes whose source size (16, 8 ... or 0 bytes) zero-fills
+        // what lies outside vrows x vcols; a row's partial last chunk, or every element when the addresses or strides
+        // are not 16-byte aligned, goes element by element (cp.async.ca, zero-filled alike). Not committed here:
+        // sq_async_commit closes the group, sq_async_wait_groups<N> waits for all but the N newest groups.
+        helper("sq_async_tile", """
+                template <typename T> __device__ __forceinline__ void sq_async_tile(T* dst, int dld, const T* src, long long sld,
+                                                                        int rows, int cols, int vrows, int vcols) {
+                    int t = sq_lid(), nt = (int) (blockDim.x * blockDim.y * blockDim.z);
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    const int per = 16 / (int) sizeof(T);
+                    unsigned s;
+                    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(s) : "l"(dst));
+                    bool aligned = ((s | (unsigned) dld * (unsigned) sizeof(T)) & 15u) == 0
+                            && (((unsigned long long) src | (unsigned long long) sld * sizeof(T)) & 15u) == 0;
+                    if (aligned) {
+                        int cpr = (cols + per - 1) / per, n = rows * cpr;
+                        for (int i = t; i < n; i += nt) {
+                            int r = i / cpr, c = (i - r * cpr) * per;
+                            int w = cols - c < per ? cols - c : per;
+                            int v = r < vrows ? (vcols - c < w ? (vcols - c > 0 ? vcols - c : 0) : w) : 0;
+                            unsigned d = s + (unsigned) ((r * dld + c) * (int) sizeof(T));
+                            const T* g = v > 0 ? src + r * sld + c : src;
+                            if (w == per) {
+                                asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(d), "l"(g), "r"(v * (int) sizeof(T)) : "memory");
+                            } else {
+                                for (int e = 0; e < w; e++)
+                                    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" :: "r"(d + (unsigned) (e * (int) sizeof(T))),
+                                                 "l"(e < v ? g + e : src), "n"(sizeof(T)), "r"(e < v ? (int) sizeof(T) : 0) : "memory");
+                            }
+                        }
+                    } else {
+                        for (int i = t, n = rows * cols; i < n; i += nt) {
+                            int r = i / cols, c = i - r * cols;
+                            bool v = r < vrows && c < vcols;
+                            asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" :: "r"(s + (unsigned) ((r * dld + c) * (int) sizeof(T))),
+                                         "l"(v ? src + r * sld + c : src), "n"(sizeof(T)), "r"(v ? (int) sizeof(T) : 0) : "memory");
+                        }
+                    }
+                #else
+                    for (int i = t, n = rows * cols; i < n; i += nt) {
+                        int r = i / cols, c = i - r * cols;
+                        dst[r * dld + c] = r < vrows && c < vcols ? src[r * sld + c] : (T) 0;
+                    }
+                #endif
+                }""", "sq_lid");
+        helper("sq_async_commit", """
+                __device__ __forceinline__ void sq_async_commit() {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    asm volatile("cp.async.commit_group;" ::: "memory");
+                #endif
+                }""");
+        helper("sq_async_wait_groups", """
+                template <int N> __device__ __forceinline__ void sq_async_wait_groups() {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory");
+                #endif
+                }""");
         // m16n8k4.f64 is sm_90 (PTX ISA 7.8); it runs at twice the rate of m8n8k4 there (H100: 64.5 vs 33 TFLOP/s)
         helper("sq_mma1684", """
                 $Fvoid sq_mma1684(double a0, double a1, double b, double& d0, double& d1, double& d2, double& d3) {
@@ -99,6 +158,16 @@ final class CudaDialect extends CDialect {
     @Override
     String asyncCopy(TypeKind k, String dst, String src, String count) {
         return "sq_async_copy(" + dst + ", " + src + ", (long long) (" + count + "))";
+    }
+
+    @Override
+    String asyncCommit() {
+        return "sq_async_commit()";
+    }
+
+    @Override
+    String asyncWaitGroups(int pending) {
+        return "sq_async_wait_groups<" + pending + ">()";
     }
 
     @Override
@@ -146,9 +215,50 @@ final class CudaDialect extends CDialect {
         return elemC + "*";
     }
 
+    /** Bytes of static shared memory a kernel may declare; kernels past it take dynamic shared memory. */
+    static final long STATIC_SHARED_LIMIT = 48 * 1024;
+
+    /** Prefix of the module global holding the dynamic shared memory bytes of a kernel (read by the runtime). */
+    static final String DYNAMIC_SHARED_PREFIX = "sq_dynamic_shared_";
+
     @Override
     String localArray(String elemC, String name, long size) {
-        return "__shared__ " + elemC + " " + name + "[" + size + "];";
+        // 16-byte aligned: cp.async copies 16-byte chunks
+        return "__shared__ __align__(16) " + elemC + " " + name + "[" + size + "];";
+    }
+
+    /** Bytes of the arrays laid out one after another, each from a 16-byte boundary. */
+    private static long sharedBytes(List<LocalArray> arrays) {
+        long off = 0;
+        for (LocalArray a : arrays) off = (off + 15) / 16 * 16 + a.size() * a.elemBytes();
+        return off;
+    }
+
+    /**
+     * Up to 48 KiB the arrays are static {@code __shared__}; past that they are carved from dynamic shared memory
+     * (a block may have up to 227 KiB on sm_90), and the global {@code sq_dynamic_shared_<kernel>} tells the runtime
+     * how many bytes to ask for at launch.
+     */
+    @Override
+    String localArrays(String kernel, List<LocalArray> arrays) {
+        if (sharedBytes(arrays) <= STATIC_SHARED_LIMIT) return super.localArrays(kernel, arrays);
+        StringBuilder sb = new StringBuilder("    extern __shared__ __align__(16) unsigned char sq_dyn_smem[];\n");
+        long off = 0;
+        for (LocalArray a : arrays) {
+            off = (off + 15) / 16 * 16;
+            sb.append("    ").append(a.elemC()).append("* ").append(a.name()).append(" = (").append(a.elemC()).append("*) (sq_dyn_smem + ")
+                    .append(off).append(");\n");
+            off += a.size() * a.elemBytes();
+        }
+        return sb.toString();
+    }
+
+    @Override
+    String localArraysPreamble(String kernel, List<LocalArray> arrays) {
+        long bytes = sharedBytes(arrays);
+        if (bytes <= STATIC_SHARED_LIMIT) return "";
+        if (bytes > Integer.MAX_VALUE) throw new IllegalStateException("kernel " + kernel + " declares " + bytes + " bytes of local memory");
+        return "extern \"C\" __device__ int " + DYNAMIC_SHARED_PREFIX + kernel + " = " + bytes + ";\n";
     }
 
     @Override

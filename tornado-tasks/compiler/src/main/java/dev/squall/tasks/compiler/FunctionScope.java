@@ -98,6 +98,17 @@ final class FunctionScope {
         return localArrays.contains(e);
     }
 
+    private final List<CDialect.LocalArray> localDecls = new ArrayList<>();
+
+    /** Declares a local-memory array of the kernel; the dialect writes the declarations at the top of the body. */
+    void addLocalArray(CDialect.LocalArray a) {
+        localDecls.add(a);
+    }
+
+    List<CDialect.LocalArray> localDecls() {
+        return localDecls;
+    }
+
     /** Adds a declaration (one line of C) to the top of the function body. */
     void hoist(String declaration) {
         hoisted.append("    ").append(declaration).append('\n');

@@ -104,9 +104,10 @@ final class FunctionTranslator {
             for (StatementTree s : ss) statements.stmt(new TreePath(bodyPath, s), body, "    ");
         }
         scope.checkAsyncCopiesAwaited();
-        StringBuilder out = new StringBuilder(signature()).append(" {\n");
+        String name = scope.el.getSimpleName().toString();
+        StringBuilder out = new StringBuilder(d.localArraysPreamble(name, scope.localDecls())).append(signature()).append(" {\n");
         if (scope.usesExchangeBuffer()) out.append(d.exchangeBuffer());
-        out.append(scope.hoisted()).append(body).append("}\n");
+        out.append(d.localArrays(name, scope.localDecls())).append(scope.hoisted()).append(body).append("}\n");
         return out.toString();
     }
 

@@ -61,6 +61,27 @@ final class IntrinsicTranslator {
             case "asyncCopy" -> {
                 return asyncCopy(mi, args);
             }
+            case "asyncCopyTile" -> {
+                return asyncCopyTile(mi, args);
+            }
+            case "asyncCommit" -> {
+                if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are committed in kernels only, not in device "
+                        + "functions: call ctx.asyncCommit() in the kernel");
+                if (d.hasHelper("sq_async_commit")) helpers.add("sq_async_commit");
+                return d.asyncCommit();
+            }
+            case "asyncWaitGroups" -> {
+                if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are awaited in kernels only, not in device "
+                        + "functions: call ctx.asyncWaitGroups(n) in the kernel");
+                Long n = exprs.constantValue(args.get(0));
+                if (n == null || n < 0 || n > 7) {
+                    throw new KernelLanguageException(args.get(0).getLeaf(), "ctx.asyncWaitGroups takes a constant from 0 to 7 (the groups "
+                            + "left in flight), not " + args.get(0).getLeaf());
+                }
+                scope.noteAsyncWait();
+                if (d.hasHelper("sq_async_wait_groups")) helpers.add("sq_async_wait_groups");
+                return d.asyncWaitGroups(n.intValue());
+            }
             case "asyncWait" -> {
                 if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are made and awaited in kernels only, not in "
                         + "device functions: call ctx.asyncWait() in the kernel");
@@ -148,6 +169,37 @@ final class IntrinsicTranslator {
         String dstPtr = "(" + scope.name(de) + " + (" + exprs.top(args.get(1)) + "))";
         String srcPtr = "(" + scope.name(se) + " + (" + exprs.top(args.get(3)) + "))";
         return d.asyncCopy(k, dstPtr, srcPtr, exprs.top(args.get(4)));
+    }
+
+    /**
+     * ctx.asyncCopyTile(local, localOffset, localStride, src, srcOffset, srcStride, rows, cols, srcRows, srcCols): a work-group
+     * copy of a 2-D tile from a kernel array into local memory, zero outside srcRows x srcCols.
+     */
+    private String asyncCopyTile(MethodInvocationTree mi, List<TreePath> args) {
+        if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are made in kernels only, not in device functions: "
+                + "every work-item of the group makes the same call, in the kernel");
+        TreePath dst = args.get(0), src = args.get(3);
+        Element de = trees.getElement(dst);
+        if (!(LoopNest.strip((ExpressionTree) dst.getLeaf()) instanceof IdentifierTree) || de == null || !scope.isLocalArray(de)) {
+            throw new KernelLanguageException(dst.getLeaf(), "asyncCopyTile copies into local memory: pass an array from "
+                    + "ctx.allocate...LocalArray by its name, not a private array (new T[K]) or an expression");
+        }
+        Element se = trees.getElement(src);
+        if (!(LoopNest.strip((ExpressionTree) src.getLeaf()) instanceof IdentifierTree) || se == null || se.getKind() != ElementKind.PARAMETER
+                || scope.name(se) == null) {
+            throw new KernelLanguageException(src.getLeaf(), "asyncCopyTile copies from a kernel array parameter (global memory), by its name");
+        }
+        scope.noteAsyncCopy(mi);
+        TypeKind k = ((ArrayType) de.asType()).getComponentType().getKind();
+        String h = d.hasHelper("sq_async_tile") ? "sq_async_tile" : "sq_async_tile_" + CDialect.letter(k);
+        helpers.add(h);
+        List<String> a = new ArrayList<>();
+        a.add("(" + scope.name(de) + " + (" + exprs.top(args.get(1)) + "))");
+        a.add("(int) (" + exprs.top(args.get(2)) + ")");
+        a.add("(" + scope.name(se) + " + (" + exprs.top(args.get(4)) + "))");
+        a.add("(" + d.longType() + ") (" + exprs.top(args.get(5)) + ")");
+        for (int i = 6; i < 10; i++) a.add("(int) (" + exprs.top(args.get(i)) + ")");
+        return h + "(" + String.join(", ", a) + ")";
     }
 
     private String atomic(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {

@@ -41,6 +41,17 @@ final class OpenClDialect extends CDialect {
                     + "    long step = (long) (get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
                     + "    for (long i = sq_lid(); i < n; i += step) dst[i] = src[i];\n}", "sq_lid");
         }
+        // asyncCopyTile: a plain copy, each work-item its share of the elements (asyncWaitGroups and the barrier after it
+        // order it like the CUDA cp.async copy)
+        for (String[] t : new String[][] {{"i", "int"}, {"l", "long"}, {"f", "float"}, {"d", "double"}}) {
+            helper("sq_async_tile_" + t[0], "void sq_async_tile_" + t[0] + "(__local " + t[1] + "* dst, int dld, __global const " + t[1]
+                    + "* src, long sld, int rows, int cols, int vrows, int vcols) {\n"
+                    + "    int step = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)), n = rows * cols;\n"
+                    + "    for (int i = sq_lid(); i < n; i += step) {\n"
+                    + "        int r = i / cols, c = i - r * cols;\n"
+                    + "        dst[r * dld + c] = r < vrows && c < vcols ? src[r * sld + c] : (" + t[1] + ") 0;\n"
+                    + "    }\n}", "sq_lid");
+        }
         helper("sq_sgsize", "int sq_sgsize(void) { int n = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)); return n < 32 ? n : 32; }");
         helper("sq_sglane", "int sq_sglane(void) { return sq_lid() % sq_sgsize(); }", "sq_lid", "sq_sgsize");
         // NVIDIA (the runtime defines SQ_NV_PTX there): a warp shuffle of both 32-bit halves, in inline PTX;

@@ -225,7 +225,7 @@ final class StatementTranslator {
                         + "allocate it in the kernel and pass values instead");
                 long size = constantSize(new TreePath(ip, mi.getArguments().get(0)), "local memory");
                 String n = scope.declare(ve, v.getName().toString());
-                scope.hoist(d.localArray(elem, n, size));
+                scope.addLocalArray(new CDialect.LocalArray(elem, n, size, CDialect.bytes(ct.getKind())));
                     scope.markLocalArray(ve);
                 return;
             }

@@ -153,7 +153,7 @@ class CTranslatorTest {
                 """);
         assertLines(cu, """
                 extern "C" __global__ void blockSum(const double* __restrict__ x, long long x__len, double* sums, long long sums__len) {
-                    __shared__ double part[64];
+                    __shared__ __align__(16) double part[64];
                     double mine[4] = {0};
                     part[(int) threadIdx.x] = x[(int) (blockIdx.x * blockDim.x + threadIdx.x)];
                     __syncthreads();
@@ -242,8 +242,8 @@ class CTranslatorTest {
                 """);
         assertLines(cu, """
                 extern "C" __global__ void staged(const double* __restrict__ x, long long x__len, float* y, long long y__len, double* out, long long out__len, int n) {
-                    __shared__ double tile[64];
-                    __shared__ float small[64];
+                    __shared__ __align__(16) double tile[64];
+                    __shared__ __align__(16) float small[64];
                     sq_async_copy((tile + (0)), (x + (((long long) ((int) blockIdx.x)) * 64)), (long long) (sq_min_i((int) 64, (int) (n - (((int) blockIdx.x) * 64)))));
                     sq_async_copy((small + (1)), (y + (0)), (long long) (64 - 1));
                     sq_async_wait();

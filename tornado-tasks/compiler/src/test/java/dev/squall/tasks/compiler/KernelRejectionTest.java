@@ -890,6 +890,39 @@ class KernelRejectionTest {
                     x.set(ctx.globalIdx, p[0]);
                 }
                 """));
+        cases.add(reject("AsyncWaitGroupsNotConstant", "asyncWaitGroups takes a constant from 0 to 7", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x, int n) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopyTile(t, 0, 4, x, 0, 4, 2, 4, 2, 4);
+                    ctx.asyncCommit();
+                    ctx.asyncWaitGroups(n); // <-
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyTileIntoPrivateArray", "asyncCopyTile copies into local memory", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] p = new double[8];
+                    ctx.asyncCopyTile(
+                            p, // <-
+                            0, 4, x, 0, 4, 2, 4, 2, 4);
+                    ctx.asyncWait();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, p[0]);
+                }
+                """));
+        cases.add(reject("AsyncCopyTileNeverAwaited", "never waits for them", """
+                @Kernel
+                public static void k(KernelContext ctx, DoubleArray x) {
+                    double[] t = ctx.allocateDoubleLocalArray(8);
+                    ctx.asyncCopyTile(t, 0, 4, x, 0, 4, 2, 4, 2, 4); // <-
+                    ctx.asyncCommit();
+                    ctx.localBarrier();
+                    x.set(ctx.globalIdx, t[0]);
+                }
+                """));
         cases.add(reject("AsyncCopyInDeviceFunction", "asynchronous copies are made in kernels only", """
                 @DeviceFunction
                 static void stage(KernelContext ctx, double[] t, DoubleArray x) {

@@ -55,7 +55,9 @@ public final class GemmCommand implements SquallSubcommand {
     Transpose transB;
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
-            description = "auto (FP64 tensor cores for fp64 products on CUDA 8.0+: 128 x 128 tiles from 256 rows and columns, 64 x 64 below; else tiles), tiles or mma (default ${DEFAULT-VALUE})")
+            description = "auto (FP64 tensor cores for fp64 products on CUDA 8.0+: 128 x 128 tiles from 256 rows and columns, 64 x 64 below; else tiles), tiles, mma,"
+                    + " or the fp64 tensor-core kernel with a pipeline of asynchronous copies: pipe-w8-s3, pipe-w8-s4, pipe-w8-s2 (8 warps of 64 x 32, 2-4 stages),"
+                    + " pipe-w16-s3, pipe-w16-s4 (16 warps of 32 x 32) (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Mixin
@@ -112,11 +114,11 @@ public final class GemmCommand implements SquallSubcommand {
         }
         boolean ok = !run.verify() || err <= 50 * p.epsilon() * Math.sqrt(kk) * 4;
         if (run.json()) {
-            JsonOutput.print(new Result("gemm", m, nn, kk, batch, transA.toString(), transB.toString(), p.toString(), device.id(), used.name().toLowerCase(Locale.ROOT),
+            JsonOutput.print(new Result("gemm", m, nn, kk, batch, transA.toString(), transB.toString(), p.toString(), device.id(), used.cliName(),
                     t.medianMs(), t.minMs(), t.gflops(flops), run.verify(), Report.orNull(run.verify(), err), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s kernel=%s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",
-                    m, nn, kk, batch, transA, transB, p, used.name().toLowerCase(Locale.ROOT), device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
+                    m, nn, kk, batch, transA, transB, p, used.cliName(), device.id(), t.medianMs(), t.minMs(), t.gflops(flops)));
             if (run.verify()) System.out.println(String.format(Locale.ROOT, "max |C - C_ref| / sqrt(k) on 3 entries' blocks = %.3e %s", err, Report.verdict(ok)));
         }
         return ok ? 0 : 1;

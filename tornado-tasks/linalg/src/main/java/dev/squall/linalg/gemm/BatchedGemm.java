@@ -86,6 +86,11 @@ public final class BatchedGemm {
         }
         check(ta, tb, a, b, c, d);
         if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
+        if (kernel.pipelined()) {
+            if (p != Precision.FP64) throw new IllegalArgumentException("the pipelined mma GEMM kernel is fp64 only; C is " + c.elementType());
+            appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel);
+            return;
+        }
         if (kernel == GemmKernel.MMA) {
             if (p != Precision.FP64) throw new IllegalArgumentException("the mma GEMM kernel is fp64 only; C is " + c.elementType());
             appendMma(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, usesLargeTiles(d) ? MmaGemmKernelsF64.TILE : MmaGemmKernelsF64.TILE64);
@@ -112,6 +117,25 @@ public final class BatchedGemm {
         seq.graph().task(seq.taskName(large ? "gemm_mma" : "gemm_mma64"), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
                 kernel, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
                 (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
+    }
+
+    /** The launch of {@link PipelinedGemmKernelsF64}: {@code kernel}'s warps pick the kernel, its stages the pipeline depth. */
+    static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                                double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+        Device target = seq.target();
+        if (target != null && !PipelinedGemmKernelsF64.fits(target)) {
+            throw new IllegalArgumentException("the pipelined GEMM kernels need " + PipelinedGemmKernelsF64.LOCAL_BYTES / 1024 + " KiB of local memory; "
+                    + target.id() + " has " + target.info().localMemoryBytes() / 1024 + " KiB: use --kernel mma or tiles there");
+        }
+        int tile = PipelinedGemmKernelsF64.TILE;
+        boolean wide = kernel.warps == 16;
+        int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
+        int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
+        KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+        seq.graph().task(seq.taskName(wide ? "gemm_pipe16" : "gemm_pipe"), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+                k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+                (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN, kernel.stages);
     }
 
     private static DoubleArray fp64(String what, KernelArray x) {

@@ -14,7 +14,32 @@ import dev.squall.tasks.runtime.Device;
  * }</pre>
  */
 public enum GemmKernel {
-    TILES, MMA;
+    TILES(0, 0), MMA(0, 0),
+    /**
+     * {@link PipelinedGemmKernelsF64}: the FP64 tensor-core product with panels staged by a pipeline of asynchronous
+     * tile copies, 8 warps of 64 x 32 ({@code gemmPipelined}) or 16 of 32 x 32 ({@code gemmPipelined16}), 2 to 4 stages.
+     * Fp64 only; for CUDA devices of compute capability 8.0+ (elsewhere correct and slow; OpenCL devices need 160 KiB
+     * of local memory).
+     */
+    PIPE_W8_S3(8, 3), PIPE_W8_S4(8, 4), PIPE_W16_S3(16, 3), PIPE_W16_S4(16, 4), PIPE_W8_S2(8, 2);
+
+    /** Warps per group and pipeline stages of a PIPE kernel; 0 for the others. */
+    final int warps, stages;
+
+    GemmKernel(int warps, int stages) {
+        this.warps = warps;
+        this.stages = stages;
+    }
+
+    /** Whether this is one of the {@link PipelinedGemmKernelsF64} launches. */
+    public boolean pipelined() {
+        return stages > 0;
+    }
+
+    /** The CLI name: tiles, mma, pipe-w8-s3, ... */
+    public String cliName() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
 
     /** MMA on CUDA devices with FP64 tensor cores (compute capability 8.0+), TILES elsewhere or when {@code device} is null. */
     public static GemmKernel forDevice(Device device) {
@@ -32,12 +57,11 @@ public enum GemmKernel {
         }
     }
 
-    /** Parses a CLI name: "tiles" or "mma". */
+    /** Parses a CLI name: "tiles", "mma" or "pipe-w8-s3" (warps 8 or 16, stages 2 to 4; see the constants). */
     public static GemmKernel parse(String name) {
-        return switch (name) {
-            case "tiles" -> TILES;
-            case "mma" -> MMA;
-            default -> throw new IllegalArgumentException("--kernel must be auto, tiles or mma, got '" + name + "'");
-        };
+        for (GemmKernel k : values()) if (k.cliName().equals(name)) return k;
+        StringBuilder names = new StringBuilder("auto");
+        for (GemmKernel k : values()) names.append(", ").append(k.cliName());
+        throw new IllegalArgumentException("--kernel must be one of " + names + ", got '" + name + "'");
     }
 }

@@ -56,6 +56,16 @@ class CommandsTest {
         String g = run(new GemmCommand(), "--m", "40", "--n", "17", "--k", "70", "--batch", "5", "--transb", "T", "--precision", "fp32",
                 "--device", device.id(), "--verify", "--repeat", "1");
         assertTrue(g.contains("(ok)"), g);
+        String[] pipe = {"--m", "150", "--n", "131", "--k", "37", "--batch", "2", "--transb", "T", "--precision", "fp64",
+                "--kernel", "pipe-w16-s4", "--device", device.id(), "--verify", "--json", "--repeat", "1"};
+        if (dev.squall.linalg.gemm.PipelinedGemmKernelsF64.fits(device)) {
+            String gp = run(new GemmCommand(), pipe);
+            assertTrue(gp.contains("\"ok\":true") && gp.contains("\"kernel\":\"pipe-w16-s4\""), gp);
+        } else {
+            GemmCommand gc = new CommandLine(new GemmCommand()).parseArgs(pipe).asCommandLineList().get(0).getCommand();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, gc::call);
+            assertTrue(e.getMessage().contains("need 160 KiB of local memory"), e.getMessage());
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -150,6 +160,10 @@ class CommandsTest {
         CholeskyCommand ck = new CommandLine(new CholeskyCommand()).parseArgs("--n", "10", "--batch", "5", "--kernel", "shuffle").asCommandLineList().get(0).getCommand();
         IllegalArgumentException ke = assertThrows(IllegalArgumentException.class, ck::call);
         assertTrue(ke.getMessage().contains("kernel must be warp-loop or group, got shuffle"), ke.getMessage());
+        GemmCommand gk = new CommandLine(new GemmCommand()).parseArgs("--m", "10", "--kernel", "pipe-w9-s3").asCommandLineList().get(0).getCommand();
+        IllegalArgumentException ge = assertThrows(IllegalArgumentException.class, gk::call);
+        assertTrue(ge.getMessage().contains("--kernel must be one of auto, tiles, mma, pipe-w8-s3, pipe-w8-s4, pipe-w16-s3, pipe-w16-s4, pipe-w8-s2, got 'pipe-w9-s3'"),
+                ge.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());

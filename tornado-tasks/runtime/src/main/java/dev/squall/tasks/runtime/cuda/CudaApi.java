@@ -44,6 +44,7 @@ final class CudaApi {
     static final int FUNC_CONST_SIZE_BYTES = 2;
     static final int FUNC_LOCAL_SIZE_BYTES = 3;
     static final int FUNC_NUM_REGS = 4;
+    static final int FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
     // flags
     static final int CU_STREAM_NON_BLOCKING = 1;
@@ -83,6 +84,8 @@ final class CudaApi {
     private static final MethodHandle CU_MODULE_UNLOAD = h("cuModuleUnload", ADDRESS);
     private static final MethodHandle CU_MODULE_GET_FUNCTION = h("cuModuleGetFunction", ADDRESS, ADDRESS, ADDRESS);
     private static final MethodHandle CU_FUNC_GET_ATTRIBUTE = h("cuFuncGetAttribute", ADDRESS, JAVA_INT, ADDRESS);
+    private static final MethodHandle CU_FUNC_SET_ATTRIBUTE = h("cuFuncSetAttribute", ADDRESS, JAVA_INT, JAVA_INT);
+    private static final MethodHandle CU_MODULE_GET_GLOBAL = h("cuModuleGetGlobal_v2", ADDRESS, ADDRESS, ADDRESS, ADDRESS);
     /** CUDA 12.4+: {@code cuFuncGetParamInfo(CUfunction, size_t index, size_t* offset, size_t* size)}; null if absent. */
     private static final MethodHandle CU_FUNC_GET_PARAM_INFO = optional("cuFuncGetParamInfo", ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
     private static final MethodHandle CU_LAUNCH_KERNEL = h("cuLaunchKernel",
@@ -239,6 +242,14 @@ final class CudaApi {
 
     static int cuFuncGetAttribute(MemorySegment pi, int attrib, MemorySegment func) {
         try { return (int) CU_FUNC_GET_ATTRIBUTE.invokeExact(pi, attrib, func); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuFuncSetAttribute(MemorySegment func, int attrib, int value) {
+        try { return (int) CU_FUNC_SET_ATTRIBUTE.invokeExact(func, attrib, value); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuModuleGetGlobal(MemorySegment pDptr, MemorySegment pBytes, MemorySegment module, MemorySegment name) {
+        try { return (int) CU_MODULE_GET_GLOBAL.invokeExact(pDptr, pBytes, module, name); } catch (Throwable t) { throw fail(t); }
     }
 
     static boolean hasFuncGetParamInfo() {

@@ -115,7 +115,7 @@ final class CudaBoundLaunch implements BoundLaunch {
         }
         device.ensureCurrent();
         int rc = CudaApi.cuLaunchKernel(function, (int) bx, (int) by, (int) bz, (int) lx, (int) ly, (int) lz,
-                0, stream, params, MemorySegment.NULL);
+                kernel.dynamicSharedBytes, stream, params, MemorySegment.NULL);
         if (rc != CudaErrors.CUDA_SUCCESS) throw CudaErrors.error(rc, "cuLaunchKernel(" + kernel.name() + ")", device.id());
     }
 

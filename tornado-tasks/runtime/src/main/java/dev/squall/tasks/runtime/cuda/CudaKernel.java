@@ -24,10 +24,22 @@ final class CudaKernel implements DeviceKernel {
     /** Parameter sizes from cuFuncGetParamInfo (CUDA 12.4+), or null when the driver cannot tell. */
     private final long[] paramSizes;
 
-    CudaKernel(CudaDevice device, String name, MemorySegment function) {
+    /** Dynamic shared memory bytes asked for at each launch (0 for kernels within the static 48 KiB). */
+    final int dynamicSharedBytes;
+
+    CudaKernel(CudaDevice device, String name, MemorySegment function, int dynamicSharedBytes) {
         this.device = device;
         this.name = name;
         this.function = function;
+        this.dynamicSharedBytes = dynamicSharedBytes;
+        if (dynamicSharedBytes > 0) {
+            // opt in past the 48 KiB default; the driver refuses more than the device's per-block maximum
+            int rc = CudaApi.cuFuncSetAttribute(function, CudaApi.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamicSharedBytes);
+            if (rc != CudaErrors.CUDA_SUCCESS) {
+                throw CudaErrors.error(rc, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + dynamicSharedBytes + ") for kernel " + name
+                        + ": it needs " + dynamicSharedBytes + " bytes of local memory", device.id());
+            }
+        }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pi = a.allocate(JAVA_INT);
             int funcMax = attribute(pi, CudaApi.FUNC_MAX_THREADS_PER_BLOCK);
@@ -99,7 +111,7 @@ final class CudaKernel implements DeviceKernel {
 
     @Override
     public String resourceReport() {
-        return "registers " + numRegs + ", shared " + sharedBytes + " B, local " + localBytes
+        return "registers " + numRegs + ", shared " + (sharedBytes + dynamicSharedBytes) + " B, local " + localBytes
                 + " B, max threads/block " + maxThreadsPerBlock;
     }
 

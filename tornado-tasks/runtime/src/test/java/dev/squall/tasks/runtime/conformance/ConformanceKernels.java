@@ -14,6 +14,73 @@ public final class ConformanceKernels {
     private ConformanceKernels() {
     }
 
+    /** Local stride and stage size (elements) of {@link #tileCopyPipelined}: up to 16 rows of up to 20 elements. */
+    static final int TS_LD = 20, TS = 16 * TS_LD;
+    /** Sentinel that local memory holds where a tile copy must not write. */
+    static final double UNTOUCHED = -7.5;
+
+    /**
+     * Copies {@code tiles} consecutive row blocks of {@code x} (row-major, stride ld, from {@code off}; block t is rows
+     * {@code t rows ..} of {@code rows x cols}, zero past {@code srcRows x srcCols}) through a 3-stage pipeline of
+     * asyncCopyTile + asyncCommit + asyncWaitGroups(1), and writes each stage as it is read (all TS elements, the ones
+     * the copy must not touch included) to {@code out[(group * tiles + t) * TS ..]}.
+     */
+    @Kernel
+    public static void tileCopyPipelined(KernelContext ctx, @ReadOnly DoubleArray x, DoubleArray out, long off, int ld, int rows, int cols,
+                                         int srcRows, int srcCols, int tiles) {
+        double[] st = ctx.allocateDoubleLocalArray(3 * TS);
+        int lid = ctx.localIdx, nt = ctx.localGroupSizeX;
+        for (int i = lid; i < 3 * TS; i += nt) st[i] = UNTOUCHED;
+        ctx.localBarrier();
+        for (int t = 0; t < 2; t++) {
+            if (t < tiles) ctx.asyncCopyTile(st, t * TS, TS_LD, x, off + (long) t * rows * ld, ld, rows, cols, srcRows - t * rows, srcCols);
+            ctx.asyncCommit();
+        }
+        for (int t = 0; t < tiles; t++) {
+            ctx.asyncWaitGroups(1);
+            ctx.localBarrier();
+            int next = t + 2;
+            if (next < tiles) {
+                ctx.asyncCopyTile(st, (next % 3) * TS, TS_LD, x, off + (long) next * rows * ld, ld, rows, cols, srcRows - next * rows, srcCols);
+            }
+            ctx.asyncCommit();
+            long base = ((long) ctx.groupIdx * tiles + t) * TS;
+            for (int i = lid; i < TS; i += nt) out.set(base + i, st[(t % 3) * TS + i]);
+        }
+        ctx.asyncWait();
+        ctx.localBarrier();
+    }
+
+    /**
+     * One asyncCopyTile of each other element type into its own local array (stride TS_LD, rows x cols, zero past
+     * srcRows x srcCols), awaited with asyncWait; writes the whole local arrays (UNTOUCHED where not copied) out.
+     */
+    @Kernel
+    public static void tileCopyTypes(KernelContext ctx, @ReadOnly FloatArray f, @ReadOnly IntArray i, @ReadOnly LongArray l, FloatArray fo, IntArray io,
+                                     LongArray lo, long off, int ld, int rows, int cols, int srcRows, int srcCols) {
+        float[] fs = ctx.allocateFloatLocalArray(TS);
+        int[] is = ctx.allocateIntLocalArray(TS);
+        long[] ls = ctx.allocateLongLocalArray(TS);
+        int lid = ctx.localIdx, nt = ctx.localGroupSizeX;
+        for (int q = lid; q < TS; q += nt) {
+            fs[q] = (float) UNTOUCHED;
+            is[q] = -7;
+            ls[q] = -7;
+        }
+        ctx.localBarrier();
+        ctx.asyncCopyTile(fs, 0, TS_LD, f, off, ld, rows, cols, srcRows, srcCols);
+        ctx.asyncCopyTile(is, 0, TS_LD, i, off, ld, rows, cols, srcRows, srcCols);
+        ctx.asyncCopyTile(ls, 0, TS_LD, l, off, ld, rows, cols, srcRows, srcCols);
+        ctx.asyncCommit();
+        ctx.asyncWait();
+        ctx.localBarrier();
+        for (int q = lid; q < TS; q += nt) {
+            fo.set(q, fs[q]);
+            io.set(q, is[q]);
+            lo.set(q, ls[q]);
+        }
+    }
+
     /** Side of the tiles that {@link #tiledMatmulAsync} stages in local memory. */
     static final int AT = 8;
     /** Work-items per group of {@link #stencilAsync}. */

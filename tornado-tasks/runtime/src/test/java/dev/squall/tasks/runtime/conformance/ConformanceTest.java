@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
@@ -225,6 +226,93 @@ class ConformanceTest {
             }
             Compare.close("tiledMatmulAsync " + m + "x" + n + "x" + k + " on " + device.id(), ConformanceReference.matmul(a, b, m, n, k),
                     dc.toHeapArray(), 1e-13);
+        }
+    }
+
+    /** Element (r, c) of a tile stage as tileCopyPipelined/tileCopyTypes must leave it; {@code x} null: not written. */
+    private static double expectedTileElement(double[] x, long off, int ld, int rows, int cols, int srcRows, int srcCols, int r, int c) {
+        if (r >= rows || c >= cols) return ConformanceKernels.UNTOUCHED;
+        return r < srcRows && c < srcCols ? x[(int) (off + (long) r * ld + c)] : 0;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void asyncTileCopiesThroughAPipelineLandWhereTheyShould(Device device) {
+        // {rows, cols, ld, off, srcRows, srcCols, tiles, group}: 16-byte aligned chunks (even ld and offset), odd strides
+        // and offsets (element copies), odd widths (a partial last chunk), edges past srcRows and srcCols, more tiles
+        // than stages and fewer, groups smaller than a tile's chunks
+        int[][] cases = {{16, 16, 16, 0, 64, 16, 4, 64}, {16, 20, 38, 2, 50, 17, 5, 32}, {7, 5, 11, 3, 30, 4, 5, 64}, {16, 9, 64, 0, 40, 9, 4, 32},
+                {3, 19, 19, 1, 3, 19, 1, 64}, {9, 12, 12, 6, 20, 0, 3, 128}};
+        for (int[] cs : cases) {
+            int rows = cs[0], cols = cs[1], ld = cs[2], off = cs[3], srcRows = cs[4], srcCols = cs[5], tiles = cs[6], group = cs[7], groups = 2;
+            double[] x = new SplittableRandom(rows * 131L + cols).doubles((long) off + (long) tiles * rows * ld + ld, 1, 2).toArray();
+            DoubleArray dx = doubles(x), out = new DoubleArray((long) groups * tiles * ConformanceKernels.TS);
+            out.init(Double.NaN);
+            try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, dx, out)
+                    .task("t", ConformanceKernels::tileCopyPipelined, new KernelContext(), dx, out, (long) off, ld, rows, cols, srcRows, srcCols, tiles)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, out))) {
+                p.withGrid("t", WorkerGrid.of((long) groups * group).withLocal(group)).execute();
+            }
+            double[] expected = new double[groups * tiles * ConformanceKernels.TS];
+            for (int g = 0; g < groups; g++) {
+                for (int t = 0; t < tiles; t++) {
+                    for (int r = 0; r < 16; r++) {
+                        for (int c = 0; c < ConformanceKernels.TS_LD; c++) {
+                            expected[(g * tiles + t) * ConformanceKernels.TS + r * ConformanceKernels.TS_LD + c] =
+                                    expectedTileElement(x, off + (long) t * rows * ld, ld, rows, cols, srcRows - t * rows, srcCols, r, c);
+                        }
+                    }
+                }
+            }
+            assertArrayEquals(expected, out.toHeapArray(), "tileCopyPipelined " + Arrays.toString(cs) + " on " + device.id());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void asyncTileCopiesOfFloatIntAndLong(Device device) {
+        // {rows, cols, ld, off, srcRows, srcCols}: float/int chunks of 4 (aligned with ld and offset multiples of 4), long of 2
+        int[][] cases = {{16, 20, 24, 4, 16, 20}, {5, 7, 9, 1, 4, 6}, {12, 18, 18, 2, 12, 13}};
+        for (int[] cs : cases) {
+            int rows = cs[0], cols = cs[1], ld = cs[2], off = cs[3], srcRows = cs[4], srcCols = cs[5];
+            int len = off + rows * ld;
+            SplittableRandom rnd = new SplittableRandom(len);
+            float[] f = new float[len];
+            int[] iv = new int[len];
+            long[] lv = new long[len];
+            double[] fd = new double[len], id = new double[len], ldv = new double[len];
+            for (int q = 0; q < len; q++) {
+                f[q] = (float) rnd.nextDouble(1, 2);
+                iv[q] = rnd.nextInt(1, 1000);
+                lv[q] = rnd.nextLong(1, 1L << 40);
+                fd[q] = f[q];
+                id[q] = iv[q];
+                ldv[q] = lv[q];
+            }
+            FloatArray df = FloatArray.fromArray(f), fo = new FloatArray(ConformanceKernels.TS);
+            IntArray di = IntArray.fromArray(iv), io = new IntArray(ConformanceKernels.TS);
+            LongArray dl = LongArray.fromArray(lv), lo = new LongArray(ConformanceKernels.TS);
+            try (ExecutionPlan p = plan(device, new TaskGraph("g").transferToDevice(DataTransferMode.EVERY_EXECUTION, df, di, dl)
+                    .task("t", ConformanceKernels::tileCopyTypes, new KernelContext(), df, di, dl, fo, io, lo, (long) off, ld, rows, cols, srcRows, srcCols)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, fo, io, lo))) {
+                p.withGrid("t", WorkerGrid.of(64).withLocal(64)).execute();
+            }
+            float[] ef = new float[ConformanceKernels.TS];
+            int[] ei = new int[ConformanceKernels.TS];
+            long[] el = new long[ConformanceKernels.TS];
+            for (int r = 0; r < 16; r++) {
+                for (int c = 0; c < ConformanceKernels.TS_LD; c++) {
+                    int q = r * ConformanceKernels.TS_LD + c;
+                    boolean inside = r < rows && c < cols;
+                    ef[q] = (float) expectedTileElement(fd, off, ld, rows, cols, srcRows, srcCols, r, c);
+                    ei[q] = inside ? (int) expectedTileElement(id, off, ld, rows, cols, srcRows, srcCols, r, c) : -7;
+                    el[q] = inside ? (long) expectedTileElement(ldv, off, ld, rows, cols, srcRows, srcCols, r, c) : -7;
+                }
+            }
+            String what = Arrays.toString(cs) + " on " + device.id();
+            assertArrayEquals(ef, fo.toHeapArray(), "float tile " + what);
+            assertArrayEquals(ei, io.toHeapArray(), "int tile " + what);
+            assertArrayEquals(el, lo.toHeapArray(), "long tile " + what);
         }
     }
 

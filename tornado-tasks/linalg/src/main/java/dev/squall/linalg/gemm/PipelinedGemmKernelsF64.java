@@ -1,0 +1,244 @@
+package dev.squall.linalg.gemm;
+
+import dev.squall.tasks.api.*;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceInfo;
+
+/**
+ * Batched DGEMM on FP64 tensor cores ({@link KernelContext#mma16x8x4}) with the operand panels staged by a pipeline of
+ * asynchronous tile copies ({@link KernelContext#asyncCopyTile}): up to {@link #MAX_STAGES} panels of depth
+ * {@link #DEPTH} live in local memory, {@code stages - 1} of them in flight while one is multiplied, one barrier a panel
+ * and no register staging (on CUDA 8.0+ the copies are {@code cp.async} of 16 bytes, zero-filled at the edges). Same
+ * marshaled batch, descriptors, {@code shape} bits and group order as {@link MmaGemmKernelsF64#gemmMma}, tiles of
+ * {@link #TILE} x {@link #TILE}.
+ *
+ * <p>Each operand panel is copied in the layout its storage gives contiguous runs for: an operand whose rows are
+ * contiguous at each depth (op(A) = A, op(B) = B^T) lands depth-major with stride {@link #LDR} = 132 (4 depths x 8 rows
+ * of a fragment load fall in distinct bank pairs, as in gemmMma); one whose depths are contiguous per row (op(A) = A^T,
+ * op(B) = B) lands row-major with stride {@link #LDD} = 20 (8 rows x 4 depths, 20 = 4 mod 16: distinct bank pairs too).
+ * The fragment loads take the two strides as run-time values.
+ *
+ * <p>Local memory is {@code 2 x MAX_STAGES x }{@link #STAGE} doubles (160 KiB): on CUDA the compiler puts it in dynamic
+ * shared memory, which sm_80+ devices allow (227 KiB a block on sm_90); OpenCL devices with 48 KiB of local memory
+ * (NVIDIA's) cannot run these kernels, which is why they are not in {@link MmaGemmKernelsF64}.
+ */
+public final class PipelinedGemmKernelsF64 {
+    /** Tile rows and columns per work-group, panel depth, deepest pipeline. */
+    public static final int TILE = 128, DEPTH = 16, MAX_STAGES = 4;
+    /** Work-items per group: 8 warps of 64 x 32 ({@link #gemmPipelined}), 16 warps of 32 x 32 ({@link #gemmPipelined16}). */
+    public static final int THREADS = 256, THREADS16 = 512;
+    /** Local stride of a depth-major panel (rows contiguous) and of a row-major one (depths contiguous). */
+    static final int LDR = TILE + 4, LDD = DEPTH + 4;
+    /** Doubles of one stage of one operand: the larger layout, TILE x LDD = 2560 (DEPTH x LDR = 2112). */
+    static final int STAGE = TILE * LDD;
+
+    /** Bytes of local memory a group of these kernels declares: both operands, {@link #MAX_STAGES} stages. */
+    public static final long LOCAL_BYTES = 2L * MAX_STAGES * STAGE * Double.BYTES;
+
+    private PipelinedGemmKernelsF64() {
+    }
+
+    /**
+     * Whether {@code device} can run these kernels: CUDA devices (dynamic shared memory, up to 227 KiB a block on sm_90;
+     * the driver refuses devices with less at load) and devices with {@link #LOCAL_BYTES} of local memory.
+     */
+    public static boolean fits(Device device) {
+        DeviceInfo info = device.info();
+        return "cuda".equals(info.backend()) || info.localMemoryBytes() >= LOCAL_BYTES;
+    }
+
+    /** Tile row of the {@code t}-th group of an entry, in bands of 8 tile rows (as {@code MmaGemmKernelsF64.bandedRow}). */
+    @DeviceFunction
+    static int bandedRow(int t, int tilesM, int tilesN) {
+        int first = t / (8 * tilesN) * 8;
+        return first + (t - first * tilesN) % Math.min(8, tilesM - first);
+    }
+
+    /** Tile column of the {@code t}-th group (see {@link #bandedRow}). */
+    @DeviceFunction
+    static int bandedCol(int t, int tilesM, int tilesN) {
+        int first = t / (8 * tilesN) * 8;
+        return (t - first * tilesN) / Math.min(8, tilesM - first);
+    }
+
+    @DeviceFunction
+    static void store(DoubleArray c, int cOff, int ldc, int m, int n, int r, int col, double alpha, double beta, double v) {
+        if (r < m && col < n) {
+            int idx = cOff + r + col * ldc;
+            if (beta == 0) c.set(idx, alpha * v);
+            else c.set(idx, alpha * v + beta * c.get(idx));
+        }
+    }
+
+    /** This lane's part of one 16 x 8 tile: {@code acc[at + 2h + i]} is C({@code r + 8h}, {@code q + i}). */
+    @DeviceFunction
+    static void storeFragment(DoubleArray c, int cOff, int ldc, int m, int n, int r, int q, double alpha, double beta, double[] acc, int at) {
+        for (@Unroll int h = 0; h < 2; h++) {
+            store(c, cOff, ldc, m, n, r + 8 * h, q, alpha, beta, acc[at + 2 * h]);
+            store(c, cOff, ldc, m, n, r + 8 * h, q + 1, alpha, beta, acc[at + 2 * h + 1]);
+        }
+    }
+
+    /**
+     * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid (groups of {@link #THREADS}) and {@code shape} as
+     * {@link MmaGemmKernelsF64#gemmMma}, plus {@code stages} (2 to {@link #MAX_STAGES}: panels in local memory, all but
+     * one in flight). Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile, its
+     * accumulator laid out as gemmMma's.
+     */
+    @Kernel
+    public static void gemmPipelined(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
+                                     double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN, int stages) {
+        double[] as = ctx.allocateDoubleLocalArray(MAX_STAGES * STAGE);
+        double[] bs = ctx.allocateDoubleLocalArray(MAX_STAGES * STAGE);
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
+        // whole groups leave together, before the first barrier
+        if (row0 >= m || col0 >= n) return;
+        if ((shape & MmaGemmKernelsF64.LOWER_C) != 0 && row0 + TILE <= col0) return;
+        int kEnd = (shape & MmaGemmKernelsF64.UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
+        int lid = ctx.localIdx;
+        int lane = lid & 31, warp = lid >> 5;
+        int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
+        int fr = lane >> 2, fq = lane & 3;
+        // local element (row r, depth p) of a panel: r * xRow + p * xDepth
+        int aRow = transA == 0 ? 1 : LDD, aDepth = transA == 0 ? LDR : 1;
+        int bRow = transB != 0 ? 1 : LDD, bDepth = transB != 0 ? LDR : 1;
+        int panels = (kEnd + DEPTH - 1) / DEPTH;
+        double[] acc = new double[64];
+        double[] af = new double[8];
+        double[] bf = new double[4];
+        // panels 0 .. stages - 2 in flight, one commit each (empty past the last panel, so group counts stay uniform)
+        for (int q = 0; q < stages - 1; q++) {
+            if (q < panels) {
+                int p0 = q * DEPTH, slot = q * STAGE;
+                if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEPTH, TILE, kEnd - p0, m - row0);
+                else ctx.asyncCopyTile(as, slot, LDD, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEPTH, m - row0, kEnd - p0);
+                if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEPTH, TILE, kEnd - p0, n - col0);
+                else ctx.asyncCopyTile(bs, slot, LDD, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEPTH, n - col0, kEnd - p0);
+            }
+            ctx.asyncCommit();
+        }
+        int rdSlot = 0, wrSlot = stages - 1;
+        for (int q = 0; q < panels; q++) {
+            // panel q has landed once at most stages - 2 groups are pending
+            if (stages >= 4) ctx.asyncWaitGroups(2);
+            else if (stages == 3) ctx.asyncWaitGroups(1);
+            else ctx.asyncWaitGroups(0);
+            // every share of panel q is visible, and every warp is done with panel q - 1, whose slot is written next
+            ctx.localBarrier();
+            int next = q + stages - 1;
+            if (next < panels) {
+                int p0 = next * DEPTH, slot = wrSlot * STAGE;
+                if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEPTH, TILE, kEnd - p0, m - row0);
+                else ctx.asyncCopyTile(as, slot, LDD, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEPTH, m - row0, kEnd - p0);
+                if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEPTH, TILE, kEnd - p0, n - col0);
+                else ctx.asyncCopyTile(bs, slot, LDD, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEPTH, n - col0, kEnd - p0);
+            }
+            ctx.asyncCommit();
+            wrSlot = wrSlot + 1 == stages ? 0 : wrSlot + 1;
+            int cur = rdSlot * STAGE;
+            rdSlot = rdSlot + 1 == stages ? 0 : rdSlot + 1;
+            for (int s = 0; s < DEPTH; s += 4) {
+                int pa = cur + (s + fq) * aDepth + (wr + fr) * aRow;
+                int pb = cur + (s + fq) * bDepth + (wc + fr) * bRow;
+                for (@Unroll int i = 0; i < 8; i++) af[i] = as[pa + 8 * i * aRow];
+                for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[pb + 8 * j * bRow];
+                for (@Unroll int i = 0; i < 4; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                }
+            }
+        }
+        ctx.asyncWait();
+        for (@Unroll int i = 0; i < 4; i++) {
+            for (@Unroll int j = 0; j < 4; j++) {
+                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+            }
+        }
+    }
+
+    /**
+     * {@link #gemmPipelined} with 16 warps of 32 x 32 (groups of {@link #THREADS16}), at most 128 registers a work-item:
+     * twice the warps per SM to hide latency, for 8 fragment loads per 8 multiply-accumulates instead of 12 per 16.
+     * Warp {@code w} owns rows {@code 32 (w % 4) ..} and columns {@code 32 (w / 4) ..}; acc as gemmMma64's.
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = THREADS16, minGroupsPerUnit = 1)
+    public static void gemmPipelined16(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
+                                       double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN, int stages) {
+        double[] as = ctx.allocateDoubleLocalArray(MAX_STAGES * STAGE);
+        double[] bs = ctx.allocateDoubleLocalArray(MAX_STAGES * STAGE);
+        int perEntry = tilesM * tilesN;
+        int e = ctx.groupIdx / perEntry;
+        int t = ctx.groupIdx - e * perEntry;
+        int d = e * 9;
+        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+        int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
+        if (row0 >= m || col0 >= n) return;
+        if ((shape & MmaGemmKernelsF64.LOWER_C) != 0 && row0 + TILE <= col0) return;
+        int kEnd = (shape & MmaGemmKernelsF64.UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
+        int lid = ctx.localIdx;
+        int lane = lid & 31, warp = lid >> 5;
+        int wr = (warp & 3) * 32, wc = (warp >> 2) * 32;
+        int fr = lane >> 2, fq = lane & 3;
+        int aRow = transA == 0 ? 1 : LDD, aDepth = transA == 0 ? LDR : 1;
+        int bRow = transB != 0 ? 1 : LDD, bDepth = transB != 0 ? LDR : 1;
+        int panels = (kEnd + DEPTH - 1) / DEPTH;
+        double[] acc = new double[32];
+        double[] af = new double[4];
+        double[] bf = new double[4];
+        for (int q = 0; q < stages - 1; q++) {
+            if (q < panels) {
+                int p0 = q * DEPTH, slot = q * STAGE;
+                if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEPTH, TILE, kEnd - p0, m - row0);
+                else ctx.asyncCopyTile(as, slot, LDD, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEPTH, m - row0, kEnd - p0);
+                if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEPTH, TILE, kEnd - p0, n - col0);
+                else ctx.asyncCopyTile(bs, slot, LDD, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEPTH, n - col0, kEnd - p0);
+            }
+            ctx.asyncCommit();
+        }
+        int rdSlot = 0, wrSlot = stages - 1;
+        for (int q = 0; q < panels; q++) {
+            if (stages >= 4) ctx.asyncWaitGroups(2);
+            else if (stages == 3) ctx.asyncWaitGroups(1);
+            else ctx.asyncWaitGroups(0);
+            ctx.localBarrier();
+            int next = q + stages - 1;
+            if (next < panels) {
+                int p0 = next * DEPTH, slot = wrSlot * STAGE;
+                if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEPTH, TILE, kEnd - p0, m - row0);
+                else ctx.asyncCopyTile(as, slot, LDD, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEPTH, m - row0, kEnd - p0);
+                if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEPTH, TILE, kEnd - p0, n - col0);
+                else ctx.asyncCopyTile(bs, slot, LDD, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEPTH, n - col0, kEnd - p0);
+            }
+            ctx.asyncCommit();
+            wrSlot = wrSlot + 1 == stages ? 0 : wrSlot + 1;
+            int cur = rdSlot * STAGE;
+            rdSlot = rdSlot + 1 == stages ? 0 : rdSlot + 1;
+            for (int s = 0; s < DEPTH; s += 4) {
+                int pa = cur + (s + fq) * aDepth + (wr + fr) * aRow;
+                int pb = cur + (s + fq) * bDepth + (wc + fr) * bRow;
+                for (@Unroll int i = 0; i < 4; i++) af[i] = as[pa + 8 * i * aRow];
+                for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[pb + 8 * j * bRow];
+                for (@Unroll int i = 0; i < 2; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                }
+            }
+        }
+        ctx.asyncWait();
+        for (@Unroll int i = 0; i < 2; i++) {
+            for (@Unroll int j = 0; j < 4; j++) {
+                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.squall.linalg.gemm;
+
+import dev.squall.linalg.reference.ReferenceGemm;
+import dev.squall.linalg.testing.Matrices;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.KernelFunctions;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import dev.squall.tasks.runtime.testing.Compare;
+import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link PipelinedGemmKernelsF64} (both warp layouts, 2 to 4 stages) against the plain Java product: every transpose
+ * with sizes that are multiples of neither the tile, the panel depth nor the 16-byte chunk (odd leading dimensions and
+ * offsets take the element-wise copy, even ones the chunked copy), more panels than stages and fewer, lower-only C,
+ * upper-triangular op(B) with NaN past the tiles' reach, and the {@link BatchedGemm} launch of each CLI variant.
+ */
+class PipelinedGemmKernelsF64Test {
+    static List<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (Device d : TestDevices.all()) {
+            // devices with less local memory are refused by BatchedGemm (batchedGemmLaunchesEachVariant checks that)
+            if (!PipelinedGemmKernelsF64.fits(d)) continue;
+            out.add(Arguments.of(d, 8, 3));
+            out.add(Arguments.of(d, 16, 4));
+            out.add(Arguments.of(d, 8, 2));
+        }
+        return out;
+    }
+
+    static List<Device> devices() {
+        return TestDevices.all();
+    }
+
+    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    @MethodSource("cases")
+    void allTransposesWithRaggedEdges(Device device, int warps, int stages) {
+        // k = 37: 3 panels (the last one 5 deep); k = 70: 5 panels, more than any pipeline holds
+        for (int k : new int[] {37, 70}) {
+            for (boolean ta : new boolean[] {false, true}) {
+                for (boolean tb : new boolean[] {false, true}) {
+                    int m = 150, n = 131, batch = 2;
+                    double alpha = -1.25, beta = ta == tb ? 0 : 0.5;
+                    // even padding (16-byte aligned runs) for k = 70, odd for k = 37
+                    int pad = k == 70 ? 2 : 3;
+                    SplittableRandom rnd = new SplittableRandom(11 + m * 31L + k + (ta ? 7 : 0) + (tb ? 1 : 0));
+                    int lda = (ta ? k : m) + pad, ldb = (tb ? n : k) + pad, ldc = m + 2;
+                    int sa = lda * (ta ? m : k) + pad * 2, sb = ldb * (tb ? k : n) + pad, sc = ldc * n + 7;
+                    double[] a = Matrices.random(rnd, sa * batch), b = Matrices.random(rnd, sb * batch), c0 = Matrices.random(rnd, sc * batch);
+                    if (beta == 0) Arrays.fill(c0, Double.NaN); // beta = 0 must not read C
+                    double[] expected = c0.clone();
+                    for (int e = 0; e < batch; e++) {
+                        ReferenceGemm.gemm(ta, tb, m, n, k, alpha, a, e * sa, lda, b, e * sb, ldb, beta, expected, e * sc, ldc);
+                    }
+                    double[] got = run(device, warps, stages, ta, tb, alpha, a, b, beta, c0,
+                            BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc), 0);
+                    for (int i = 0; i < got.length; i++) if (Double.isNaN(expected[i]) && Double.isNaN(got[i])) got[i] = expected[i] = 0;
+                    Compare.close("pipelined w" + warps + " s" + stages + " " + (ta ? "T" : "N") + (tb ? "T" : "N") + " k=" + k + " on " + device.id(),
+                            expected, got, 1e-13 * k);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    @MethodSource("cases")
+    void lowerOnly(Device device, int warps, int stages) {
+        int n = 260, k = 20;
+        SplittableRandom rnd = new SplittableRandom(5);
+        double[] a = Matrices.random(rnd, n * k), c0 = Matrices.random(rnd, n * n);
+        double[] expected = c0.clone();
+        ReferenceGemm.gemm(false, true, n, n, k, -1, a, 0, n, a, 0, n, 1, expected, 0, n);
+        double[] got = run(device, warps, stages, false, true, -1, a, a, 1, c0, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n),
+                MmaGemmKernelsF64.LOWER_C);
+        assertEquals(c0[5 + 258 * n], got[5 + 258 * n], "a skipped tile is not written");
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < j; i++) expected[i + j * n] = got[i + j * n] = 0; // above the diagonal: scratch
+        }
+        Compare.close("lower-only pipelined on " + device.id(), expected, got, 1e-13 * k);
+    }
+
+    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    @MethodSource("cases")
+    void upperTriangularB(Device device, int warps, int stages) {
+        int m = 40, n = 260, tile = PipelinedGemmKernelsF64.TILE;
+        SplittableRandom rnd = new SplittableRandom(9);
+        double[] a = Matrices.random(rnd, m * n), b = Matrices.random(rnd, n * n), c0 = Matrices.random(rnd, m * n);
+        for (int col = 0; col < n; col++) {
+            for (int p = col + 1; p < n; p++) b[col + p * n] = 0; // op(B)(p, col) = B(col, p)
+        }
+        double[] expected = c0.clone();
+        ReferenceGemm.gemm(false, true, m, n, n, 0.5, a, 0, m, b, 0, n, -1, expected, 0, m);
+        double[] bt = b.clone();
+        for (int col = 0; col < n; col++) {
+            for (int p = (col / tile + 1) * tile; p < n; p++) bt[col + p * n] = Double.NaN;
+        }
+        double[] got = run(device, warps, stages, false, true, 0.5, a, bt, -1, c0, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m),
+                MmaGemmKernelsF64.UPPER_B);
+        Compare.close("upper-B pipelined on " + device.id(), expected, got, 1e-13 * n);
+    }
+
+    /**
+     * Every pipelined CLI variant through {@link BatchedGemm#append}, NN and NT, against the plain product; on a device
+     * without the local memory (NVIDIA's OpenCL: 48 KiB) the append is refused with the sizes named.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void batchedGemmLaunchesEachVariant(Device device) {
+        int m = 136, n = 129, k = 50;
+        if (!PipelinedGemmKernelsF64.fits(device)) {
+            DoubleArray x = new DoubleArray(m * k);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchedGemm.append(
+                    new dev.squall.linalg.plan.LaunchSequence("pipe", device), Transpose.N, Transpose.N, 1, x, x, 0, x,
+                    BatchDescriptor.stridedWithLd(1, m, m, m, 0, m, 0, m, 0, m), false, false, GemmKernel.PIPE_W8_S3));
+            assertTrue(e.getMessage().contains("need 160 KiB of local memory; " + device.id() + " has"), e.getMessage());
+            return;
+        }
+        for (GemmKernel kernel : GemmKernel.values()) {
+            if (!kernel.pipelined()) continue;
+            for (boolean tb : new boolean[] {false, true}) {
+                SplittableRandom rnd = new SplittableRandom(kernel.ordinal() * 2L + (tb ? 1 : 0));
+                int ldb = tb ? n : k;
+                double[] a = Matrices.random(rnd, m * k), b = Matrices.random(rnd, k * n);
+                double[] expected = new double[m * n];
+                ReferenceGemm.gemm(false, tb, m, n, k, 1, a, 0, m, b, 0, ldb, 0, expected, 0, m);
+                DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = new DoubleArray(m * n);
+                dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("pipe", device);
+                seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, da, db);
+                BatchedGemm.append(seq, Transpose.N, tb ? Transpose.T : Transpose.N, 1, da, db, 0, dc,
+                        BatchDescriptor.stridedWithLd(1, m, n, k, 0, m, 0, ldb, 0, m), false, false, kernel);
+                try (ExecutionPlan plan = seq.plan(device)) {
+                    plan.execute().transferToHost(dc);
+                }
+                Compare.close(kernel.cliName() + (tb ? " NT" : " NN") + " on " + device.id(), expected, dc.toHeapArray(), 1e-13 * k);
+            }
+        }
+    }
+
+    private static double[] run(Device device, int warps, int stages, boolean ta, boolean tb, double alpha, double[] a, double[] b, double beta,
+                                double[] c, BatchDescriptor d, int shape) {
+        int tile = PipelinedGemmKernelsF64.TILE;
+        int threads = warps == 16 ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
+        int tilesM = (d.maxM() + tile - 1) / tile, tilesN = (d.maxN() + tile - 1) / tile;
+        DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
+        IntArray desc = d.toIntArray();
+        KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+        TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
+                .task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages)
+                .transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device)) {
+            plan.withGrid("gemm", WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads)).execute();
+        }
+        return dc.toHeapArray();
+    }
+}
