@@ -15,7 +15,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=470
+BUDGET=${BUDGET:-470}
 STEP_MIN=15
 unpack_bundle /tmp/squall-h2-run
 S="$B/bin/squall"

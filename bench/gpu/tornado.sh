@@ -13,7 +13,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=500
+BUDGET=${BUDGET:-500}
 STEP_MIN=15
 REPEAT=${REPEAT:-5}
 # SQUALL_BUNDLE=DIR uses an unpacked bundle (or a stand-in) instead of dist/squall-bundle.tar.gz
