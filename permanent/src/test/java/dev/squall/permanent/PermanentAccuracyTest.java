@@ -60,6 +60,34 @@ class PermanentAccuracyTest {
         assertTrue(within >= 10, "most of these matrices are solvable within the tolerance, got " + within);
     }
 
+    /**
+     * Rows of 3-4 nonzeros (magnitudes over 8 orders, mixed signs): preprocessing expands rows/columns, and the sums of
+     * the expansion terms may cancel; the result is within its bound of the exact value (from the split-and-eliminate-only
+     * exact path) or an error.
+     */
+    @Test
+    void expandedMatricesAreWithinTheirBoundOrAnError() {
+        int expanded = 0, within = 0;
+        for (int n : new int[] {24, 28}) {
+            for (long seed = 1; seed <= 3; seed++) {
+                SquareMatrix a = RegressionMatrices.dense34(n, seed);
+                String what = "dense34 n=" + n + " seed=" + seed;
+                try {
+                    PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+                    assertWithinBound(a, r, what);
+                    if (r.expansions() > 0) expanded++;
+                    within++;
+                } catch (ToleranceNotMetException e) {
+                    assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
+                }
+                PermanentResult raw = new PermanentSolver().device(Devices.jvm()).threads(2).escalate(false).solve(a);
+                assertWithinBound(a, raw, what + " without escalation");
+            }
+        }
+        assertTrue(expanded >= 2, "expansion was taken on some of these matrices, got " + expanded);
+        assertTrue(within >= 4, "most are solvable within the tolerance, got " + within);
+    }
+
     @Test
     void everyRyserVariantEscalatesOnBandedCancellingMatricesWithoutPreprocessing() {
         for (long seed = 1; seed <= 3; seed++) {
