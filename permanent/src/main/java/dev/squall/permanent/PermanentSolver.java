@@ -12,6 +12,7 @@ import dev.squall.permanent.preprocess.BlockTriangularForm;
 import dev.squall.permanent.exact.Fraction;
 import dev.squall.permanent.exact.IntegerScaling;
 import dev.squall.permanent.exact.RationalPermanent;
+import dev.squall.permanent.frontier.DeviceFrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
@@ -314,8 +315,7 @@ public final class PermanentSolver {
         if (n > NijenhuisWilf.MAX_N) return false;
         if (method != Method.AUTO) return true;
         Device dev = accurate || n <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
-        FrontierPlan plan = FrontierPlan.of(pattern);
-        return plan.width() > FrontierPlan.MAX_WIDTH || ryserSeconds(n, dev) <= plan.cost() / FRONTIER_RATE;
+        return ryserSeconds(n, dev) <= frontierSeconds(FrontierPlan.of(pattern));
     }
 
     /** Estimated seconds of the sweep of an irreducible block (pattern): the cheaper of Ryser and the frontier program here. */
@@ -324,8 +324,7 @@ public final class PermanentSolver {
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
         double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
         if (method != Method.AUTO && n <= NijenhuisWilf.MAX_N) return ryser;
-        FrontierPlan plan = FrontierPlan.of(pattern);
-        return Math.min(ryser, plan.width() <= FrontierPlan.MAX_WIDTH ? plan.cost() / FRONTIER_RATE : Double.POSITIVE_INFINITY);
+        return Math.min(ryser, frontierSeconds(FrontierPlan.of(pattern)));
     }
 
     /** One block's value (times 2^-exponent of its doubles), error, and how it was obtained. */
@@ -369,7 +368,8 @@ public final class PermanentSolver {
         SquareMatrix b = bd.matrix();
         int n = b.n();
         FrontierPlan plan = FrontierPlan.of(b);
-        double frontierSeconds = plan.width() <= FrontierPlan.MAX_WIDTH ? plan.cost() / FRONTIER_RATE : Double.POSITIVE_INFINITY;
+        boolean frontierOnDevice = frontierOnDevice(plan);
+        double frontierSeconds = frontierSeconds(plan);
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
         double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
         List<String> tried = new ArrayList<>();
@@ -377,8 +377,8 @@ public final class PermanentSolver {
         RyserRoundingEstimate est = null;
         String conditioning = "";
         if (!accurate && (n > NijenhuisWilf.MAX_N || (method == Method.AUTO && frontierSeconds < ryserSeconds))) {
-            o = frontier(plan, bd, String.format(Locale.ROOT, "frontier width %d (%s): ~%.2g s against Gray-code Ryser ~%.2g s",
-                    plan.width(), plan.order(), frontierSeconds, ryserSeconds));
+            o = frontier(plan, bd, frontierOnDevice, String.format(Locale.ROOT, "frontier width %d (%s)%s: ~%.2g s against Gray-code Ryser ~%.2g s",
+                    plan.width(), plan.order(), frontierOnDevice ? " on " + device.id() : "", frontierSeconds, ryserSeconds));
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
@@ -429,8 +429,8 @@ public final class PermanentSolver {
         if (!escalate || within(o, tol)) return o;
         tried.add(describe(o) + conditioning);
         // escalation: the frontier program (no inclusion-exclusion), double-double, then exact arithmetic
-        if (o.method.startsWith("frontier") == false && plan.cost() < 3e8 && plan.width() <= FrontierPlan.MAX_WIDTH) {
-            BlockOutcome f = frontier(plan, bd, "escalated: " + tried.get(0) + " above tolerance");
+        if (o.method.startsWith("frontier") == false && (plan.cost() < 3e8 || frontierSeconds < 1) && plan.width() <= FrontierPlan.MAX_WIDTH) {
+            BlockOutcome f = frontier(plan, bd, frontierOnDevice, "escalated: " + tried.get(0) + " above tolerance");
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
@@ -480,11 +480,23 @@ public final class PermanentSolver {
         return o.method + " (relative error " + (o.value.isZero() ? "unbounded: value 0" : String.format(Locale.ROOT, "%.1e", ratio(o.error, o.value))) + ")";
     }
 
-    private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, String reason) {
-        FrontierPermanent.Result r = FrontierPermanent.inDouble(plan);
+    /** Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the JVM. */
+    private boolean frontierOnDevice(FrontierPlan plan) {
+        return !onJvm(device) && !accurate && plan.width() <= DeviceFrontierPermanent.MAX_WIDTH
+                && DeviceFrontierPermanent.estimatedSeconds(plan) < plan.cost() / FRONTIER_RATE;
+    }
+
+    /** Estimated seconds of the frontier program where it would run (infinite beyond the widths it takes). */
+    private double frontierSeconds(FrontierPlan plan) {
+        if (plan.width() > FrontierPlan.MAX_WIDTH) return Double.POSITIVE_INFINITY;
+        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan) : plan.cost() / FRONTIER_RATE;
+    }
+
+    private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, boolean onDevice, String reason) {
+        FrontierPermanent.Result r = onDevice ? DeviceFrontierPermanent.compute(device, plan) : FrontierPermanent.inDouble(plan);
         // entries rounded when the block became doubles: (n + 1) u perm(|B|) more
         ScaledValue bound = bd.exact() ? r.bound() : plusAbs(r.bound(), r.absPermanent().times(ScaledValue.of(0x1p-52 * (plan.matrix().n() + 1))));
-        return new BlockOutcome(r.value(), bound, true, null, "frontier@jvm", reason, 0);
+        return new BlockOutcome(r.value(), bound, true, null, "frontier@" + (onDevice ? device.id() : "jvm"), reason, 0);
     }
 
     /**
