@@ -308,7 +308,11 @@ public final class PermanentCommand implements SquallSubcommand {
      * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the
      * device asked for, ran_on: the devices the blocks ran on (blocks of order <= 20 run on the JVM under --method auto);
      * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times and rate;
-     * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall).
+     * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall);
+     * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
+     * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
+     * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
+     * kernel, total; see {@link PermanentResult.Timings}) and load_ms (reading or generating the input).
      */
     public record Result(String command, int n, long nonzeros, String precision, Double value, String valueText, double log10Abs, boolean outsideDoubleRange,
                          Double errorBound, String errorBoundText, String errorKind, String relativeErrorBound, String exactNumerator,
