@@ -45,7 +45,9 @@ run() {
 # 1. real matrices
 if [ -n "$DATA" ]; then
   for f in ani1 mycielskian6 bcsstk01 mesh1e1; do
-    [ -f "$DATA/$f.mtx" ] && run "data-$f" 90 --matrix "$DATA/$f.mtx" --device cuda:0
+    # bcsstk01 (frontier width 42) and mycielskian6 (47) have no method in reach here: 30 s, recorded as timed out
+    limit=90; case $f in bcsstk01|mycielskian6) limit=30 ;; esac
+    [ -f "$DATA/$f.mtx" ] && run "data-$f" "$limit" --matrix "$DATA/$f.mtx" --device cuda:0
   done
 fi
 
