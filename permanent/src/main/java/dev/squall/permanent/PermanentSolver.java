@@ -77,6 +77,16 @@ public final class PermanentSolver {
     }
 
     private boolean expand = true;
+    private java.util.function.ToDoubleFunction<SquareMatrix> expansionCost;
+
+    /**
+     * Replaces the estimated seconds of a block (given its 0/1 pattern) that decide whether to expand; package-private,
+     * for tests that need expansion taken on matrices small enough to check exactly.
+     */
+    PermanentSolver expansionCost(java.util.function.ToDoubleFunction<SquareMatrix> seconds) {
+        this.expansionCost = seconds;
+        return this;
+    }
 
     /** Switches the block-triangular split, degree elimination and expansion on or off (default on). */
     public PermanentSolver decompose(boolean on) {
@@ -142,7 +152,7 @@ public final class PermanentSolver {
         long t0 = System.nanoTime();
         // exact integer preprocessing: elimination, column merging and expansion introduce no rounding
         IntegerScaling scaling = IntegerScaling.ofBinary(a);
-        ExpandingReduction reducer = new ExpandingReduction(this::leafSeconds).expand(expand)
+        ExpandingReduction reducer = new ExpandingReduction(expansionCost != null ? expansionCost : this::leafSeconds).expand(expand)
                 .leafOverheadSeconds(onJvm(device) || method == Method.AUTO ? 2e-4 : 5e-3).searchOnly(this::ryserIsCheaper);
         ExpansionTree tree = decompose ? reducer.reduce(scaling.rows())
                 : new ExpansionTree.Product(BigInteger.ONE, List.of(new ExpansionTree.Leaf(scaling.rows())));
@@ -309,20 +319,28 @@ public final class PermanentSolver {
         return ratio(e.error, e.value) <= tol;
     }
 
+    /**
+     * Estimated seconds of a Ryser block's error estimate on the JVM threads: its sampled steps (every step of a small
+     * block) once in double and once in double-double, about 10 times a double step.
+     */
+    private double estimateSeconds(int n) {
+        return RyserRoundingEstimate.sampleSteps(n, 1) * (double) n * 10 / (threads * 1.5e9);
+    }
+
     /** Whether Gray-code Ryser is the cheaper sweep for this block (pattern): only then can expansion pay. */
     private boolean ryserIsCheaper(SquareMatrix pattern) {
         int n = pattern.n();
         if (n > NijenhuisWilf.MAX_N) return false;
         if (method != Method.AUTO) return true;
         Device dev = accurate || n <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
-        return ryserSeconds(n, dev) <= frontierSeconds(FrontierPlan.of(pattern));
+        return ryserSeconds(n, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
     }
 
     /** Estimated seconds of the sweep of an irreducible block (pattern): the cheaper of Ryser and the frontier program here. */
     private double leafSeconds(SquareMatrix pattern) {
         int n = pattern.n();
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
-        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
         if (method != Method.AUTO && n <= NijenhuisWilf.MAX_N) return ryser;
         return Math.min(ryser, frontierSeconds(FrontierPlan.of(pattern)));
     }

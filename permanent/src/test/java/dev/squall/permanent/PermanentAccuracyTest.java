@@ -88,7 +88,10 @@ class PermanentAccuracyTest {
                 SquareMatrix a = RegressionMatrices.dense34(n, seed);
                 String what = "dense34 n=" + n + " seed=" + seed;
                 try {
-                    PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+                    // Gray-code Ryser for every block, and a cost model under which expansion pays (8^n per block: four
+                    // minors of order n-1 cost half as much), so the sums of expansion terms are exercised
+                    PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).method(Method.SPARSE)
+                            .expansionCost(p -> Math.pow(8, p.n()) * 1e-20).solve(a);
                     Fraction exact = exactByEagerExpansion(a);
                     assertWithinBound(exact, r, what);
                     if (exact.numerator().signum() != 0) {
@@ -100,8 +103,11 @@ class PermanentAccuracyTest {
                 } catch (ToleranceNotMetException e) {
                     assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
                 }
-                PermanentResult raw = new PermanentSolver().device(Devices.jvm()).threads(2).escalate(false).solve(a);
+                PermanentResult raw = new PermanentSolver().device(Devices.jvm()).threads(2).method(Method.SPARSE)
+                        .expansionCost(p -> Math.pow(8, p.n()) * 1e-20).escalate(false).solve(a);
                 assertWithinBound(exactByEagerExpansion(a), raw, what + " without escalation");
+                PermanentResult auto = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+                assertWithinBound(exactByEagerExpansion(a), auto, what + " by the cheapest methods");
             }
         }
         assertTrue(expanded >= 2, "expansion was taken on some of these matrices, got " + expanded);

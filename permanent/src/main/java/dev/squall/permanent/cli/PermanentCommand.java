@@ -39,9 +39,12 @@ import java.util.Locale;
 @Command(name = "permanent", header = "Matrix permanent by Gray-code Ryser, generated kernels, exact 0/1.",
         sortOptions = false,
         description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's formula in Nijenhuis-Wilf Gray-code order:"
-                + " dense or sparse sweeps, or kernels generated for the matrix (x in registers). The matrix is first split into its"
-                + " block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded away (--no-decompose: off). Rows are scaled"
-                + " by powers of two so the sweep cannot overflow; a result outside the double range is reported as such.",
+                + " dense or sparse sweeps, or kernels generated for the matrix (x in registers), or by the frontier program over open-column"
+                + " sets (on the JVM or the device) where its estimated cost is lower. The matrix is first split into its block-triangular"
+                + " blocks, rows/columns with 1 or 2 nonzeros are eliminated (the split is redone after each), and rows/columns with 3-4"
+                + " nonzeros are expanded where that lowers the estimated cost (--no-expand: not; --no-decompose: none of it), all in exact"
+                + " integer arithmetic. Rows are scaled by powers of two so the sweep cannot overflow; a result outside the double range is"
+                + " reported as such.",
                 "With --method auto, blocks of order <= 20 run on the JVM whatever the device (a launch costs more than their sweep):"
                 + " the 'device' line and JSON ran_on say where each block ran.",
                 "",
@@ -51,6 +54,7 @@ import java.util.Locale;
                 "  squall permanent --matrix bench/data/derangements12.mtx --exact   # 0/1: counts the derangements of 12",
                 "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double",
                 "  squall permanent --generate banded:40:7 --device jvm   # frontier program",
+                "  squall permanent --generate dense34:36:2 --device jvm --method sparse --timings   # rows of 3-4 nonzeros: expansion; where the time went",
                 "  squall permanent --generate sparse:30:2 --device jvm --exact --json",
                 "  squall permanent --generate banded:18:3 --device jvm --method dense --no-decompose --tol 1e-6   # Ryser cancels: escalates, says to what",
                 "  squall permanent --random 26:0.5 --device opencl:0:0 --method dense --verify",
