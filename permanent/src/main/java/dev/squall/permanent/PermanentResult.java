@@ -21,11 +21,40 @@ import java.util.List;
  * @param errorKind     "exact", "rigorous" (every block bounded) or "estimate" (some block estimated by re-computation)
  * @param exactValue    the exact permanent of the matrix's binary values when every block was computed exactly, else null
  * @param reasons       per block, why its method was chosen (or escalated to)
+ * @param expansions    Laplace expansions along sparse rows/columns taken by preprocessing
+ * @param leafBlocks    blocks in the expansion tree, counted once per term that uses them
+ * @param blocks        per distinct block computed: order, method, uses, relative error, seconds, why
+ * @param timings       where the time went
  */
 public record PermanentResult(ScaledValue scaled, Reduction reduction, List<String> methodsUsed,
                               List<GeneratedKernelPermanent.Run> generated, long graySteps, double sweepSeconds,
                               double preprocessMillis, double totalSeconds, ScaledValue errorBound, String errorKind,
-                              dev.squall.permanent.exact.Fraction exactValue, List<String> reasons) {
+                              dev.squall.permanent.exact.Fraction exactValue, List<String> reasons, int expansions, int leafBlocks,
+                              List<BlockReport> blocks, Timings timings) {
+    /** One distinct block of the expansion tree and how it was computed; {@code uses}: terms it appears in. */
+    public record BlockReport(int order, String method, int uses, double relativeError, double seconds, String reason) {
+    }
+
+    /**
+     * Milliseconds per phase: exact preprocessing (split, elimination, expansion), the blocks' sweeps (everything below
+     * included), of which the error estimates, kernel generation, kernel builds ({@code buildCached}: every build came
+     * from the cache; null without generated kernels) and kernel launches with their read-backs; and the total.
+     */
+    public record Timings(double preprocessMs, double blocksMs, double estimateMs, double generateMs, double buildMs, Boolean buildCached,
+                          double kernelMs, double totalMs) {
+    }
+
+    /** "3 blocks (2 x 15 by sparse@jvm, 1 x 12 by frontier@jvm), 2 expansions, 13 eliminated" style summary. */
+    public String describeBlocks() {
+        if (reduction.singular()) return "structurally singular (no perfect matching): permanent 0";
+        java.util.Map<String, Integer> groups = new java.util.LinkedHashMap<>();
+        blocks.stream().sorted(java.util.Comparator.comparingInt(BlockReport::order).reversed())
+                .forEach(b -> groups.merge(b.order() + " by " + b.method(), b.uses(), Integer::sum));
+        List<String> parts = groups.entrySet().stream().map(e -> e.getValue() + " x " + e.getKey()).toList();
+        return "block-triangular " + reduction.btfBlockSizes() + ", " + reduction.eliminated() + " row(s)/column(s) eliminated, " + expansions
+                + " expansion(s); " + leafBlocks + " block(s) in all, " + blocks.size() + " distinct" + (parts.isEmpty() ? "" : ": " + String.join(", ", parts));
+    }
+
     /** The permanent as a double; ±Infinity (or 0) when it leaves the double range, see {@link #outsideDoubleRange()}. */
     public double value() {
         return scaled.toDouble();

@@ -6,9 +6,13 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.exact.BlockDoubles;
 import dev.squall.permanent.exact.ExactReduction;
+import dev.squall.permanent.exact.ExpandingReduction;
+import dev.squall.permanent.exact.ExpansionTree;
+import dev.squall.permanent.preprocess.BlockTriangularForm;
 import dev.squall.permanent.exact.Fraction;
 import dev.squall.permanent.exact.IntegerScaling;
 import dev.squall.permanent.exact.RationalPermanent;
+import dev.squall.permanent.frontier.DeviceFrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
@@ -63,7 +67,28 @@ public final class PermanentSolver {
         return this;
     }
 
-    /** Switches the block-triangular split and degree elimination on or off (default on). */
+    /**
+     * Expansion of rows/columns with 3-4 nonzeros where it lowers the estimated cost (default on; needs
+     * {@link #decompose}). Off: split and eliminate only.
+     */
+    public PermanentSolver expand(boolean on) {
+        this.expand = on;
+        return this;
+    }
+
+    private boolean expand = true;
+    private java.util.function.ToDoubleFunction<SquareMatrix> expansionCost;
+
+    /**
+     * Replaces the estimated seconds of a block (given its 0/1 pattern) that decide whether to expand; package-private,
+     * for tests that need expansion taken on matrices small enough to check exactly.
+     */
+    PermanentSolver expansionCost(java.util.function.ToDoubleFunction<SquareMatrix> seconds) {
+        this.expansionCost = seconds;
+        return this;
+    }
+
+    /** Switches the block-triangular split, degree elimination and expansion on or off (default on). */
     public PermanentSolver decompose(boolean on) {
         this.decompose = on;
         return this;
@@ -125,71 +150,211 @@ public final class PermanentSolver {
         if (a.n() == 0) throw new IllegalArgumentException("the matrix is empty (0 x 0): nothing to compute");
         if (!decompose) NijenhuisWilf.checkOrder(a.n());
         long t0 = System.nanoTime();
-        // exact integer preprocessing: elimination and column merging introduce no rounding
+        // exact integer preprocessing: elimination, column merging and expansion introduce no rounding
         IntegerScaling scaling = IntegerScaling.ofBinary(a);
-        ExactReduction exact = decompose ? ExactReduction.of(scaling.rows()) : ExactReduction.none(scaling.rows());
-        Fraction factor = Fraction.of(exact.factor().multiply(scaling.numerator()), scaling.denominator());
-        List<BlockDoubles> doubles = new ArrayList<>();
-        for (BigInteger[][] b : exact.blocks()) doubles.add(BlockDoubles.of(b));
-        Reduction red = exact.singular() ? new Reduction(ScaledValue.ZERO, List.of(), exact.btfBlockSizes(), exact.eliminated(), true)
-                : new Reduction(factor.toScaled(), doubles.stream().map(BlockDoubles::matrix).toList(), exact.btfBlockSizes(), exact.eliminated(), false);
+        ExpandingReduction reducer = new ExpandingReduction(expansionCost != null ? expansionCost : this::leafSeconds).expand(expand)
+                .leafOverheadSeconds(onJvm(device) || method == Method.AUTO ? 2e-4 : 5e-3).searchOnly(this::ryserIsCheaper);
+        ExpansionTree tree = decompose ? reducer.reduce(scaling.rows())
+                : new ExpansionTree.Product(BigInteger.ONE, List.of(new ExpansionTree.Leaf(scaling.rows())));
+        List<ExpansionTree.Leaf> leaves = tree.leaves();
+        List<Integer> btf = new ArrayList<>();
+        List<BlockTriangularForm.Block> top = decompose ? BlockTriangularForm.blocks(a) : List.of();
+        if (top != null) for (BlockTriangularForm.Block b : top) btf.add(b.size());
+        if (!decompose) btf.add(a.n());
         double preMillis = (System.nanoTime() - t0) / 1e6;
-        for (SquareMatrix b : red.blocks()) {
-            if (b.n() > NijenhuisWilf.MAX_N && FrontierPlan.of(b).width() > FrontierPlan.MAX_WIDTH) {
-                throw new IllegalArgumentException("after decomposition a block of order " + b.n() + " remains; the Gray-code sweep supports n <= "
-                        + NijenhuisWilf.MAX_N + " and its frontier width " + FrontierPlan.of(b).width() + " exceeds " + FrontierPlan.MAX_WIDTH
-                        + " (matrix " + a.n() + "x" + a.n() + ", blocks " + red.blocks().stream().map(SquareMatrix::n).toList() + ")");
+        for (ExpansionTree.Leaf leaf : leaves) {
+            int n = leaf.order();
+            if (n > NijenhuisWilf.MAX_N) {
+                FrontierPlan plan = FrontierPlan.of(ExactReduction.pattern(leaf.block()));
+                if (plan.width() > FrontierPlan.MAX_WIDTH) {
+                    throw new IllegalArgumentException("after decomposition a block of order " + n + " remains; the Gray-code sweep supports n <= "
+                            + NijenhuisWilf.MAX_N + " and its frontier width " + plan.width() + " exceeds " + FrontierPlan.MAX_WIDTH
+                            + " (matrix " + a.n() + "x" + a.n() + ", blocks " + leaves.stream().map(ExpansionTree.Leaf::order).toList() + ")");
+                }
             }
         }
-        ScaledValue value = red.factor();
-        List<String> used = new ArrayList<>();
-        List<String> reasons = new ArrayList<>();
-        List<GeneratedKernelPermanent.Run> generated = new ArrayList<>();
-        List<BlockOutcome> outcomes = new ArrayList<>();
-        long steps = 0;
-        double sweepSeconds = 0;
-        BigInteger exactProduct = red.singular() ? BigInteger.ZERO : BigInteger.ONE;
-        double blockTol = tolerance / (red.blocks().size() + 1);
-        for (int k = 0; k < red.blocks().size(); k++) {
-            BlockDoubles bd = doubles.get(k);
-            long s0 = System.nanoTime();
-            BlockOutcome o = block(bd, exact.blocks().get(k), blockTol, generated);
-            sweepSeconds += (System.nanoTime() - s0) / 1e9;
-            steps += o.graySteps;
+        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[1]);
+        long s0 = System.nanoTime();
+        Eval root = eval(tree, ev);
+        // products keep the blocks' relative errors (the tolerance was split among them); only sums of expansion terms can amplify them
+        if (escalate && tree.expansions() > 0 && !withinTolerance(root, tolerance)) {
+            // the expansion's terms cancel: every block needs the tolerance divided by the cancellation
+            double amplification = root.value.isZero() ? Double.POSITIVE_INFINITY : Math.max(1, ratio(root.abs, root.value));
+            double tighter = tolerance / ((leaves.size() + 1) * amplification * 2);
+            if (!(tighter > 0)) tighter = Double.MIN_NORMAL;
+            ev = new Evaluation(ev.cache, ev.generated, tighter, ev.steps, ev.estimateSeconds);
+            root = eval(tree, ev);
+            if (!withinTolerance(root, tolerance)) {
+                throw new ToleranceNotMetException("cannot meet the relative tolerance " + tolerance + ": the " + tree.expansions()
+                        + " expansion(s) sum terms that cancel (their magnitudes ~" + String.format(Locale.ROOT, "%.1e", amplification)
+                        + " times the permanent) and the blocks' errors stay at relative " + String.format(Locale.ROOT, "%.1e", ratio(root.error, root.value))
+                        + ". Raise --tol, use --no-expand, or --exact.");
+            }
+        }
+        double sweepSeconds = (System.nanoTime() - s0) / 1e9;
+        ScaledValue scale = Fraction.of(scaling.numerator(), scaling.denominator()).toScaled();
+        ScaledValue value = root.value.times(scale);
+        ScaledValue bound = root.error.times(scale.abs()).plus(value.abs().times(ScaledValue.of(0x1p-50)));
+        if (root.exact != null && root.exact.signum() == 0) bound = ScaledValue.ZERO;
+        Fraction exactValue = root.exact == null ? null : Fraction.of(root.exact.multiply(scaling.numerator()), scaling.denominator());
+        if (exactValue != null) bound = value.abs().times(ScaledValue.of(0x1p-52));
+        String kind = exactValue != null ? "exact" : root.rigorous ? "rigorous" : "estimate";
+        // per distinct block: its final outcome and how often the tree uses it
+        java.util.Map<BlockKey, Integer> uses = new java.util.HashMap<>();
+        for (ExpansionTree.Leaf l : leaves) uses.merge(new BlockKey(l.block()), 1, Integer::sum);
+        List<String> used = new ArrayList<>(), reasons = new ArrayList<>();
+        List<PermanentResult.BlockReport> reports = new ArrayList<>();
+        List<SquareMatrix> leafMatrices = new ArrayList<>();
+        for (var e : ev.cache.entrySet()) {
+            BlockOutcome o = e.getValue().outcome;
             used.add(o.method);
             reasons.add(o.reason);
-            outcomes.add(o);
-            value = value.times(o.value).times(ScaledValue.of(1, bd.exponent()));
-            exactProduct = exactProduct == null || o.exact == null ? null : exactProduct.multiply(o.exact);
+            leafMatrices.add(e.getValue().doubles.matrix());
+            reports.add(new PermanentResult.BlockReport(e.getKey().block.length, o.method, uses.getOrDefault(e.getKey(), 0),
+                    o.value.isZero() ? (o.error.isZero() ? 0 : Double.POSITIVE_INFINITY) : ratio(o.error, o.value), o.seconds, o.reason));
         }
-        Fraction exactValue = exactProduct == null ? null : Fraction.of(exactProduct.multiply(factor.numerator()), factor.denominator());
-        ScaledValue bound = combine(value, red.factor(), outcomes);
-        String kind = exactValue != null ? "exact" : outcomes.stream().allMatch(o -> o.rigorous) ? "rigorous" : "estimate";
-        return new PermanentResult(value, red, used, generated, steps, sweepSeconds, preMillis, (System.nanoTime() - t0) / 1e9,
-                bound, kind, exactValue, reasons);
+        boolean singular = root.exact != null && root.exact.signum() == 0 && leaves.isEmpty();
+        Reduction red = new Reduction(ScaledValue.ONE, leafMatrices, btf, reducer.eliminated(), singular || (top == null && decompose));
+        double gen = 0, build = 0, kernel = 0;
+        boolean cached = true;
+        for (GeneratedKernelPermanent.Run g : ev.generated) {
+            gen += g.generateMillis();
+            build += g.buildMillis();
+            kernel += g.kernelSeconds() * 1e3;
+            cached &= g.fromCache();
+        }
+        double totalSeconds = (System.nanoTime() - t0) / 1e9;
+        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
+                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3);
+        return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
+                bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
 
-    /** One block's value (times 2^-exponent of its doubles), error, and how it was obtained. */
-    private record BlockOutcome(ScaledValue value, ScaledValue error, boolean rigorous, BigInteger exact, String method, String reason, long graySteps) {
+    /** Leaf outcomes by block content (a block reached along several expansion terms is computed once). */
+    private record Evaluation(java.util.Map<BlockKey, Cached> cache, List<GeneratedKernelPermanent.Run> generated, double leafTol, long[] steps,
+                              double[] estimateSeconds) {
+    }
+
+    private record Cached(BlockDoubles doubles, BlockOutcome outcome) {
+    }
+
+    /** An integer block as a map key (content equality). */
+    private record BlockKey(BigInteger[][] block) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BlockKey k && java.util.Arrays.deepEquals(block, k.block);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.deepHashCode(block);
+        }
+    }
+
+    /** A node's value, absolute error, value of the same tree with every term's magnitude (for cancellation), exact value if known. */
+    private record Eval(ScaledValue value, ScaledValue error, ScaledValue abs, BigInteger exact, boolean rigorous) {
+    }
+
+    private Eval eval(ExpansionTree t, Evaluation ev) {
+        return switch (t) {
+            case ExpansionTree.Leaf l -> {
+                BlockKey key = new BlockKey(l.block());
+                Cached c = ev.cache.get(key);
+                if (c == null || !within(c.outcome, ev.leafTol)) {
+                    BlockDoubles bd = c == null ? BlockDoubles.of(l.block()) : c.doubles;
+                    long b0 = System.nanoTime();
+                    BlockOutcome o = block(bd, l.block(), ev.leafTol, ev.generated, ev.estimateSeconds);
+                    o = o.withSeconds((System.nanoTime() - b0) / 1e9);
+                    ev.steps[0] += o.graySteps;
+                    c = new Cached(bd, o);
+                    ev.cache.put(key, c);
+                }
+                ScaledValue unit = ScaledValue.of(1, c.doubles.exponent());
+                ScaledValue v = c.outcome.value.times(unit);
+                yield new Eval(v, c.outcome.error.times(unit), v.abs(), c.outcome.exact, c.outcome.rigorous);
+            }
+            case ExpansionTree.Sum s -> {
+                ScaledValue v = ScaledValue.ZERO, e = ScaledValue.ZERO, abs = ScaledValue.ZERO, mags = ScaledValue.ZERO;
+                BigInteger exact = BigInteger.ZERO;
+                boolean rigorous = true;
+                for (ExpansionTree term : s.terms()) {
+                    Eval x = eval(term, ev);
+                    v = v.plus(x.value);
+                    e = e.plus(x.error);
+                    abs = abs.plus(x.abs);
+                    mags = mags.plus(x.value.abs());
+                    exact = exact == null || x.exact == null ? null : exact.add(x.exact);
+                    rigorous &= x.rigorous;
+                }
+                // each addition rounds once: at most (terms) u times the sum of the magnitudes
+                e = e.plus(mags.times(ScaledValue.of(0x1p-52 * (s.terms().size() + 1))));
+                yield new Eval(v, e, abs, exact, rigorous);
+            }
+            case ExpansionTree.Product p -> {
+                ScaledValue f = new Fraction(p.factor(), BigInteger.ONE).toScaled();
+                ScaledValue v = f, abs = f.abs(), bounded = f.abs(); // bounded: |F| prod (|v| + e)
+                BigInteger exact = p.factor();
+                boolean rigorous = true, zero = false;
+                double logRel = 0;
+                for (ExpansionTree child : p.factors()) {
+                    Eval x = eval(child, ev);
+                    v = v.times(x.value);
+                    abs = abs.times(x.abs);
+                    bounded = bounded.times(x.value.abs().plus(x.error));
+                    if (x.value.isZero()) zero = true;
+                    else logRel += Math.log1p(ratio(x.error, x.value));
+                    exact = exact == null || x.exact == null ? null : exact.multiply(x.exact);
+                    rigorous &= x.rigorous;
+                }
+                double rounding = 0x1p-50 * (p.factors().size() + 2);
+                ScaledValue e = zero ? bounded : v.abs().times(ScaledValue.of(finite(Math.expm1(logRel) + rounding)));
+                yield new Eval(v, e, abs, exact, rigorous);
+            }
+        };
+    }
+
+    private static boolean withinTolerance(Eval e, double tol) {
+        if (e.exact != null) return true;
+        if (e.value.isZero()) return e.error.isZero();
+        return ratio(e.error, e.value) <= tol;
     }
 
     /**
-     * The absolute error of {@code F prod p_b}: {@code |F| (prod (|p_b| + e_b) - prod |p_b|)}, plus the roundings of the
-     * factor and of the products (a few units of 2^-53 relative each).
+     * Estimated seconds of a Ryser block's error estimate on the JVM threads: its sampled steps (every step of a small
+     * block) once in double and once in double-double, about 10 times a double step.
      */
-    private static ScaledValue combine(ScaledValue value, ScaledValue factor, List<BlockOutcome> outcomes) {
-        if (factor.isZero()) return ScaledValue.ZERO;
-        double rounding = 0x1p-50 * (outcomes.size() + 2);
-        boolean zeroBlock = outcomes.stream().anyMatch(o -> o.value.isZero());
-        if (zeroBlock) { // relative terms are undefined: bound |F| prod (|p| + e) directly
-            ScaledValue b = ScaledValue.of(Math.abs(factor.mantissa()), factor.exponent());
-            for (BlockOutcome o : outcomes) b = b.times(plusAbs(o.value, o.error)).times(ScaledValue.ONE);
-            return b;
+    private double estimateSeconds(int n) {
+        return RyserRoundingEstimate.sampleSteps(n, 1) * (double) n * 10 / (threads * 1.5e9);
+    }
+
+    /** Whether Gray-code Ryser is the cheaper sweep for this block (pattern): only then can expansion pay. */
+    private boolean ryserIsCheaper(SquareMatrix pattern) {
+        int n = pattern.n();
+        if (n > NijenhuisWilf.MAX_N) return false;
+        if (method != Method.AUTO) return true;
+        Device dev = accurate || n <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
+        return ryserSeconds(n, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
+    }
+
+    /** Estimated seconds of the sweep of an irreducible block (pattern): the cheaper of Ryser and the frontier program here. */
+    private double leafSeconds(SquareMatrix pattern) {
+        int n = pattern.n();
+        Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
+        if (method != Method.AUTO && n <= NijenhuisWilf.MAX_N) return ryser;
+        return Math.min(ryser, frontierSeconds(FrontierPlan.of(pattern)));
+    }
+
+    /** One block's value (times 2^-exponent of its doubles), error, and how it was obtained. */
+    private record BlockOutcome(ScaledValue value, ScaledValue error, boolean rigorous, BigInteger exact, String method, String reason, long graySteps,
+                                double seconds) {
+        BlockOutcome(ScaledValue value, ScaledValue error, boolean rigorous, BigInteger exact, String method, String reason, long graySteps) {
+            this(value, error, rigorous, exact, method, reason, graySteps, 0);
         }
-        double logRel = 0;
-        for (BlockOutcome o : outcomes) logRel += Math.log1p(ratio(o.error, o.value));
-        double rel = Math.expm1(logRel) + rounding;
-        return ScaledValue.of(Math.abs(value.mantissa()) * rel, value.exponent());
+
+        BlockOutcome withSeconds(double s) {
+            return new BlockOutcome(value, error, rigorous, exact, method, reason, graySteps, s);
+        }
     }
 
     /** |a| / |b| as a double (infinite when it overflows). */
@@ -217,11 +382,12 @@ public final class PermanentSolver {
     /** Frontier state updates per second on the JVM (one thread; a measured order of magnitude). */
     private static final double FRONTIER_RATE = 3e7;
 
-    private BlockOutcome block(BlockDoubles bd, BigInteger[][] integers, double tol, List<GeneratedKernelPermanent.Run> generated) {
+    private BlockOutcome block(BlockDoubles bd, BigInteger[][] integers, double tol, List<GeneratedKernelPermanent.Run> generated, double[] estimateSeconds) {
         SquareMatrix b = bd.matrix();
         int n = b.n();
         FrontierPlan plan = FrontierPlan.of(b);
-        double frontierSeconds = plan.width() <= FrontierPlan.MAX_WIDTH ? plan.cost() / FRONTIER_RATE : Double.POSITIVE_INFINITY;
+        boolean frontierOnDevice = frontierOnDevice(plan);
+        double frontierSeconds = frontierSeconds(plan);
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
         double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
         List<String> tried = new ArrayList<>();
@@ -229,8 +395,8 @@ public final class PermanentSolver {
         RyserRoundingEstimate est = null;
         String conditioning = "";
         if (!accurate && (n > NijenhuisWilf.MAX_N || (method == Method.AUTO && frontierSeconds < ryserSeconds))) {
-            o = frontier(plan, bd, String.format(Locale.ROOT, "frontier width %d (%s): ~%.2g s against Gray-code Ryser ~%.2g s",
-                    plan.width(), plan.order(), frontierSeconds, ryserSeconds));
+            o = frontier(plan, bd, frontierOnDevice, String.format(Locale.ROOT, "frontier width %d (%s)%s: ~%.2g s against Gray-code Ryser ~%.2g s",
+                    plan.width(), plan.order(), frontierOnDevice ? " on " + device.id() : "", frontierSeconds, ryserSeconds));
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
@@ -265,7 +431,9 @@ public final class PermanentSolver {
             SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
                     : m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled()))
                     : s.scaled();
+            long e0 = System.nanoTime();
             est = RyserRoundingEstimate.of(swept, runChunk);
+            estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,
@@ -279,8 +447,8 @@ public final class PermanentSolver {
         if (!escalate || within(o, tol)) return o;
         tried.add(describe(o) + conditioning);
         // escalation: the frontier program (no inclusion-exclusion), double-double, then exact arithmetic
-        if (o.method.startsWith("frontier") == false && plan.cost() < 3e8 && plan.width() <= FrontierPlan.MAX_WIDTH) {
-            BlockOutcome f = frontier(plan, bd, "escalated: " + tried.get(0) + " above tolerance");
+        if (o.method.startsWith("frontier") == false && (plan.cost() < 3e8 || frontierSeconds < 1) && plan.width() <= FrontierPlan.MAX_WIDTH) {
+            BlockOutcome f = frontier(plan, bd, frontierOnDevice, "escalated: " + tried.get(0) + " above tolerance");
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
@@ -330,11 +498,23 @@ public final class PermanentSolver {
         return o.method + " (relative error " + (o.value.isZero() ? "unbounded: value 0" : String.format(Locale.ROOT, "%.1e", ratio(o.error, o.value))) + ")";
     }
 
-    private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, String reason) {
-        FrontierPermanent.Result r = FrontierPermanent.inDouble(plan);
+    /** Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the JVM. */
+    private boolean frontierOnDevice(FrontierPlan plan) {
+        return !onJvm(device) && !accurate && plan.width() <= DeviceFrontierPermanent.MAX_WIDTH
+                && DeviceFrontierPermanent.estimatedSeconds(plan) < plan.cost() / FRONTIER_RATE;
+    }
+
+    /** Estimated seconds of the frontier program where it would run (infinite beyond the widths it takes). */
+    private double frontierSeconds(FrontierPlan plan) {
+        if (plan.width() > FrontierPlan.MAX_WIDTH) return Double.POSITIVE_INFINITY;
+        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan) : plan.cost() / FRONTIER_RATE;
+    }
+
+    private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, boolean onDevice, String reason) {
+        FrontierPermanent.Result r = onDevice ? DeviceFrontierPermanent.compute(device, plan) : FrontierPermanent.inDouble(plan);
         // entries rounded when the block became doubles: (n + 1) u perm(|B|) more
         ScaledValue bound = bd.exact() ? r.bound() : plusAbs(r.bound(), r.absPermanent().times(ScaledValue.of(0x1p-52 * (plan.matrix().n() + 1))));
-        return new BlockOutcome(r.value(), bound, true, null, "frontier@jvm", reason, 0);
+        return new BlockOutcome(r.value(), bound, true, null, "frontier@" + (onDevice ? device.id() : "jvm"), reason, 0);
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.squall.permanent;
 
+import dev.squall.permanent.exact.ExpandingReduction;
+import dev.squall.permanent.exact.ExpansionTree;
 import dev.squall.permanent.exact.Fraction;
+import dev.squall.permanent.exact.IntegerScaling;
 import dev.squall.permanent.exact.RationalPermanent;
 import dev.squall.permanent.matrix.RegressionMatrices;
 import dev.squall.permanent.matrix.SquareMatrix;
@@ -30,7 +33,10 @@ class PermanentAccuracyTest {
 
     /** Within the printed bound of the exact value; returns whether the result was within the tolerance too. */
     private static void assertWithinBound(SquareMatrix a, PermanentResult r, String what) {
-        Fraction exact = RationalPermanent.of(a, false, true, 2).value();
+        assertWithinBound(RationalPermanent.of(a, false, true, 2).value(), r, what);
+    }
+
+    private static void assertWithinBound(Fraction exact, PermanentResult r, String what) {
         BigDecimal err = big(r.scaled()).subtract(big(exact)).abs();
         assertTrue(err.compareTo(big(r.errorBound())) <= 0, what + ": |" + r.scaled().toText() + " - exact " + exact.toText() + "| = " + err
                 + " exceeds the printed bound " + r.errorBound().toText() + " (" + r.errorKind() + ", " + r.methodsUsed() + ")");
@@ -58,6 +64,54 @@ class PermanentAccuracyTest {
             }
         }
         assertTrue(within >= 10, "most of these matrices are solvable within the tolerance, got " + within);
+    }
+
+    /**
+     * Exact value through a different expansion tree (expanding eagerly, leaves by the exact rational path); the tree's
+     * exactness itself is proven against BigInteger Ryser in ExpandingReductionTest.
+     */
+    private static Fraction exactByEagerExpansion(SquareMatrix a) {
+        IntegerScaling s = IntegerScaling.ofBinary(a);
+        ExpansionTree t = new ExpandingReduction(p -> Math.pow(8, p.n())).leafOverheadSeconds(0).minExpandSeconds(0).reduce(s.rows());
+        return Fraction.of(t.evaluate(b -> RationalPermanent.block(b, 2).value()).multiply(s.numerator()), s.denominator());
+    }
+
+    /**
+     * Rows of 3-4 nonzeros (magnitudes over 8 orders, mixed signs): preprocessing expands rows/columns, and the sums of
+     * the expansion terms may cancel; the result is within its bound of the exact value or an error.
+     */
+    @Test
+    void expandedMatricesAreWithinTheirBoundOrAnError() {
+        int expanded = 0, within = 0;
+        for (int n : new int[] {30, 34}) {
+            for (long seed = 1; seed <= 3; seed++) {
+                SquareMatrix a = RegressionMatrices.dense34(n, seed);
+                String what = "dense34 n=" + n + " seed=" + seed;
+                try {
+                    // Gray-code Ryser for every block, and a cost model under which expansion pays (8^n per block: four
+                    // minors of order n-1 cost half as much), so the sums of expansion terms are exercised
+                    PermanentResult r = new PermanentSolver().device(Devices.jvm()).threads(2).method(Method.SPARSE)
+                            .expansionCost(p -> Math.pow(8, p.n()) * 1e-20).solve(a);
+                    Fraction exact = exactByEagerExpansion(a);
+                    assertWithinBound(exact, r, what);
+                    if (exact.numerator().signum() != 0) {
+                        BigDecimal rel = big(r.scaled()).subtract(big(exact)).abs().divide(big(exact).abs(), MC);
+                        assertTrue(rel.doubleValue() <= 1e-8, what + ": relative error " + rel + " above the default tolerance");
+                    }
+                    if (r.expansions() > 0) expanded++;
+                    within++;
+                } catch (ToleranceNotMetException e) {
+                    assertTrue(e.getMessage().contains("tolerance"), e.getMessage());
+                }
+                PermanentResult raw = new PermanentSolver().device(Devices.jvm()).threads(2).method(Method.SPARSE)
+                        .expansionCost(p -> Math.pow(8, p.n()) * 1e-20).escalate(false).solve(a);
+                assertWithinBound(exactByEagerExpansion(a), raw, what + " without escalation");
+                PermanentResult auto = new PermanentSolver().device(Devices.jvm()).threads(2).solve(a);
+                assertWithinBound(exactByEagerExpansion(a), auto, what + " by the cheapest methods");
+            }
+        }
+        assertTrue(expanded >= 2, "expansion was taken on some of these matrices, got " + expanded);
+        assertTrue(within >= 4, "most are solvable within the tolerance, got " + within);
     }
 
     @Test

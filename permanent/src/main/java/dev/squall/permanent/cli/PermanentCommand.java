@@ -39,9 +39,12 @@ import java.util.Locale;
 @Command(name = "permanent", header = "Matrix permanent by Gray-code Ryser, generated kernels, exact 0/1.",
         sortOptions = false,
         description = {"Compute the permanent of a square matrix (n <= 63 per block) by Ryser's formula in Nijenhuis-Wilf Gray-code order:"
-                + " dense or sparse sweeps, or kernels generated for the matrix (x in registers). The matrix is first split into its"
-                + " block-triangular blocks and rows/columns with 1 or 2 nonzeros are expanded away (--no-decompose: off). Rows are scaled"
-                + " by powers of two so the sweep cannot overflow; a result outside the double range is reported as such.",
+                + " dense or sparse sweeps, or kernels generated for the matrix (x in registers), or by the frontier program over open-column"
+                + " sets (on the JVM or the device) where its estimated cost is lower. The matrix is first split into its block-triangular"
+                + " blocks, rows/columns with 1 or 2 nonzeros are eliminated (the split is redone after each), and rows/columns with 3-4"
+                + " nonzeros are expanded where that lowers the estimated cost (--no-expand: not; --no-decompose: none of it), all in exact"
+                + " integer arithmetic. Rows are scaled by powers of two so the sweep cannot overflow; a result outside the double range is"
+                + " reported as such.",
                 "With --method auto, blocks of order <= 20 run on the JVM whatever the device (a launch costs more than their sweep):"
                 + " the 'device' line and JSON ran_on say where each block ran.",
                 "",
@@ -51,6 +54,7 @@ import java.util.Locale;
                 "  squall permanent --matrix bench/data/derangements12.mtx --exact   # 0/1: counts the derangements of 12",
                 "  squall permanent --random 22:0.3 --device jvm --accurate   # double-double",
                 "  squall permanent --generate banded:40:7 --device jvm   # frontier program",
+                "  squall permanent --generate dense34:36:2 --device jvm --method sparse --timings   # rows of 3-4 nonzeros: expansion; where the time went",
                 "  squall permanent --generate sparse:30:2 --device jvm --exact --json",
                 "  squall permanent --generate banded:18:3 --device jvm --method dense --no-decompose --tol 1e-6   # Ryser cancels: escalates, says to what",
                 "  squall permanent --random 26:0.5 --device opencl:0:0 --method dense --verify",
@@ -69,7 +73,7 @@ public final class PermanentCommand implements SquallSubcommand {
         Path matrix;
         @Option(names = "--random", paramLabel = "N:DENSITY[:SEED]", description = "Erdos-Renyi matrix, values uniform in [0,1), structurally singular draws rejected")
         String random;
-        @Option(names = "--generate", paramLabel = "KIND:N[:SEED]", description = "regression matrix: banded:N or sparse:N (mixed signs,"
+        @Option(names = "--generate", paramLabel = "KIND:N[:SEED]", description = "regression matrix: banded:N, sparse:N, dense34:N (rows of 3-4 nonzeros) or mesh:N (5-point grid) (mixed signs,"
                 + " magnitudes over many orders, where Ryser's sum cancels; see RegressionMatrices)")
         String generate;
     }
@@ -85,6 +89,12 @@ public final class PermanentCommand implements SquallSubcommand {
 
     @Option(names = "--no-decompose", description = "skip the block-triangular split and degree elimination (time the raw Gray-code phase)")
     boolean noDecompose;
+
+    @Option(names = "--no-expand", description = "keep the split and elimination but never expand rows/columns with 3-4 nonzeros")
+    boolean noExpand;
+
+    @Option(names = "--timings", description = "print where the time went (preprocess, blocks, estimate, generate, build, kernel); always in --json")
+    boolean timings;
 
     @Option(names = "--tol", paramLabel = "REL", defaultValue = "1e-8",
             description = "relative tolerance (default ${DEFAULT-VALUE}): blocks whose error estimate exceeds it are recomputed by a stronger method;"
@@ -136,13 +146,15 @@ public final class PermanentCommand implements SquallSubcommand {
         Method m = Method.parse(method);
         if (binary && input.random == null) throw new IllegalArgumentException("--binary applies to --random only (a --matrix file has its own values)");
         if (accurate && m != Method.AUTO) throw new IllegalArgumentException("--accurate runs the double-double JVM sweep; it does not combine with --method " + m.cliName());
+        long l0 = System.nanoTime();
         SquareMatrix a = load();
+        double loadMs = (System.nanoTime() - l0) / 1e6;
         Device dev = accurate && run.deviceId() == null ? Devices.jvm() : run.device();
         if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + run.deviceId() + ")");
         if (exact && !a.isBinary()) return rational(out, a, json);
         warnIfSlow(dev, a, repeat);
         StderrProgress bar = new StderrProgress(run.progress(), "permanent n=" + a.n());
-        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).accurate(accurate).progress(bar)
+        PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).expand(!noExpand).accurate(accurate).progress(bar)
                 .tolerance(tol).escalate(!noEscalate);
         if (threads != null) solver.threads(threads);
         solver.minBlocksPerSm(minBlocks);
@@ -170,8 +182,8 @@ public final class PermanentCommand implements SquallSubcommand {
         if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, false, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
         Verification ve = verify && exactRun != null && exactRun.device().info().type() != DeviceType.JVM ? verifyExact(a, exactRun) : null;
-        if (json) JsonOutput.print(out, json(a, dev, best, exactRun, v, ve));
-        else text(out, a, dev, best, exactRun, v, ve);
+        if (json) JsonOutput.print(out, json(a, dev, best, exactRun, v, ve, loadMs));
+        else text(out, a, dev, best, exactRun, v, ve, loadMs);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
         return (v != null && !v.ok) || (ve != null && !ve.ok) ? ExitCode.VERIFY_FAILED : ExitCode.OK;
     }
@@ -251,7 +263,7 @@ public final class PermanentCommand implements SquallSubcommand {
         return new Verification("JVM dense sweep without preprocessing", want, err, err <= 1e-9, "");
     }
 
-    private static void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
+    private void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs) {
         BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%s%n", a.n(), a.n(), a.nonzeros(), a.isBinary() ? " (0/1)" : "");
         out.printf(Locale.ROOT, "permanent   %s%s%n", r.scaled().toText(), r.outsideDoubleRange() ? "   (outside the double range; log10|perm| = "
@@ -267,8 +279,10 @@ public final class PermanentCommand implements SquallSubcommand {
         if (ranOn.isEmpty() || ranOn.equals(List.of(dev.id()))) out.printf(Locale.ROOT, "device      %s%n", dev);
         else out.printf(Locale.ROOT, "device      %s; blocks ran on %s (see method and why)%n", dev, String.join(", ", ranOn));
         out.printf(Locale.ROOT, "method      %s%n", r.methodsUsed().isEmpty() ? "none (closed by preprocessing)" : String.join(", ", r.methodsUsed()));
-        for (int k = 0; k < r.reasons().size(); k++) out.printf(Locale.ROOT, "why         block %d: %s%n", k, r.reasons().get(k));
-        out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.reduction().describe(), r.preprocessMillis());
+        int shown = Math.min(r.reasons().size(), 8);
+        for (int k = 0; k < shown; k++) out.printf(Locale.ROOT, "why         block %d (%dx%d): %s%n", k, r.blocks().get(k).order(), r.blocks().get(k).order(), r.reasons().get(k));
+        if (shown < r.reasons().size()) out.printf(Locale.ROOT, "why         ... %d more block(s): see --json blocks_detail%n", r.reasons().size() - shown);
+        out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.describeBlocks(), r.preprocessMillis());
         out.printf(Locale.ROOT, "time        %.4f s total, %.4f s Gray-code phase, %.3e Gray steps/s (%d steps)%n",
                 r.totalSeconds(), r.sweepSeconds(), r.stepsPerSecond(), r.graySteps());
         for (GeneratedKernelPermanent.Run g : r.generated()) {
@@ -276,6 +290,12 @@ public final class PermanentCommand implements SquallSubcommand {
                     g.registerRows(), g.globalRows(), g.threads(), g.generateMillis(), g.buildMillis(), g.fromCache() ? " (cached)" : "",
                     g.kernelSeconds(), g.resources().isEmpty() ? "no resource report" : g.resources());
             out.printf(Locale.ROOT, "layout      %s%n", g.layout());
+        }
+        if (timings) {
+            PermanentResult.Timings t = r.timings();
+            out.printf(Locale.ROOT, "timings     read/generate input %.2f ms; preprocess %.2f ms, blocks %.2f ms (error estimate %.2f, generate %.2f, build %.2f%s, kernel %.2f), total %.2f ms%n",
+                    loadMs, t.preprocessMs(), t.blocksMs(), t.estimateMs(), t.generateMs(), t.buildMs(), t.buildCached() == null ? "" : t.buildCached() ? " cached" : " compiled",
+                    t.kernelMs(), t.totalMs());
         }
         if (v != null) {
             out.printf(Locale.ROOT, "verify      %s%n", v.note.isEmpty()
@@ -292,7 +312,11 @@ public final class PermanentCommand implements SquallSubcommand {
      * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the
      * device asked for, ran_on: the devices the blocks ran on (blocks of order <= 20 run on the JVM under --method auto);
      * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times and rate;
-     * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall).
+     * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall);
+     * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
+     * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
+     * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
+     * kernel, total; see {@link PermanentResult.Timings}) and load_ms (reading or generating the input).
      */
     public record Result(String command, int n, long nonzeros, String precision, Double value, String valueText, double log10Abs, boolean outsideDoubleRange,
                          Double errorBound, String errorBoundText, String errorKind, String relativeErrorBound, String exactNumerator,
@@ -300,7 +324,9 @@ public final class PermanentCommand implements SquallSubcommand {
                          String exactDevice, List<Integer> exactBlocks, Double exactSeconds, Long exactSteps, Double exactStepsPerSecond, String device,
                          String deviceName, List<String> ranOn, List<String> methods, List<Integer> blocks, List<Integer> grayBlocks, int eliminated,
                          boolean singular, long graySteps, double seconds, double sweepSeconds, double preprocessMs, double stepsPerSecond,
-                         List<Generated> generated, boolean verified, VerifyResult verify, VerifyResult verifyExact, boolean ok) {
+                         List<Generated> generated, boolean verified, VerifyResult verify, VerifyResult verifyExact, boolean ok,
+                         int expansions, int leafBlocks, String blocksSummary, List<PermanentResult.BlockReport> blocksDetail, PermanentResult.Timings timings,
+                         double loadMs) {
     }
 
     /** One generated-kernel run of {@link Result#generated()}. */
@@ -322,7 +348,7 @@ public final class PermanentCommand implements SquallSubcommand {
         return r.methodsUsed().stream().map(m -> m.substring(m.lastIndexOf('@') + 1)).distinct().toList();
     }
 
-    private static Result json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve) {
+    private static Result json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs) {
         BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         List<Generated> gens = new ArrayList<>();
         for (GeneratedKernelPermanent.Run g : r.generated()) {
@@ -340,7 +366,7 @@ public final class PermanentCommand implements SquallSubcommand {
                 r.totalSeconds(), r.sweepSeconds(), r.preprocessMillis(), r.stepsPerSecond(), gens, v != null,
                 v == null ? null : new VerifyResult(v.ok, v.against, v.reference, v.relError, v.note),
                 ve == null ? null : new VerifyResult(ve.ok, ve.against, ve.reference, ve.relError, ve.note),
-                (v == null || v.ok) && (ve == null || ve.ok));
+                (v == null || v.ok) && (ve == null || ve.ok), r.expansions(), r.leafBlocks(), r.describeBlocks(), r.blocks(), r.timings(), loadMs);
     }
 
     private static String relative(PermanentResult r) {

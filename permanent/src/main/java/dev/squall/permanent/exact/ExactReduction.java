@@ -129,7 +129,7 @@ public record ExactReduction(BigInteger factor, List<BigInteger[][]> blocks, Lis
     }
 
     /** The 0/1 pattern, for the structural (matching and component) computations. */
-    static SquareMatrix pattern(BigInteger[][] a) {
+    public static SquareMatrix pattern(BigInteger[][] a) {
         int n = a.length;
         double[] v = new double[n * n];
         for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) v[i * n + j] = a[i][j].signum() != 0 ? 1 : 0;

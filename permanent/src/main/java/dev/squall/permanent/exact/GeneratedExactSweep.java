@@ -38,7 +38,8 @@ final class GeneratedExactSweep {
         long steps = 1L << n;
         SquareMatrix a = ColumnOrdering.apply(matrix, ColumnOrdering.greedy(matrix));
         String source = ExactSourceGenerator.generate(a, backend, ExactSourceGenerator.unrollLog2For(a));
-        RuntimeKernel kernel = device.compile(ExactSourceGenerator.KERNEL_NAME, KernelPreamble.source(backend, source), ExactSourceGenerator.SIGNATURE);
+        RuntimeKernel kernel = dev.squall.permanent.codegen.CompiledKernels.compile(device, ExactSourceGenerator.KERNEL_NAME, backend, source,
+                ExactSourceGenerator.SIGNATURE).kernel();
         int local = backend == Backend.CUDA ? 128 : 64;
         int threads = (int) Math.min(maxThreads, Math.max(1, (steps + 1023) / 1024));
         LongArray planWords = new LongArray(3);

@@ -15,6 +15,11 @@ import java.util.SplittableRandom;
  * <li>{@link #sparse}: rows with 1 to 4 nonzeros at random columns (plus a hidden random
  * permutation's entry, so a perfect matching exists), magnitudes log-uniform over 8 orders
  * (about [7.8e-3, 1.3e6]), random signs.</li>
+ * <li>{@link #dense34}: as {@code sparse}, but every row has 3 or 4 nonzeros: nothing to eliminate at first, so
+ * preprocessing must expand rows or columns;</li>
+ * <li>{@link #mesh}: the 5-point stencil of a {@code ceil(sqrt n)}-wide grid (node i couples to its left, right,
+ * upper and lower neighbours), magnitudes over 8 orders, mixed signs: an engineering-like pattern whose frontier
+ * width is about twice the grid width.</li>
  * </ul>
  *
  * <pre>{@code
@@ -72,15 +77,58 @@ public final class RegressionMatrices {
         return SquareMatrix.of(n, v);
     }
 
+    /** Rows with exactly 3 or 4 nonzeros (one of them on a hidden random permutation), magnitudes over 8 orders, mixed signs. */
+    public static SquareMatrix dense34(int n, long seed) {
+        checkOrder(n);
+        if (n < 4) throw new IllegalArgumentException("dense34 needs order >= 4, got " + n);
+        SplittableRandom r = new SplittableRandom(seed);
+        int[] perm = new int[n];
+        for (int i = 0; i < n; i++) perm[i] = i;
+        for (int i = n - 1; i > 0; i--) {
+            int k = r.nextInt(i + 1), t = perm[i];
+            perm[i] = perm[k];
+            perm[k] = t;
+        }
+        double[] v = new double[n * n];
+        for (int i = 0; i < n; i++) {
+            int count = 3 + r.nextInt(2);
+            v[i * n + perm[i]] = value(r, 7, -2.1, 6.1);
+            for (int placed = 1; placed < count; ) {
+                int j = r.nextInt(n);
+                if (v[i * n + j] != 0) continue;
+                v[i * n + j] = value(r, 7, -2.1, 6.1);
+                placed++;
+            }
+        }
+        return SquareMatrix.of(n, v);
+    }
+
+    /** The 5-point stencil on a grid {@code ceil(sqrt n)} wide (nodes row-major), every entry random over 8 orders, mixed signs. */
+    public static SquareMatrix mesh(int n, long seed) {
+        checkOrder(n);
+        SplittableRandom r = new SplittableRandom(seed);
+        int w = (int) Math.ceil(Math.sqrt(n));
+        double[] v = new double[n * n];
+        for (int i = 0; i < n; i++) {
+            int x = i % w;
+            v[i * n + i] = value(r, 7, -2.1, 6.1);
+            if (x > 0) v[i * n + i - 1] = value(r, 7, -2.1, 6.1);
+            if (x < w - 1 && i + 1 < n) v[i * n + i + 1] = value(r, 7, -2.1, 6.1);
+            if (i >= w) v[i * n + i - w] = value(r, 7, -2.1, 6.1);
+            if (i + w < n) v[i * n + i + w] = value(r, 7, -2.1, 6.1);
+        }
+        return SquareMatrix.of(n, v);
+    }
+
     /**
-     * Parses {@code banded:N[:SEED]} or {@code sparse:N[:SEED]} (seed 1 by default).
+     * Parses {@code KIND:N[:SEED]}, KIND one of banded, sparse, dense34, mesh (seed 1 by default).
      *
      * @throws IllegalArgumentException naming the bad part
      */
     public static SquareMatrix parse(String spec) {
         String[] p = spec.split(":");
-        if (p.length < 2 || p.length > 3 || !(p[0].equals("banded") || p[0].equals("sparse"))) {
-            throw new IllegalArgumentException("--generate '" + spec + "' must be banded:N[:SEED] or sparse:N[:SEED], e.g. banded:40:7");
+        if (p.length < 2 || p.length > 3 || !java.util.List.of("banded", "sparse", "dense34", "mesh").contains(p[0])) {
+            throw new IllegalArgumentException("--generate '" + spec + "' must be KIND:N[:SEED] with KIND banded, sparse, dense34 or mesh, e.g. banded:40:7");
         }
         int n;
         long seed = 1;
@@ -96,7 +144,12 @@ public final class RegressionMatrices {
                 throw new IllegalArgumentException("--generate '" + spec + "': seed '" + p[2] + "' is not an integer");
             }
         }
-        return p[0].equals("banded") ? banded(n, seed) : sparse(n, seed);
+        return switch (p[0]) {
+            case "banded" -> banded(n, seed);
+            case "sparse" -> sparse(n, seed);
+            case "dense34" -> dense34(n, seed);
+            default -> mesh(n, seed);
+        };
     }
 
     /** A random sign times {@code round(10^U(lo, hi) * 2^k) * 2^-k}: log-uniform magnitude, exact in binary and decimal. */

@@ -36,6 +36,19 @@ public record ScaledValue(double mantissa, long exponent) {
         return of(mantissa * o.mantissa, exponent + o.exponent);
     }
 
+    /** The sum, rounded once in the larger operand's scale (the smaller one is lost below 2^-1100 of it). */
+    public ScaledValue plus(ScaledValue o) {
+        if (o.isZero()) return this;
+        if (isZero()) return o;
+        long e = Math.max(exponent, o.exponent);
+        return of(Math.scalb(mantissa, (int) Math.max(-1100, exponent - e)) + Math.scalb(o.mantissa, (int) Math.max(-1100, o.exponent - e)), e);
+    }
+
+    /** The magnitude. */
+    public ScaledValue abs() {
+        return new ScaledValue(Math.abs(mantissa), exponent);
+    }
+
     public boolean isZero() {
         return mantissa == 0;
     }

@@ -49,8 +49,16 @@ public final class BlockTriangularForm {
         int[] rowOfCol = new int[n], colOfRow = new int[n];
         Arrays.fill(rowOfCol, -1);
         Arrays.fill(colOfRow, -1);
+        // the diagonal first: where it is nonzero the blocks keep rows and columns paired as given, so a symmetric pattern
+        // stays symmetric inside its blocks (the frontier program's bandwidth-reducing order works on A + A^T)
         for (int i = 0; i < n; i++) {
-            if (!augment(i, adj, rowOfCol, colOfRow, new boolean[n])) return null;
+            if (a.get(i, i) != 0) {
+                rowOfCol[i] = i;
+                colOfRow[i] = i;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (colOfRow[i] < 0 && !augment(i, adj, rowOfCol, colOfRow, new boolean[n])) return null;
         }
         // row graph: i -> rowOfCol[j] for each nonzero (i, j)
         List<int[]> comps = new Tarjan(n, adj, rowOfCol).run();

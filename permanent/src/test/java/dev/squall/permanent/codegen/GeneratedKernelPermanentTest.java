@@ -63,4 +63,21 @@ class GeneratedKernelPermanentTest {
         assertTrue(hyb.globalRows() > 0 && hyb.source().contains("global_product(xt)"), "the forced split must have cold steps");
         assertRelative(ref, hyb.value(), 1e-10, "Hybrid c=6 n=20");
     }
+
+    /** A second run of the same matrix in this process reuses the built kernel (no build) and gives the same value. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void repeatedRunReusesTheKernelBuiltInThisProcess(Device d) {
+        SquareMatrix a = random(17, 0.3, -1, 1, 4242);
+        double ref = new ChunkedJvmPermanent(2).accurate(a);
+        GeneratedKernelPermanent.Run first = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(a);
+        GeneratedKernelPermanent.Run second = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(a);
+        assertRelative(ref, first.value(), 1e-10, "first run");
+        assertEquals(first.value(), second.value(), "same kernel, same launches: the same value");
+        assertTrue(second.fromCache(), "the second run takes the kernel built by the first");
+        assertEquals(0.0, second.buildMillis());
+        SquareMatrix b = random(17, 0.3, -1, 1, 4243);
+        GeneratedKernelPermanent.Run other = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(b);
+        assertRelative(new ChunkedJvmPermanent(2).accurate(b), other.value(), 1e-10, "another matrix gets its own kernel");
+    }
 }
