@@ -37,10 +37,10 @@ import java.util.List;
         subcommands = {PermanentJob.class, CgJob.class, OverheadJob.class, CommandLine.HelpCommand.class})
 public final class SparkCommand implements SquallSubcommand {
     /** What a user without Spark's jars is told. */
-    static final String HOW_TO_GET_SPARK = "build them with tornado-tasks/spark/scripts/spark-dist (in a checkout: it writes "
-            + "tornado-tasks/spark/target/spark-dist and squall-spark-dist.tar.xz) and unpack that next to the bundle as squall/spark/, "
-            + "or run with SQUALL_SPARK_CLASSPATH=\"$(spark-dist/classpath)\"; in a checkout, tornado-tasks/spark/scripts/squall-spark runs "
-            + "these commands with Spark from the local Maven repository; on a cluster use spark-submit";
+    static final String HOW_TO_GET_SPARK = "pack them with tornado-tasks/spark/scripts/spark-dist (it writes "
+            + "tornado-tasks/spark/target/squall-spark-dist.tar.xz) and unpack that inside the bundle (tar xJf squall-spark-dist.tar.xz -C squall/, "
+            + "giving squall/spark/), or set SQUALL_SPARK_CLASSPATH to Spark 4.2's jars; on a cluster, use spark-submit "
+            + "--class dev.squall.spark.cli.SquallSparkMain";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
