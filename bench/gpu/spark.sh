@@ -21,6 +21,7 @@ start=$SECONDS
 BUDGET=470
 STEP_MIN=20
 unpack_bundle /tmp/squall-spark-run
+unset JAVA_HOME   # Spark's workers start executors with JAVA_HOME's java when set, else with this runtime
 archive="${SPARK_DIST:-tornado-tasks/spark/target/squall-spark-dist.tar.xz}"
 if [ ! -f "$archive" ]; then echo "spark.sh: $archive is missing: run tornado-tasks/spark/scripts/spark-dist and carry it" | tee "$OUT/stderr.txt"; exit 2; fi
 tar xJf "$archive" -C "$B"
@@ -68,8 +69,10 @@ if best_single and warm:
     ratio = min(warm) / best_single
     print(f"Spark job (local[1], warm, best) {min(warm):.3f} s / single-process sweep (best) {best_single:.3f} s = {ratio:.3f}"
           f" -> {'within' if ratio <= 1.10 else 'NOT within'} 10%")
-values = {r.get("value_text") for r in single + spark}
-print(f"values agree: {len(values) == 1 if values else None} {sorted(values)[:3]}")
+vals = [r["value"] for r in single + spark if r.get("value") is not None]
+if vals:
+    spread = (max(vals) - min(vals)) / abs(max(vals, key=abs))
+    print(f"values agree to {spread:.1e} relative ({'ok' if spread <= 1e-10 else 'DIFFER'}): {min(vals)!r} .. {max(vals)!r}")
 for r in rs:
     if r.get("command") == "spark overhead":
         o, s = r["overhead"], r.get("scaling")

@@ -104,7 +104,7 @@ class LocalClusterTest {
      * executors up.
      */
     @Test
-    @Order(100)
+    @Order(Integer.MAX_VALUE) // unannotated tests have Order.DEFAULT (MAX_VALUE / 2): this one runs after them
     void lostExecutorsChunkIsRerunAndTheValueIsUnchanged() throws Exception {
         Random r = new Random(23);
         double[] v = new double[20 * 20];
