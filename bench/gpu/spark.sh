@@ -2,7 +2,7 @@
 # Permanent n = 40 through Spark against the single process on one GPU (issue 19: within 10%), and Spark's overheads,
 # in one device call of under 8 minutes. Two transfers, since the bundle and Spark's jars do not fit one:
 #   ./scripts/bundle                            # here: dist/squall-bundle.tar.gz (~50 MB)
-#   tornado-tasks/spark/scripts/spark-dist      # here: tornado-tasks/spark/target/squall-spark-dist.tar.xz (~23 MiB)
+#   tornado-tasks/spark/scripts/spark-dist      # here: tornado-tasks/spark/target/squall-spark-dist.tar.xz (~26 MiB)
 #   device call 1 carries dist/ (any command); call 2 carries the archive and runs, from the repository root:
 #     bash bench/gpu/spark.sh                   (SPARK_DIST=path/to/squall-spark-dist.tar.xz to take it from elsewhere)
 # The spark archive is unpacked into the bundle (squall/spark/), where bin/squall finds Spark's jars and options.
