@@ -99,7 +99,7 @@ public final class SparkOverhead {
 
     /**
      * Times one random permanent of order {@code n} (density 0.5, seed 1) cut into {@code slots x c} chunks for
-     * {@code c = 1, 2, 4, ..., maxChunksPerSlot} (median of {@code repeat} runs each, after one warm-up run).
+     * {@code c = 1, 2, 4, ..., maxChunksPerSlot} (median of {@code repeat} runs each, after an unmeasured one).
      */
     public static ChunkScaling chunkScaling(JavaSparkContext sc, int n, Method method, TaskDevices devices, int maxChunksPerSlot, int repeat) {
         if (n < 2 || n > 40) throw new IllegalArgumentException("the chunk-scaling order must be in [2, 40], got " + n);
@@ -113,6 +113,8 @@ public final class SparkOverhead {
         for (int c = 1; c <= maxChunksPerSlot; c *= 2) {
             double[] t = new double[repeat];
             DistributedPermanent.Result r = null;
+            // one unmeasured run per chunk count: executors JIT-compile and load each chunk size's code on first use
+            new DistributedPermanent(sc).method(method).devices(devices).chunksPerSlot(c).compute(a);
             for (int k = 0; k < repeat; k++) {
                 r = new DistributedPermanent(sc).method(method).devices(devices).chunksPerSlot(c).compute(a);
                 t[k] = r.seconds();
