@@ -36,8 +36,15 @@ class SquallCommandTest {
                     if (!line.isBlank() && !line.startsWith("#")) listed.add(line.strip());
                 }
             }
-            // the module-info.class beside the services file declares the same providers
+            // the module-info.class beside the services file declares the same providers; squall-spark has none (Spark's
+            // jars cannot be named modules): there the services file alone announces its command, as the automatic module
+            // dev.squall.spark on the module path
             URL descriptor = new URL(file.toString().replace(SERVICE, "module-info.class"));
+            if (listed.stream().allMatch(c -> c.startsWith("dev.squall.spark."))) {
+                assertThrows(IOException.class, () -> descriptor.openStream().close(), "squall-spark has no module-info");
+                byModule.put("dev.squall.spark", listed);
+                continue;
+            }
             ModuleDescriptor md;
             try (InputStream in = descriptor.openStream()) {
                 md = ModuleDescriptor.read(in);
@@ -48,7 +55,7 @@ class SquallCommandTest {
             byModule.put(md.name(), listed);
         }
         assertTrue(byModule.keySet().containsAll(List.of("dev.squall.bench", "dev.squall.hmatrix", "dev.squall.linalg", "dev.squall.permanent",
-                "dev.squall.sparse")), "modules announcing commands: " + byModule.keySet());
+                "dev.squall.sparse", "dev.squall.spark")), "modules announcing commands: " + byModule.keySet());
         Set<String> announced = new TreeSet<>();
         byModule.values().forEach(announced::addAll);
         Set<String> assembled = new TreeSet<>();
@@ -75,8 +82,38 @@ class SquallCommandTest {
             assertTrue(help.contains("--json") && help.contains("--debug") && help.contains("--help"), name + ": " + help);
             assertFalse(help.contains("-V,") || help.contains("--version"), name + " lists -V:\n" + help);
             assertNotNull(cl.getCommandSpec().findOption("--json"), name);
-            if (!List.of("devices", "kernels").contains(name)) assertNotNull(cl.getCommandSpec().findOption("--device"), name + " takes --device");
+            // spark only groups its jobs, which take --device (the device of tasks that Spark gives no GPU)
+            if (!List.of("devices", "kernels", "spark").contains(name)) assertNotNull(cl.getCommandSpec().findOption("--device"), name + " takes --device");
+            for (CommandLine sub : cl.getSubcommands().values()) {
+                if (sub.getCommand() instanceof CommandLine.HelpCommand) continue;
+                assertNotNull(sub.getCommandSpec().findOption("--device"), name + " " + sub.getCommandName() + " takes --device");
+                assertNotNull(sub.getCommandSpec().findOption("--json"), name + " " + sub.getCommandName() + " takes --json");
+                assertTrue(sub.getUsageMessage().contains("Exit codes: 0 ok"), name + " " + sub.getCommandName() + " lists the exit codes");
+            }
             assertFalse(cl.getCommandSpec().usageMessage().description().length == 0, name);
         }
+    }
+
+    /**
+     * Spark is not on this module's class path (squall-spark has it as provided): {@code squall spark} still lists and
+     * explains its jobs, and a job exits 2 saying how to get Spark's jars.
+     */
+    @Test
+    void sparkWithoutSparksJarsExplainsAndExitsTwo() {
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apache.spark.SparkContext"));
+        CliRun help = CliRun.of("spark", "--help");
+        assertEquals(0, help.code(), help.toString());
+        assertTrue(help.out().contains("permanent") && help.out().contains("cg") && help.out().contains("overhead"), help.toString());
+        CliRun jobHelp = CliRun.of("spark", "permanent", "--help");
+        assertEquals(0, jobHelp.code(), jobHelp.toString());
+        assertTrue(jobHelp.out().contains("--chunks-per-slot"), jobHelp.toString());
+        for (String[] args : new String[][] {{"spark", "permanent", "--random", "10:0.5", "--device", "jvm"}, {"spark", "cg", "--json"}}) {
+            CliRun r = CliRun.of(args);
+            assertEquals(2, r.code(), r.toString());
+            assertTrue(r.err().contains("Spark's jars are not on the class path") && r.err().contains("spark-dist"), r.toString());
+            assertFalse(r.stackTrace(), r.toString());
+        }
+        CliRun json = CliRun.of("spark", "cg", "--json");
+        assertTrue(json.out().contains("\"error_kind\":\"bad_input\""), json.toString());
     }
 }

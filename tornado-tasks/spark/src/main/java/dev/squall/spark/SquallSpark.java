@@ -43,7 +43,7 @@ public final class SquallSpark {
                     .setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }
         if (master.startsWith("local-cluster")) {
-            c.set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
+            c.set("spark.executor.extraClassPath", absoluteClassPath(System.getProperty("java.class.path")))
                     .set("spark.home", sparkHome().toString())
                     .set("spark.executorEnv.SPARK_HOME", sparkHome().toString())
                     // the launcher asks for the Scala version before it looks for jars
@@ -53,6 +53,17 @@ public final class SquallSpark {
             if (Files.exists(jsig)) c.set("spark.executorEnv.LD_PRELOAD", jsig.toString());
         }
         return c;
+    }
+
+    /** {@code classPath} with every entry made absolute: executors run in their worker's folder, not in this JVM's. */
+    static String absoluteClassPath(String classPath) {
+        StringBuilder s = new StringBuilder();
+        for (String e : classPath.split(File.pathSeparator)) {
+            if (e.isEmpty()) continue;
+            if (!s.isEmpty()) s.append(File.pathSeparator);
+            s.append(Path.of(e).toAbsolutePath().normalize());
+        }
+        return s.toString();
     }
 
     /**

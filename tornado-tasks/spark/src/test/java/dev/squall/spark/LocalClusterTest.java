@@ -15,7 +15,10 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.util.Arrays;
 import java.util.HashSet;
@@ -26,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** {@code local-cluster[2,1,1024]}: two executor JVMs of one core each, started by in-process workers. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalClusterTest {
     static JavaSparkContext sc;
     static final AtomicInteger failedTasks = new AtomicInteger();
@@ -92,5 +96,25 @@ class LocalClusterTest {
             for (int i = 0; i < b.length; i++) diff = Math.max(diff, Math.abs(barrier.x()[i] - ref.x()[i]));
             assertTrue(diff <= 1e-10 * scale, "max difference " + diff);
         }
+    }
+
+    /**
+     * An executor JVM that dies under a task (Runtime.halt): Spark re-runs the lost chunk on the other executor (its
+     * worker starts a new one), and the value is the single-process one bit for bit. Last: the other tests want both
+     * executors up.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE) // unannotated tests have Order.DEFAULT (MAX_VALUE / 2): this one runs after them
+    void lostExecutorsChunkIsRerunAndTheValueIsUnchanged() throws Exception {
+        Random r = new Random(23);
+        double[] v = new double[20 * 20];
+        for (int k = 0; k < v.length; k++) v[k] = r.nextDouble() * 2 - 1;
+        SquareMatrix a = SquareMatrix.of(20, v);
+        long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
+        int before = failedTasks.get();
+        DistributedPermanent.Result lost = new DistributedPermanent(sc).injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 1).compute(a);
+        sc.sc().listenerBus().waitUntilEmpty();
+        assertTrue(failedTasks.get() - before >= 1, "the task on the halted executor failed and was re-run");
+        assertEquals(want, Double.doubleToLongBits(lost.sweepValue()));
     }
 }

@@ -21,7 +21,10 @@ class SquallSparkTest {
     @Test
     void localClusterExecutorsGetThisClassPathAndASparkHome() {
         SparkConf c = SquallSpark.conf("local-cluster[2,1,1024]", "app");
-        assertEquals(System.getProperty("java.class.path"), c.get("spark.executor.extraClassPath"));
+        assertEquals(SquallSpark.absoluteClassPath(System.getProperty("java.class.path")), c.get("spark.executor.extraClassPath"));
+        // executors start in their worker's folder: relative entries are made absolute against this JVM's folder
+        String here = java.nio.file.Path.of("").toAbsolutePath().toString();
+        assertEquals(here + "/a.jar:/b/c.jar:" + here + "/d", SquallSpark.absoluteClassPath("a.jar:/b/c.jar::./d"));
         assertTrue(Files.isDirectory(java.nio.file.Path.of(c.get("spark.home"), "jars")));
         assertEquals("2.13", c.get("spark.executorEnv.SPARK_SCALA_VERSION"));
     }

@@ -7,6 +7,7 @@ import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.RowScaling;
 import dev.squall.permanent.numeric.ScaledValue;
 import dev.squall.spark.TaskDevices;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -54,7 +55,18 @@ public final class DistributedPermanent {
     private int chunksPerSlot = 4;
     private int slots;
     private TaskDevices devices = TaskDevices.fallingBackTo("jvm");
-    private int failFirstAttemptOf = -1;
+    private Fault fault = Fault.THROW;
+    private int faultChunk = -1;
+
+    /** Faults the tests inject into the first attempt of one chunk's task, to see Spark re-run it. */
+    public enum Fault {
+        /** The attempt throws: a failed task. */
+        THROW,
+        /** The attempt waits (up to 60 s) until Spark kills it ({@code SparkContext.killTaskAttempt}), then ends: a killed task. */
+        WAIT_FOR_KILL,
+        /** The attempt ends its executor JVM ({@code Runtime.halt}; only in an executor, never in the driver): a lost executor. */
+        HALT_EXECUTOR
+    }
 
     public DistributedPermanent(JavaSparkContext sc) {
         this.sc = sc;
@@ -89,8 +101,29 @@ public final class DistributedPermanent {
 
     /** Test hook: the first attempt of this chunk's task throws, so Spark re-runs it (-1, the default: none). */
     public DistributedPermanent failFirstAttemptOf(int chunk) {
-        this.failFirstAttemptOf = chunk;
+        return injectFault(Fault.THROW, chunk);
+    }
+
+    /** Test hook: {@code fault} strikes the first attempt of this chunk's task (-1: none). */
+    public DistributedPermanent injectFault(Fault f, int chunk) {
+        this.fault = f;
+        this.faultChunk = chunk;
         return this;
+    }
+
+    private static void strike(Fault f, int chunk) throws InterruptedException {
+        switch (f) {
+            case THROW -> throw new IllegalStateException("injected failure of chunk " + chunk + " (first attempt)");
+            case WAIT_FOR_KILL -> {
+                long until = System.nanoTime() + 60_000_000_000L;
+                while (!TaskContext.get().isInterrupted() && System.nanoTime() < until) Thread.sleep(10);
+                TaskContext.get().killTaskIfInterrupted();
+            }
+            case HALT_EXECUTOR -> {
+                if ("driver".equals(SparkEnv.get().executorId())) throw new IllegalStateException("HALT_EXECUTOR would end the driver: use it under local-cluster");
+                Runtime.getRuntime().halt(77);
+            }
+        }
     }
 
     public Result compute(SquareMatrix a) {
@@ -106,14 +139,13 @@ public final class DistributedPermanent {
         Broadcast<double[]> matrix = sc.broadcast(scaling.scaled().rowMajor());
         Method m = method;
         TaskDevices td = devices;
-        int fail = failFirstAttemptOf;
+        int faulty = faultChunk;
+        Fault f = fault;
         List<Integer> ids = new ArrayList<>();
         for (int c = 0; c < chunks.size(); c++) ids.add(c);
         try {
             JavaRDD<ChunkPartials> job = sc.parallelize(ids, ids.size()).map(c -> {
-                if (c == fail && TaskContext.get().attemptNumber() == 0) {
-                    throw new IllegalStateException("injected failure of chunk " + c + " (first attempt)");
-                }
+                if (c == faulty && TaskContext.get().attemptNumber() == 0) strike(f, c);
                 SquareMatrix b = SquareMatrix.of(n, matrix.value());
                 long[] range = chunks.get(c);
                 return td.run(d -> new ChunkPartials(c, new GrayChunks(d, m).partials(b, range[0], range[1]), d.id()));

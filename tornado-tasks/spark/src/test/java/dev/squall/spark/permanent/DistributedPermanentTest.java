@@ -10,7 +10,9 @@ import dev.squall.tasks.runtime.Devices;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.TaskKilled;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,9 @@ class DistributedPermanentTest {
     static final TaskDevices JVM = TaskDevices.fallingBackTo("jvm").localGpus(false);
     static JavaSparkContext sc;
     static final AtomicInteger failedTasks = new AtomicInteger();
+    static final AtomicInteger killedTasks = new AtomicInteger();
+    /** Partition whose first attempt the listener kills when it starts (-1: none). */
+    static volatile int killPartition = -1;
 
     @BeforeAll
     static void start() {
@@ -36,6 +41,14 @@ class DistributedPermanentTest {
             @Override
             public void onTaskEnd(SparkListenerTaskEnd end) {
                 if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
+                if (end.reason() instanceof TaskKilled) killedTasks.incrementAndGet();
+            }
+
+            @Override
+            public void onTaskStart(SparkListenerTaskStart start) {
+                if (start.taskInfo().index() == killPartition && start.taskInfo().attemptNumber() == 0) {
+                    sc.sc().killTaskAttempt(start.taskInfo().taskId(), true, "killed by the test");
+                }
             }
         });
     }
@@ -104,6 +117,25 @@ class DistributedPermanentTest {
         assertEquals(1, failedTasks.get() - before, "one task attempt failed");
         assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
         assertEquals(16, r.devices().size());
+    }
+
+    /** A task killed while it runs (SparkContext.killTaskAttempt, as the UI's kill does) is re-run: the same value bit for bit. */
+    @Test
+    void killedTaskIsRerunAndTheValueIsUnchanged() throws Exception {
+        SquareMatrix a = random(20, 2020);
+        double clean = new DistributedPermanent(sc).devices(JVM).compute(a).sweepValue();
+        sc.sc().listenerBus().waitUntilEmpty();
+        int killedBefore = killedTasks.get();
+        killPartition = 6;
+        try {
+            DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).injectFault(DistributedPermanent.Fault.WAIT_FOR_KILL, 6).compute(a);
+            sc.sc().listenerBus().waitUntilEmpty();
+            assertEquals(1, killedTasks.get() - killedBefore, "one task attempt was killed and re-run");
+            assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
+            assertEquals(16, r.devices().size());
+        } finally {
+            killPartition = -1;
+        }
     }
 
     @Test

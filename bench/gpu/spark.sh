@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Permanent n = 40 through Spark against the single process on one GPU (issue 19: within 10%), and Spark's overheads,
+# in one device call of under 8 minutes. Two transfers, since the bundle and Spark's jars do not fit one:
+#   ./scripts/bundle                            # here: dist/squall-bundle.tar.gz (~50 MB)
+#   tornado-tasks/spark/scripts/spark-dist      # here: tornado-tasks/spark/target/squall-spark-dist.tar.xz (~26 MiB)
+#   device call 1 carries dist/ (any command); call 2 carries the archive and runs, from the repository root:
+#     bash bench/gpu/spark.sh                   (SPARK_DIST=path/to/squall-spark-dist.tar.xz to take it from elsewhere)
+# The spark archive is unpacked into the bundle (squall/spark/), where bin/squall finds Spark's jars and options.
+# Same matrix (--random 40:0.5:1), same method (codegen-hybrid), cuda:0, interleaved twice:
+#   single   squall permanent --no-decompose --json: sweep_seconds (the Gray-code sweep) and seconds (with the
+#            error estimate's sampled re-computation)
+#   spark    squall spark permanent --master local[1] --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+#            --json: the job's seconds per run (run 1 loads the kernel), and on run 2 the same sweep in the same JVM
+#            as one piece (single_seconds) and the ratio
+# then local-cluster[1,1,8192] (one executor JVM, its GPU from Spark's resource scheduling and the discovery script),
+# and the overhead benchmark (empty tasks, chunk scaling) in local mode and with one executor JVM.
+# Writes under $OUT: spark.jsonl (labelled JSON lines), spark.log, spark-summary.txt.
+set -uo pipefail
+. bench/gpu/lib.sh
+start=$SECONDS
+BUDGET=470
+STEP_MIN=20
+unpack_bundle /tmp/squall-spark-run
+unset JAVA_HOME   # Spark's workers start executors with JAVA_HOME's java when set, else with this runtime
+archive="${SPARK_DIST:-tornado-tasks/spark/target/squall-spark-dist.tar.xz}"
+if [ ! -f "$archive" ]; then echo "spark.sh: $archive is missing: run tornado-tasks/spark/scripts/spark-dist and carry it" | tee "$OUT/stderr.txt"; exit 2; fi
+tar xJf "$archive" -C "$B"
+S="$B/bin/squall"
+J="$OUT/spark.jsonl"
+L="$OUT/spark.log"
+: > "$J"
+: > "$L"
+echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null)" | tee -a "$L"
+"$B/runtime/bin/java" -version 2>&1 | head -1 | tee -a "$L"
+# run LABEL TIMEOUT ARGS...: the command's JSON lines into spark.jsonl, each with its label; stderr into spark.log
+run() {
+  local label=$1 t=$2; shift 2
+  echo "== $label: squall $*" >> "$L"
+  step "$t" "$label" bash -c 'label=$1; shift; "$@" --json 2>> "'"$L"'" | sed "s/^{/{\"label\":\"$label\",/" >> "'"$J"'"' _ "$label" "$S" "$@"
+}
+M=(--random 40:0.5:1 --method codegen-hybrid)
+for k in 1 2; do
+  run "single-$k" 60 permanent "${M[@]}" --device cuda:0 --no-decompose
+  run "spark-local-$k" 90 spark permanent "${M[@]}" --master 'local[1]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+done
+disc="$B/spark/gpu-discovery.sh"
+printf '#!/usr/bin/env bash\necho %s\n' "'{\"name\": \"gpu\", \"addresses\": [\"0\"]}'" > "$disc" && chmod +x "$disc"
+export SQUALL_JAVA_OPTS="-Dspark.worker.resource.gpu.amount=1 -Dspark.worker.resource.gpu.discoveryScript=$disc -Dspark.executor.resource.gpu.amount=1 -Dspark.task.resource.gpu.amount=1"
+run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,8192]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+unset SQUALL_JAVA_OPTS
+run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
+run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm
+python3 - "$J" <<'PY' 2>&1 | tee "$OUT/spark-summary.txt"
+import sys
+sys.path.insert(0, "bench/peers")
+from jsonl import rows  # one JSON-lines reader for every summary
+rs = rows(sys.argv[1])
+print("permanent n = 40, p = 0.5, codegen-hybrid, cuda:0 (seconds)")
+single = [r for r in rs if r["label"].startswith("single-")]
+spark = [r for r in rs if r["label"].startswith("spark-") and r.get("command") == "spark permanent"]
+for r in single:
+    print(f"  {r['label']:<16} sweep {r['sweep_seconds']:.3f}  whole command {r['seconds']:.3f}  value {r['value_text']}")
+for r in spark:
+    extra = f"  in-JVM sweep {r['single_seconds']:.3f}  job/sweep {r['ratio']:.3f}  ok {r['ok']}" if r.get("verified") else ""
+    print(f"  {r['label']:<16} run {r['run']} job {r['seconds']:.3f} ({r['chunks']} chunks on {r['ran_on']}){extra}  value {r['value_text']}")
+best_single = min((r["sweep_seconds"] for r in single), default=None)
+warm = [r["seconds"] for r in spark if r["run"] >= 2 and r["label"].startswith("spark-local")]
+if best_single and warm:
+    ratio = min(warm) / best_single
+    print(f"Spark job (local[1], warm, best) {min(warm):.3f} s / single-process sweep (best) {best_single:.3f} s = {ratio:.3f}"
+          f" -> {'within' if ratio <= 1.10 else 'NOT within'} 10%")
+vals = [r["value"] for r in single + spark if r.get("value") is not None]
+if vals:
+    spread = (max(vals) - min(vals)) / abs(max(vals, key=abs))
+    print(f"values agree to {spread:.1e} relative ({'ok' if spread <= 1e-10 else 'DIFFER'}): {min(vals)!r} .. {max(vals)!r}")
+for r in rs:
+    if r.get("command") == "spark overhead":
+        o, s = r["overhead"], r.get("scaling")
+        print(f"{r['label']}: {o['master']} ({o['slots']} slots) start-up {o['startup_seconds']:.2f} s, one-task job {o['job_ms']:.1f} ms,"
+              f" {o['tasks']}-task job {o['many_ms']:.1f} ms, {o['per_task_ms']:.2f} ms per further task")
+        if s:
+            pts = "; ".join(f"{p['chunks_per_slot']}/slot {p['seconds']:.3f}" for p in s["points"])
+            print(f"  chunk scaling n = {s['n']} on {s['device']}: {pts}; fit {s['fixed_seconds']:.3f} s + {s['per_chunk_ms']:.2f} ms per chunk and slot")
+PY
