@@ -21,6 +21,7 @@ module dev.squall.bench {
 
     opens dev.squall.bench.cli to info.picocli;
     opens dev.squall.bench.demo to dev.squall.tasks.runtime;
+    opens dev.squall.bench.suite to dev.squall.tasks.runtime;
     opens dev.squall.bench.queues to dev.squall.tasks.runtime;
     opens dev.squall.bench.stream to dev.squall.tasks.runtime;
     opens dev.squall.bench.jmh to jmh.core, dev.squall.tasks.runtime;
