@@ -12,12 +12,16 @@ module dev.squall.bench {
     requires dev.squall.sparse;
     requires dev.squall.cli;
     requires info.picocli;
+    requires com.fasterxml.jackson.databind;
+    requires java.desktop;
+    requires org.knowm.xchart;
     requires static jmh.core;
     requires static ejml.core;
     requires static ejml.ddense;
     requires static ejml.dsparse;
 
     exports dev.squall.bench.cli;
+    exports dev.squall.bench.suite;
 
     opens dev.squall.bench.cli to info.picocli;
     opens dev.squall.bench.demo to dev.squall.tasks.runtime;

@@ -50,6 +50,11 @@ public final class BatchedCholeskyFactor extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "matrices";
+    }
+
+    @Override
     public String precision() {
         return "fp64";
     }

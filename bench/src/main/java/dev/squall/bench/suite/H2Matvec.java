@@ -51,6 +51,11 @@ public final class H2Matvec extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "points";
+    }
+
+    @Override
     public String precision() {
         return "fp64";
     }

@@ -46,6 +46,11 @@ public final class KernelSumBlockSparse extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "points";
+    }
+
+    @Override
     public String precision() {
         return "fp32";
     }

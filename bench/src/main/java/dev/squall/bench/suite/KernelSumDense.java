@@ -43,6 +43,11 @@ public final class KernelSumDense extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "points";
+    }
+
+    @Override
     public String precision() {
         return "fp32";
     }

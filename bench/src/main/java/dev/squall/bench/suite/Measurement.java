@@ -9,6 +9,7 @@ import java.util.Arrays;
  * @param title        what it computes, in words
  * @param size         the problem size, in words
  * @param scale        the problem size as one number (points, rows, matrices, ...), for scaling charts
+ * @param scaleUnit    what {@code scale} counts
  * @param device       device id
  * @param precision    fp32 or fp64
  * @param samplesMs    the timed samples, ms, in the order run (each as {@link Workload} defines its time)
@@ -26,7 +27,7 @@ import java.util.Arrays;
  * @param ok           the error is within the tolerance
  * @param wallMs       wall time of the whole measurement: setup, untimed and timed samples, verification
  */
-public record Measurement(String workload, String title, String size, double scale, String device, String precision, double[] samplesMs,
+public record Measurement(String workload, String title, String size, double scale, String scaleUnit, String device, String precision, double[] samplesMs,
                           double medianMs, double spread, Bound bound, double work, double rate, double limit, double ratioToLimit,
                           String note, double error, double tolerance, String checkedAgainst, boolean ok, double wallMs) {
     /** The median of {@code ms} (the upper middle one for an even count). */

@@ -48,6 +48,11 @@ public final class PcgSolve extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "rows";
+    }
+
+    @Override
     public String precision() {
         return "fp64";
     }

@@ -49,6 +49,11 @@ public final class PermanentDense extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "order";
+    }
+
+    @Override
     public String precision() {
         return "fp64";
     }

@@ -52,6 +52,11 @@ public final class SgdEpoch extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "ratings";
+    }
+
+    @Override
     public String precision() {
         return "fp32";
     }

@@ -70,6 +70,11 @@ public final class SpmvAuto extends Workload {
     }
 
     @Override
+    public String scaleUnit() {
+        return "entries";
+    }
+
+    @Override
     public String precision() {
         return "fp64";
     }

@@ -38,6 +38,9 @@ public abstract class Workload {
     /** The size as one number, for scaling charts. */
     public abstract double scale();
 
+    /** What {@link #scale()} counts: points, entries, rows, matrices, ratings, order. */
+    public abstract String scaleUnit();
+
     /** fp32 or fp64. */
     public abstract String precision();
 
@@ -60,7 +63,7 @@ public abstract class Workload {
             double rate = work / (median * 1e-3) / 1e9;
             double limit = limits.limit(bound());
             Check c = run.check(hook);
-            return new Measurement(name(), title(), size(), scale(), device.id(), precision(), ms, median, Measurement.spread(ms), bound(), work, rate,
+            return new Measurement(name(), title(), size(), scale(), scaleUnit(), device.id(), precision(), ms, median, Measurement.spread(ms), bound(), work, rate,
                     limit, rate / limit, run.note(median), c.error(), c.tolerance(), c.against(), c.ok(), (System.nanoTime() - t0) / 1e6);
         }
     }
