@@ -48,21 +48,24 @@ public final class BenchCharts {
         style(c.getStyler());
         c.getStyler().setYAxisLogarithmic(true);
         c.getStyler().setXAxisLabelRotation(20);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         List<String> workloads = workloads(rows);
-        // bars grow from the axis' minimum, which a log axis must be told (a decade below the shortest time)
-        c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(rows.stream().mapToDouble(Measurement::medianMs).min().orElse(1))) ));
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        double shortest = Double.POSITIVE_INFINITY;
         for (String d : devices(rows)) {
             List<Double> ms = new ArrayList<>();
             for (String w : workloads) {
-                Measurement largest = null;
-                for (Measurement m : rows) {
-                    if (m.workload().equals(w) && (largest == null || m.scale() > largest.scale())) largest = m;
-                }
-                double scale = largest.scale();
-                ms.add(rows.stream().filter(m -> m.workload().equals(w) && m.device().equals(d) && m.scale() == scale).map(Measurement::medianMs).findFirst().orElse(null));
+                double largest = rows.stream().filter(m -> m.workload().equals(w)).mapToDouble(Measurement::scale).max().orElseThrow();
+                Double v = rows.stream().filter(m -> m.workload().equals(w) && m.device().equals(d) && m.scale() == largest).map(Measurement::medianMs)
+                        .findFirst().orElse(null);
+                if (v != null) shortest = Math.min(shortest, v);
+                ms.add(v);
             }
-            c.addSeries(d, workloads, ms);
+            series.put(d, ms);
         }
+        // bars grow from the axis' minimum, which a log axis must be given: the decade below the shortest bar
+        c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(shortest))));
+        series.forEach((d, ms) -> c.addSeries(d, workloads, ms));
         return c;
     }
 

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * A run against an earlier one ({@code squall bench --compare OLD.json}): the same workload, size and device in both
  * is a regression when its median time grew by more than the run-to-run spread either run measured (the larger of
- * the two (max - min) / median of its samples), an improvement when it shrank by more, and unchanged otherwise.
+ * the two (max - min) / median of its samples): new / old - 1 above it; faster when old / new - 1 is above it (so a
+ * noisy timing can still show a large speedup); the same otherwise.
  */
 public final class Comparison {
     private Comparison() {
@@ -53,7 +54,7 @@ public final class Comparison {
             if (o == null) continue;
             double ratio = e.medianMs() / o.medianMs();
             double allowed = Math.max(o.spread(), e.spread());
-            String verdict = ratio - 1 > allowed ? "regression" : 1 - ratio > allowed ? "faster" : "same";
+            String verdict = ratio - 1 > allowed ? "regression" : 1 / ratio - 1 > allowed ? "faster" : "same";
             out.add(new Delta(e.workload(), e.size(), e.device(), o.medianMs(), e.medianMs(), ratio, allowed, verdict));
         }
         return out;

@@ -44,21 +44,21 @@ public final class Suites {
     static List<Workload> sizes(String name, boolean full) {
         return switch (name) {
             case "h2" -> full ? List.of(new H2Matvec(16384, 8, 1e-6), new H2Matvec(65536, 8, 1e-6), new H2Matvec(262144, 8, 1e-6))
-                    : List.of(new H2Matvec(2048, 6, 1e-5), new H2Matvec(4096, 6, 1e-5), new H2Matvec(8192, 6, 1e-5));
+                    : List.of(new H2Matvec(1024, 6, 1e-5), new H2Matvec(2048, 6, 1e-5), new H2Matvec(4096, 6, 1e-5));
             case "ksum-dense" -> full ? List.of(new KernelSumDense(16384), new KernelSumDense(65536), new KernelSumDense(262144))
-                    : List.of(new KernelSumDense(2048), new KernelSumDense(4096), new KernelSumDense(8192));
+                    : List.of(new KernelSumDense(1024), new KernelSumDense(2048), new KernelSumDense(4096));
             case "ksum-sparse" -> full ? List.of(new KernelSumBlockSparse(100_000), new KernelSumBlockSparse(400_000), new KernelSumBlockSparse(1_600_000))
-                    : List.of(new KernelSumBlockSparse(10_000), new KernelSumBlockSparse(20_000), new KernelSumBlockSparse(40_000));
+                    : List.of(new KernelSumBlockSparse(5000), new KernelSumBlockSparse(10_000), new KernelSumBlockSparse(20_000));
             case "spmv" -> full ? List.of(new SpmvAuto(SpmvAuto.BUS), new SpmvAuto("27pt:64x64x64"), new SpmvAuto("27pt:128x128x128"))
-                    : List.of(new SpmvAuto(SpmvAuto.BUS), new SpmvAuto("27pt:20x20x20"), new SpmvAuto("27pt:40x40x40"));
+                    : List.of(new SpmvAuto(SpmvAuto.BUS), new SpmvAuto("27pt:16x16x16"), new SpmvAuto("27pt:32x32x32"));
             case "pcg" -> full ? List.of(new PcgSolve(32), new PcgSolve(64), new PcgSolve(128))
-                    : List.of(new PcgSolve(8), new PcgSolve(16), new PcgSolve(24));
+                    : List.of(new PcgSolve(8), new PcgSolve(12), new PcgSolve(16));
             case "cholesky" -> full ? List.of(new BatchedCholeskyFactor(64, 10_000), new BatchedCholeskyFactor(64, 40_000), new BatchedCholeskyFactor(64, 160_000))
-                    : List.of(new BatchedCholeskyFactor(32, 500), new BatchedCholeskyFactor(32, 1000), new BatchedCholeskyFactor(32, 2000));
+                    : List.of(new BatchedCholeskyFactor(32, 128), new BatchedCholeskyFactor(32, 256), new BatchedCholeskyFactor(32, 512));
             case "sgd" -> full ? List.of(new SgdEpoch(20_000, 5_000, 1_000_000), new SgdEpoch(80_000, 20_000, 4_000_000), new SgdEpoch(138_493, 26_744, 20_000_000))
                     : List.of(new SgdEpoch(1000, 500, 25_000), new SgdEpoch(2000, 1000, 50_000), new SgdEpoch(2000, 1000, 100_000));
             case "permanent" -> full ? List.of(new PermanentDense(22), new PermanentDense(25), new PermanentDense(28))
-                    : List.of(new PermanentDense(16), new PermanentDense(18), new PermanentDense(20));
+                    : List.of(new PermanentDense(14), new PermanentDense(16), new PermanentDense(18));
             default -> throw new IllegalArgumentException("unknown workload " + name);
         };
     }
