@@ -48,7 +48,6 @@ public final class BenchCharts {
         style(c.getStyler());
         c.getStyler().setYAxisLogarithmic(true);
         c.getStyler().setXAxisLabelRotation(20);
-        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         List<String> workloads = workloads(rows);
         Map<String, List<Double>> series = new LinkedHashMap<>();
         double shortest = Double.POSITIVE_INFINITY;
@@ -85,7 +84,7 @@ public final class BenchCharts {
     }
 
     private static void style(Styler s) {
-        s.setLegendPosition(Styler.LegendPosition.InsideNW);
+        s.setLegendPosition(Styler.LegendPosition.OutsideE);
         s.setChartBackgroundColor(java.awt.Color.WHITE);
         s.setAntiAlias(true);
     }
