@@ -153,6 +153,13 @@ public final class BenchCommand implements SquallSubcommand {
         List<Workload> workloads = s.equals("stream") || s.equals("queues") ? null : Suites.suite(s);   // names the suites on a typo
         if (run.deviceId() != null && devices != null) throw new IllegalArgumentException("give --device D (one device) or --devices LIST, not both");
         if (compare != null && workloads == null) throw new IllegalArgumentException("--compare works with the workload suites (quick, full, a workload), not " + s);
+        if (workloads != null) {
+            for (String o : List.of("--precision", "--size", "--dispatch-runs", "--iterations", "--groups", "--local")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    throw new IllegalArgumentException(o + " applies to the stream and queues suites; each workload of " + s + " has its own precision and sizes");
+                }
+            }
+        }
         String precision = run.precisionName();
         int repeat = run.repeat();
         boolean json = run.json();

@@ -14,7 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,13 +94,14 @@ public final class DemoCommand implements SquallSubcommand {
                 if (!json) System.out.println("(" + s.name() + " absent: " + s.unavailableReason() + ")");
             }
         }
-        PrintStream text = json ? null : System.out;
         List<DemoTour.Report> reports = new ArrayList<>();
-        try (Progress bar = Progress.open(!json && Progress.stderrIsTerminal(), "demo", devices.size(), "devices")) {
-            for (Device d : devices) {
-                reports.add(DemoTour.run(d, full, text));
-                bar.step();
+        for (Device d : devices) {
+            // a device's lines are printed when its tour ends, so that they never cross its progress bar
+            ByteArrayOutputStream lines = new ByteArrayOutputStream();
+            try (Progress bar = Progress.open(!json && Progress.stderrIsTerminal(), "demo on " + d.id(), DemoTour.steps(full), "steps")) {
+                reports.add(DemoTour.run(d, full, json ? null : new PrintStream(lines, true, StandardCharsets.UTF_8), bar::step));
             }
+            if (!json) System.out.print(lines.toString(StandardCharsets.UTF_8));
         }
         boolean ok = reports.stream().allMatch(DemoTour.Report::ok);
         if (json) {

@@ -41,7 +41,19 @@ public final class DemoTour {
 
     /** Runs the tour ({@code full}: the larger sizes) on {@code device}, printing a line per step on {@code out} (null: quiet). */
     public static Report run(Device device, boolean full, PrintStream out) {
+        return run(device, full, out, () -> {
+        });
+    }
+
+    /** The steps of a tour: the limits, then each workload. */
+    public static int steps(boolean full) {
+        return 1 + Suites.demo(full).size();
+    }
+
+    /** As {@link #run(Device, boolean, PrintStream)}, calling {@code step} after each of the {@link #steps} steps. */
+    public static Report run(Device device, boolean full, PrintStream out, Runnable step) {
         DeviceLimits limits = DeviceLimits.measure(device);
+        step.run();
         if (out != null) {
             out.printf(Locale.ROOT, "== %s: %s%n   limits: STREAM copy %.1f GB/s (%d doubles an array, warm), multiply-add %.1f GFLOP/s%n",
                     device.id(), device.info().name(), limits.copyGbs(), limits.copyElements(), limits.fmaGflops());
@@ -50,6 +62,7 @@ public final class DemoTour {
         for (Workload w : Suites.demo(full)) {
             Measurement m = w.measure(device, limits, samples(full), hook);
             rows.add(m);
+            step.run();
             if (out != null) out.println(line(m));
         }
         return new Report(device, limits, rows);

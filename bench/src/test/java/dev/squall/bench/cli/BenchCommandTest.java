@@ -88,6 +88,9 @@ class BenchCommandTest {
         CliRun stream = CliRun.of("bench", "stream", "--devices", "jvm", "--compare", dir.resolve("x.json").toString());
         assertEquals(2, stream.code(), stream.toString());
         assertTrue(stream.err().contains("--compare works with the workload suites"), stream.toString());
+        CliRun precision = CliRun.of("bench", "--suite", "quick", "--devices", "jvm", "--precision", "fp32");
+        assertEquals(2, precision.code(), precision.toString());
+        assertTrue(precision.err().contains("--precision applies to the stream and queues suites"), precision.toString());
         CliRun missing = CliRun.of("bench", "--suite", "pcg", "--devices", "jvm", "--compare", dir.resolve("absent.json").toString());
         assertEquals(2, missing.code(), missing.toString());
         assertTrue(missing.err().contains("absent.json: no such file") && !missing.stackTrace(), missing.toString());
