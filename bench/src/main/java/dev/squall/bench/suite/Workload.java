@@ -4,10 +4,14 @@ import dev.squall.tasks.runtime.Device;
 
 /**
  * A Squall workload at one size, through its module's public API: run on a device, timed, and verified against the
- * module's plain-Java reference. {@link #measure} sets it up, runs one untimed sample (kernel builds, uploads, a cold
- * JIT), then the timed samples, then checks the last result.
+ * module's plain-Java reference. {@link #measure} sets it up, runs untimed samples (kernel builds, uploads, a cold
+ * JIT: one, and more while they take less than {@value #WARM_UP_NANOS} ns in all, at most {@value #WARM_UP_MAX}), then
+ * the timed samples, then checks the last result.
  */
 public abstract class Workload {
+    static final long WARM_UP_NANOS = 200_000_000L;
+    static final int WARM_UP_MAX = 10;
+
     /** A workload set up on a device. */
     protected interface Run extends AutoCloseable {
         /** Runs the workload once; returns its time in ms (device time where the API gives it). */
@@ -50,12 +54,14 @@ public abstract class Workload {
     /** Sets up on {@code device} (inputs, inspectors, plans); the first sample may still build kernels. */
     protected abstract Run start(Device device);
 
-    /** Sets up, runs one untimed and {@code samples} timed samples, verifies, and relates the rate to {@code limits}. */
+    /** Sets up, runs the untimed and {@code samples} timed samples, verifies, and relates the rate to {@code limits}. */
     public Measurement measure(Device device, DeviceLimits limits, int samples, ResultHook hook) {
         if (samples < 1) throw new IllegalArgumentException("samples must be at least 1, got " + samples);
         long t0 = System.nanoTime();
         try (Run run = start(device)) {
-            run.sample();
+            // untimed samples: builds and uploads, then the JVM backend's JIT, which a single small sample leaves cold
+            long warm = System.nanoTime();
+            for (int w = 0; w < WARM_UP_MAX && (w == 0 || System.nanoTime() - warm < WARM_UP_NANOS); w++) run.sample();
             double[] ms = new double[samples];
             for (int s = 0; s < samples; s++) ms[s] = run.sample();
             double median = Measurement.median(ms);
