@@ -12,15 +12,20 @@ module dev.squall.bench {
     requires dev.squall.sparse;
     requires dev.squall.cli;
     requires info.picocli;
+    requires com.fasterxml.jackson.databind;
+    requires java.desktop;
+    requires org.knowm.xchart;
     requires static jmh.core;
     requires static ejml.core;
     requires static ejml.ddense;
     requires static ejml.dsparse;
 
     exports dev.squall.bench.cli;
+    exports dev.squall.bench.suite;
 
     opens dev.squall.bench.cli to info.picocli;
     opens dev.squall.bench.demo to dev.squall.tasks.runtime;
+    opens dev.squall.bench.suite to dev.squall.tasks.runtime;
     opens dev.squall.bench.queues to dev.squall.tasks.runtime;
     opens dev.squall.bench.stream to dev.squall.tasks.runtime;
     opens dev.squall.bench.jmh to jmh.core, dev.squall.tasks.runtime;

@@ -2,7 +2,7 @@ package dev.squall.bench.demo;
 
 import dev.squall.tasks.api.*;
 
-/** The kernels of {@code squall demo}: one loop-parallel, one SPMD with local memory and sub-group sums. */
+/** Two small kernels: one loop-parallel, one SPMD with local memory and sub-group sums ({@link dev.squall.bench.jmh.JvmWorkGroupBenchmark} times the second). */
 public final class DemoKernels {
     private DemoKernels() {
     }

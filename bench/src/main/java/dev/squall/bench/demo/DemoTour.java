@@ -1,88 +1,104 @@
 package dev.squall.bench.demo;
 
-import dev.squall.bench.stream.StreamBench;
-import dev.squall.bench.stream.StreamResult;
-import dev.squall.tasks.api.DoubleArray;
-import dev.squall.tasks.api.FloatArray;
-import dev.squall.tasks.api.KernelContext;
-import dev.squall.tasks.runtime.*;
+import dev.squall.bench.suite.DeviceLimits;
+import dev.squall.bench.suite.Measurement;
+import dev.squall.bench.suite.ResultHook;
+import dev.squall.bench.suite.Suites;
+import dev.squall.bench.suite.Workload;
+import dev.squall.tasks.runtime.Device;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
+import java.util.Locale;
 
 /**
- * A short tour of a device: saxpy (loop-parallel), a sum of squares (SPMD: sub-group reduction,
- * local memory, barrier) and a STREAM triad, each checked against plain Java and timed.
+ * The tour of {@code squall demo} on one device: the device's limits (STREAM copy, multiply-add throughput) measured
+ * once and warm, then each workload of {@link Suites#demo} timed, related to the limit that bounds it, and verified
+ * against its module's plain-Java reference.
  *
- * <pre>{@code boolean ok = DemoTour.run(Devices.get("jvm"), System.out); }</pre>
+ * <pre>{@code DemoTour.Report r = DemoTour.run(Devices.get("jvm"), false, System.out); }</pre>
  */
 public final class DemoTour {
+    /** Sees every result before it is verified; tests set it to corrupt one (never set in a run). */
+    static volatile ResultHook hook = ResultHook.NONE;
+
     private DemoTour() {
     }
 
-    /** Runs the tour; returns false if any result disagreed with the host reference. */
-    public static boolean run(Device device, PrintStream out) {
-        out.println("== " + device.id() + ": " + device.info().name());
-        boolean ok = true;
-        int n = device.info().type() == DeviceType.JVM ? 1 << 20 : 1 << 22;
-        SplittableRandom rnd = new SplittableRandom(42);
+    /** A device's tour: its limits and one measurement per workload. */
+    public record Report(Device device, DeviceLimits limits, List<Measurement> rows) {
+        /** Every workload's result matched its reference. */
+        public boolean ok() {
+            return rows.stream().allMatch(Measurement::ok);
+        }
+    }
 
-        FloatArray x = new FloatArray(n), y = new FloatArray(n);
-        float[] ey = new float[n];
-        for (int i = 0; i < n; i++) {
-            x.set(i, (float) rnd.nextDouble(-1, 1));
-            y.set(i, (float) rnd.nextDouble(-1, 1));
-            ey[i] = 2.5f * x.get(i) + y.get(i);
-        }
-        try (ExecutionPlan plan = new ExecutionPlan(new TaskGraph("demo")
-                .transferToDevice(DataTransferMode.EVERY_EXECUTION, x, y)
-                .task("saxpy", DemoKernels::saxpy, x, y, 2.5f, n)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, y).snapshot()).withDevice(device).withProfiler(true)) {
-            Profile first = plan.execute().profile();
-            double err = 0;
-            for (int i = 0; i < n; i++) err = Math.max(err, Math.abs(y.get(i) - ey[i]));
-            ok &= err <= 1e-6;
-            // the first run pays for JIT (JVM) and module loading; time warm runs too (y keeps accumulating, unchecked)
-            double warm = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < 5; r++) warm = Math.min(warm, plan.execute().profile().kernelMillis());
-            out.printf("  saxpy        n=%-9d fp32  kernel %8.3f ms  (first run %.3f ms, compile %.0f ms, copies %.2f ms)  max error %.1e %s%n",
-                    n, warm, first.kernelMillis(), first.compileMillis(), first.toDeviceMillis() + first.toHostMillis(), err, err <= 1e-6 ? "ok" : "WRONG");
-        }
+    /** Timed samples per workload. */
+    static int samples(boolean full) {
+        return full ? 5 : 3;
+    }
 
-        DoubleArray v = new DoubleArray(n);
-        double expected = 0;
-        for (int i = 0; i < n; i++) {
-            v.set(i, rnd.nextDouble(-1, 1));
-            expected += v.get(i) * v.get(i);
+    /** Runs the tour ({@code full}: the larger sizes) on {@code device}, printing a line per step on {@code out} (null: quiet). */
+    public static Report run(Device device, boolean full, PrintStream out) {
+        return run(device, full, out, () -> {
+        });
+    }
+
+    /** The steps of a tour: the limits, then each workload. */
+    public static int steps(boolean full) {
+        return 1 + Suites.demo(full).size();
+    }
+
+    /** As {@link #run(Device, boolean, PrintStream)}, calling {@code step} after each of the {@link #steps} steps. */
+    public static Report run(Device device, boolean full, PrintStream out, Runnable step) {
+        DeviceLimits limits = DeviceLimits.measure(device);
+        step.run();
+        if (out != null) {
+            out.printf(Locale.ROOT, "== %s: %s%n   limits: STREAM copy %.1f GB/s (%d doubles an array, warm), multiply-add %.1f GFLOP/s%n",
+                    device.id(), device.info().name(), limits.copyGbs(), limits.copyElements(), limits.fmaGflops());
         }
-        int groups = 64, local = 256;
-        DoubleArray partial = new DoubleArray(groups);
-        partial.init(Double.NaN);
-        try (ExecutionPlan plan = new ExecutionPlan(new TaskGraph("demo")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, v)
-                .task("sumSquares", WorkerGrid.of((long) groups * local).withLocal(local), DemoKernels::sumSquares, new KernelContext(), v, partial, n)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, partial).snapshot()).withDevice(device).withProfiler(true)) {
-            plan.execute();
-            Profile p = plan.execute().profile();
-            for (int r = 0; r < 3; r++) {
-                Profile q = plan.execute().profile();
-                if (q.kernelMillis() < p.kernelMillis()) p = q;
+        List<Measurement> rows = new ArrayList<>();
+        for (Workload w : Suites.demo(full)) {
+            Measurement m = w.measure(device, limits, samples(full), hook);
+            rows.add(m);
+            step.run();
+            if (out != null) out.println(line(m));
+        }
+        return new Report(device, limits, rows);
+    }
+
+    /** One workload's line: what, size, median time, rate, ratio to the limit, its own figure, the check. */
+    static String line(Measurement m) {
+        return String.format(Locale.ROOT, "   %-34s %-24s %9.3f ms %9.2f %-7s %5.2f of %-4s  %s%n   %34s error %.1e (<= %.1e) %s: %s [%.1f s]",
+                m.title(), m.size(), m.medianMs(), m.rate(), m.bound().unit(), m.ratioToLimit(), m.bound().limitName(), m.note(),
+                "", m.error(), m.tolerance(), m.ok() ? "ok" : "WRONG", m.checkedAgainst(), m.wallMs() / 1e3);
+    }
+
+    /**
+     * The comparison: a row per workload, a column per device (median time and ratio to the device's limit), the
+     * fastest device and its speedup over the slowest.
+     */
+    public static void table(List<Report> reports, PrintStream out) {
+        if (reports.isEmpty()) return;
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-12s %-24s", "workload", "size"));
+        for (Report r : reports) head.append(String.format(Locale.ROOT, " %24s", r.device().id()));
+        head.append("  fastest");
+        out.println(head);
+        int n = reports.getFirst().rows().size();
+        for (int i = 0; i < n; i++) {
+            Measurement first = reports.getFirst().rows().get(i);
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-12s %-24s", first.workload(), first.size()));
+            Measurement best = null, worst = null;
+            for (Report r : reports) {
+                Measurement m = r.rows().get(i);
+                row.append(String.format(Locale.ROOT, " %10.3f ms %4.2f %-4s%s", m.medianMs(), m.ratioToLimit(), m.bound().limitName(), m.ok() ? " " : "!"));
+                if (best == null || m.medianMs() < best.medianMs()) best = m;
+                if (worst == null || m.medianMs() > worst.medianMs()) worst = m;
             }
-            double got = 0;
-            for (int g = 0; g < groups; g++) got += partial.get(g);
-            double rel = Math.abs(got - expected) / expected;
-            ok &= rel <= 1e-12;
-            out.printf("  sumSquares   n=%-9d fp64  kernel %8.3f ms  sum %.6f (host %.6f)  rel. error %.1e %s%n",
-                    n, p.kernelMillis(), got, expected, rel, rel <= 1e-12 ? "ok" : "WRONG");
+            row.append(reports.size() > 1 ? String.format(Locale.ROOT, "  %s (%.1fx)", best.device(), worst.medianMs() / best.medianMs()) : "  " + best.device());
+            out.println(row);
         }
-
-        // 15 timed runs: on a 2-core JVM a single slow launch (a parked worker waking) moves a median of 5
-        List<StreamResult> stream = StreamBench.bandwidth(device, n, device.info().fp64() ? "fp64" : "fp32", 15, null);
-        StreamResult triad = stream.get(3);
-        ok &= triad.maxRelError() <= 1e-6;
-        out.printf("  stream triad n=%-9d %s  kernel %8.3f ms  %8.1f GB/s (%.2f of copy) %s%n",
-                n, triad.precision(), triad.medianMillis(), triad.gbPerSecond(), triad.ratioToCopy(), triad.maxRelError() <= 1e-6 ? "ok" : "WRONG");
-        return ok;
+        out.println("ratios: rate over the device's STREAM copy (GB/s) or multiply-add (GFLOP/s) limit; ! marks a wrong result");
     }
 }

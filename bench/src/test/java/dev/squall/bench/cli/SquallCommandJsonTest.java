@@ -43,6 +43,15 @@ class SquallCommandJsonTest {
         return node;
     }
 
+    /** {@code node}'s fields are exactly {@code schema}'s components, snake_case, in order. */
+    static void fields(Class<? extends Record> schema, JsonNode node) {
+        List<String> want = new ArrayList<>();
+        for (RecordComponent c : schema.getRecordComponents()) want.add(new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()));
+        List<String> got = new ArrayList<>();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) got.add(it.next());
+        assertEquals(want, got, schema.getName());
+    }
+
     /** The fields every computing command reports: command, device, precision, verified, ok. */
     private static void common(JsonNode n, String command, String device, String precision, boolean verified) {
         assertEquals(command, n.get("command").asText());
@@ -127,9 +136,31 @@ class SquallCommandJsonTest {
         assertTrue(src.get("source").asText().contains("triad64"), src.toString());
         JsonNode demo = json(DemoCommand.Result.class, "demo", "--device", "jvm", "--json");
         assertTrue(demo.get("ok").asBoolean() && demo.get("devices").get(0).get("device").asText().equals("jvm"), demo.toString());
-        JsonNode b = json(BenchCommand.Result.class, "bench", "--suite", "quick", "--device", "jvm", "--size", "100000", "--repeat", "2", "--dispatch-runs", "50",
+        assertEquals("quick", demo.get("sizes").asText());
+        JsonNode limits = demo.get("devices").get(0);
+        fields(DemoCommand.DeviceLimitsRow.class, limits);
+        assertEquals(8, demo.get("rows").size(), "one row per workload");
+        assertEquals(8, demo.get("fastest").size());
+        for (JsonNode row : demo.get("rows")) {
+            fields(DemoCommand.Row.class, row);
+            assertEquals("jvm", row.get("device").asText());
+            double median = row.get("median_ms").asDouble(), rate = row.get("rate").asDouble();
+            assertEquals(row.get("work").asDouble() / (median * 1e-3) / 1e9, rate, 1e-9 * rate, row.toString());
+            boolean memory = row.get("bound").asText().equals("memory");
+            assertEquals(memory ? "GB/s" : "GFLOP/s", row.get("rate_unit").asText());
+            assertEquals(limits.get(memory ? "copy_gbs" : "fma_gflops").asDouble(), row.get("limit").asDouble(), 0, row.toString());
+            assertEquals(rate / row.get("limit").asDouble(), row.get("ratio_to_limit").asDouble(), 1e-9 * row.get("ratio_to_limit").asDouble());
+            boolean isSample = false;
+            for (JsonNode ms : row.get("samples_ms")) isSample |= ms.asDouble() == median;
+            assertTrue(isSample && row.get("error").asDouble() <= row.get("tolerance").asDouble() && row.get("ok").asBoolean(), row.toString());
+        }
+        for (JsonNode f : demo.get("fastest")) {
+            fields(DemoCommand.Fastest.class, f);
+            assertEquals(1.0, f.get("speedup_over_slowest").asDouble(), "one device: it is the fastest and the slowest");
+        }
+        JsonNode b = json(BenchCommand.Result.class, "bench", "--suite", "stream", "--device", "jvm", "--size", "100000", "--repeat", "2", "--dispatch-runs", "50",
                 "--precision", "fp32", "--json");
-        assertEquals("quick", b.get("suite").asText(), "the suite run, not always stream");
+        assertEquals("stream", b.get("suite").asText());
         assertEquals(4, b.get("stream").size(), "copy, scale, add, triad in fp32");
         for (JsonNode row : b.get("stream")) {
             assertEquals("jvm", row.get("device").asText());
