@@ -3,7 +3,10 @@ package dev.squall.permanent.reference;
 /**
  * The permanent of a square matrix by Ryser's formula, visiting the column subsets in
  * Gray-code order so that each step updates the row sums by one column: {@code O(n 2^n)}
- * flops in double precision. This is the sequential reference for Squall's permanent kernels.
+ * flops in double precision: the textbook form, without the Nijenhuis-Wilf offset, balancing or compensated sums.
+ * Exact for small integer matrices whose sums stay below 2^53; otherwise its rounding grows with the 2^n terms (on
+ * uniform [0, 1) entries it is 3.7e-4 off at n = 26), so accurate references at larger orders are
+ * {@link dev.squall.permanent.cpu.DoubleDoubleGraySweep} and the exact paths.
  *
  * <p>{@code perm(A) = (-1)^n  sum over column subsets S of (-1)^|S| prod_i sum_{j in S} a_ij}.
  * Matrices are dense and row-major: entry {@code (i, j)} is {@code a[i * n + j]}.
