@@ -233,6 +233,73 @@ public final class SolverKernels {
         }
     }
 
+    /**
+     * Sums {@code partA[0..parts)} into {@code s[slotA]} (its previous value moved to {@code s[keepA]} first when
+     * {@code keepA >= 0}) and {@code partB[0..parts)} into {@code s[slotB]}: two dot products finished by one launch.
+     * Grid: one group of {@link #GROUP}.
+     */
+    @Kernel
+    public static void dotFinishPair(KernelContext ctx, @ReadOnly DoubleArray partA, @ReadOnly DoubleArray partB, DoubleArray s, int parts,
+                                     int slotA, int keepA, int slotB) {
+        double[] pa = ctx.allocateDoubleLocalArray(GROUP);
+        double[] pb = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double a = 0;
+        double b = 0;
+        for (int i = lid; i < parts; i += GROUP) {
+            a += partA.get(i);
+            b += partB.get(i);
+        }
+        pa[lid] = a;
+        pb[lid] = b;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                pa[lid] += pa[lid + w];
+                pb[lid] += pb[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            if (keepA >= 0) {
+                s.set(keepA, s.get(slotA));
+            }
+            s.set(slotA, pa[0]);
+            s.set(slotB, pb[0]);
+        }
+    }
+
+    /**
+     * CG's step fused with the partial sums of the new {@code r^T r}: {@code alpha = s[RZ] / s[PAP]};
+     * {@code x += alpha p}, {@code r -= alpha Ap}, and work-group g writes its share of {@code r^T r} to
+     * {@code partial[g]} (as {@link #dotPartials}), so r is not read again for its norm. Grid: groups of {@link #GROUP}.
+     */
+    @Kernel
+    public static void cgStepNorm(KernelContext ctx, DoubleArray x, DoubleArray r, @ReadOnly DoubleArray p, @ReadOnly DoubleArray ap,
+                                  @ReadOnly DoubleArray s, @NoAlias DoubleArray partial, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double alpha = s.get(RZ) / s.get(PAP);
+        double acc = 0;
+        for (int i = ctx.globalIdx; i < n; i += ctx.globalGroupSizeX) {
+            x.set(i, x.get(i) + alpha * p.get(i));
+            double ri = r.get(i) - alpha * ap.get(i);
+            r.set(i, ri);
+            acc += ri * ri;
+        }
+        part[lid] = acc;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                part[lid] += part[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            partial.set(ctx.groupIdx, part[0]);
+        }
+    }
+
     /** CG's step: {@code alpha = s[RZ] / s[PAP]}; {@code x += alpha p}, {@code r -= alpha Ap}. */
     @Kernel
     public static void cgStep(DoubleArray x, DoubleArray r, @ReadOnly DoubleArray p, @ReadOnly DoubleArray ap, @ReadOnly DoubleArray s, int n) {
@@ -286,6 +353,26 @@ public final class SolverKernels {
         for (@Parallel int c = 0; c < nc; c++) {
             int f = fineOf.get(c);
             rc.set(c, rf.get(f) - axf.get(f));
+        }
+    }
+
+    /**
+     * Multigrid residual and restriction in one pass, computing {@code A x} only where it is kept:
+     * {@code rc[c] = rf[f] - sum_q val[q] xf[col[q]]} over the CSR row {@code f = fineOf[c]}. Equal to
+     * {@link #restrictResidual} after a full SpMV, while reading only the fine rows at coarse points (one eighth of the
+     * matrix on halved 3-D grids).
+     */
+    @Kernel
+    public static void residualRestrict(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray rf,
+                                        @ReadOnly DoubleArray xf, @NoAlias DoubleArray rc, @ReadOnly IntArray fineOf, int nc) {
+        for (@Parallel int c = 0; c < nc; c++) {
+            int f = fineOf.get(c);
+            double ax = 0;
+            int end = rowPtr.get(f + 1);
+            for (int q = rowPtr.get(f); q < end; q++) {
+                ax += val.get(q) * xf.get(col.get(q));
+            }
+            rc.set(c, rf.get(f) - ax);
         }
     }
 
