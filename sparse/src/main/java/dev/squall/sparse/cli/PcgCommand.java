@@ -77,7 +77,7 @@ public final class PcgCommand implements SquallSubcommand {
             description = "widest level walked inside a single-work-group chain (default 512)")
     int chainMax;
 
-    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto", description = "for gs and mg smoothing: csr, ell or auto (as squall gs)")
+    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto", description = "for gs and mg smoothing: csr, ell, dia or auto (as squall gs)")
     String layout;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto", description = "SpMV format (as squall spmv) or auto (default)")

@@ -142,6 +142,54 @@ public final class SolverKernels {
     }
 
     /**
+     * One row's Gauss-Seidel update from the diagonal sweep layout in schedule order: position {@code k} holds row
+     * {@code i = order[k]}'s entry at column {@code i + offset[q]} in {@code val[q * n + k]} for every diagonal q
+     * ({@code 0} where the row has none; such a column is clamped into the matrix, and its zero adds nothing) and its
+     * diagonal {@code diag[k]}. No column indices are read: a stencil's entries cost their values only.
+     */
+    @DeviceFunction
+    static void updateDiaRow(@ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b,
+                             DoubleArray x, @ReadOnly IntArray order, int k, int n, int width) {
+        int i = order.get(k);
+        double s = b.get(i);
+        int idx = k;
+        for (int q = 0; q < width; q++) {
+            int j = i + offset.get(q);
+            j = j < 0 ? 0 : j;
+            j = j >= n ? n - 1 : j;
+            s -= val.get(idx) * x.get(j);
+            idx += n;
+        }
+        x.set(i, s / diag.get(k));
+    }
+
+    /** The positions {@code start..end} of one level or colour in the diagonal sweep layout, one work-item per row. */
+    @Kernel
+    public static void sweepRowsDia(@ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b,
+                                    DoubleArray x, @ReadOnly IntArray order, int start, int end, int n, int width) {
+        for (@Parallel int k = start; k < end; k++) {
+            updateDiaRow(offset, val, diag, b, x, order, k, n, width);
+        }
+    }
+
+    /** {@link #sweepChain} over the diagonal sweep layout. Grid: one group of {@link #GROUP} work-items. */
+    @Kernel
+    public static void sweepChainDia(KernelContext ctx, @ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                                     @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, @ReadOnly IntArray groupPtr,
+                                     int first, int count, int step, int n, int width) {
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        for (int t = 0; t < count; t++) {
+            int g = first + t * step;
+            int end = groupPtr.get(g + 1);
+            for (int k = groupPtr.get(g) + lid; k < end; k += size) {
+                updateDiaRow(offset, val, diag, b, x, order, k, n, width);
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /**
      * ILU(0) of the rows {@code order[start..end)}, in place in {@code lu} (a copy of A's values): for each entry
      * {@code (i, k)} left of the diagonal, in column order, {@code l = lu_ik / lu_kk} replaces it and
      * {@code lu_ij -= l lu_kj} for the columns {@code j > k} present in both rows. Rows {@code k < i} that row i
