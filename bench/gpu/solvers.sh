@@ -4,7 +4,8 @@
 #   on the GPU host, from the repository root:   bash bench/gpu/solvers.sh
 # 1. MG-preconditioned CG on HPCG's 27-point problem at 256^3 (fp64, --profile: device time of each part of an
 #    iteration, per multigrid level, with its launches), then symmetric-GS- and Jacobi-preconditioned CG at 256^3,
-#    and MG-PCG at 128^3 (the size of the first measurement, 2.98 ms per iteration before these changes).
+#    MG-PCG with the multigrid in fp32 inside the fp64 solve (--precond-precision fp32), and MG-PCG at 128^3 (the size
+#    of the first measurement, 2.98 ms per iteration before these changes).
 # 2. `squall gs` symmetric multicolour sweeps at 256^3 in the DIA layout (the GPU default for stencils) and in ELL,
 #    with GB/s and the ratio to the copy bandwidth measured in the same run.
 # 3. Triangular solves: bench/peers/cupy_trsv.py writes the lower triangle of HPCG 64^3 and 104^3 and of the
@@ -31,6 +32,7 @@ echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.t
 run() { local t=$1 cmd=$2; step "$t" "squall $cmd" bash -c "echo '\$ squall $cmd' >> \"$L\"; \"$S\" $cmd --json >> \"$J\" 2>> \"$L\""; }
 
 run 110 "pcg --generate hpcg:256 --precond mg --tol 1e-8 --max-iter 200 --profile --repeat 5 --device cuda:0 --verify"
+run 100 "pcg --generate hpcg:256 --precond mg --precond-precision fp32 --tol 1e-8 --max-iter 200 --device cuda:0 --verify"
 run 60 "pcg --generate hpcg:128 --precond mg --tol 1e-8 --max-iter 200 --profile --repeat 5 --device cuda:0 --verify"
 run 70 "gs --generate hpcg:256 --schedule multicolor --layout dia --sweeps 10 --device cuda:0"
 run 70 "gs --generate hpcg:256 --schedule multicolor --layout ell --sweeps 10 --device cuda:0"

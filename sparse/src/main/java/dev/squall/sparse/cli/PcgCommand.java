@@ -5,6 +5,7 @@ import dev.squall.sparse.multigrid.StencilMultigrid;
 import dev.squall.sparse.precond.Ilu0Preconditioner;
 import dev.squall.sparse.precond.JacobiPreconditioner;
 import dev.squall.sparse.precond.Preconditioner;
+import dev.squall.sparse.precond.SinglePrecisionPreconditioner;
 import dev.squall.sparse.precond.SymGsPreconditioner;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.reference.ReferenceSpmv;
@@ -83,6 +84,11 @@ public final class PcgCommand implements SquallSubcommand {
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto", description = "SpMV format (as squall spmv) or auto (default)")
     String format;
 
+    @Option(names = "--precond-precision", paramLabel = "P", defaultValue = "same",
+            description = "same (the solve's precision, default) or fp32: the preconditioner's matrix, factors and sweeps in single precision"
+                    + " inside an fp64 solve (r rounded to fp32, z widened back)")
+    String precondPrecision;
+
     @Option(names = "--profile", description = "after the solve, time each part of an iteration alone (SpMV, dots, updates, each multigrid"
             + " level's smoothing, residual+restriction and prolongation) with its launches, --repeat runs each (median)")
     boolean profile;
@@ -129,15 +135,21 @@ public final class PcgCommand implements SquallSubcommand {
         progress("measuring copy bandwidth on " + dev.id());
         double copyGbs = SolverInput.copyGbs(dev);
         progress("setting up " + kind);
+        Precision pp = switch (precondPrecision.strip().toLowerCase(Locale.ROOT)) {
+            case "same" -> p;
+            case "fp32" -> Precision.FP32;
+            default -> throw new IllegalArgumentException("--precond-precision must be same or fp32, got '" + precondPrecision + "'");
+        };
         long s0 = System.nanoTime();
-        DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, p);
+        DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, pp);
         Preconditioner pre = switch (kind) {
-            case "jacobi" -> new JacobiPreconditioner(m, p);
-            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), p, chainMax, lay, dev.info().isGpu());
-            case "ilu0" -> new Ilu0Preconditioner(m, p, dev, chainMax);
-            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, p, dev, mgLevels, ordering, chainMax, lay);
+            case "jacobi" -> new JacobiPreconditioner(m, pp);
+            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), pp, chainMax, lay, dev.info().isGpu());
+            case "ilu0" -> new Ilu0Preconditioner(m, pp, dev, chainMax);
+            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, pp, dev, mgLevels, ordering, chainMax, lay);
             default -> null;
         };
+        if (pre != null && pp != p) pre = new SinglePrecisionPreconditioner(pre, a.rows());
         double precondMs = (System.nanoTime() - s0) / 1e6;
         double[] b = ReferenceSpmv.multiply(a, GsCommand.ones(a.rows()));
         try (Pcg cg = Pcg.create(a, pre, p, dev, f)) {

@@ -45,6 +45,18 @@ class PcgCommandTest {
     }
 
     @Test
+    void singlePrecisionMultigridInsideDoublePrecisionCgVerifies() {
+        Object[] r = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--precond-precision", "fp32", "--tol", "1e-9",
+                "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        assertTrue(json.contains("\"status\":\"converged\"") && json.contains("in fp32 (r rounded, z widened)") && json.contains("\"precision\":\"fp64\""), json);
+        Object[] bad = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--precond-precision", "fp16", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--precond-precision must be same or fp32, got 'fp16'"), (String) bad[2]);
+    }
+
+    @Test
     void ilu0OnAFileReportsIterationsAndRate() {
         Object[] r = CliRunner.run(new PcgCommand(), "--matrix", TestData.file("ani4.mtx").toString(), "--precond", "ilu0", "--device", "jvm", "--verify");
         assertEquals(0, r[0], (String) r[2]);
