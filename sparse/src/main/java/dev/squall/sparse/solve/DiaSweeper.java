@@ -14,7 +14,6 @@ import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Sweeps over a diagonal (DIA) copy of the matrix in the forward schedule's order: the off-diagonal entries lie on
@@ -82,14 +81,30 @@ public final class DiaSweeper implements Sweeper {
 
     /** The sorted distinct offsets {@code j - i} of {@code a}'s off-diagonal entries, or null if there are more than {@code max}. */
     public static int[] offsets(CsrMatrix a, int max) {
-        TreeSet<Integer> s = new TreeSet<>();
+        // open addressing over a table of at least 4 max slots: one probe per entry in the usual case
+        int cap = Integer.highestOneBit(Math.max(4, 4 * max)) << 1;
+        int[] key = new int[cap];
+        boolean[] used = new boolean[cap];
+        int[] found = new int[max + 1];
+        int count = 0;
         for (int i = 0; i < a.rows(); i++) {
             for (int e = a.rowStart(i); e < a.rowStart(i + 1); e++) {
                 int j = a.colIndex(e);
-                if (j != i && s.add(j - i) && s.size() > max) return null;
+                if (j == i) continue;
+                int d = j - i;
+                int h = (d * 0x9E3779B1) >>> (32 - Integer.numberOfTrailingZeros(cap));
+                while (used[h] && key[h] != d) h = (h + 1) & (cap - 1);
+                if (!used[h]) {
+                    if (count == max) return null;
+                    used[h] = true;
+                    key[h] = d;
+                    found[count++] = d;
+                }
             }
         }
-        return s.stream().mapToInt(Integer::intValue).toArray();
+        int[] out = Arrays.copyOf(found, count);
+        Arrays.sort(out);
+        return out;
     }
 
     @Override
