@@ -39,8 +39,9 @@ run 90 "gs --generate hpcg:256 --schedule multicolor --layout dia --sweeps 10 --
 
 mkdir -p /tmp/squall-trsv
 export PYTHONUNBUFFERED=1
-step 60 "cusparse trsv" python3 bench/peers/cupy_trsv.py /tmp/squall-trsv hpcg64=hpcg:64 hpcg104=hpcg:104 bus1138=bench/data/1138_bus.mtx \
-    bcsstk01=bench/data/bcsstk01.mtx >> "$T" 2>> "$L"
+# smallest first: each matrix's line is written as soon as it is timed
+step 90 "cusparse trsv" python3 bench/peers/cupy_trsv.py /tmp/squall-trsv bcsstk01=bench/data/bcsstk01.mtx bus1138=bench/data/1138_bus.mtx \
+    hpcg64=hpcg:64 hpcg104=hpcg:104 >> "$T" 2>> "$L"
 for m in hpcg104 hpcg64 bus1138 bcsstk01; do
   [ -f "/tmp/squall-trsv/$m.mtx" ] || continue
   for c in 512 0; do
