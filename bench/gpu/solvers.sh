@@ -34,7 +34,7 @@ echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.t
 run() { local t=$1 cmd=$2; step "$t" "squall $cmd" bash -c "echo '\$ squall $cmd' >> \"$L\"; \"$S\" $cmd --json >> \"$J\" 2>> \"$L\""; }
 
 # most wanted first: each 256^3 run spends ~30-60 s of host set-up (generation, inspectors, layouts) before its solve
-run 120 "pcg --generate hpcg:256 --precond mg --tol 1e-8 --max-iter 200 --profile --repeat 5 --device cuda:0 --verify"
+run 120 "pcg --generate hpcg:256 --precond mg --tol 1e-8 --max-iter 400 --profile --repeat 5 --device cuda:0 --verify"
 run 90 "gs --generate hpcg:256 --schedule multicolor --layout dia --sweeps 10 --device cuda:0"
 
 mkdir -p /tmp/squall-trsv
@@ -53,10 +53,10 @@ run 40 "pcg --generate hpcg:128 --precond mg --tol 1e-8 --max-iter 200 --profile
 run 30 "pcg --generate hpcg:64 --precond mg --tol 1e-8 --device cuda:0 --verify"
 run 60 "pcg --generate hpcg:64 --precond mg --tol 1e-8 --device jvm --verify"
 
-run 100 "pcg --generate hpcg:256 --precond mg --precond-precision fp32 --tol 1e-8 --max-iter 200 --device cuda:0 --verify"
+run 100 "pcg --generate hpcg:256 --precond mg --precond-precision fp32 --tol 1e-8 --max-iter 400 --device cuda:0 --verify"
 run 90 "gs --generate hpcg:256 --schedule multicolor --layout ell --sweeps 10 --device cuda:0"
-run 90 "pcg --generate hpcg:256 --precond symgs --schedule multicolor --tol 1e-8 --max-iter 1000 --device cuda:0"
-run 80 "pcg --generate hpcg:256 --precond jacobi --tol 1e-8 --max-iter 2000 --device cuda:0"
+run 100 "pcg --generate hpcg:256 --precond symgs --schedule multicolor --tol 1e-8 --max-iter 3000 --device cuda:0"
+run 80 "pcg --generate hpcg:256 --precond jacobi --tol 1e-8 --max-iter 3000 --device cuda:0"
 
 python3 - "$J" "$T" <<'EOF' 2>&1 | tee "$OUT/summary.txt"
 import json, sys
