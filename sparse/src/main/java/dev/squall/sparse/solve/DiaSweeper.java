@@ -45,11 +45,15 @@ public final class DiaSweeper implements Sweeper {
      *                                  the slots exceed 2^31, or a row has no or a zero diagonal entry
      */
     public DiaSweeper(CsrMatrix a, Schedule schedule, Precision p, int chainMax, String layout) {
+        this(a, offsets(a, MAX_DIAGONALS), schedule, p, chainMax, layout);
+    }
+
+    /** As {@link #DiaSweeper(CsrMatrix, Schedule, Precision, int, String)} with the diagonals already found by {@link #offsets}. */
+    DiaSweeper(CsrMatrix a, int[] offs, Schedule schedule, Precision p, int chainMax, String layout) {
         this.p = p;
         this.n = a.rows();
         this.schedule = schedule;
         this.layout = layout;
-        int[] offs = offsets(a, MAX_DIAGONALS);
         if (offs == null) {
             throw new IllegalArgumentException("DIA sweep layout: the off-diagonal entries lie on more than " + MAX_DIAGONALS
                     + " diagonals; use --layout ell or csr");

@@ -77,7 +77,7 @@ public interface Sweeper {
                 if (!gpu) yield new CsrSweeper(m, plan, p, chainMax, "csr (auto: CPU device, each work-item streams its rows)");
                 int[] diagonals = DiaSweeper.offsets(m.matrix(), AUTO_DIAGONALS);
                 if (diagonals != null && (long) diagonals.length * m.rows() <= Math.min(Integer.MAX_VALUE - 1L, 1.25 * Math.max(1, off))) {
-                    yield new DiaSweeper(m.matrix(), plan.forward(), p, chainMax, String.format(Locale.ROOT,
+                    yield new DiaSweeper(m.matrix(), diagonals, plan.forward(), p, chainMax, String.format(Locale.ROOT,
                             "dia in schedule order (auto: GPU, %d diagonals, %d slots for %d off-diagonal entries)",
                             diagonals.length, (long) diagonals.length * m.rows(), off));
                 }
