@@ -68,7 +68,8 @@ public final class GsCommand implements SquallSubcommand {
 
     @Option(names = "--layout", paramLabel = "L", defaultValue = "auto",
             description = {"where sweeps read the matrix: csr (its CSR arrays), ell (a copy in schedule order, column-major:",
-                    "coalesced on GPUs) or auto (ell on GPUs when padding adds at most 25%, else csr; default)"})
+                    "coalesced on GPUs), dia (as ell, values only, columns from at most 64 diagonals: stencils) or auto (on GPUs dia",
+                    "when at most 32 diagonals pad by at most 25%, else ell when padding adds at most 25%, else csr; default)"})
     String layout;
 
     @Mixin
@@ -78,13 +79,15 @@ public final class GsCommand implements SquallSubcommand {
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix, rows, entries, device, precision, the
      * schedule (level sets or colours), why, its groups and rows per group, backward groups, dependence edges, inspector
      * time (ms) and its cost in SpMVs, layout, direction, sweeps, launches per sweep, chained groups, first run (ms), ms per
-     * sweep, counted bytes per sweep, GB/s, GFLOP/s, copy bandwidth and the ratio to it, the relative residual after the
+     * sweep, counted bytes per sweep (CSR, as the issue counts), GB/s, GFLOP/s, copy bandwidth and the ratio to it, the
+     * bytes the layout itself moves per sweep with its GB/s and ratio to copy, the relative residual after the
      * sweeps, whether --verify ran, its relative error against the sequential sweeps, and {@code ok}.
      */
     public record Result(String command, String matrix, int rows, long nnz, String device, String precision, String schedule, String reason, int groups,
                          int rowsPerGroupMin, double rowsPerGroupMean, int rowsPerGroupMax, int backwardGroups, long dependenceEdges, double inspectorMs,
                          double spmvMs, double inspectorSpmvEquivalents, String layout, String direction, int sweeps, int launchesPerSweep, int chainedGroups,
                          double firstRunMs, double msPerSweep, double countedBytesPerSweep, double gbs, double gflops, double copyGbs, double ratioToCopy,
+                         double layoutBytesPerSweep, double layoutGbs, double layoutRatioToCopy,
                          double relativeResidual, boolean verified, Double relError, boolean ok) {
     }
 
@@ -133,6 +136,8 @@ public final class GsCommand implements SquallSubcommand {
             int launches = (dir != GaussSeidel.Direction.BACKWARD ? sw.forwardLaunches() : 0) + (dir != GaussSeidel.Direction.FORWARD ? sw.backwardLaunches() : 0);
             double bytes = halves * (a.nnz() * (4.0 + p.bytes()) + a.rows() * (4.0 * 3 + 3.0 * p.bytes()));
             double gbs = bytes / (perSweep * 1e-3) / 1e9;
+            double layoutBytes = halves * sw.bytesPerHalfSweep();
+            double layoutGbs = layoutBytes / (perSweep * 1e-3) / 1e9;
             double gflops = halves * 2.0 * a.nnz() / (perSweep * 1e-3) / 1e9;
             double relErr = Double.NaN;
             boolean ok = true;
@@ -160,7 +165,7 @@ public final class GsCommand implements SquallSubcommand {
                         plan.reason(), plan.forward().groups(), plan.forward().minRows(), plan.forward().meanRows(), plan.forward().maxRows(),
                         plan.backward().groups(), plan.edges(), plan.inspectorMillis(), spmvMs, plan.inspectorMillis() / spmvMs, sw.layout(),
                         dir.name().toLowerCase(Locale.ROOT), sweeps, launches, sw.chainedGroups(), firstMs, perSweep, bytes, gbs, gflops, copyGbs,
-                        gbs / copyGbs, resid, verify, verify ? relErr : null, ok));
+                        gbs / copyGbs, layoutBytes, layoutGbs, layoutGbs / copyGbs, resid, verify, verify ? relErr : null, ok));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries, %d dependence edges%n", in.name(), a.rows(), a.nnz(), plan.edges());
                 System.out.printf(Locale.ROOT, "device     %s, %s%n", dev.id(), p.name().toLowerCase(Locale.ROOT));
@@ -172,6 +177,7 @@ public final class GsCommand implements SquallSubcommand {
                         dir.name().toLowerCase(Locale.ROOT), sw.layout(), launches, sw.chainedGroups(), chainMax, firstMs);
                 System.out.printf(Locale.ROOT, "time       %.4f ms per sweep (median of %d runs of %d sweeps)%n", perSweep, repeat, sweeps);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s, %.1f GB/s counted, %.0f%% of copy bandwidth %.1f GB/s%n", gflops, gbs, 100 * gbs / copyGbs, copyGbs);
+                System.out.printf(Locale.ROOT, "           %.1f GB/s of the bytes this layout moves (%.0f%% of copy bandwidth)%n", layoutGbs, 100 * layoutGbs / copyGbs);
                 System.out.printf(Locale.ROOT, "residual   ||b - Ax|| / ||b|| = %.3e after %d sweeps from x = 0%n", resid, sweeps);
                 if (verify) System.out.printf(Locale.ROOT, "verify     relative error %.3e against the sequential sweeps in the schedule's order: %s%n", relErr, ok ? "ok" : "FAILED");
             }

@@ -5,6 +5,7 @@ import dev.squall.sparse.multigrid.StencilMultigrid;
 import dev.squall.sparse.precond.Ilu0Preconditioner;
 import dev.squall.sparse.precond.JacobiPreconditioner;
 import dev.squall.sparse.precond.Preconditioner;
+import dev.squall.sparse.precond.SinglePrecisionPreconditioner;
 import dev.squall.sparse.precond.SymGsPreconditioner;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.reference.ReferenceSpmv;
@@ -18,6 +19,7 @@ import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -76,11 +78,20 @@ public final class PcgCommand implements SquallSubcommand {
             description = "widest level walked inside a single-work-group chain (default 512)")
     int chainMax;
 
-    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto", description = "for gs and mg smoothing: csr, ell or auto (as squall gs)")
+    @Option(names = "--layout", paramLabel = "L", defaultValue = "auto", description = "for gs and mg smoothing: csr, ell, dia or auto (as squall gs)")
     String layout;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto", description = "SpMV format (as squall spmv) or auto (default)")
     String format;
+
+    @Option(names = "--precond-precision", paramLabel = "P", defaultValue = "same",
+            description = "same (the solve's precision, default) or fp32: the preconditioner's matrix, factors and sweeps in single precision"
+                    + " inside an fp64 solve (r rounded to fp32, z widened back)")
+    String precondPrecision;
+
+    @Option(names = "--profile", description = "after the solve, time each part of an iteration alone (SpMV, dots, updates, each multigrid"
+            + " level's smoothing, residual+restriction and prolongation) with its launches, --repeat runs each (median)")
+    boolean profile;
 
     @Mixin
     RunOptions run;
@@ -90,12 +101,14 @@ public final class PcgCommand implements SquallSubcommand {
      * preconditioner and its detail, the SpMV used, setup times (ms), status and message, iterations, the recurrence's
      * relative residual, solve wall and kernel time (ms), ms per iteration, GFLOP/s (as HPCG counts), GB/s, copy bandwidth
      * and the ratio to it, whether --verify ran, the true relative residual and max |x - 1| (null without --verify),
-     * {@code ok} (converged, and verified when asked), and the residual history.
+     * {@code ok} (converged, and verified when asked), kernel launches per iteration, the per-part profile (null without
+     * --profile: name, multigrid level or -1, launches, median ms) and the residual history.
      */
     public record Result(String command, String matrix, int rows, long nnz, String device, String precision, String precond, String precondDetail,
                          String spmv, double precondSetupMs, double solverSetupMs, String status, String message, int iterations, double relResidual,
                          double solveMs, double kernelMs, double msPerIteration, double gflops, double gbs, double copyGbs, double ratioToCopy,
-                         boolean verified, Double trueRelResidual, Double maxErrorVsOnes, boolean ok, double[] history) {
+                         boolean verified, Double trueRelResidual, Double maxErrorVsOnes, boolean ok, int launchesPerIteration,
+                         List<Pcg.PhaseTime> phases, double[] history) {
     }
 
     @Override
@@ -122,15 +135,21 @@ public final class PcgCommand implements SquallSubcommand {
         progress("measuring copy bandwidth on " + dev.id());
         double copyGbs = SolverInput.copyGbs(dev);
         progress("setting up " + kind);
+        Precision pp = switch (precondPrecision.strip().toLowerCase(Locale.ROOT)) {
+            case "same" -> p;
+            case "fp32" -> Precision.FP32;
+            default -> throw new IllegalArgumentException("--precond-precision must be same or fp32, got '" + precondPrecision + "'");
+        };
         long s0 = System.nanoTime();
-        DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, p);
+        DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, pp);
         Preconditioner pre = switch (kind) {
-            case "jacobi" -> new JacobiPreconditioner(m, p);
-            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), p, chainMax, lay, dev.info().isGpu());
-            case "ilu0" -> new Ilu0Preconditioner(m, p, dev, chainMax);
-            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, p, dev, mgLevels, ordering, chainMax, lay);
+            case "jacobi" -> new JacobiPreconditioner(m, pp);
+            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), pp, chainMax, lay, dev.info().isGpu());
+            case "ilu0" -> new Ilu0Preconditioner(m, pp, dev, chainMax);
+            case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, pp, dev, mgLevels, ordering, chainMax, lay);
             default -> null;
         };
+        if (pre != null && pp != p) pre = new SinglePrecisionPreconditioner(pre, a.rows());
         double precondMs = (System.nanoTime() - s0) / 1e6;
         double[] b = ReferenceSpmv.multiply(a, GsCommand.ones(a.rows()));
         try (Pcg cg = Pcg.create(a, pre, p, dev, f)) {
@@ -152,12 +171,17 @@ public final class PcgCommand implements SquallSubcommand {
                 for (double v : r.x()) errInf = Math.max(errInf, Math.abs(v - 1));
                 ok &= trueRel <= 10 * tol;
             }
+            List<Pcg.PhaseTime> parts = null;
+            if (profile) {
+                progress("profiling the parts of an iteration");
+                parts = cg.profilePhases(Math.max(3, run.repeat()));
+            }
             String pd = pre == null ? "none" : pre.describe();
             if (run.json()) {
                 JsonOutput.print(new Result("pcg", in.name(), a.rows(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), kind, pd, cg.spmvDetail(),
                         precondMs, cg.setupMillis(), r.status().name().toLowerCase(Locale.ROOT), r.message(), r.iterations(), r.relResidual(),
                         r.solveMillis(), r.kernelMillis(), perIt, gflops, gbs, copyGbs, gbs / copyGbs, verify, verify ? trueRel : null,
-                        verify ? errInf : null, ok, r.history()));
+                        verify ? errInf : null, ok, cg.launchesPerIteration(), parts, r.history()));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries%n", in.name(), a.rows(), a.nnz());
                 System.out.printf(Locale.ROOT, "device     %s, %s; SpMV %s%n", dev.id(), p.name().toLowerCase(Locale.ROOT), cg.spmvDetail());
@@ -167,6 +191,13 @@ public final class PcgCommand implements SquallSubcommand {
                 System.out.printf(Locale.ROOT, "solve      %d iterations, %.1f ms wall (first iteration builds kernels), %.4f ms device time per iteration%n",
                         r.iterations(), r.solveMillis(), perIt);
                 System.out.printf(Locale.ROOT, "rate       %.2f GFLOP/s as HPCG counts, %.1f GB/s counted, %.0f%% of copy bandwidth %.1f GB/s%n", gflops, gbs, 100 * gbs / copyGbs, copyGbs);
+                System.out.printf(Locale.ROOT, "launches   %d per iteration%n", cg.launchesPerIteration());
+                if (parts != null) {
+                    for (Pcg.PhaseTime t : parts) {
+                        System.out.printf(Locale.ROOT, "part       %-28s %5d launches %9.4f ms (%4.1f%% of the iteration)%n", t.name(), t.launches(), t.ms(),
+                                100 * t.ms() / parts.get(parts.size() - 1).ms());
+                    }
+                }
                 System.out.printf(Locale.ROOT, "residual   ||r|| / ||b||: %s%n", historyLine(r.history()));
                 if (verify) System.out.printf(Locale.ROOT, "verify     true ||b - Ax|| / ||b|| = %.3e, max |x - 1| = %.3e: %s%n", trueRel, errInf, ok ? "ok" : "FAILED");
             }

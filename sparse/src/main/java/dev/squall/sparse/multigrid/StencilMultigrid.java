@@ -2,16 +2,14 @@ package dev.squall.sparse.multigrid;
 
 import static dev.squall.sparse.exec.DeviceArrays.ints;
 
-import dev.squall.sparse.exec.OneCall;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.generate.Stencils;
-import dev.squall.sparse.inspect.FormatChooser;
+import dev.squall.sparse.precond.Phase;
 import dev.squall.sparse.precond.Preconditioner;
 import dev.squall.sparse.solve.DeviceMatrix;
 import dev.squall.sparse.solve.GaussSeidel;
 import dev.squall.sparse.solve.Sweeper;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
-import dev.squall.sparse.spmv.SpmvLaunches;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
@@ -24,7 +22,8 @@ import java.util.Locale;
 /**
  * HPCG's geometric multigrid V-cycle as a preconditioner for the 7- and 27-point stencils of {@link Stencils}: each
  * coarser level is the same stencil on the grid halved in every dimension; from {@code x = 0}, a level does one
- * symmetric Gauss-Seidel sweep, restricts its residual by injection ({@code r_c = (r - A x)} at the even grid points),
+ * symmetric Gauss-Seidel sweep, restricts its residual by injection ({@code r_c = (r - A x)} at the even grid points, {@code A x} computed at those
+ * points only, in the same launch),
  * recurses, adds the coarse correction back at those points (prolongation by injection) and does one more symmetric
  * sweep; the coarsest level does one symmetric sweep. Every level's matrix, schedules and vectors stay on the device.
  * Each level's schedule and sweep layout are chosen as for {@link GaussSeidel} ({@code ordering}, {@code layout}).
@@ -37,7 +36,7 @@ import java.util.Locale;
 public final class StencilMultigrid implements Preconditioner {
     /** One grid level. */
     private record Level(int nx, int ny, int nz, DeviceMatrix m, GaussSeidel.Plan plan, Sweeper sweeper,
-                         KernelArray x, KernelArray r, KernelArray axf, KernelArray coef, IntArray fineOfCoarse, int coarseRows) {
+                         KernelArray x, KernelArray r, IntArray fineOfCoarse, int coarseRows) {
     }
 
     private final List<Level> levels;
@@ -45,7 +44,6 @@ public final class StencilMultigrid implements Preconditioner {
     private final Device device;
     private final double setupMillis;
     private KernelArray boundZ;
-    private SpmvLaunches.Bound fineSpmv;
 
     private StencilMultigrid(List<Level> levels, Precision p, Device device, double setupMillis) {
         this.levels = levels;
@@ -78,8 +76,6 @@ public final class StencilMultigrid implements Preconditioner {
             GaussSeidel.Plan plan = GaussSeidel.Plan.of(m.matrix(), ordering, device);
             KernelArray x = l == 0 ? null : p.allocate(n);
             KernelArray r = l == 0 ? null : p.allocate(n);
-            KernelArray axf = coarser ? p.allocate(n) : null;
-            KernelArray coef = p.fromDoubles(new double[] {1, 0});
             IntArray f2c = null;
             int nc = 0;
             if (coarser) {
@@ -93,7 +89,7 @@ public final class StencilMultigrid implements Preconditioner {
                 }
                 f2c = ints(map);
             }
-            ls.add(new Level(nx, ny, nz, m, plan, Sweeper.create(m, plan, p, chainMax, layout, device.info().isGpu()), x, r, axf, coef, f2c, nc));
+            ls.add(new Level(nx, ny, nz, m, plan, Sweeper.create(m, plan, p, chainMax, layout, device.info().isGpu()), x, r, f2c, nc));
             if (!coarser) break;
             nx /= 2;
             ny /= 2;
@@ -130,6 +126,7 @@ public final class StencilMultigrid implements Preconditioner {
         return setupMillis;
     }
 
+    /** As HPCG counts: 4 nnz per symmetric sweep, and the residual before restriction as a full SpMV (2 nnz) though only its coarse rows are computed. */
     @Override
     public double flopsPerApply() {
         double f = 0;
@@ -149,46 +146,79 @@ public final class StencilMultigrid implements Preconditioner {
             CsrMatrix a = levels.get(l).m().matrix();
             double pass = a.nnz() * (4.0 + v) + a.rows() * (4.0 * 3 + 3.0 * v);
             boolean last = l == levels.size() - 1;
-            bytes += last ? 2 * pass : 5 * pass;
+            int nc = levels.get(l).coarseRows();
+            // the residual at the coarse points reads their rows only (entries, row pointers, x gathered, r, map, r_c)
+            double restrict = nc * ((double) a.nnz() / Math.max(1, a.rows()) * (4.0 + v) + 8.0 + 4.0 + 2.0 * v);
+            double prolong = nc * (4.0 + 3.0 * v);
+            bytes += a.rows() * (double) v + (last ? 2 * pass : 4 * pass + restrict + prolong);
         }
         return bytes;
     }
 
     @Override
     public void appendApply(TaskGraph g, String prefix, KernelArray r, KernelArray z) {
+        bind(z);
+        for (int l = 0; l < levels.size(); l++) down(g, prefix, l, l == 0 ? r : levels.get(l).r(), l == 0 ? z : levels.get(l).x());
+        for (int l = levels.size() - 2; l >= 0; l--) up(g, prefix, l, l == 0 ? r : levels.get(l).r(), l == 0 ? z : levels.get(l).x());
+    }
+
+    /**
+     * The V-cycle's parts, each timed alone by {@link dev.squall.sparse.solve.Pcg#profilePhases}: per level its
+     * smoothing (zero, pre- and post-smoother, or the coarsest level's one sweep), its fused residual and restriction,
+     * and its prolongation.
+     */
+    @Override
+    public List<Phase> phases(String prefix, KernelArray r, KernelArray z) {
+        bind(z);
+        List<Phase> out = new ArrayList<>();
+        for (int l = 0; l < levels.size(); l++) {
+            Level v = levels.get(l);
+            KernelArray lr = l == 0 ? r : v.r();
+            KernelArray lx = l == 0 ? z : v.x();
+            String at = prefix + "/l" + l;
+            boolean last = l == levels.size() - 1;
+            out.add(new Phase("mg l" + l + " smooth", l, g -> {
+                g.task(at + "/zero", SolverKernelVariants.zero.at(p), lx, v.m().rows());
+                smooth(g, at + "/pre", v, lr, lx);
+                if (!last) smooth(g, at + "/post", v, lr, lx);
+            }));
+            if (last) break;
+            Level c = levels.get(l + 1);
+            out.add(new Phase("mg l" + l + " residual+restrict", l, g -> g.task(at + "/restrict", SolverKernelVariants.residualRestrict.at(p),
+                    v.m().rowPtr(), v.m().col(), v.m().val(), lr, lx, c.r(), v.fineOfCoarse(), v.coarseRows())));
+            out.add(new Phase("mg l" + l + " prolong", l, g -> g.task(at + "/prolong", SolverKernelVariants.prolongAdd.at(p), lx, c.x(),
+                    v.fineOfCoarse(), v.coarseRows())));
+        }
+        return out;
+    }
+
+    private void bind(KernelArray z) {
         if (boundZ == null) {
-            Level top = levels.get(0);
-            if (levels.size() > 1) fineSpmv = SpmvLaunches.bind(top.m().matrix(), FormatChooser.choose(top.m().matrix(), device).format(), p, device, z, top.axf(), top.coef());
             boundZ = z;
         } else if (boundZ != z) {
             throw new IllegalArgumentException("this multigrid is bound to one z vector; make another for a different solver");
         }
-        cycle(g, prefix, 0, r, z);
     }
 
-    private void cycle(TaskGraph g, String prefix, int l, KernelArray r, KernelArray x) {
+    /** Level l on the way down: x = 0, pre-smoothing, then the coarser level's right-hand side (or the coarsest sweep). */
+    private void down(TaskGraph g, String prefix, int l, KernelArray r, KernelArray x) {
         Level v = levels.get(l);
         String at = prefix + "/l" + l;
-        int n = v.m().rows();
-        g.task(at + "/zero", SolverKernelVariants.zero.at(p), x, n);
+        g.task(at + "/zero", SolverKernelVariants.zero.at(p), x, v.m().rows());
         smooth(g, at + "/pre", v, r, x);
         if (l == levels.size() - 1) return;
         Level c = levels.get(l + 1);
-        SpmvLaunches.Bound spmv = l == 0 ? fineSpmv : coarseSpmv(l);
-        spmv.launches().appendTo(OneCall.in(g, "/" + at + "-ax"));
-        g.task(at + "/restrict", SolverKernelVariants.restrictResidual.at(p), r, v.axf(), c.r(), v.fineOfCoarse(), v.coarseRows());
-        cycle(g, prefix, l + 1, c.r(), c.x());
-        g.task(at + "/prolong", SolverKernelVariants.prolongAdd.at(p), x, c.x(), v.fineOfCoarse(), v.coarseRows());
-        smooth(g, at + "/post", v, r, x);
+        g.task(at + "/restrict", SolverKernelVariants.residualRestrict.at(p), v.m().rowPtr(), v.m().col(), v.m().val(), r, x, c.r(),
+                v.fineOfCoarse(), v.coarseRows());
     }
 
-    private final java.util.Map<Integer, SpmvLaunches.Bound> coarse = new java.util.HashMap<>();
-
-    private SpmvLaunches.Bound coarseSpmv(int l) {
-        return coarse.computeIfAbsent(l, k -> {
-            Level v = levels.get(k);
-            return SpmvLaunches.bind(v.m().matrix(), FormatChooser.choose(v.m().matrix(), device).format(), p, device, v.x(), v.axf(), v.coef());
-        });
+    /** Level l on the way up: the coarse correction added at the coarse points, then post-smoothing. */
+    private void up(TaskGraph g, String prefix, int l, KernelArray r, KernelArray x) {
+        Level v = levels.get(l);
+        Level c = levels.get(l + 1);
+        String at = prefix + "/l" + l;
+        g.task(at + "/prolong", SolverKernelVariants.prolongAdd.at(p), x, c.x(), v.fineOfCoarse(), v.coarseRows());
+        smooth(g, at + "/post", v, r, x);
     }
 
     private void smooth(TaskGraph g, String at, Level v, KernelArray r, KernelArray x) {

@@ -31,4 +31,12 @@ public interface Preconditioner {
 
     /** Appends {@code z = M^-1 r}; task names start with {@code prefix}. */
     void appendApply(TaskGraph g, String prefix, KernelArray r, KernelArray z);
+
+    /**
+     * The application split into parts that can be timed alone, in the order {@link #appendApply} runs them (their
+     * launches together are its launches); by default one part, the whole application.
+     */
+    default java.util.List<Phase> phases(String prefix, KernelArray r, KernelArray z) {
+        return java.util.List.of(new Phase("precond " + name(), -1, g -> appendApply(g, prefix, r, z)));
+    }
 }

@@ -23,6 +23,12 @@ public final class CsrSweeper implements Sweeper {
     }
 
     @Override
+    public double bytesPerHalfSweep() {
+        int v = p.bytes();
+        return m.matrix().nnz() * (4.0 + v) + m.rows() * (4.0 * 3 + 3.0 * v);
+    }
+
+    @Override
     public void appendForward(TaskGraph g, String prefix, KernelArray b, KernelArray x) {
         fwd.append(g, prefix, p, m, m.val(), b, x, SolverKernels.ALL, 0);
     }

@@ -33,6 +33,7 @@ public final class EllSweeper implements Sweeper {
     private final IntArray groupPtr;
     private final List<Sweeps.Step> steps;
     private final String layout;
+    private final long slotCount;
 
     /** Lays {@code a} out in {@code schedule}'s order; {@code chainMax} as in {@link Sweeps}. */
     public EllSweeper(CsrMatrix a, Schedule schedule, Precision p, int chainMax, String layout) {
@@ -72,6 +73,13 @@ public final class EllSweeper implements Sweeper {
         this.order = ints(ord);
         this.groupPtr = ints(schedule.groupPtr());
         this.steps = Sweeps.plan(schedule, chainMax);
+        this.slotCount = slots;
+    }
+
+    @Override
+    public double bytesPerHalfSweep() {
+        int v = p.bytes();
+        return slotCount * (4.0 + v) + n * (4.0 + 4.0 + v + 3.0 * v);
     }
 
     /** ELL slots the layout needs: rows times the most off-diagonal entries of a row. */

@@ -3,6 +3,7 @@ package dev.squall.sparse.solve;
 import dev.squall.sparse.exec.OneCall;
 import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.inspect.FormatChooser;
+import dev.squall.sparse.precond.Phase;
 import dev.squall.sparse.precond.Preconditioner;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
 import dev.squall.sparse.solve.kernels.SolverKernels;
@@ -13,16 +14,20 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ExecutionResult;
+import dev.squall.tasks.runtime.ImmutableTaskGraph;
 import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.TaskGraph;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.IntConsumer;
 
 /**
  * Preconditioned conjugate gradients on a device, from {@code x0 = 0}. Every vector and the scalars of the recurrence
  * (r^T z, p^T A p, r^T r) stay on the device; one task graph holds an iteration (SpMV through the sparse formats'
- * executors, two kernels per dot product, the updates, the preconditioner's launches) and the host reads back only
+ * executors, p^T A p in two kernels, the step fused with the partial sums of r^T r, the preconditioner's launches,
+ * r^T z whose finishing launch also completes r^T r, the new direction) and the host reads back only
  * the scalars after each iteration, to stop on the relative residual {@code ||r|| / ||b||} or on a breakdown.
  *
  * <pre>{@code
@@ -85,8 +90,23 @@ public final class Pcg implements AutoCloseable {
     private final ExecutionPlan setup;
     private final ExecutionPlan iteration;
     private final double setupMillis;
+    private final List<Phase> phases;
+    private final int launchesPerIteration;
+    private final String id;
     private int stagnationWindow;
     private ExecutionResult last;
+
+    /**
+     * Device time of one part of an iteration run alone.
+     *
+     * @param name     the part ({@code spmv}, {@code dot pAp}, {@code step+norm}, {@code dot rz}, {@code direction}, or the
+     *                 preconditioner's phases, e.g. {@code mg l0 smooth})
+     * @param level    multigrid level, or -1
+     * @param launches kernel launches of the part
+     * @param ms       median device milliseconds (first launch to last completion)
+     */
+    public record PhaseTime(String name, int level, int launches, double ms) {
+    }
 
     private Pcg(CsrMatrix a, Preconditioner m, Precision p, Device device, SpmvFormat format) {
         long t0 = System.nanoTime();
@@ -126,15 +146,25 @@ public final class Pcg implements AutoCloseable {
         this.setup = new ExecutionPlan(sg.snapshot());
         setup.withDevice(device);
 
+        List<Phase> ps = new ArrayList<>();
+        ps.add(new Phase("spmv", -1, g -> spmv.launches().appendTo(OneCall.in(g, ""))));
+        ps.add(new Phase("dot pAp", -1, g -> ops.dot(g, "pap", dir, ap, s, SolverKernels.PAP, -1)));
+        ps.add(new Phase("step+norm", -1, g -> ops.stepWithNorm(g, "step", x, r, dir, ap, s)));
+        if (m != null) ps.addAll(m.phases("m", r, z));
+        ps.add(new Phase("dot rz", -1, g -> ops.dotFinishingCarried(g, "rz", r, z, s, SolverKernels.RZ, SolverKernels.RZ_OLD, SolverKernels.RR)));
+        ps.add(new Phase("direction", -1, g -> g.task("direction", SolverKernelVariants.cgDirection.at(p), dir, z, s, n)));
+        this.phases = List.copyOf(ps);
+        this.id = id;
         TaskGraph ig = new TaskGraph(id + "iter");
         spmv.launches().appendTo(OneCall.in(ig, ""));
         ops.dot(ig, "pap", dir, ap, s, SolverKernels.PAP, -1);
-        ig.task("step", SolverKernelVariants.cgStep.at(p), x, r, dir, ap, s, n);
+        ops.stepWithNorm(ig, "step", x, r, dir, ap, s);
         if (m != null) m.appendApply(ig, "m", r, z);
-        ops.dot(ig, "rz", r, z, s, SolverKernels.RZ, SolverKernels.RZ_OLD);
-        ops.dot(ig, "rr", r, r, s, SolverKernels.RR, -1);
+        ops.dotFinishingCarried(ig, "rz", r, z, s, SolverKernels.RZ, SolverKernels.RZ_OLD, SolverKernels.RR);
         ig.task("direction", SolverKernelVariants.cgDirection.at(p), dir, z, s, n);
-        this.iteration = new ExecutionPlan(ig.snapshot());
+        ImmutableTaskGraph igs = ig.snapshot();
+        this.launchesPerIteration = igs.taskNames().size();
+        this.iteration = new ExecutionPlan(igs);
         iteration.withDevice(device).withProfiler(true);
         this.stagnationWindow = Math.max(500, Math.min(n, 10_000));
         this.setupMillis = (System.nanoTime() - t0) / 1e6;
@@ -159,6 +189,44 @@ public final class Pcg implements AutoCloseable {
         if (iterations < 1) throw new IllegalArgumentException("stagnation window " + iterations + " must be at least 1");
         this.stagnationWindow = iterations;
         return this;
+    }
+
+    /** Kernel launches of one iteration (SpMV, dots, updates, the preconditioner's). */
+    public int launchesPerIteration() {
+        return launchesPerIteration;
+    }
+
+    /**
+     * Times each part of an iteration alone ({@code repeat} runs after one warm-up, median), each as its own plan on the
+     * solver's device-resident vectors; the parts in iteration order, then {@code iteration}, the whole iteration timed
+     * the same way (its excess over the parts' sum is the gaps between launches that the parts' own plans do not see
+     * at their boundaries). Runs on whatever the vectors hold (times do not depend on the values) and leaves them
+     * changed: call after {@link #solve}, whose result it does not touch.
+     */
+    public List<PhaseTime> profilePhases(int repeat) {
+        List<PhaseTime> out = new ArrayList<>();
+        int k = 0;
+        for (Phase ph : phases) {
+            TaskGraph g = new TaskGraph(id + "phase" + k++);
+            ph.append().accept(g);
+            ImmutableTaskGraph snap = g.snapshot();
+            try (ExecutionPlan plan = new ExecutionPlan(snap)) {
+                plan.withDevice(device).withProfiler(true);
+                out.add(new PhaseTime(ph.name(), ph.level(), snap.taskNames().size(), medianMillis(plan, repeat)));
+            }
+        }
+        out.add(new PhaseTime("iteration", -1, launchesPerIteration, medianMillis(iteration, repeat)));
+        return out;
+    }
+
+    private static double medianMillis(ExecutionPlan plan, int repeat) {
+        double[] ms = new double[Math.max(1, repeat)];
+        for (int i = -1; i < ms.length; i++) {
+            double t = plan.execute().profile().kernelMillis();
+            if (i >= 0) ms[i] = t;
+        }
+        Arrays.sort(ms);
+        return ms[ms.length / 2];
     }
 
     /** The SpMV format and its layout. */

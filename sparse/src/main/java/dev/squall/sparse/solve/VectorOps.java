@@ -24,6 +24,7 @@ public final class VectorOps {
     private final Precision p;
     private final int groups;
     private final KernelArray partial;
+    private final KernelArray carried;
 
     /** Dot products of length {@code n} at precision {@code p} on {@code device}. */
     public VectorOps(int n, Precision p, Device device) {
@@ -33,6 +34,7 @@ public final class VectorOps {
         int want = device.info().isGpu() ? units * 4 : units;
         this.groups = (int) Math.max(1, Math.min(want, ((long) n + SolverKernels.GROUP - 1) / SolverKernels.GROUP));
         this.partial = p.allocate(groups);
+        this.carried = p.allocate(groups);
     }
 
     /** Work-groups of the partial sums. */
@@ -46,6 +48,26 @@ public final class VectorOps {
                 SolverKernelVariants.dotPartials.at(p), new KernelContext(), x, y, partial, n);
         g.task(name + "/sum", WorkerGrid.of(SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
                 SolverKernelVariants.dotFinish.at(p), new KernelContext(), partial, s, groups, slot, keep);
+    }
+
+    /**
+     * Appends CG's step {@code x += alpha p, r -= alpha Ap} ({@code alpha = s[RZ] / s[PAP]}) fused with the partial
+     * sums of the new {@code r^T r}, which the next {@link #dotFinishingCarried} completes into its slot.
+     */
+    public void stepWithNorm(TaskGraph g, String name, KernelArray x, KernelArray r, KernelArray dir, KernelArray ap, KernelArray s) {
+        g.task(name, WorkerGrid.of((long) groups * SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
+                SolverKernelVariants.cgStepNorm.at(p), new KernelContext(), x, r, dir, ap, s, carried, n);
+    }
+
+    /**
+     * Appends {@code s[slot] = x . y} (the slot's previous value to {@code s[keep]} first when {@code keep >= 0}) and, in
+     * the same finishing launch, {@code s[carriedSlot]} = the sum of the partials left by {@link #stepWithNorm}.
+     */
+    public void dotFinishingCarried(TaskGraph g, String name, KernelArray x, KernelArray y, KernelArray s, int slot, int keep, int carriedSlot) {
+        g.task(name + "/partials", WorkerGrid.of((long) groups * SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
+                SolverKernelVariants.dotPartials.at(p), new KernelContext(), x, y, partial, n);
+        g.task(name + "/sum", WorkerGrid.of(SolverKernels.GROUP).withLocal(SolverKernels.GROUP),
+                SolverKernelVariants.dotFinishPair.at(p), new KernelContext(), partial, carried, s, groups, slot, keep, carriedSlot);
     }
 
     /** Appends {@code dst = src}. */

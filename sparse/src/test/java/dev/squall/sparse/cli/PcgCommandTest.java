@@ -3,8 +3,12 @@ package dev.squall.sparse.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.squall.sparse.testing.CliRunner;
 import dev.squall.sparse.testing.TestData;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PcgCommandTest {
@@ -15,6 +19,41 @@ class PcgCommandTest {
         String json = (String) r[1];
         assertTrue(json.contains("\"status\":\"converged\"") && json.contains("\"verified\":true") && json.contains("\"history\":[1.0,"), json);
         assertTrue(json.contains("multigrid V-cycle, 3 levels (8x8x8"), json);
+    }
+
+    @Test
+    void profileSplitsTheIterationIntoPartsThatCoverItsLaunches() throws Exception {
+        Object[] r = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--device", "jvm", "--profile", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        JsonNode j = new ObjectMapper().readTree((String) r[1]);
+        int launches = j.get("launches_per_iteration").asInt();
+        int sum = 0;
+        Set<String> names = new LinkedHashSet<>();
+        JsonNode parts = j.get("phases");
+        for (int i = 0; i < parts.size() - 1; i++) {
+            JsonNode t = parts.get(i);
+            sum += t.get("launches").asInt();
+            names.add(t.get("name").asText());
+            assertTrue(t.get("ms").asDouble() >= 0 && t.get("launches").asInt() > 0, t.toString());
+        }
+        assertEquals(launches, sum, "the parts' launches add up to the iteration's");
+        assertEquals("iteration", parts.get(parts.size() - 1).get("name").asText());
+        // 8^3 -> 4^3 -> 2^3 (stops below 4): smoothing on every level, residual+restriction and prolongation on the two finer ones
+        for (String n : new String[] {"spmv", "dot pAp", "step+norm", "mg l0 smooth", "mg l0 residual+restrict", "mg l0 prolong", "mg l1 smooth",
+                "mg l1 residual+restrict", "mg l1 prolong", "mg l2 smooth", "dot rz", "direction"}) assertTrue(names.contains(n), n + " in " + names);
+        assertEquals(false, names.contains("mg l2 prolong"), names.toString());
+    }
+
+    @Test
+    void singlePrecisionMultigridInsideDoublePrecisionCgVerifies() {
+        Object[] r = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--precond-precision", "fp32", "--tol", "1e-9",
+                "--device", "jvm", "--verify", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        assertTrue(json.contains("\"status\":\"converged\"") && json.contains("in fp32 (r rounded, z widened)") && json.contains("\"precision\":\"fp64\""), json);
+        Object[] bad = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--precond-precision", "fp16", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--precond-precision must be same or fp32, got 'fp16'"), (String) bad[2]);
     }
 
     @Test

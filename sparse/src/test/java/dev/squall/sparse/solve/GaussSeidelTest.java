@@ -1,6 +1,7 @@
 package dev.squall.sparse.solve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.format.CsrMatrix;
@@ -23,6 +24,7 @@ class GaussSeidelTest {
     static Map<String, CsrMatrix> matrices() throws Exception {
         Map<String, CsrMatrix> m = new LinkedHashMap<>();
         m.put("27pt 9x7x5", Stencils.of(27, 9, 7, 5));
+        m.put("7pt 11x6x3", Stencils.of(7, 11, 6, 3));
         m.put("bcsstk01", MatrixMarketReader.read(TestData.file("bcsstk01.mtx")));
         m.put("ani4", MatrixMarketReader.read(TestData.file("ani4.mtx")));
         m.put("nonsymmetric 301", SolverChecks.nonsymmetric(301, 5));
@@ -41,7 +43,7 @@ class GaussSeidelTest {
         Map<String, CsrMatrix> ms = matrices();
         java.util.List<Variant> vs = new java.util.ArrayList<>();
         for (String name : ms.keySet()) {
-            for (Sweeper.Layout l : new Sweeper.Layout[] {Sweeper.Layout.CSR, Sweeper.Layout.ELL}) {
+            for (Sweeper.Layout l : new Sweeper.Layout[] {Sweeper.Layout.CSR, Sweeper.Layout.ELL, Sweeper.Layout.DIA}) {
                 vs.add(new Variant(name, GaussSeidel.Ordering.LEVELS, 0, l));
                 vs.add(new Variant(name, GaussSeidel.Ordering.LEVELS, 1000, l));
                 vs.add(new Variant(name, GaussSeidel.Ordering.COLOURS, 0, l));
@@ -54,6 +56,11 @@ class GaussSeidelTest {
             SplittableRandom rnd = new SplittableRandom(17);
             double[] b = rnd.doubles(n, -1, 1).toArray();
             double[] x0 = rnd.doubles(n, -1, 1).toArray();
+            if (v.layout() == Sweeper.Layout.DIA && DiaSweeper.offsets(a, DiaSweeper.MAX_DIAGONALS) == null) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GaussSeidel.create(a, v.ordering(), p, d, v.chainMax(), v.layout()));
+                assertTrue(e.getMessage().contains("more than 64 diagonals"), e.getMessage());
+                return;
+            }
             try (GaussSeidel gs = GaussSeidel.create(a, v.ordering(), p, d, v.chainMax(), v.layout())) {
                 Schedule f = gs.plan().forward();
                 Schedule bw = gs.plan().backward();
@@ -63,9 +70,9 @@ class GaussSeidelTest {
                     if (v.chainMax() > 0 && f.groups() > 2) assertTrue(gs.sweeper().chainedGroups() > 0, "no chain in " + v);
                 }
                 int[] fOrder = v.ordering() == GaussSeidel.Ordering.LEVELS ? ReferenceSolvers.natural(n) : f.order();
-                // the ELL layout runs the forward groups last to first: for colours that is the order reversed
+                // the ELL and DIA layouts run the forward groups last to first: for colours that is the order reversed
                 int[] bOrder = v.ordering() == GaussSeidel.Ordering.LEVELS ? ReferenceSolvers.reversed(n)
-                        : v.layout() == Sweeper.Layout.ELL ? f.reversed().order() : bw.order();
+                        : v.layout() != Sweeper.Layout.CSR ? f.reversed().order() : bw.order();
                 for (GaussSeidel.Direction dir : GaussSeidel.Direction.values()) {
                     double[] want = x0.clone();
                     for (int s = 0; s < 2; s++) {

@@ -10,6 +10,7 @@ import dev.squall.sparse.multigrid.StencilMultigrid;
 import dev.squall.sparse.precond.Ilu0Preconditioner;
 import dev.squall.sparse.precond.JacobiPreconditioner;
 import dev.squall.sparse.precond.Preconditioner;
+import dev.squall.sparse.precond.SinglePrecisionPreconditioner;
 import dev.squall.sparse.precond.SymGsPreconditioner;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.testing.TestData;
@@ -105,14 +106,50 @@ class PcgTest {
                 assertEquals(Pcg.Status.CONVERGED, r.status(), r.message());
                 gsIters = r.iterations();
             }
-            StencilMultigrid mg = StencilMultigrid.create(27, dims, m, p, d, 4, GaussSeidel.Ordering.COLOURS, 256, Sweeper.Layout.ELL);
-            assertEquals(3, mg.levels()); // 16x12x8 -> 8x6x4 -> 4x3x2 (odd: stop)
-            try (Pcg cg = Pcg.create(a, mg, p, d, null)) {
-                Pcg.Result r = cg.solve(b, 1e-8, 500, null);
-                assertEquals(Pcg.Status.CONVERGED, r.status(), r.message());
-                assertTrue(r.iterations() < gsIters, "multigrid " + r.iterations() + " iterations, symmetric GS " + gsIters);
-                double trueRel = ReferenceSolvers.residualNorm(a, b, r.x()) / ReferenceSolvers.norm(b);
-                assertTrue(trueRel <= 1.1e-8, "true residual " + trueRel);
+            // the ELL and DIA smoothers do the same arithmetic in another summation order: same convergence to rounding
+            int[] its = new int[2];
+            Sweeper.Layout[] layouts = {Sweeper.Layout.ELL, Sweeper.Layout.DIA};
+            for (int t = 0; t < 2; t++) {
+                StencilMultigrid mg = StencilMultigrid.create(27, dims, m, p, d, 4, GaussSeidel.Ordering.COLOURS, 256, layouts[t]);
+                assertEquals(3, mg.levels()); // 16x12x8 -> 8x6x4 -> 4x3x2 (odd: stop)
+                try (Pcg cg = Pcg.create(a, mg, p, d, null)) {
+                    Pcg.Result r = cg.solve(b, 1e-8, 500, null);
+                    assertEquals(Pcg.Status.CONVERGED, r.status(), r.message());
+                    assertTrue(r.iterations() < gsIters, "multigrid " + r.iterations() + " iterations, symmetric GS " + gsIters);
+                    double trueRel = ReferenceSolvers.residualNorm(a, b, r.x()) / ReferenceSolvers.norm(b);
+                    assertTrue(trueRel <= 1.1e-8, layouts[t] + " true residual " + trueRel);
+                    its[t] = r.iterations();
+                }
+            }
+            assertTrue(Math.abs(its[0] - its[1]) <= 1, "ELL " + its[0] + " vs DIA " + its[1] + " iterations");
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> singlePrecisionPreconditionerKeepsTheDoublePrecisionAccuracy() {
+        return TestDevices.all().stream().map(d -> DynamicTest.dynamicTest(d.id(), () -> {
+            int[] dims = {16, 12, 8};
+            CsrMatrix a = Stencils.of(27, dims);
+            double[] b = new SplittableRandom(21).doubles(a.rows(), -1, 1).toArray();
+            for (String kind : new String[] {"mg", "symgs-ell", "jacobi"}) {
+                int[] its = new int[2];
+                for (int t = 0; t < 2; t++) {
+                    Precision pp = t == 0 ? Precision.FP64 : Precision.FP32;
+                    DeviceMatrix m = DeviceMatrix.of(a, pp);
+                    Preconditioner inner = kind.equals("mg")
+                            ? StencilMultigrid.create(27, dims, m, pp, d, 4, GaussSeidel.Ordering.COLOURS, 256, Sweeper.Layout.DIA)
+                            : precond(kind, a, m, pp, d);
+                    Preconditioner pre = t == 0 ? inner : new SinglePrecisionPreconditioner(inner, a.rows());
+                    try (Pcg cg = Pcg.create(a, pre, Precision.FP64, d, null)) {
+                        Pcg.Result r = cg.solve(b, 1e-10, 1000, null);
+                        assertEquals(Pcg.Status.CONVERGED, r.status(), kind + " " + pp + ": " + r.message());
+                        double trueRel = ReferenceSolvers.residualNorm(a, b, r.x()) / ReferenceSolvers.norm(b);
+                        assertTrue(trueRel <= 1.1e-10, kind + " " + pp + " true residual " + trueRel);
+                        its[t] = r.iterations();
+                    }
+                }
+                // an fp32 preconditioner is a slightly inexact one: a few more iterations at most
+                assertTrue(its[1] <= its[0] + Math.max(3, its[0] / 5), kind + ": fp64 preconditioner " + its[0] + " iterations, fp32 " + its[1]);
             }
         }));
     }

@@ -142,6 +142,54 @@ public final class SolverKernels {
     }
 
     /**
+     * One row's Gauss-Seidel update from the diagonal sweep layout in schedule order: position {@code k} holds row
+     * {@code i = order[k]}'s entry at column {@code i + offset[q]} in {@code val[q * n + k]} for every diagonal q
+     * ({@code 0} where the row has none; such a column is clamped into the matrix, and its zero adds nothing) and its
+     * diagonal {@code diag[k]}. No column indices are read: a stencil's entries cost their values only.
+     */
+    @DeviceFunction
+    static void updateDiaRow(@ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b,
+                             DoubleArray x, @ReadOnly IntArray order, int k, int n, int width) {
+        int i = order.get(k);
+        double s = b.get(i);
+        int idx = k;
+        for (int q = 0; q < width; q++) {
+            int j = i + offset.get(q);
+            j = j < 0 ? 0 : j;
+            j = j >= n ? n - 1 : j;
+            s -= val.get(idx) * x.get(j);
+            idx += n;
+        }
+        x.set(i, s / diag.get(k));
+    }
+
+    /** The positions {@code start..end} of one level or colour in the diagonal sweep layout, one work-item per row. */
+    @Kernel
+    public static void sweepRowsDia(@ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag, @ReadOnly DoubleArray b,
+                                    DoubleArray x, @ReadOnly IntArray order, int start, int end, int n, int width) {
+        for (@Parallel int k = start; k < end; k++) {
+            updateDiaRow(offset, val, diag, b, x, order, k, n, width);
+        }
+    }
+
+    /** {@link #sweepChain} over the diagonal sweep layout. Grid: one group of {@link #GROUP} work-items. */
+    @Kernel
+    public static void sweepChainDia(KernelContext ctx, @ReadOnly IntArray offset, @ReadOnly DoubleArray val, @ReadOnly DoubleArray diag,
+                                     @ReadOnly DoubleArray b, DoubleArray x, @ReadOnly IntArray order, @ReadOnly IntArray groupPtr,
+                                     int first, int count, int step, int n, int width) {
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        for (int t = 0; t < count; t++) {
+            int g = first + t * step;
+            int end = groupPtr.get(g + 1);
+            for (int k = groupPtr.get(g) + lid; k < end; k += size) {
+                updateDiaRow(offset, val, diag, b, x, order, k, n, width);
+            }
+            ctx.localBarrier();
+        }
+    }
+
+    /**
      * ILU(0) of the rows {@code order[start..end)}, in place in {@code lu} (a copy of A's values): for each entry
      * {@code (i, k)} left of the diagonal, in column order, {@code l = lu_ik / lu_kk} replaces it and
      * {@code lu_ij -= l lu_kj} for the columns {@code j > k} present in both rows. Rows {@code k < i} that row i
@@ -233,6 +281,73 @@ public final class SolverKernels {
         }
     }
 
+    /**
+     * Sums {@code partA[0..parts)} into {@code s[slotA]} (its previous value moved to {@code s[keepA]} first when
+     * {@code keepA >= 0}) and {@code partB[0..parts)} into {@code s[slotB]}: two dot products finished by one launch.
+     * Grid: one group of {@link #GROUP}.
+     */
+    @Kernel
+    public static void dotFinishPair(KernelContext ctx, @ReadOnly DoubleArray partA, @ReadOnly DoubleArray partB, DoubleArray s, int parts,
+                                     int slotA, int keepA, int slotB) {
+        double[] pa = ctx.allocateDoubleLocalArray(GROUP);
+        double[] pb = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double a = 0;
+        double b = 0;
+        for (int i = lid; i < parts; i += GROUP) {
+            a += partA.get(i);
+            b += partB.get(i);
+        }
+        pa[lid] = a;
+        pb[lid] = b;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                pa[lid] += pa[lid + w];
+                pb[lid] += pb[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            if (keepA >= 0) {
+                s.set(keepA, s.get(slotA));
+            }
+            s.set(slotA, pa[0]);
+            s.set(slotB, pb[0]);
+        }
+    }
+
+    /**
+     * CG's step fused with the partial sums of the new {@code r^T r}: {@code alpha = s[RZ] / s[PAP]};
+     * {@code x += alpha p}, {@code r -= alpha Ap}, and work-group g writes its share of {@code r^T r} to
+     * {@code partial[g]} (as {@link #dotPartials}), so r is not read again for its norm. Grid: groups of {@link #GROUP}.
+     */
+    @Kernel
+    public static void cgStepNorm(KernelContext ctx, DoubleArray x, DoubleArray r, @ReadOnly DoubleArray p, @ReadOnly DoubleArray ap,
+                                  @ReadOnly DoubleArray s, @NoAlias DoubleArray partial, int n) {
+        double[] part = ctx.allocateDoubleLocalArray(GROUP);
+        int lid = ctx.localIdx;
+        double alpha = s.get(RZ) / s.get(PAP);
+        double acc = 0;
+        for (int i = ctx.globalIdx; i < n; i += ctx.globalGroupSizeX) {
+            x.set(i, x.get(i) + alpha * p.get(i));
+            double ri = r.get(i) - alpha * ap.get(i);
+            r.set(i, ri);
+            acc += ri * ri;
+        }
+        part[lid] = acc;
+        ctx.localBarrier();
+        for (int w = GROUP / 2; w > 0; w = w / 2) {
+            if (lid < w) {
+                part[lid] += part[lid + w];
+            }
+            ctx.localBarrier();
+        }
+        if (lid == 0) {
+            partial.set(ctx.groupIdx, part[0]);
+        }
+    }
+
     /** CG's step: {@code alpha = s[RZ] / s[PAP]}; {@code x += alpha p}, {@code r -= alpha Ap}. */
     @Kernel
     public static void cgStep(DoubleArray x, DoubleArray r, @ReadOnly DoubleArray p, @ReadOnly DoubleArray ap, @ReadOnly DoubleArray s, int n) {
@@ -286,6 +401,26 @@ public final class SolverKernels {
         for (@Parallel int c = 0; c < nc; c++) {
             int f = fineOf.get(c);
             rc.set(c, rf.get(f) - axf.get(f));
+        }
+    }
+
+    /**
+     * Multigrid residual and restriction in one pass, computing {@code A x} only where it is kept:
+     * {@code rc[c] = rf[f] - sum_q val[q] xf[col[q]]} over the CSR row {@code f = fineOf[c]}. Equal to
+     * {@link #restrictResidual} after a full SpMV, while reading only the fine rows at coarse points (one eighth of the
+     * matrix on halved 3-D grids).
+     */
+    @Kernel
+    public static void residualRestrict(@ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val, @ReadOnly DoubleArray rf,
+                                        @ReadOnly DoubleArray xf, @NoAlias DoubleArray rc, @ReadOnly IntArray fineOf, int nc) {
+        for (@Parallel int c = 0; c < nc; c++) {
+            int f = fineOf.get(c);
+            double ax = 0;
+            int end = rowPtr.get(f + 1);
+            for (int q = rowPtr.get(f); q < end; q++) {
+                ax += val.get(q) * xf.get(col.get(q));
+            }
+            rc.set(c, rf.get(f) - ax);
         }
     }
 
