@@ -55,8 +55,8 @@ final class CouplingProjection {
             oOff[b + 1] = oOff[b] + at * as;
             flops += 2.0 * (at * ks * kt + at * as * ks);
         }
-        DoubleArray w = new DoubleArray(Math.max(1, wOff[blocks]));
-        DoubleArray out = new DoubleArray(Math.max(1, oOff[blocks]));
+        DoubleArray w = DoubleArray.onDevice(Math.max(1, wOff[blocks]));
+        DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         long lim = Integer.MAX_VALUE;
         boolean gemm = !forceKernels && sOff[blocks] < lim && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim
                 && wOff[blocks] < lim && oOff[blocks] < lim;

@@ -156,11 +156,11 @@ public final class H2Matrix implements AutoCloseable {
         denseOffset = longs(partition.denseOffset);
         long nCoupling = partition.couplingBlocks() * kk;
         long nDense = partition.denseOffset[partition.denseBlocks()];
-        couplings = new DoubleArray(Math.max(1, nCoupling));
+        couplings = DoubleArray.onDevice(Math.max(1, nCoupling)); // computed and kept on the device: no host copy
         couplingOffset = new long[partition.couplingBlocks() + 1];
         for (int b = 0; b <= partition.couplingBlocks(); b++) couplingOffset[b] = b * kk;
         couplingOffsetArray = longs(couplingOffset);
-        denseValues = new DoubleArray(Math.max(1, nDense));
+        denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
         mainQueue = device.defaultQueue();
@@ -393,7 +393,7 @@ public final class H2Matrix implements AutoCloseable {
     }
 
     private static BasisTree device(H2Compression.HostBasis h) {
-        BasisTree b = new BasisTree(h.tree, h.levelRank, null, null);
+        BasisTree b = new BasisTree(h.tree, h.levelRank, true);
         MemorySegment.copy(h.leaf, 0, b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, h.leaf.length);
         for (int c = 1; c < h.tree.nodes; c++) {
             MemorySegment.copy(h.transfer[c], 0, b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], h.transfer[c].length);
@@ -434,10 +434,10 @@ public final class H2Matrix implements AutoCloseable {
             this.nv = nv;
             BasisTree rb = rowBasis, cb = colBasis;
             xUser = new DoubleArray((long) colTree.size * nv);
-            xTree = new DoubleArray((long) colTree.size * nv);
-            xhat = new DoubleArray(Math.max(1, (long) cb.coefficients() * nv));
-            yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
-            yTree = new DoubleArray((long) rowTree.size * nv);
+            xTree = DoubleArray.onDevice((long) colTree.size * nv); // the workspace never crosses: device-only
+            xhat = DoubleArray.onDevice(Math.max(1, (long) cb.coefficients() * nv));
+            yhat = DoubleArray.onDevice(Math.max(1, (long) rb.coefficients() * nv));
+            yTree = DoubleArray.onDevice((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
             gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
@@ -683,6 +683,14 @@ public final class H2Matrix implements AutoCloseable {
         long dense = partition.denseOffset[partition.denseBlocks()] * 8;
         long coupling = couplingOffset[partition.couplingBlocks()] * 8;
         return new H2Memory(dense, coupling, bases, transfers, structure, work);
+    }
+
+    /** The arrays the device computes in construction and the product's workspace of each vector count built so far. */
+    synchronized List<KernelArray> deviceComputedArrays() {
+        List<KernelArray> out = new ArrayList<>(List.of(rowBasis.leafBasis, rowBasis.transfers, colBasis.leafBasis, colBasis.transfers,
+                couplings, denseValues));
+        for (Product p : products.values()) out.addAll(List.of(p.xTree, p.xhat, p.yhat, p.yTree));
+        return out;
     }
 
     private static long bytes(KernelArray... arrays) {
