@@ -289,7 +289,9 @@ public final class H2Matrix implements AutoCloseable {
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
      * The bases' QR and SVD steps run on host copies (the nodes of a level in parallel); the couplings stay on the device,
-     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step).
+     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step), the old
+     * couplings freed after the first so the device holds them at most twice. A failure after that point (a device
+     * running out of memory, say) closes the matrix.
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
@@ -332,16 +334,33 @@ public final class H2Matrix implements AutoCloseable {
             plan.withDevice(device).execute();
         }
         double[][] s1 = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
+        MemorySegment p1Host = p1.blocks().segment();
+        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> { // column-major on the device, row-major here
             int kt = ro.basis().rank(row[b]), ks = co.basis().rank(col[b]);
-            double[] blk = new double[kt * ks];
-            long o = p1.offset()[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = p1.blocks().get(o + (long) mu * kt + nu);
+            double[] colMajor = new double[kt * ks], blk = new double[kt * ks];
+            MemorySegment.copy(p1Host, ValueLayout.JAVA_DOUBLE, 8 * p1.offset()[b], colMajor, 0, colMajor.length);
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = colMajor[mu * kt + nu];
             s1[b] = blk;
-        }
+        });
         long t3 = System.nanoTime();
         ms.put("project-orthogonal", (t3 - t2) / 1e6);
+        // p1 carries the couplings from here on: the old ones and the products' workspace go, so the device holds the
+        // couplings only twice at the peak (the second projection's input and output)
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(couplings);
+        try {
+            return truncateAndProject(eps, t0, before, ms, ro, co, row, col, s1, p1, dense2);
+        } catch (RuntimeException | Error e) {
+            close(); // the old couplings are gone: a matrix half-compressed must not multiply
+            throw e;
+        }
+    }
 
+    /** The truncation and second projection of {@link #compress}, which replace the bases and couplings. */
+    private H2CompressionReport truncateAndProject(double eps, long t0, H2Memory before, Map<String, Double> ms, H2Compression.Orthogonal ro,
+            H2Compression.Orthogonal co, int[] row, int[] col, double[][] s1, CouplingProjection.Result p1, double dense2) {
+        long t3 = System.nanoTime();
         H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2);
         long t4 = System.nanoTime();
         ms.put("truncate", (t4 - t3) / 1e6);
@@ -349,8 +368,6 @@ public final class H2Matrix implements AutoCloseable {
         CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, tr.rowT(),
                 nodeRanks(tr.rows()), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), nodeRanks(tr.cols()), nodeRanks(co.basis()));
         device.free(p1.blocks());
-        for (Product p : products.values()) p.free();
-        products.clear();
         freeLowRank();
         rowBasis = device(tr.rows());
         colBasis = shared ? rowBasis : device(tr.cols());

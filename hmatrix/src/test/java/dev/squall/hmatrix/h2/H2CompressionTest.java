@@ -57,8 +57,9 @@ class H2CompressionTest {
 
     /**
      * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
-     * the GEMM's int range (forced here): both give the same compressed product, and it is within O(eps) of the
-     * dense product; the report counts the projection flops and their device time.
+     * the GEMM's int range (forced here), each with the intermediate products formed all at once or a few blocks at a
+     * time: all give the same compressed product, and it is within O(eps) of the dense product; the report counts the
+     * projection flops and their device time.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -68,22 +69,28 @@ class H2CompressionTest {
         CovarianceKernel k = CovarianceKernel.matern52(0.2);
         double[] x = H2MatrixTest.random(cols.size(), 42L);
         double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
-        double[][] y = new double[2][];
-        for (int i = 0; i < 2; i++) {
-            CouplingProjection.forceKernels = i == 1;
+        double[][] y = new double[4][];
+        long chunk = CouplingProjection.chunkValues;
+        for (int i = 0; i < 4; i++) {
+            CouplingProjection.forceKernels = i % 2 == 1;
+            CouplingProjection.chunkValues = i < 2 ? chunk : 7000; // ~2 to 5 blocks of W at a time
             try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(50).withOrder(6).withDevice(device))) {
                 double before = H2MatrixTest.relativeError(a.multiply(x), exact);
                 H2CompressionReport r = a.compress(1e-6);
-                assertEquals(i == 0, r.projectionGemm());
+                assertEquals(i % 2 == 0, r.projectionGemm());
                 assertTrue(r.projectionFlops() > 0 && r.projectionGflops() > 0, r.toString());
                 assertTrue(r.stepMillis().keySet().containsAll(List.of("orthogonalise", "project-orthogonal", "truncate", "project-truncated")));
                 y[i] = a.multiply(x);
                 assertTrue(H2MatrixTest.relativeError(y[i], exact) < before + 1e-5);
             } finally {
                 CouplingProjection.forceKernels = false;
+                CouplingProjection.chunkValues = chunk;
             }
         }
-        assertTrue(H2MatrixTest.relativeError(y[1], y[0]) < 1e-12, "GEMM and kernel projections differ by " + H2MatrixTest.relativeError(y[1], y[0]));
+        for (int i = 1; i < 4; i++) {
+            assertTrue(H2MatrixTest.relativeError(y[i], y[0]) < 1e-12, "projection " + i + " differs from the GEMM one by "
+                    + H2MatrixTest.relativeError(y[i], y[0]));
+        }
     }
 
     /** Separate row and column bases (two point sets) compress each on its own weights. */
