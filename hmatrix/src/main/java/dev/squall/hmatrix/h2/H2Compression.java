@@ -1,5 +1,11 @@
 package dev.squall.hmatrix.h2;
 
+import dev.squall.linalg.qr.BatchedQr;
+import dev.squall.linalg.qr.QrFactors;
+import dev.squall.linalg.svd.BatchedSvd;
+import dev.squall.linalg.svd.SvdResult;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.runtime.Device;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -18,7 +24,10 @@ import java.util.stream.IntStream;
  * </ol>
  * Ranks never grow (orthogonalisation keeps at most the old rank, truncation at most that), so memory never increases.
  * The relative Frobenius error is estimated from the discarded singular values over the norm of the matrix (the
- * couplings on orthonormal bases plus the dense blocks), with no extra pass.
+ * couplings on orthonormal bases plus the dense blocks), with no extra pass. Given a device, the QRs of each level of
+ * the orthogonalisation run there as one batched Householder QR ({@code linalg}'s {@link BatchedQr}) and the SVDs of
+ * each level of the truncation as one batched one-sided Jacobi SVD ({@link BatchedSvd}), matrices zero-padded to the
+ * level's largest; the ranks and the error estimate then come from the device's singular values.
  */
 final class H2Compression {
     private H2Compression() {
@@ -55,6 +64,12 @@ final class H2Compression {
      * @param denseNormSquared squared Frobenius norm of the dense blocks, for the relative error estimate
      */
     static Result compress(HostBasis rb, HostBasis cb, int[] row, int[] col, double[][] s, double eps, double denseNormSquared) {
+        return compress(rb, cb, row, col, s, eps, denseNormSquared, null);
+    }
+
+    /** As above, the truncation's SVDs on {@code svdDevice} (null: on the host). */
+    static Result compress(HostBasis rb, HostBasis cb, int[] row, int[] col, double[][] s, double eps, double denseNormSquared,
+            Device svdDevice) {
         boolean shared = rb == cb;
         Orthogonal ro = orthogonalise(rb);
         Orthogonal co = shared ? ro : orthogonalise(cb);
@@ -66,7 +81,7 @@ final class H2Compression {
             s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(ro.r[t], s[b], ro.basis.rank(t), kt, ks), co.r[c],
                     ro.basis.rank(t), ks, co.basis.rank(c));
         }
-        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared);
+        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared, svdDevice);
         double[][] s2 = new double[blocks][];
         for (int b = 0; b < blocks; b++) {
             int t = row[b], c = col[b];
@@ -87,10 +102,10 @@ final class H2Compression {
 
     /**
      * Basis generation and truncation, from the couplings {@code s1} ({@code r_t x r_s} row-major) on the orthonormal
-     * bases {@code ro}, {@code co} (the same object when {@code shared}).
+     * bases {@code ro}, {@code co} (the same object when {@code shared}); the SVDs on {@code svdDevice} (null: on the host).
      */
     static Truncation truncate(Orthogonal ro, Orthogonal co, boolean shared, int[] row, int[] col, double[][] s1, double eps,
-            double denseNormSquared) {
+            double denseNormSquared, Device svdDevice) {
         double norm2 = denseNormSquared;
         for (double[] blk : s1) for (double v : blk) norm2 += v * v;
         List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
@@ -101,8 +116,8 @@ final class H2Compression {
         }
         double[][] rw = weights(ro.basis, rowParts);
         double[][] cw = shared ? rw : weights(co.basis, colParts);
-        Truncated rt = truncate(ro.basis, rw, eps);
-        Truncated ct = shared ? rt : truncate(co.basis, cw, eps);
+        Truncated rt = truncate(ro.basis, rw, eps, svdDevice);
+        Truncated ct = shared ? rt : truncate(co.basis, cw, eps, svdDevice);
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
         return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2);
     }
@@ -112,6 +127,11 @@ final class H2Compression {
     }
 
     static Orthogonal orthogonalise(HostBasis b) {
+        return orthogonalise(b, null);
+    }
+
+    /** As above, the QRs of each level on {@code device} (null: on the host). */
+    static Orthogonal orthogonalise(HostBasis b, Device device) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int k = b.levelRank[q];
@@ -123,12 +143,19 @@ final class H2Compression {
         double[][] r = new double[tr.nodes][];
         double[] leaf = new double[tr.size * ranks[q]];
         int rq = ranks[q];
+        double[][] us = new double[tr.leaves][];
+        int[] uRows = new int[tr.leaves];
         IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
-            double[] u = new double[mi * k];
-            System.arraycopy(b.leaf, a0 * k, u, 0, mi * k);
-            double[][] qr = SmallMatrices.qr(u, mi, k);
-            int ri = Math.min(mi, k);
+            us[i] = new double[mi * k];
+            System.arraycopy(b.leaf, a0 * k, us[i], 0, mi * k);
+            uRows[i] = mi;
+        });
+        double[][][] leafQr = qr(us, uRows, k, device);
+        IntStream.range(0, tr.leaves).parallel().forEach(i -> {
+            int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
+            double[][] qr = leafQr[i];
+            int ri = k == 0 ? 0 : qr[1].length / k; // min(mi, k) on the host, min(largest leaf, k) on a device
             for (int a = 0; a < mi; a++) System.arraycopy(qr[0], a * ri, leaf, (a0 + a) * rq, Math.min(ri, rq));
             double[] rp = new double[rq * k];
             System.arraycopy(qr[1], 0, rp, 0, Math.min(ri, rq) * k);
@@ -137,14 +164,22 @@ final class H2Compression {
         double[][] transfer = new double[tr.nodes][];
         for (int l = q - 1; l >= 0; l--) {
             int rc = ranks[l + 1], kl = b.levelRank[l], lv = l;
-            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
+            int t0 = ClusterTree.levelStart(l);
+            double[][] zs = new double[t0 + 1][];
+            int[] zRows = new int[t0 + 1];
+            IntStream.range(t0, ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
                 double[] z = new double[2 * rc * kl];
                 for (int h = 0; h < 2; h++) {
                     int c = 2 * t + 1 + h;
                     double[] re = SmallMatrices.multiply(r[c], b.transfer[c], rc, b.levelRank[lv + 1], kl);
                     System.arraycopy(re, 0, z, h * rc * kl, rc * kl);
                 }
-                double[][] qr = SmallMatrices.qr(z, 2 * rc, kl);
+                zs[t - t0] = z;
+                zRows[t - t0] = 2 * rc;
+            });
+            double[][][] zQr = qr(zs, zRows, kl, device);
+            IntStream.range(t0, ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
+                double[][] qr = zQr[t - t0];
                 int rl = ranks[lv];
                 for (int h = 0; h < 2; h++) {
                     double[] e = new double[rc * rl];
@@ -213,7 +248,7 @@ final class H2Compression {
     private record Truncated(HostBasis basis, double[][] t, double discarded) {
     }
 
-    private static Truncated truncate(HostBasis b, double[][] w, double eps) {
+    private static Truncated truncate(HostBasis b, double[][] w, double eps, Device svdDevice) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int[] ranks = new int[q + 1];
@@ -224,16 +259,19 @@ final class H2Compression {
         int r = b.levelRank[q];
         double[][] left = new double[tr.leaves][];
         double[][] sig = new double[tr.leaves][];
+        double[][] uw = new double[tr.leaves][];
+        int[] uwRows = new int[tr.leaves], uwCols = new int[tr.leaves];
         IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             double[] u = new double[mi * r];
             System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
             double[] wi = w[tr.firstLeaf + i];
             int wr = r == 0 ? 0 : wi.length / r;
-            double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(u, wi, mi, r, wr), mi, wr);
-            left[i] = svd[1];
-            sig[i] = svd[0];
+            uw[i] = SmallMatrices.multiplyTransposed(u, wi, mi, r, wr);
+            uwRows[i] = mi;
+            uwCols[i] = wr;
         });
+        svdLeft(uw, uwRows, uwCols, sig, left, svdDevice);
         int keep = 0;
         for (double[] sg : sig) keep = Math.max(keep, kept(sg, eps));
         ranks[q] = keep;
@@ -258,6 +296,8 @@ final class H2Compression {
             double[][] zs = new double[s1 - s0][];
             double[][] lefts = new double[s1 - s0][];
             double[][] sigs = new double[s1 - s0][];
+            double[][] zw = new double[s1 - s0][];
+            int[] zwRows = new int[s1 - s0], zwCols = new int[s1 - s0];
             IntStream.range(s0, s1).parallel().forEach(n -> {
                 double[] z = new double[2 * kc * rl];
                 for (int h = 0; h < 2; h++) {
@@ -267,10 +307,11 @@ final class H2Compression {
                 }
                 zs[n - s0] = z;
                 int wr = rl == 0 ? 0 : w[n].length / rl;
-                double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr), 2 * kc, wr);
-                lefts[n - s0] = svd[1];
-                sigs[n - s0] = svd[0];
+                zw[n - s0] = SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr);
+                zwRows[n - s0] = 2 * kc;
+                zwCols[n - s0] = wr;
             });
+            svdLeft(zw, zwRows, zwCols, sigs, lefts, svdDevice);
             keep = 0;
             for (double[] sg : sigs) keep = Math.max(keep, kept(sg, eps));
             ranks[l] = keep;
@@ -293,6 +334,85 @@ final class H2Compression {
         }
         return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded);
     }
+
+    /**
+     * Householder QR of each {@code a[e]} ({@code rows[e] x n}, row-major), as {@link SmallMatrices#qr}: {@code {Q, R}}
+     * row-major, {@code Q} of {@code rows[e] x r}, {@code R} of {@code r x n}. On the host {@code r = min(rows[e], n)};
+     * on a device all are zero-padded to the largest row count {@code m} and factored in one batched QR, so
+     * {@code r = min(m, n)} (R keeps its zero rows past a short matrix's rank; the padding rows of Q are dropped).
+     */
+    static double[][][] qr(double[][] a, int[] rows, int n, Device device) {
+        int batch = a.length;
+        double[][][] out = new double[batch][][];
+        int m = 0;
+        for (int e = 0; e < batch; e++) m = Math.max(m, rows[e]);
+        if (device == null || m == 0 || n == 0 || n > BATCHED_MAX) {
+            IntStream.range(0, batch).parallel().forEach(e -> out[e] = SmallMatrices.qr(a[e], rows[e], n));
+            return out;
+        }
+        int mm = m;
+        DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            long base = (long) e * mm * n;
+            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < n; c++) packed.set(base + (long) c * mm + r, a[e][r * n + c]);
+        });
+        QrFactors f = BatchedQr.factor(device, packed, m, n, batch, true);
+        int k = Math.min(m, n);
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            double[] qc = f.q(e), rc = f.r(e);
+            double[] qe = new double[rows[e] * k], re = new double[k * n];
+            for (int r = 0; r < rows[e]; r++) for (int j = 0; j < k; j++) qe[r * k + j] = qc[j * mm + r];
+            for (int i = 0; i < k; i++) for (int j = i; j < n; j++) re[i * n + j] = rc[j * k + i];
+            out[e] = new double[][] {qe, re};
+        });
+        return out;
+    }
+
+    /**
+     * Singular values (descending) and left singular vectors of each {@code a[e]} ({@code rows[e] x cols[e]},
+     * row-major), as {@link SmallMatrices#svdLeft}: into {@code sigma[e]} and {@code u[e]} ({@code rows[e] x n},
+     * row-major). On the host {@code n = cols[e]}; on a device all matrices are zero-padded to the largest rows and
+     * columns and decomposed in one batched SVD, so {@code n} is the largest column count (the padding adds zero
+     * singular values, never kept) and columns of zero singular values are zero.
+     */
+    static void svdLeft(double[][] a, int[] rows, int[] cols, double[][] sigma, double[][] u, Device device) {
+        int batch = a.length;
+        int m = 0, n = 0;
+        for (int e = 0; e < batch; e++) {
+            m = Math.max(m, rows[e]);
+            n = Math.max(n, cols[e]);
+        }
+        if (device == null || m == 0 || n == 0 || Math.min(m, n) > BATCHED_MAX) {
+            IntStream.range(0, batch).parallel().forEach(e -> {
+                double[][] svd = SmallMatrices.svdLeft(a[e], rows[e], cols[e]);
+                sigma[e] = svd[0];
+                u[e] = svd[1];
+            });
+            return;
+        }
+        int mm = m, nn = n;
+        DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            long base = (long) e * mm * nn;
+            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < cols[e]; c++) packed.set(base + (long) c * mm + r, a[e][r * cols[e] + c]);
+        });
+        SvdResult res = BatchedSvd.decompose(device, packed, m, n, batch, 0.0);
+        if (!res.converged()) throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());
+        int k = Math.min(m, n);
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            double[] sv = res.singularValues(e), uc = res.u(e, k);
+            double[] sg = new double[nn], ue = new double[rows[e] * nn];
+            for (int j = 0; j < k; j++) {
+                sg[j] = sv[j];
+                if (sv[j] > 0) for (int r = 0; r < rows[e]; r++) ue[r * nn + j] = uc[j * mm + r];
+            }
+            sigma[e] = sg;
+            u[e] = ue;
+        });
+    }
+
+    /** Largest column count (for the SVD, {@code min(rows, cols)}) the batched device QR and SVD take; larger levels run on the host. */
+    private static final int BATCHED_MAX = 64;
 
     /** How many singular values (descending) exceed {@code eps} times the largest. */
     private static int kept(double[] sigma, double eps) {

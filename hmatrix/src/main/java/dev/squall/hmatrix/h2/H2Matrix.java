@@ -70,6 +70,9 @@ public final class H2Matrix implements AutoCloseable {
      */
     public static final int GEMM_MIN_VECTORS = 16;
 
+    /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
+    static boolean hostFactorisations;
+
     /** The phases of a product, in the order they run. */
     public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
             "downsweep-transfers", "downsweep-leaves", "scatter");
@@ -288,7 +291,9 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The bases' QR and SVD steps run on host copies (the nodes of a level in parallel); the couplings stay on the device,
+     * The bases come to the host, where the basis weights are formed (the nodes of a level in parallel); the QRs of the
+     * orthogonalisation and the SVDs of the truncation run as one batched QR or SVD per level on the device (linalg's
+     * {@code BatchedQr}, {@code BatchedSvd}; on the JVM on the host); the couplings stay on the device,
      * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step), the old
      * couplings freed after the first so the device holds them at most twice. A failure after that point (a device
      * running out of memory, say) closes the matrix.
@@ -320,8 +325,11 @@ public final class H2Matrix implements AutoCloseable {
         long t1 = System.nanoTime();
         ms.put("download", (t1 - t0) / 1e6);
 
-        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb);
-        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb);
+        // the QRs of each level as one batched QR on the device, the truncation's SVDs likewise (on the JVM, whose
+        // device is the host's cores, the host's own per-node factorisations)
+        Device factorOn = hostFactorisations || device.info().backend().equals("jvm") ? null : device;
+        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb, factorOn);
+        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb, factorOn);
         long t2 = System.nanoTime();
         ms.put("orthogonalise", (t2 - t1) / 1e6);
 
@@ -350,7 +358,7 @@ public final class H2Matrix implements AutoCloseable {
         products.clear();
         device.free(couplings);
         try {
-            return truncateAndProject(eps, t0, before, ms, ro, co, row, col, s1, p1, dense2);
+            return truncateAndProject(eps, t0, before, ms, ro, co, row, col, s1, p1, dense2, factorOn);
         } catch (RuntimeException | Error e) {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
@@ -359,9 +367,9 @@ public final class H2Matrix implements AutoCloseable {
 
     /** The truncation and second projection of {@link #compress}, which replace the bases and couplings. */
     private H2CompressionReport truncateAndProject(double eps, long t0, H2Memory before, Map<String, Double> ms, H2Compression.Orthogonal ro,
-            H2Compression.Orthogonal co, int[] row, int[] col, double[][] s1, CouplingProjection.Result p1, double dense2) {
+            H2Compression.Orthogonal co, int[] row, int[] col, double[][] s1, CouplingProjection.Result p1, double dense2, Device factorOn) {
         long t3 = System.nanoTime();
-        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2);
+        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2, factorOn);
         long t4 = System.nanoTime();
         ms.put("truncate", (t4 - t3) / 1e6);
 

@@ -93,6 +93,46 @@ class H2CompressionTest {
         }
     }
 
+    /**
+     * The orthogonalisation's QRs and the truncation's SVDs as one batched QR or SVD per level on the device give what
+     * the host's per-node factorisations give: the
+     * same ranks per level, error estimate and memory, and the same compressed product to rounding; a shared basis
+     * (2D, leaves of uneven size) and two point sets (3D, separate row and column bases), two tolerances.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void deviceFactorisationsMatchTheHostOnes(Device device) {
+        PointCloud grid = PointCloud.perturbedGrid(1900, 2, 21L);
+        PointCloud rows = PointCloud.uniform(1200, 3, 22L), cols = PointCloud.uniform(900, 3, 23L);
+        double[] eps = {1e-3, 1e-7};
+        for (int c = 0; c < 2; c++) {
+            PointCloud rp = c == 0 ? grid : rows, cp = c == 0 ? grid : cols;
+            CovarianceKernel k = c == 0 ? CovarianceKernel.exponential(0.1) : CovarianceKernel.gaussian(0.3);
+            H2Options o = H2Options.defaults().withLeafSize(c == 0 ? 45 : 40).withOrder(c == 0 ? 7 : 4).withDevice(device);
+            double[] x = H2MatrixTest.random(cp.size(), 24L + c);
+            H2CompressionReport[] r = new H2CompressionReport[2];
+            double[][] y = new double[2][];
+            for (int h = 0; h < 2; h++) {
+                H2Matrix.hostFactorisations = h == 1;
+                try (H2Matrix a = c == 0 ? H2Matrix.build(rp, k, o) : H2Matrix.build(rp, cp, k, o)) {
+                    r[h] = a.compress(eps[c]);
+                    y[h] = a.multiply(x);
+                } finally {
+                    H2Matrix.hostFactorisations = false;
+                }
+            }
+            String what = (c == 0 ? "shared 2D" : "two 3D sets") + " at " + eps[c] + " on " + device.id();
+            assertTrue(Arrays.stream(r[0].rowRanks()).max().getAsInt() < (c == 0 ? 49 : 64), what + ": ranks fell " + Arrays.toString(r[0].rowRanks()));
+            assertEquals(Arrays.toString(r[1].rowRanks()), Arrays.toString(r[0].rowRanks()), what);
+            assertEquals(Arrays.toString(r[1].colRanks()), Arrays.toString(r[0].colRanks()), what);
+            assertEquals(r[1].memoryAfter().total(), r[0].memoryAfter().total(), what);
+            assertTrue(r[0].memoryAfter().total() <= r[0].memoryBefore().total(), what);
+            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate() + 1e-14, what);
+            double diff = H2MatrixTest.relativeError(y[0], y[1]);
+            assertTrue(diff < 1e-11, what + ": device and host factorisations differ by " + diff);
+        }
+    }
+
     /** Separate row and column bases (two point sets) compress each on its own weights. */
     @Test
     void twoPointSetsCompress() {
