@@ -114,8 +114,8 @@ final class H2Compression {
             List<List<double[]>> asCol = contributions(co.basis, row, col, s1, false, ro.basis);
             for (int t = 0; t < rowParts.size(); t++) rowParts.get(t).addAll(asCol.get(t));
         }
-        double[][] rw = weights(ro.basis, rowParts);
-        double[][] cw = shared ? rw : weights(co.basis, colParts);
+        double[][] rw = weights(ro.basis, rowParts, svdDevice);
+        double[][] cw = shared ? rw : weights(co.basis, colParts, svdDevice);
         Truncated rt = truncate(ro.basis, rw, eps, svdDevice);
         Truncated ct = shared ? rt : truncate(co.basis, cw, eps, svdDevice);
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
@@ -211,18 +211,52 @@ final class H2Compression {
         return parts;
     }
 
-    /** Weights top-down: {@code W_t = R of [W_parent E_t^T; parts of t]}, {@code w_t x k_t}. */
-    private static double[][] weights(HostBasis b, List<List<double[]>> parts) {
+    /**
+     * Weights top-down: {@code W_t = R of [W_parent E_t^T; parts of t]}, {@code w_t x k_t}. With a device, the QRs of
+     * a level run there in batches of at most {@link #weightBatchValues} padded values (R then has {@code min(m, k_t)}
+     * rows for the batch's tallest stack {@code m}: extra zero rows, which change no product it enters).
+     */
+    private static double[][] weights(HostBasis b, List<List<double[]>> parts, Device device) {
         ClusterTree tr = b.tree;
         double[][] w = new double[tr.nodes][];
         for (int l = 0; l <= tr.depth; l++) {
-            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> w[t] = weight(b, parts, w, t));
+            int t0 = ClusterTree.levelStart(l), t1 = ClusterTree.levelStart(l + 1), kt = b.levelRank[l];
+            double[][] stacks = new double[t1 - t0][];
+            IntStream.range(t0, t1).parallel().forEach(t -> stacks[t - t0] = stack(b, parts, w, t));
+            if (device == null || kt == 0 || kt > BATCHED_MAX) {
+                IntStream.range(t0, t1).parallel().forEach(t -> {
+                    double[] st = stacks[t - t0];
+                    w[t] = kt == 0 || st.length == 0 ? new double[0] : SmallMatrices.qr(st, st.length / kt, kt)[1];
+                });
+                continue;
+            }
+            for (int c0 = t0; c0 < t1; ) { // batches of nodes whose padded stacks fit weightBatchValues
+                int c1 = c0, tallest = 0;
+                while (c1 < t1) {
+                    int h = stacks[c1 - t0].length / kt;
+                    if (c1 > c0 && (long) (c1 - c0 + 1) * Math.max(tallest, h) * kt > weightBatchValues) break;
+                    tallest = Math.max(tallest, h);
+                    c1++;
+                }
+                double[][] batch = new double[c1 - c0][];
+                int[] heights = new int[c1 - c0];
+                for (int t = c0; t < c1; t++) {
+                    batch[t - c0] = stacks[t - t0];
+                    heights[t - c0] = stacks[t - t0].length / kt;
+                }
+                double[][][] f = qr(batch, heights, kt, device);
+                for (int t = c0; t < c1; t++) w[t] = heights[t - c0] == 0 ? new double[0] : f[t - c0][1];
+                c0 = c1;
+            }
         }
         return w;
     }
 
-    /** Node {@code t}'s weight, its parent's known. */
-    private static double[] weight(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
+    /** Most values (matrices times padded size) of one batched device QR of the weights (1 GB); tests lower it. */
+    static long weightBatchValues = 1L << 27;
+
+    /** Node {@code t}'s stack {@code [W_parent E_t^T; parts of t]} ({@code m x k_t}, row-major), its parent's weight known. */
+    private static double[] stack(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
         int kt = b.rank(t);
         List<double[]> rows = new ArrayList<>();
         if (t > 0) {
@@ -241,7 +275,7 @@ final class H2Compression {
             System.arraycopy(x, 0, stack, at, x.length);
             at += x.length;
         }
-        return kt == 0 || m == 0 ? new double[0] : SmallMatrices.qr(stack, m, kt)[1];
+        return stack;
     }
 
     /** A truncated basis and, per node, {@code T} ({@code k'_t x r_t}) projecting old coefficients onto the new basis. */
@@ -347,15 +381,13 @@ final class H2Compression {
         int m = 0;
         for (int e = 0; e < batch; e++) m = Math.max(m, rows[e]);
         if (device == null || m == 0 || n == 0 || n > BATCHED_MAX) {
-            IntStream.range(0, batch).parallel().forEach(e -> out[e] = SmallMatrices.qr(a[e], rows[e], n));
+            IntStream.range(0, batch).parallel().forEach(e -> out[e] = rows[e] == 0 || n == 0 ? new double[][] {new double[0], new double[0]}
+                    : SmallMatrices.qr(a[e], rows[e], n));
             return out;
         }
         int mm = m;
         DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
-        IntStream.range(0, batch).parallel().forEach(e -> {
-            long base = (long) e * mm * n;
-            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < n; c++) packed.set(base + (long) c * mm + r, a[e][r * n + c]);
-        });
+        pack(a, rows, n, m, n, packed);
         QrFactors f = BatchedQr.factor(device, packed, m, n, batch, true);
         int k = Math.min(m, n);
         IntStream.range(0, batch).parallel().forEach(e -> {
@@ -392,10 +424,8 @@ final class H2Compression {
         }
         int mm = m, nn = n;
         DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
-        IntStream.range(0, batch).parallel().forEach(e -> {
-            long base = (long) e * mm * nn;
-            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < cols[e]; c++) packed.set(base + (long) c * mm + r, a[e][r * cols[e] + c]);
-        });
+        int[] cs = cols;
+        pack(a, rows, cs, m, n, packed);
         SvdResult res = BatchedSvd.decompose(device, packed, m, n, batch, 0.0);
         if (!res.converged()) throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());
         int k = Math.min(m, n);
@@ -408,6 +438,22 @@ final class H2Compression {
             }
             sigma[e] = sg;
             u[e] = ue;
+        });
+    }
+
+    /** Writes each row-major {@code a[e]} ({@code rows[e] x cols}) zero-padded into {@code packed} as column-major {@code m x n}. */
+    private static void pack(double[][] a, int[] rows, int cols, int m, int n, DoubleArray packed) {
+        int[] cs = new int[a.length];
+        java.util.Arrays.fill(cs, cols);
+        pack(a, rows, cs, m, n, packed);
+    }
+
+    private static void pack(double[][] a, int[] rows, int[] cols, int m, int n, DoubleArray packed) {
+        java.lang.foreign.MemorySegment seg = packed.segment();
+        IntStream.range(0, a.length).parallel().forEach(e -> {
+            double[] cm = new double[m * n];
+            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < cols[e]; c++) cm[c * m + r] = a[e][r * cols[e] + c];
+            java.lang.foreign.MemorySegment.copy(cm, 0, seg, java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8L * e * m * n, cm.length);
         });
     }
 

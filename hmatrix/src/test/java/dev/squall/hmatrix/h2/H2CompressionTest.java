@@ -94,8 +94,8 @@ class H2CompressionTest {
     }
 
     /**
-     * The orthogonalisation's QRs and the truncation's SVDs as one batched QR or SVD per level on the device give what
-     * the host's per-node factorisations give: the
+     * The orthogonalisation's and basis weights' QRs and the truncation's SVDs as batched QRs or SVDs per level on the
+     * device (the weights in one batch, or several) give what the host's per-node factorisations give: the
      * same ranks per level, error estimate and memory, and the same compressed product to rounding; a shared basis
      * (2D, leaves of uneven size) and two point sets (3D, separate row and column bases), two tolerances.
      */
@@ -112,13 +112,16 @@ class H2CompressionTest {
             double[] x = H2MatrixTest.random(cp.size(), 24L + c);
             H2CompressionReport[] r = new H2CompressionReport[2];
             double[][] y = new double[2][];
+            long weightBatch = H2Compression.weightBatchValues;
             for (int h = 0; h < 2; h++) {
                 H2Matrix.hostFactorisations = h == 1;
+                if (c == 1) H2Compression.weightBatchValues = 60_000; // the weights' QRs in several batches
                 try (H2Matrix a = c == 0 ? H2Matrix.build(rp, k, o) : H2Matrix.build(rp, cp, k, o)) {
                     r[h] = a.compress(eps[c]);
                     y[h] = a.multiply(x);
                 } finally {
                     H2Matrix.hostFactorisations = false;
+                    H2Compression.weightBatchValues = weightBatch;
                 }
             }
             String what = (c == 0 ? "shared 2D" : "two 3D sets") + " at " + eps[c] + " on " + device.id();
