@@ -12,7 +12,8 @@ import java.util.stream.IntStream;
 
 /**
  * Algebraic recompression of the low-rank part of an H2 matrix to a relative tolerance, on host copies of the bases
- * and couplings, the nodes of one level in parallel on the host's cores (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes):
+ * and couplings, level by level (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes); the small products
+ * and the packing run on the host's cores, the factorisations of a level on the host or as batched ones on a device:
  * <ol>
  * <li><b>Orthogonalisation</b> (upsweep of QR): leaves {@code U = Q R}; inner nodes {@code [R_c1 E_c1; R_c2 E_c2] = Q R},
  * the blocks of {@code Q} become the transfers; couplings become {@code R_t S R_s^T}.</li>
@@ -27,7 +28,8 @@ import java.util.stream.IntStream;
  * couplings on orthonormal bases plus the dense blocks), with no extra pass. Given a device, the QRs of each level of
  * the orthogonalisation run there as one batched Householder QR ({@code linalg}'s {@link BatchedQr}) and the SVDs of
  * each level of the truncation as one batched one-sided Jacobi SVD ({@link BatchedSvd}), matrices zero-padded to the
- * level's largest; the ranks and the error estimate then come from the device's singular values.
+ * level's largest, the basis weights' tall QRs in batches of bounded size; the ranks and the error estimate then come
+ * from the device's singular values.
  */
 final class H2Compression {
     private H2Compression() {
@@ -221,29 +223,27 @@ final class H2Compression {
         double[][] w = new double[tr.nodes][];
         for (int l = 0; l <= tr.depth; l++) {
             int t0 = ClusterTree.levelStart(l), t1 = ClusterTree.levelStart(l + 1), kt = b.levelRank[l];
-            double[][] stacks = new double[t1 - t0][];
-            IntStream.range(t0, t1).parallel().forEach(t -> stacks[t - t0] = stack(b, parts, w, t));
             if (device == null || kt == 0 || kt > BATCHED_MAX) {
                 IntStream.range(t0, t1).parallel().forEach(t -> {
-                    double[] st = stacks[t - t0];
+                    double[] st = stack(b, parts, w, t);
                     w[t] = kt == 0 || st.length == 0 ? new double[0] : SmallMatrices.qr(st, st.length / kt, kt)[1];
                 });
                 continue;
             }
-            for (int c0 = t0; c0 < t1; ) { // batches of nodes whose padded stacks fit weightBatchValues
+            int[] height = new int[t1 - t0];
+            for (int t = t0; t < t1; t++) height[t - t0] = stackHeight(b, parts, w, t);
+            for (int c0 = t0; c0 < t1; ) { // batches of nodes whose padded stacks fit weightBatchValues, built one batch at a time
                 int c1 = c0, tallest = 0;
                 while (c1 < t1) {
-                    int h = stacks[c1 - t0].length / kt;
+                    int h = height[c1 - t0];
                     if (c1 > c0 && (long) (c1 - c0 + 1) * Math.max(tallest, h) * kt > weightBatchValues) break;
                     tallest = Math.max(tallest, h);
                     c1++;
                 }
+                int first = c0;
                 double[][] batch = new double[c1 - c0][];
-                int[] heights = new int[c1 - c0];
-                for (int t = c0; t < c1; t++) {
-                    batch[t - c0] = stacks[t - t0];
-                    heights[t - c0] = stacks[t - t0].length / kt;
-                }
+                int[] heights = java.util.Arrays.copyOfRange(height, c0 - t0, c1 - t0);
+                IntStream.range(c0, c1).parallel().forEach(t -> batch[t - first] = stack(b, parts, w, t));
                 double[][][] f = qr(batch, heights, kt, device);
                 for (int t = c0; t < c1; t++) w[t] = heights[t - c0] == 0 ? new double[0] : f[t - c0][1];
                 c0 = c1;
@@ -254,6 +254,21 @@ final class H2Compression {
 
     /** Most values (matrices times padded size) of one batched device QR of the weights (1 GB); tests lower it. */
     static long weightBatchValues = 1L << 27;
+
+    /** Rows of node {@code t}'s {@link #stack}. */
+    private static int stackHeight(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
+        int kt = b.rank(t);
+        if (kt == 0) return 0;
+        int m = 0;
+        if (t > 0) {
+            int par = (t - 1) / 2;
+            int kp = b.rank(par);
+            int wp = w[par].length / Math.max(1, kp);
+            if (kp > 0 && wp > 0) m += wp;
+        }
+        for (double[] x : parts.get(t)) m += x.length / kt;
+        return m;
+    }
 
     /** Node {@code t}'s stack {@code [W_parent E_t^T; parts of t]} ({@code m x k_t}, row-major), its parent's weight known. */
     private static double[] stack(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
