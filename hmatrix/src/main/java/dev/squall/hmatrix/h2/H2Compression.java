@@ -108,8 +108,11 @@ final class H2Compression {
      */
     static Truncation truncate(Orthogonal ro, Orthogonal co, boolean shared, int[] row, int[] col, double[][] s1, double eps,
             double denseNormSquared, Device svdDevice) {
-        double norm2 = denseNormSquared;
-        for (double[] blk : s1) for (double v : blk) norm2 += v * v;
+        double norm2 = denseNormSquared + java.util.Arrays.stream(s1).parallel().mapToDouble(blk -> {
+            double q = 0;
+            for (double v : blk) q += v * v;
+            return q;
+        }).sum();
         List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
         List<List<double[]>> colParts = shared ? null : contributions(co.basis, row, col, s1, false, ro.basis);
         if (shared) {
@@ -202,14 +205,13 @@ final class H2Compression {
             HostBasis other) {
         List<List<double[]>> parts = new ArrayList<>();
         for (int t = 0; t < basis.tree.nodes; t++) parts.add(new ArrayList<>());
-        for (int b = 0; b < s.length; b++) {
-            if (asRow) {
-                int kt = basis.rank(row[b]), ks = other.rank(col[b]);
-                parts.get(row[b]).add(SmallMatrices.transpose(s[b], kt, ks));
-            } else {
-                parts.get(col[b]).add(s[b]);
-            }
+        double[][] blocks = s;
+        if (asRow) {
+            blocks = new double[s.length][];
+            double[][] tr = blocks;
+            IntStream.range(0, s.length).parallel().forEach(b -> tr[b] = SmallMatrices.transpose(s[b], basis.rank(row[b]), other.rank(col[b])));
         }
+        for (int b = 0; b < s.length; b++) parts.get(asRow ? row[b] : col[b]).add(blocks[b]);
         return parts;
     }
 
