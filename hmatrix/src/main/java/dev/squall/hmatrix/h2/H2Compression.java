@@ -156,7 +156,7 @@ final class H2Compression {
             System.arraycopy(b.leaf, a0 * k, us[i], 0, mi * k);
             uRows[i] = mi;
         });
-        double[][][] leafQr = qr(us, uRows, k, device);
+        double[][][] leafQr = qr(us, uRows, k, device, true);
         IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             double[][] qr = leafQr[i];
@@ -182,7 +182,7 @@ final class H2Compression {
                 zs[t - t0] = z;
                 zRows[t - t0] = 2 * rc;
             });
-            double[][][] zQr = qr(zs, zRows, kl, device);
+            double[][][] zQr = qr(zs, zRows, kl, device, true);
             IntStream.range(t0, ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
                 double[][] qr = zQr[t - t0];
                 int rl = ranks[lv];
@@ -246,7 +246,7 @@ final class H2Compression {
                 double[][] batch = new double[c1 - c0][];
                 int[] heights = java.util.Arrays.copyOfRange(height, c0 - t0, c1 - t0);
                 IntStream.range(c0, c1).parallel().forEach(t -> batch[t - first] = stack(b, parts, w, t));
-                double[][][] f = qr(batch, heights, kt, device);
+                double[][][] f = qr(batch, heights, kt, device, false);
                 for (int t = c0; t < c1; t++) w[t] = heights[t - c0] == 0 ? new double[0] : f[t - c0][1];
                 c0 = c1;
             }
@@ -391,8 +391,9 @@ final class H2Compression {
      * row-major, {@code Q} of {@code rows[e] x r}, {@code R} of {@code r x n}. On the host {@code r = min(rows[e], n)};
      * on a device all are zero-padded to the largest row count {@code m} and factored in one batched QR, so
      * {@code r = min(m, n)} (R keeps its zero rows past a short matrix's rank; the padding rows of Q are dropped).
+     * Without {@code wantQ} the device forms no Q and {@code Q} is null.
      */
-    static double[][][] qr(double[][] a, int[] rows, int n, Device device) {
+    static double[][][] qr(double[][] a, int[] rows, int n, Device device, boolean wantQ) {
         int batch = a.length;
         double[][][] out = new double[batch][][];
         int m = 0;
@@ -405,12 +406,15 @@ final class H2Compression {
         int mm = m;
         DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
         pack(a, rows, n, m, n, packed);
-        QrFactors f = BatchedQr.factor(device, packed, m, n, batch, true);
+        QrFactors f = BatchedQr.factor(device, packed, m, n, batch, wantQ);
         int k = Math.min(m, n);
         IntStream.range(0, batch).parallel().forEach(e -> {
-            double[] qc = f.q(e), rc = f.r(e);
-            double[] qe = new double[rows[e] * k], re = new double[k * n];
-            for (int r = 0; r < rows[e]; r++) for (int j = 0; j < k; j++) qe[r * k + j] = qc[j * mm + r];
+            double[] rc = f.r(e), re = new double[k * n], qe = null;
+            if (wantQ) {
+                double[] qc = f.q(e);
+                qe = new double[rows[e] * k];
+                for (int r = 0; r < rows[e]; r++) for (int j = 0; j < k; j++) qe[r * k + j] = qc[j * mm + r];
+            }
             for (int i = 0; i < k; i++) for (int j = i; j < n; j++) re[i * n + j] = rc[j * k + i];
             out[e] = new double[][] {qe, re};
         });
