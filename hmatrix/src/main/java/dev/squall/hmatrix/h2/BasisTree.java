@@ -8,7 +8,7 @@ import dev.squall.tasks.api.LongArray;
  * The nested basis of one cluster tree, as the device holds it: the leaf basis ({@code size x leafRank}, row-major in
  * tree order) and one transfer matrix per non-root node ({@code k_c x k_parent}, row-major, at
  * {@code transferOffset[c]}), with ranks equal within a level ({@code levelRank}); node {@code t}'s coefficients start
- * at {@code rankStart[t]} in the per-node vectors.
+ * at {@code rankStart[t]} in the per-node vectors. Bases built on the device have no host copy of their values.
  */
 final class BasisTree {
     final ClusterTree tree;
@@ -20,8 +20,16 @@ final class BasisTree {
     final IntArray rankStartArray;
     final LongArray transferOffsetArray;
 
-    /** A basis with the given ranks; {@code leafBasis} and {@code transfers} are allocated (zero) when null. */
-    BasisTree(ClusterTree tree, int[] levelRank, DoubleArray leafBasis, DoubleArray transfers) {
+    /**
+     * A basis with the given ranks whose values the device computes: the leaf basis and transfers are device-only
+     * arrays (no host memory, zero-filled on the device).
+     */
+    BasisTree(ClusterTree tree, int[] levelRank) {
+        this(tree, levelRank, false);
+    }
+
+    /** A basis with the given ranks; with {@code hostValues} its value arrays have host memory (zero) to fill and upload. */
+    BasisTree(ClusterTree tree, int[] levelRank, boolean hostValues) {
         this.tree = tree;
         this.levelRank = levelRank.clone();
         rankStart = new int[tree.nodes + 1];
@@ -32,8 +40,9 @@ final class BasisTree {
             long size = l == 0 ? 0 : (long) levelRank[l] * levelRank[l - 1];
             transferOffset[t + 1] = transferOffset[t] + size;
         }
-        this.leafBasis = leafBasis != null ? leafBasis : new DoubleArray(Math.max(1, (long) tree.size * leafRank()));
-        this.transfers = transfers != null ? transfers : new DoubleArray(Math.max(1, transferOffset[tree.nodes]));
+        long leafValues = Math.max(1, (long) tree.size * leafRank()), transferValues = Math.max(1, transferOffset[tree.nodes]);
+        leafBasis = hostValues ? new DoubleArray(leafValues) : DoubleArray.onDevice(leafValues);
+        transfers = hostValues ? new DoubleArray(transferValues) : DoubleArray.onDevice(transferValues);
         rankStartArray = H2Matrix.ints(rankStart);
         transferOffsetArray = H2Matrix.longs(transferOffset);
     }
@@ -42,7 +51,7 @@ final class BasisTree {
     static BasisTree uniform(ClusterTree tree, int k) {
         int[] r = new int[tree.depth + 1];
         java.util.Arrays.fill(r, k);
-        return new BasisTree(tree, r, null, null);
+        return new BasisTree(tree, r);
     }
 
     int leafRank() {

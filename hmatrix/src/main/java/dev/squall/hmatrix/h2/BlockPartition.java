@@ -43,8 +43,8 @@ final class BlockPartition {
         long[] dp = Arrays.copyOf(denses, nd);
         couplings = null;
         denses = null;
-        Arrays.sort(cp);
-        Arrays.sort(dp);
+        Arrays.parallelSort(cp);
+        Arrays.parallelSort(dp);
         couplingRow = new int[nc];
         couplingCol = new int[nc];
         couplingRowPtr = new int[rows.nodes + 1];

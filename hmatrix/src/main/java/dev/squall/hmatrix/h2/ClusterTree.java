@@ -1,6 +1,7 @@
 package dev.squall.hmatrix.h2;
 
 import dev.squall.hmatrix.points.PointCloud;
+import java.util.stream.IntStream;
 
 /**
  * A KD-tree clustering of a point set into a complete binary tree of depth {@code q}, flattened in BFS order: node
@@ -9,6 +10,9 @@ import dev.squall.hmatrix.points.PointCloud;
  * halves of equal count (the left gets the smaller half when the count is odd), so leaves hold
  * {@code floor(n / 2^q)} or {@code ceil(n / 2^q) <= leafSize} points; the depth is the least that achieves this.
  * The points are permuted into tree order (each node's points are contiguous) and the permutation is kept.
+ *
+ * <p>The coordinates move with the permutation while splitting, so boxes and medians are computed over contiguous
+ * memory, and the nodes of a level (disjoint ranges of points) are split in parallel on the host's cores.
  */
 final class ClusterTree {
     final int dim;
@@ -52,28 +56,17 @@ final class ClusterTree {
         }
         perm = new int[size];
         for (int i = 0; i < size; i++) perm[i] = i;
+        points = c; // a copy of the coordinates, reordered into tree order along with perm
         start = new int[nodes];
         end = new int[nodes];
         box = new double[nodes * 6];
         start[0] = 0;
         end[0] = size;
-        for (int t = 0; t < nodes; t++) {
-            computeBox(c, t);
-            if (t < firstLeaf) {
-                int axis = 0;
-                for (int d = 1; d < dim; d++) {
-                    if (extent(t, d) > extent(t, axis)) axis = d;
-                }
-                int mid = start[t] + (end[t] - start[t]) / 2;
-                select(c, axis, start[t], end[t] - 1, mid);
-                start[2 * t + 1] = start[t];
-                end[2 * t + 1] = mid;
-                start[2 * t + 2] = mid;
-                end[2 * t + 2] = end[t];
-            }
+        for (int l = 0; l <= depth; l++) {
+            int t0 = levelStart(l), t1 = levelStart(l + 1);
+            if (t1 - t0 > 1 && size >= PARALLEL_POINTS) IntStream.range(t0, t1).parallel().forEach(this::split);
+            else for (int t = t0; t < t1; t++) split(t);
         }
-        points = new double[size * dim];
-        for (int a = 0; a < size; a++) System.arraycopy(c, perm[a] * dim, points, a * dim, dim);
         leafStart = new int[leaves + 1];
         pointLeaf = new int[size];
         for (int i = 0; i < leaves; i++) {
@@ -94,6 +87,25 @@ final class ClusterTree {
                 }
             }
         }
+    }
+
+    /** Point count from which the nodes of a level are split in parallel. */
+    private static final int PARALLEL_POINTS = 1 << 15;
+
+    /** Computes node {@code t}'s box and, for an inner node, splits its points at the median of its widest coordinate. */
+    private void split(int t) {
+        computeBox(t);
+        if (t >= firstLeaf) return;
+        int axis = 0;
+        for (int d = 1; d < dim; d++) {
+            if (extent(t, d) > extent(t, axis)) axis = d;
+        }
+        int mid = start[t] + (end[t] - start[t]) / 2;
+        select(axis, start[t], end[t] - 1, mid);
+        start[2 * t + 1] = start[t];
+        end[2 * t + 1] = mid;
+        start[2 * t + 2] = mid;
+        end[2 * t + 2] = end[t];
     }
 
     /** The tree of {@code cloud} with leaves of at most {@code leafSize} points. */
@@ -149,11 +161,11 @@ final class ClusterTree {
         return Math.sqrt(sum);
     }
 
-    private void computeBox(double[] c, int t) {
+    private void computeBox(int t) {
         for (int d = 0; d < dim; d++) {
             double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
-            for (int a = start[t]; a < end[t]; a++) {
-                double x = c[perm[a] * dim + d];
+            for (int a = start[t] * dim + d, e = end[t] * dim; a < e; a += dim) {
+                double x = points[a];
                 lo = Math.min(lo, x);
                 hi = Math.max(hi, x);
             }
@@ -167,12 +179,12 @@ final class ClusterTree {
      * be there in sorted order, smaller-or-equal ones before it and greater-or-equal ones after (quickselect with a
      * three-way partition, so many equal coordinates cost no more than distinct ones).
      */
-    private void select(double[] c, int axis, int lo, int hi, int kth) {
+    private void select(int axis, int lo, int hi, int kth) {
         while (lo < hi) {
-            double pivot = key(c, axis, lo + (hi - lo) / 2);
+            double pivot = points[(lo + (hi - lo) / 2) * dim + axis];
             int lt = lo, i = lo, gt = hi;
             while (i <= gt) {
-                double v = key(c, axis, i);
+                double v = points[i * dim + axis];
                 if (v < pivot) swap(lt++, i++);
                 else if (v > pivot) swap(i, gt--);
                 else i++;
@@ -183,13 +195,15 @@ final class ClusterTree {
         }
     }
 
-    private double key(double[] c, int axis, int pos) {
-        return c[perm[pos] * dim + axis];
-    }
-
+    /** Swaps tree positions {@code i} and {@code j}: their permutation entries and coordinates. */
     private void swap(int i, int j) {
         int t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
+        for (int d = 0, a = i * dim, b = j * dim; d < dim; d++) {
+            double x = points[a + d];
+            points[a + d] = points[b + d];
+            points[b + d] = x;
+        }
     }
 }

@@ -19,7 +19,8 @@ import java.lang.foreign.ValueLayout;
  * {@code b} between row node {@code t} and column node {@code s}, as two batched GEMMs (one launch each: every entry
  * writes its own block): {@code W_b = A_t S_b}, then {@code S'_b = W_b B_s^T}. The couplings stay on the device;
  * only the small factors are uploaded. Blocks are column-major ({@code k_t x k_s} at their offset), factors row-major
- * ({@code a_t x k_t}). Where an offset exceeds the int range of the linalg batch descriptor, the same two products
+ * ({@code a_t x k_t}). The intermediate {@code W} is formed for a run of blocks at a time ({@link #chunkValues}), so the
+ * device holds the blocks, their projections and one bounded {@code W}. Where an offset exceeds the int range of the linalg batch descriptor, the same two products
  * run as {@link H2Kernels#projectBlocks}, with 64-bit offsets.
  */
 final class CouplingProjection {
@@ -32,6 +33,9 @@ final class CouplingProjection {
 
     /** Forces the 64-bit kernel path (tests). */
     static boolean forceKernels;
+
+    /** Most values of the intermediate {@code W} on the device at once (2 GB); tests lower it to run several chunks. */
+    static long chunkValues = 1L << 28;
 
     /**
      * Projects the blocks {@code s} ({@code blocks} of them, block {@code b} at {@code sOff[b]} between nodes
@@ -55,62 +59,82 @@ final class CouplingProjection {
             oOff[b + 1] = oOff[b] + at * as;
             flops += 2.0 * (at * ks * kt + at * as * ks);
         }
-        DoubleArray w = new DoubleArray(Math.max(1, wOff[blocks]));
-        DoubleArray out = new DoubleArray(Math.max(1, oOff[blocks]));
+        DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         long lim = Integer.MAX_VALUE;
         boolean gemm = !forceKernels && sOff[blocks] < lim && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim
-                && wOff[blocks] < lim && oOff[blocks] < lim;
-        LaunchSequence seq = new LaunchSequence("coupling-projection", device);
-        TaskGraph g = seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
-        if (gemm) {
-            int[][] e1 = new int[9][blocks], e2 = new int[9][blocks];
-            for (int b = 0; b < blocks; b++) {
-                int t = row[b], c = col[b];
-                int at = leftRows[t], kt = rowRank[t], as = rightRows[c], ks = colRank[c];
-                int[] a1 = {at, ks, kt, (int) lOff[t], Math.max(1, kt), (int) sOff[b], Math.max(1, kt), (int) wOff[b], Math.max(1, at)};
-                int[] a2 = {at, as, ks, (int) wOff[b], Math.max(1, at), (int) rOff[c], Math.max(1, ks), (int) oOff[b], Math.max(1, at)};
-                for (int f = 0; f < 9; f++) {
-                    e1[f][b] = a1[f];
-                    e2[f][b] = a2[f];
+                && Math.min(wOff[blocks], chunkValues) < lim && oOff[blocks] < lim;
+        double ms = 0;
+        boolean factorsUploaded = false;
+        // the intermediate W of a run of blocks at a time, so the device holds S, S' and one bounded W at once
+        for (int b0 = 0; b0 < blocks || b0 == 0; ) {
+            int b1 = b0 + 1;
+            while (b1 < blocks && wOff[b1 + 1] - wOff[b0] <= chunkValues) b1++;
+            b1 = Math.min(b1, blocks);
+            long wBase = blocks == 0 ? 0 : wOff[b0];
+            DoubleArray w = DoubleArray.onDevice(Math.max(1, blocks == 0 ? 1 : wOff[b1] - wBase));
+            LaunchSequence seq = new LaunchSequence("coupling-projection", device);
+            TaskGraph g = seq.graph();
+            if (!factorsUploaded) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
+            factorsUploaded = true;
+            if (blocks > 0 && gemm) {
+                int nb = b1 - b0;
+                int[][] e1 = new int[9][nb], e2 = new int[9][nb];
+                for (int b = b0; b < b1; b++) {
+                    int t = row[b], c = col[b];
+                    int at = leftRows[t], kt = rowRank[t], as = rightRows[c], ks = colRank[c];
+                    int wo = (int) (wOff[b] - wBase);
+                    int[] a1 = {at, ks, kt, (int) lOff[t], Math.max(1, kt), (int) sOff[b], Math.max(1, kt), wo, Math.max(1, at)};
+                    int[] a2 = {at, as, ks, wo, Math.max(1, at), (int) rOff[c], Math.max(1, ks), (int) oOff[b], Math.max(1, at)};
+                    for (int f = 0; f < 9; f++) {
+                        e1[f][b - b0] = a1[f];
+                        e2[f][b - b0] = a2[f];
+                    }
+                }
+                BatchedGemm.append(seq, Transpose.T, Transpose.N, 1.0, l, s, 0.0, w, descriptor(e1), false);
+                BatchedGemm.append(seq, Transpose.N, Transpose.N, 1.0, w, r, 0.0, out, descriptor(e2), false);
+            } else if (blocks > 0) {
+                int nb = b1 - b0;
+                int[] d1 = new int[3 * nb], d2 = new int[3 * nb], rows = new int[nb], cols = new int[nb];
+                long[] start1 = new long[nb], start2 = new long[nb], so = new long[nb], wo = new long[nb], oo = new long[nb];
+                long n1 = 0, n2 = 0;
+                for (int b = b0; b < b1; b++) {
+                    int i = b - b0, t = row[b], c = col[b];
+                    int at = leftRows[t], kt = rowRank[t], as = rightRows[c], ks = colRank[c];
+                    d1[3 * i] = at;
+                    d1[3 * i + 1] = ks;
+                    d1[3 * i + 2] = kt;
+                    d2[3 * i] = as;
+                    d2[3 * i + 1] = at;
+                    d2[3 * i + 2] = ks;
+                    rows[i] = t;
+                    cols[i] = c;
+                    so[i] = sOff[b];
+                    wo[i] = wOff[b] - wBase;
+                    oo[i] = oOff[b];
+                    start1[i] = n1;
+                    start2[i] = n2;
+                    n1 += (long) at * ks;
+                    n2 += (long) as * at;
+                }
+                LongArray lo = H2Matrix.longs(lOff), ro = sameFactors ? lo : H2Matrix.longs(rOff), woa = H2Matrix.longs(wo);
+                if (n1 > 0) {
+                    g.task("project-left", H2Kernels::projectBlocks, l, lo, H2Matrix.ints(rows), s, H2Matrix.longs(so), H2Matrix.ints(d1), w,
+                            woa, H2Matrix.longs(start1), nb, n1, 0, 0);
+                }
+                if (n2 > 0) {
+                    g.task("project-right", H2Kernels::projectBlocks, r, ro, H2Matrix.ints(cols), w, woa, H2Matrix.ints(d2), out,
+                            H2Matrix.longs(oo), H2Matrix.longs(start2), nb, n2, 1, 1);
                 }
             }
-            BatchedGemm.append(seq, Transpose.T, Transpose.N, 1.0, l, s, 0.0, w, descriptor(e1), false);
-            BatchedGemm.append(seq, Transpose.N, Transpose.N, 1.0, w, r, 0.0, out, descriptor(e2), false);
-        } else {
-            int[] d1 = new int[3 * Math.max(1, blocks)], d2 = new int[3 * Math.max(1, blocks)];
-            long[] start1 = new long[Math.max(1, blocks)], start2 = new long[Math.max(1, blocks)];
-            long n1 = 0, n2 = 0;
-            for (int b = 0; b < blocks; b++) {
-                int t = row[b], c = col[b];
-                int at = leftRows[t], kt = rowRank[t], as = rightRows[c], ks = colRank[c];
-                d1[3 * b] = at;
-                d1[3 * b + 1] = ks;
-                d1[3 * b + 2] = kt;
-                d2[3 * b] = as;
-                d2[3 * b + 1] = at;
-                d2[3 * b + 2] = ks;
-                start1[b] = n1;
-                start2[b] = n2;
-                n1 += (long) at * ks;
-                n2 += (long) as * at;
+            try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
+                double k = plan.execute().profile().kernelMillis();
+                if (!Double.isNaN(k)) ms += k;
             }
-            LongArray lo = H2Matrix.longs(lOff), ro = sameFactors ? lo : H2Matrix.longs(rOff);
-            IntArray rows = H2Matrix.ints(row), cols = H2Matrix.ints(col);
-            LongArray so = H2Matrix.longs(sOff), wo = H2Matrix.longs(wOff), oo = H2Matrix.longs(oOff);
-            if (n1 > 0) {
-                g.task("project-left", H2Kernels::projectBlocks, l, lo, rows, s, so, H2Matrix.ints(d1), w, wo, H2Matrix.longs(start1),
-                        blocks, n1, 0, 0);
-            }
-            if (n2 > 0) {
-                g.task("project-right", H2Kernels::projectBlocks, r, ro, cols, w, wo, H2Matrix.ints(d2), out, oo, H2Matrix.longs(start2),
-                        blocks, n2, 1, 1);
-            }
+            device.free(w);
+            b0 = b1;
+            if (blocks == 0) break;
         }
-        double ms;
-        try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-            ms = plan.execute().profile().kernelMillis();
-        }
-        device.free(l, r, w);
+        device.free(l, r);
         return new Result(out, oOff, flops, ms, gemm);
     }
 

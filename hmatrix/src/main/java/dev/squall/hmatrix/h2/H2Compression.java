@@ -1,12 +1,19 @@
 package dev.squall.hmatrix.h2;
 
+import dev.squall.linalg.qr.BatchedQr;
+import dev.squall.linalg.qr.QrFactors;
+import dev.squall.linalg.svd.BatchedSvd;
+import dev.squall.linalg.svd.SvdResult;
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.runtime.Device;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
  * Algebraic recompression of the low-rank part of an H2 matrix to a relative tolerance, on host copies of the bases
- * and couplings, the nodes of one level in parallel on the host's cores (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes):
+ * and couplings, level by level (Börm's recompression as batched by Boukaram, Turkiyyah and Keyes); the small products
+ * and the packing run on the host's cores, the factorisations of a level on the host or as batched ones on a device:
  * <ol>
  * <li><b>Orthogonalisation</b> (upsweep of QR): leaves {@code U = Q R}; inner nodes {@code [R_c1 E_c1; R_c2 E_c2] = Q R},
  * the blocks of {@code Q} become the transfers; couplings become {@code R_t S R_s^T}.</li>
@@ -18,7 +25,11 @@ import java.util.stream.IntStream;
  * </ol>
  * Ranks never grow (orthogonalisation keeps at most the old rank, truncation at most that), so memory never increases.
  * The relative Frobenius error is estimated from the discarded singular values over the norm of the matrix (the
- * couplings on orthonormal bases plus the dense blocks), with no extra pass.
+ * couplings on orthonormal bases plus the dense blocks), with no extra pass. Given a device, the QRs of each level of
+ * the orthogonalisation run there as one batched Householder QR ({@code linalg}'s {@link BatchedQr}) and the SVDs of
+ * each level of the truncation as one batched one-sided Jacobi SVD ({@link BatchedSvd}), matrices zero-padded to the
+ * level's largest, the basis weights' tall QRs in batches of bounded size; the ranks and the error estimate then come
+ * from the device's singular values.
  */
 final class H2Compression {
     private H2Compression() {
@@ -55,6 +66,12 @@ final class H2Compression {
      * @param denseNormSquared squared Frobenius norm of the dense blocks, for the relative error estimate
      */
     static Result compress(HostBasis rb, HostBasis cb, int[] row, int[] col, double[][] s, double eps, double denseNormSquared) {
+        return compress(rb, cb, row, col, s, eps, denseNormSquared, null);
+    }
+
+    /** As above, the truncation's SVDs on {@code svdDevice} (null: on the host). */
+    static Result compress(HostBasis rb, HostBasis cb, int[] row, int[] col, double[][] s, double eps, double denseNormSquared,
+            Device svdDevice) {
         boolean shared = rb == cb;
         Orthogonal ro = orthogonalise(rb);
         Orthogonal co = shared ? ro : orthogonalise(cb);
@@ -66,7 +83,7 @@ final class H2Compression {
             s1[b] = SmallMatrices.multiplyTransposed(SmallMatrices.multiply(ro.r[t], s[b], ro.basis.rank(t), kt, ks), co.r[c],
                     ro.basis.rank(t), ks, co.basis.rank(c));
         }
-        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared);
+        Truncation tr = truncate(ro, co, shared, row, col, s1, eps, denseNormSquared, svdDevice);
         double[][] s2 = new double[blocks][];
         for (int b = 0; b < blocks; b++) {
             int t = row[b], c = col[b];
@@ -87,22 +104,25 @@ final class H2Compression {
 
     /**
      * Basis generation and truncation, from the couplings {@code s1} ({@code r_t x r_s} row-major) on the orthonormal
-     * bases {@code ro}, {@code co} (the same object when {@code shared}).
+     * bases {@code ro}, {@code co} (the same object when {@code shared}); the SVDs on {@code svdDevice} (null: on the host).
      */
     static Truncation truncate(Orthogonal ro, Orthogonal co, boolean shared, int[] row, int[] col, double[][] s1, double eps,
-            double denseNormSquared) {
-        double norm2 = denseNormSquared;
-        for (double[] blk : s1) for (double v : blk) norm2 += v * v;
+            double denseNormSquared, Device svdDevice) {
+        double norm2 = denseNormSquared + java.util.Arrays.stream(s1).parallel().mapToDouble(blk -> {
+            double q = 0;
+            for (double v : blk) q += v * v;
+            return q;
+        }).sum();
         List<List<double[]>> rowParts = contributions(ro.basis, row, col, s1, true, co.basis);
         List<List<double[]>> colParts = shared ? null : contributions(co.basis, row, col, s1, false, ro.basis);
         if (shared) {
             List<List<double[]>> asCol = contributions(co.basis, row, col, s1, false, ro.basis);
             for (int t = 0; t < rowParts.size(); t++) rowParts.get(t).addAll(asCol.get(t));
         }
-        double[][] rw = weights(ro.basis, rowParts);
-        double[][] cw = shared ? rw : weights(co.basis, colParts);
-        Truncated rt = truncate(ro.basis, rw, eps);
-        Truncated ct = shared ? rt : truncate(co.basis, cw, eps);
+        double[][] rw = weights(ro.basis, rowParts, svdDevice);
+        double[][] cw = shared ? rw : weights(co.basis, colParts, svdDevice);
+        Truncated rt = truncate(ro.basis, rw, eps, svdDevice);
+        Truncated ct = shared ? rt : truncate(co.basis, cw, eps, svdDevice);
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
         return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2);
     }
@@ -112,6 +132,11 @@ final class H2Compression {
     }
 
     static Orthogonal orthogonalise(HostBasis b) {
+        return orthogonalise(b, null);
+    }
+
+    /** As above, the QRs of each level on {@code device} (null: on the host). */
+    static Orthogonal orthogonalise(HostBasis b, Device device) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int k = b.levelRank[q];
@@ -123,12 +148,19 @@ final class H2Compression {
         double[][] r = new double[tr.nodes][];
         double[] leaf = new double[tr.size * ranks[q]];
         int rq = ranks[q];
+        double[][] us = new double[tr.leaves][];
+        int[] uRows = new int[tr.leaves];
         IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
-            double[] u = new double[mi * k];
-            System.arraycopy(b.leaf, a0 * k, u, 0, mi * k);
-            double[][] qr = SmallMatrices.qr(u, mi, k);
-            int ri = Math.min(mi, k);
+            us[i] = new double[mi * k];
+            System.arraycopy(b.leaf, a0 * k, us[i], 0, mi * k);
+            uRows[i] = mi;
+        });
+        double[][][] leafQr = qr(us, uRows, k, device, true);
+        IntStream.range(0, tr.leaves).parallel().forEach(i -> {
+            int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
+            double[][] qr = leafQr[i];
+            int ri = k == 0 ? 0 : qr[1].length / k; // min(mi, k) on the host, min(largest leaf, k) on a device
             for (int a = 0; a < mi; a++) System.arraycopy(qr[0], a * ri, leaf, (a0 + a) * rq, Math.min(ri, rq));
             double[] rp = new double[rq * k];
             System.arraycopy(qr[1], 0, rp, 0, Math.min(ri, rq) * k);
@@ -137,14 +169,22 @@ final class H2Compression {
         double[][] transfer = new double[tr.nodes][];
         for (int l = q - 1; l >= 0; l--) {
             int rc = ranks[l + 1], kl = b.levelRank[l], lv = l;
-            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
+            int t0 = ClusterTree.levelStart(l);
+            double[][] zs = new double[t0 + 1][];
+            int[] zRows = new int[t0 + 1];
+            IntStream.range(t0, ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
                 double[] z = new double[2 * rc * kl];
                 for (int h = 0; h < 2; h++) {
                     int c = 2 * t + 1 + h;
                     double[] re = SmallMatrices.multiply(r[c], b.transfer[c], rc, b.levelRank[lv + 1], kl);
                     System.arraycopy(re, 0, z, h * rc * kl, rc * kl);
                 }
-                double[][] qr = SmallMatrices.qr(z, 2 * rc, kl);
+                zs[t - t0] = z;
+                zRows[t - t0] = 2 * rc;
+            });
+            double[][][] zQr = qr(zs, zRows, kl, device, true);
+            IntStream.range(t0, ClusterTree.levelStart(l + 1)).parallel().forEach(t -> {
+                double[][] qr = zQr[t - t0];
                 int rl = ranks[lv];
                 for (int h = 0; h < 2; h++) {
                     double[] e = new double[rc * rl];
@@ -165,29 +205,75 @@ final class H2Compression {
             HostBasis other) {
         List<List<double[]>> parts = new ArrayList<>();
         for (int t = 0; t < basis.tree.nodes; t++) parts.add(new ArrayList<>());
-        for (int b = 0; b < s.length; b++) {
-            if (asRow) {
-                int kt = basis.rank(row[b]), ks = other.rank(col[b]);
-                parts.get(row[b]).add(SmallMatrices.transpose(s[b], kt, ks));
-            } else {
-                parts.get(col[b]).add(s[b]);
-            }
+        double[][] blocks = s;
+        if (asRow) {
+            blocks = new double[s.length][];
+            double[][] tr = blocks;
+            IntStream.range(0, s.length).parallel().forEach(b -> tr[b] = SmallMatrices.transpose(s[b], basis.rank(row[b]), other.rank(col[b])));
         }
+        for (int b = 0; b < s.length; b++) parts.get(asRow ? row[b] : col[b]).add(blocks[b]);
         return parts;
     }
 
-    /** Weights top-down: {@code W_t = R of [W_parent E_t^T; parts of t]}, {@code w_t x k_t}. */
-    private static double[][] weights(HostBasis b, List<List<double[]>> parts) {
+    /**
+     * Weights top-down: {@code W_t = R of [W_parent E_t^T; parts of t]}, {@code w_t x k_t}. With a device, the QRs of
+     * a level run there in batches of at most {@link #weightBatchValues} padded values (R then has {@code min(m, k_t)}
+     * rows for the batch's tallest stack {@code m}: extra zero rows, which change no product it enters).
+     */
+    private static double[][] weights(HostBasis b, List<List<double[]>> parts, Device device) {
         ClusterTree tr = b.tree;
         double[][] w = new double[tr.nodes][];
         for (int l = 0; l <= tr.depth; l++) {
-            IntStream.range(ClusterTree.levelStart(l), ClusterTree.levelStart(l + 1)).parallel().forEach(t -> w[t] = weight(b, parts, w, t));
+            int t0 = ClusterTree.levelStart(l), t1 = ClusterTree.levelStart(l + 1), kt = b.levelRank[l];
+            if (device == null || kt == 0 || kt > BATCHED_MAX) {
+                IntStream.range(t0, t1).parallel().forEach(t -> {
+                    double[] st = stack(b, parts, w, t);
+                    w[t] = kt == 0 || st.length == 0 ? new double[0] : SmallMatrices.qr(st, st.length / kt, kt)[1];
+                });
+                continue;
+            }
+            int[] height = new int[t1 - t0];
+            for (int t = t0; t < t1; t++) height[t - t0] = stackHeight(b, parts, w, t);
+            for (int c0 = t0; c0 < t1; ) { // batches of nodes whose padded stacks fit weightBatchValues, built one batch at a time
+                int c1 = c0, tallest = 0;
+                while (c1 < t1) {
+                    int h = height[c1 - t0];
+                    if (c1 > c0 && (long) (c1 - c0 + 1) * Math.max(tallest, h) * kt > weightBatchValues) break;
+                    tallest = Math.max(tallest, h);
+                    c1++;
+                }
+                int first = c0;
+                double[][] batch = new double[c1 - c0][];
+                int[] heights = java.util.Arrays.copyOfRange(height, c0 - t0, c1 - t0);
+                IntStream.range(c0, c1).parallel().forEach(t -> batch[t - first] = stack(b, parts, w, t));
+                double[][][] f = qr(batch, heights, kt, device, false);
+                for (int t = c0; t < c1; t++) w[t] = heights[t - c0] == 0 ? new double[0] : f[t - c0][1];
+                c0 = c1;
+            }
         }
         return w;
     }
 
-    /** Node {@code t}'s weight, its parent's known. */
-    private static double[] weight(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
+    /** Most values (matrices times padded size) of one batched device QR of the weights (1 GB); tests lower it. */
+    static long weightBatchValues = 1L << 27;
+
+    /** Rows of node {@code t}'s {@link #stack}. */
+    private static int stackHeight(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
+        int kt = b.rank(t);
+        if (kt == 0) return 0;
+        int m = 0;
+        if (t > 0) {
+            int par = (t - 1) / 2;
+            int kp = b.rank(par);
+            int wp = w[par].length / Math.max(1, kp);
+            if (kp > 0 && wp > 0) m += wp;
+        }
+        for (double[] x : parts.get(t)) m += x.length / kt;
+        return m;
+    }
+
+    /** Node {@code t}'s stack {@code [W_parent E_t^T; parts of t]} ({@code m x k_t}, row-major), its parent's weight known. */
+    private static double[] stack(HostBasis b, List<List<double[]>> parts, double[][] w, int t) {
         int kt = b.rank(t);
         List<double[]> rows = new ArrayList<>();
         if (t > 0) {
@@ -206,14 +292,14 @@ final class H2Compression {
             System.arraycopy(x, 0, stack, at, x.length);
             at += x.length;
         }
-        return kt == 0 || m == 0 ? new double[0] : SmallMatrices.qr(stack, m, kt)[1];
+        return stack;
     }
 
     /** A truncated basis and, per node, {@code T} ({@code k'_t x r_t}) projecting old coefficients onto the new basis. */
     private record Truncated(HostBasis basis, double[][] t, double discarded) {
     }
 
-    private static Truncated truncate(HostBasis b, double[][] w, double eps) {
+    private static Truncated truncate(HostBasis b, double[][] w, double eps, Device svdDevice) {
         ClusterTree tr = b.tree;
         int q = tr.depth;
         int[] ranks = new int[q + 1];
@@ -224,16 +310,19 @@ final class H2Compression {
         int r = b.levelRank[q];
         double[][] left = new double[tr.leaves][];
         double[][] sig = new double[tr.leaves][];
+        double[][] uw = new double[tr.leaves][];
+        int[] uwRows = new int[tr.leaves], uwCols = new int[tr.leaves];
         IntStream.range(0, tr.leaves).parallel().forEach(i -> {
             int a0 = tr.leafStart[i], mi = tr.leafStart[i + 1] - a0;
             double[] u = new double[mi * r];
             System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
             double[] wi = w[tr.firstLeaf + i];
             int wr = r == 0 ? 0 : wi.length / r;
-            double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(u, wi, mi, r, wr), mi, wr);
-            left[i] = svd[1];
-            sig[i] = svd[0];
+            uw[i] = SmallMatrices.multiplyTransposed(u, wi, mi, r, wr);
+            uwRows[i] = mi;
+            uwCols[i] = wr;
         });
+        svdLeft(uw, uwRows, uwCols, sig, left, svdDevice);
         int keep = 0;
         for (double[] sg : sig) keep = Math.max(keep, kept(sg, eps));
         ranks[q] = keep;
@@ -258,6 +347,8 @@ final class H2Compression {
             double[][] zs = new double[s1 - s0][];
             double[][] lefts = new double[s1 - s0][];
             double[][] sigs = new double[s1 - s0][];
+            double[][] zw = new double[s1 - s0][];
+            int[] zwRows = new int[s1 - s0], zwCols = new int[s1 - s0];
             IntStream.range(s0, s1).parallel().forEach(n -> {
                 double[] z = new double[2 * kc * rl];
                 for (int h = 0; h < 2; h++) {
@@ -267,10 +358,11 @@ final class H2Compression {
                 }
                 zs[n - s0] = z;
                 int wr = rl == 0 ? 0 : w[n].length / rl;
-                double[][] svd = SmallMatrices.svdLeft(SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr), 2 * kc, wr);
-                lefts[n - s0] = svd[1];
-                sigs[n - s0] = svd[0];
+                zw[n - s0] = SmallMatrices.multiplyTransposed(z, w[n], 2 * kc, rl, wr);
+                zwRows[n - s0] = 2 * kc;
+                zwCols[n - s0] = wr;
             });
+            svdLeft(zw, zwRows, zwCols, sigs, lefts, svdDevice);
             keep = 0;
             for (double[] sg : sigs) keep = Math.max(keep, kept(sg, eps));
             ranks[l] = keep;
@@ -293,6 +385,101 @@ final class H2Compression {
         }
         return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded);
     }
+
+    /**
+     * Householder QR of each {@code a[e]} ({@code rows[e] x n}, row-major), as {@link SmallMatrices#qr}: {@code {Q, R}}
+     * row-major, {@code Q} of {@code rows[e] x r}, {@code R} of {@code r x n}. On the host {@code r = min(rows[e], n)};
+     * on a device all are zero-padded to the largest row count {@code m} and factored in one batched QR, so
+     * {@code r = min(m, n)} (R keeps its zero rows past a short matrix's rank; the padding rows of Q are dropped).
+     * Without {@code wantQ} the device forms no Q and {@code Q} is null.
+     */
+    static double[][][] qr(double[][] a, int[] rows, int n, Device device, boolean wantQ) {
+        int batch = a.length;
+        double[][][] out = new double[batch][][];
+        int m = 0;
+        for (int e = 0; e < batch; e++) m = Math.max(m, rows[e]);
+        if (device == null || m == 0 || n == 0 || n > BATCHED_MAX) {
+            IntStream.range(0, batch).parallel().forEach(e -> out[e] = rows[e] == 0 || n == 0 ? new double[][] {new double[0], new double[0]}
+                    : SmallMatrices.qr(a[e], rows[e], n));
+            return out;
+        }
+        int mm = m;
+        DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
+        pack(a, rows, n, m, n, packed);
+        QrFactors f = BatchedQr.factor(device, packed, m, n, batch, wantQ);
+        int k = Math.min(m, n);
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            double[] rc = f.r(e), re = new double[k * n], qe = null;
+            if (wantQ) {
+                double[] qc = f.q(e);
+                qe = new double[rows[e] * k];
+                for (int r = 0; r < rows[e]; r++) for (int j = 0; j < k; j++) qe[r * k + j] = qc[j * mm + r];
+            }
+            for (int i = 0; i < k; i++) for (int j = i; j < n; j++) re[i * n + j] = rc[j * k + i];
+            out[e] = new double[][] {qe, re};
+        });
+        return out;
+    }
+
+    /**
+     * Singular values (descending) and left singular vectors of each {@code a[e]} ({@code rows[e] x cols[e]},
+     * row-major), as {@link SmallMatrices#svdLeft}: into {@code sigma[e]} and {@code u[e]} ({@code rows[e] x n},
+     * row-major). On the host {@code n = cols[e]}; on a device all matrices are zero-padded to the largest rows and
+     * columns and decomposed in one batched SVD, so {@code n} is the largest column count (the padding adds zero
+     * singular values, never kept) and columns of zero singular values are zero.
+     */
+    static void svdLeft(double[][] a, int[] rows, int[] cols, double[][] sigma, double[][] u, Device device) {
+        int batch = a.length;
+        int m = 0, n = 0;
+        for (int e = 0; e < batch; e++) {
+            m = Math.max(m, rows[e]);
+            n = Math.max(n, cols[e]);
+        }
+        if (device == null || m == 0 || n == 0 || Math.min(m, n) > BATCHED_MAX) {
+            IntStream.range(0, batch).parallel().forEach(e -> {
+                double[][] svd = SmallMatrices.svdLeft(a[e], rows[e], cols[e]);
+                sigma[e] = svd[0];
+                u[e] = svd[1];
+            });
+            return;
+        }
+        int mm = m, nn = n;
+        DoubleArray packed = new DoubleArray((long) batch * m * n); // column-major m x n per matrix
+        int[] cs = cols;
+        pack(a, rows, cs, m, n, packed);
+        SvdResult res = BatchedSvd.decompose(device, packed, m, n, batch, 0.0);
+        if (!res.converged()) throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());
+        int k = Math.min(m, n);
+        IntStream.range(0, batch).parallel().forEach(e -> {
+            double[] sv = res.singularValues(e), uc = res.u(e, k);
+            double[] sg = new double[nn], ue = new double[rows[e] * nn];
+            for (int j = 0; j < k; j++) {
+                sg[j] = sv[j];
+                if (sv[j] > 0) for (int r = 0; r < rows[e]; r++) ue[r * nn + j] = uc[j * mm + r];
+            }
+            sigma[e] = sg;
+            u[e] = ue;
+        });
+    }
+
+    /** Writes each row-major {@code a[e]} ({@code rows[e] x cols}) zero-padded into {@code packed} as column-major {@code m x n}. */
+    private static void pack(double[][] a, int[] rows, int cols, int m, int n, DoubleArray packed) {
+        int[] cs = new int[a.length];
+        java.util.Arrays.fill(cs, cols);
+        pack(a, rows, cs, m, n, packed);
+    }
+
+    private static void pack(double[][] a, int[] rows, int[] cols, int m, int n, DoubleArray packed) {
+        java.lang.foreign.MemorySegment seg = packed.segment();
+        IntStream.range(0, a.length).parallel().forEach(e -> {
+            double[] cm = new double[m * n];
+            for (int r = 0; r < rows[e]; r++) for (int c = 0; c < cols[e]; c++) cm[c * m + r] = a[e][r * cols[e] + c];
+            java.lang.foreign.MemorySegment.copy(cm, 0, seg, java.lang.foreign.ValueLayout.JAVA_DOUBLE, 8L * e * m * n, cm.length);
+        });
+    }
+
+    /** Largest column count (for the SVD, {@code min(rows, cols)}) the batched device QR and SVD take; larger levels run on the host. */
+    private static final int BATCHED_MAX = 64;
 
     /** How many singular values (descending) exceed {@code eps} times the largest. */
     private static int kept(double[] sigma, double eps) {

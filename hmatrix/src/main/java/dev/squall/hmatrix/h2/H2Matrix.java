@@ -70,6 +70,9 @@ public final class H2Matrix implements AutoCloseable {
      */
     public static final int GEMM_MIN_VECTORS = 16;
 
+    /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
+    static boolean hostFactorisations;
+
     /** The phases of a product, in the order they run. */
     public static final List<String> PHASES = List.of("gather", "dense", "upsweep-leaves", "upsweep-transfers", "coupling",
             "downsweep-transfers", "downsweep-leaves", "scatter");
@@ -156,11 +159,11 @@ public final class H2Matrix implements AutoCloseable {
         denseOffset = longs(partition.denseOffset);
         long nCoupling = partition.couplingBlocks() * kk;
         long nDense = partition.denseOffset[partition.denseBlocks()];
-        couplings = new DoubleArray(Math.max(1, nCoupling));
+        couplings = DoubleArray.onDevice(Math.max(1, nCoupling)); // computed and kept on the device: no host copy
         couplingOffset = new long[partition.couplingBlocks() + 1];
         for (int b = 0; b <= partition.couplingBlocks(); b++) couplingOffset[b] = b * kk;
         couplingOffsetArray = longs(couplingOffset);
-        denseValues = new DoubleArray(Math.max(1, nDense));
+        denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
         mainQueue = device.defaultQueue();
@@ -288,8 +291,12 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The bases' QR and SVD steps run on host copies (the nodes of a level in parallel); the couplings stay on the device,
-     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step).
+     * The bases come to the host, where the basis weights are formed (the nodes of a level in parallel); the QRs of the
+     * orthogonalisation and the SVDs of the truncation run as one batched QR or SVD per level on the device (linalg's
+     * {@code BatchedQr}, {@code BatchedSvd}; on the JVM on the host); the couplings stay on the device,
+     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step), the old
+     * couplings freed after the first so the device holds them at most twice. A failure after that point (a device
+     * running out of memory, say) closes the matrix.
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
@@ -318,8 +325,11 @@ public final class H2Matrix implements AutoCloseable {
         long t1 = System.nanoTime();
         ms.put("download", (t1 - t0) / 1e6);
 
-        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb);
-        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb);
+        // the QRs of each level as one batched QR on the device, the truncation's SVDs likewise (on the JVM, whose
+        // device is the host's cores, the host's own per-node factorisations)
+        Device factorOn = hostFactorisations || device.info().backend().equals("jvm") ? null : device;
+        H2Compression.Orthogonal ro = H2Compression.orthogonalise(rb, factorOn);
+        H2Compression.Orthogonal co = shared ? ro : H2Compression.orthogonalise(cb, factorOn);
         long t2 = System.nanoTime();
         ms.put("orthogonalise", (t2 - t1) / 1e6);
 
@@ -332,25 +342,40 @@ public final class H2Matrix implements AutoCloseable {
             plan.withDevice(device).execute();
         }
         double[][] s1 = new double[blocks][];
-        for (int b = 0; b < blocks; b++) {
+        MemorySegment p1Host = p1.blocks().segment();
+        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> { // column-major on the device, row-major here
             int kt = ro.basis().rank(row[b]), ks = co.basis().rank(col[b]);
-            double[] blk = new double[kt * ks];
-            long o = p1.offset()[b];
-            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = p1.blocks().get(o + (long) mu * kt + nu);
+            double[] colMajor = new double[kt * ks], blk = new double[kt * ks];
+            MemorySegment.copy(p1Host, ValueLayout.JAVA_DOUBLE, 8 * p1.offset()[b], colMajor, 0, colMajor.length);
+            for (int mu = 0; mu < ks; mu++) for (int nu = 0; nu < kt; nu++) blk[nu * ks + mu] = colMajor[mu * kt + nu];
             s1[b] = blk;
-        }
+        });
         long t3 = System.nanoTime();
         ms.put("project-orthogonal", (t3 - t2) / 1e6);
+        // p1 carries the couplings from here on: the old ones and the products' workspace go, so the device holds the
+        // couplings only twice at the peak (the second projection's input and output)
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(couplings);
+        try {
+            return truncateAndProject(eps, t0, before, ms, ro, co, row, col, s1, p1, dense2, factorOn);
+        } catch (RuntimeException | Error e) {
+            close(); // the old couplings are gone: a matrix half-compressed must not multiply
+            throw e;
+        }
+    }
 
-        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2);
+    /** The truncation and second projection of {@link #compress}, which replace the bases and couplings. */
+    private H2CompressionReport truncateAndProject(double eps, long t0, H2Memory before, Map<String, Double> ms, H2Compression.Orthogonal ro,
+            H2Compression.Orthogonal co, int[] row, int[] col, double[][] s1, CouplingProjection.Result p1, double dense2, Device factorOn) {
+        long t3 = System.nanoTime();
+        H2Compression.Truncation tr = H2Compression.truncate(ro, co, shared, row, col, s1, eps, dense2, factorOn);
         long t4 = System.nanoTime();
         ms.put("truncate", (t4 - t3) / 1e6);
 
         CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, tr.rowT(),
                 nodeRanks(tr.rows()), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), nodeRanks(tr.cols()), nodeRanks(co.basis()));
         device.free(p1.blocks());
-        for (Product p : products.values()) p.free();
-        products.clear();
         freeLowRank();
         rowBasis = device(tr.rows());
         colBasis = shared ? rowBasis : device(tr.cols());
@@ -393,7 +418,7 @@ public final class H2Matrix implements AutoCloseable {
     }
 
     private static BasisTree device(H2Compression.HostBasis h) {
-        BasisTree b = new BasisTree(h.tree, h.levelRank, null, null);
+        BasisTree b = new BasisTree(h.tree, h.levelRank, true);
         MemorySegment.copy(h.leaf, 0, b.leafBasis.segment(), ValueLayout.JAVA_DOUBLE, 0, h.leaf.length);
         for (int c = 1; c < h.tree.nodes; c++) {
             MemorySegment.copy(h.transfer[c], 0, b.transfers.segment(), ValueLayout.JAVA_DOUBLE, 8 * b.transferOffset[c], h.transfer[c].length);
@@ -434,10 +459,10 @@ public final class H2Matrix implements AutoCloseable {
             this.nv = nv;
             BasisTree rb = rowBasis, cb = colBasis;
             xUser = new DoubleArray((long) colTree.size * nv);
-            xTree = new DoubleArray((long) colTree.size * nv);
-            xhat = new DoubleArray(Math.max(1, (long) cb.coefficients() * nv));
-            yhat = new DoubleArray(Math.max(1, (long) rb.coefficients() * nv));
-            yTree = new DoubleArray((long) rowTree.size * nv);
+            xTree = DoubleArray.onDevice((long) colTree.size * nv); // the workspace never crosses: device-only
+            xhat = DoubleArray.onDevice(Math.max(1, (long) cb.coefficients() * nv));
+            yhat = DoubleArray.onDevice(Math.max(1, (long) rb.coefficients() * nv));
+            yTree = DoubleArray.onDevice((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
             gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
@@ -683,6 +708,14 @@ public final class H2Matrix implements AutoCloseable {
         long dense = partition.denseOffset[partition.denseBlocks()] * 8;
         long coupling = couplingOffset[partition.couplingBlocks()] * 8;
         return new H2Memory(dense, coupling, bases, transfers, structure, work);
+    }
+
+    /** The arrays the device computes in construction and the product's workspace of each vector count built so far. */
+    synchronized List<KernelArray> deviceComputedArrays() {
+        List<KernelArray> out = new ArrayList<>(List.of(rowBasis.leafBasis, rowBasis.transfers, colBasis.leafBasis, colBasis.transfers,
+                couplings, denseValues));
+        for (Product p : products.values()) out.addAll(List.of(p.xTree, p.xhat, p.yhat, p.yTree));
+        return out;
     }
 
     private static long bytes(KernelArray... arrays) {

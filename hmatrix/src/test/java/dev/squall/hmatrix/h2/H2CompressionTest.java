@@ -57,8 +57,9 @@ class H2CompressionTest {
 
     /**
      * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
-     * the GEMM's int range (forced here): both give the same compressed product, and it is within O(eps) of the
-     * dense product; the report counts the projection flops and their device time.
+     * the GEMM's int range (forced here), each with the intermediate products formed all at once or a few blocks at a
+     * time: all give the same compressed product, and it is within O(eps) of the dense product; the report counts the
+     * projection flops and their device time.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -68,22 +69,71 @@ class H2CompressionTest {
         CovarianceKernel k = CovarianceKernel.matern52(0.2);
         double[] x = H2MatrixTest.random(cols.size(), 42L);
         double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
-        double[][] y = new double[2][];
-        for (int i = 0; i < 2; i++) {
-            CouplingProjection.forceKernels = i == 1;
+        double[][] y = new double[4][];
+        long chunk = CouplingProjection.chunkValues;
+        for (int i = 0; i < 4; i++) {
+            CouplingProjection.forceKernels = i % 2 == 1;
+            CouplingProjection.chunkValues = i < 2 ? chunk : 7000; // ~2 to 5 blocks of W at a time
             try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(50).withOrder(6).withDevice(device))) {
                 double before = H2MatrixTest.relativeError(a.multiply(x), exact);
                 H2CompressionReport r = a.compress(1e-6);
-                assertEquals(i == 0, r.projectionGemm());
+                assertEquals(i % 2 == 0, r.projectionGemm());
                 assertTrue(r.projectionFlops() > 0 && r.projectionGflops() > 0, r.toString());
                 assertTrue(r.stepMillis().keySet().containsAll(List.of("orthogonalise", "project-orthogonal", "truncate", "project-truncated")));
                 y[i] = a.multiply(x);
                 assertTrue(H2MatrixTest.relativeError(y[i], exact) < before + 1e-5);
             } finally {
                 CouplingProjection.forceKernels = false;
+                CouplingProjection.chunkValues = chunk;
             }
         }
-        assertTrue(H2MatrixTest.relativeError(y[1], y[0]) < 1e-12, "GEMM and kernel projections differ by " + H2MatrixTest.relativeError(y[1], y[0]));
+        for (int i = 1; i < 4; i++) {
+            assertTrue(H2MatrixTest.relativeError(y[i], y[0]) < 1e-12, "projection " + i + " differs from the GEMM one by "
+                    + H2MatrixTest.relativeError(y[i], y[0]));
+        }
+    }
+
+    /**
+     * The orthogonalisation's and basis weights' QRs and the truncation's SVDs as batched QRs or SVDs per level on the
+     * device (the weights in one batch, or several) give what the host's per-node factorisations give: the
+     * same ranks per level, error estimate and memory, and the same compressed product to rounding; a shared basis
+     * (2D, leaves of uneven size) and two point sets (3D, separate row and column bases), two tolerances.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void deviceFactorisationsMatchTheHostOnes(Device device) {
+        PointCloud grid = PointCloud.perturbedGrid(1900, 2, 21L);
+        PointCloud rows = PointCloud.uniform(1200, 3, 22L), cols = PointCloud.uniform(900, 3, 23L);
+        double[] eps = {1e-3, 1e-7};
+        for (int c = 0; c < 2; c++) {
+            PointCloud rp = c == 0 ? grid : rows, cp = c == 0 ? grid : cols;
+            CovarianceKernel k = c == 0 ? CovarianceKernel.exponential(0.1) : CovarianceKernel.gaussian(0.3);
+            H2Options o = H2Options.defaults().withLeafSize(c == 0 ? 45 : 40).withOrder(c == 0 ? 7 : 4).withDevice(device);
+            double[] x = H2MatrixTest.random(cp.size(), 24L + c);
+            H2CompressionReport[] r = new H2CompressionReport[2];
+            double[][] y = new double[2][];
+            long weightBatch = H2Compression.weightBatchValues;
+            for (int h = 0; h < 2; h++) {
+                H2Matrix.hostFactorisations = h == 1;
+                if (c == 1) H2Compression.weightBatchValues = 60_000; // the weights' QRs in several batches
+                try (H2Matrix a = c == 0 ? H2Matrix.build(rp, k, o) : H2Matrix.build(rp, cp, k, o)) {
+                    r[h] = a.compress(eps[c]);
+                    y[h] = a.multiply(x);
+                } finally {
+                    H2Matrix.hostFactorisations = false;
+                    H2Compression.weightBatchValues = weightBatch;
+                }
+            }
+            String what = (c == 0 ? "shared 2D" : "two 3D sets") + " at " + eps[c] + " on " + device.id();
+            assertTrue(Arrays.stream(r[0].rowRanks()).max().getAsInt() < (c == 0 ? 49 : 64), what + ": ranks fell " + Arrays.toString(r[0].rowRanks()));
+            assertEquals(Arrays.toString(r[1].rowRanks()), Arrays.toString(r[0].rowRanks()), what);
+            assertEquals(Arrays.toString(r[1].colRanks()), Arrays.toString(r[0].colRanks()), what);
+            assertEquals(r[1].memoryAfter().total(), r[0].memoryAfter().total(), what);
+            assertTrue(r[0].memoryAfter().total() <= r[0].memoryBefore().total(), what);
+            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate() + 1e-14, what);
+            double diff = H2MatrixTest.relativeError(y[0], y[1]);
+            assertTrue(diff < 1e-11, what + ": device and host factorisations differ by " + diff);
+        }
     }
 
     /** Separate row and column bases (two point sets) compress each on its own weights. */

@@ -173,6 +173,34 @@ class H2MatrixTest {
     }
 
     /** Two point sets of different sizes (rectangular, separate row and column trees) against the dense product. */
+    /**
+     * Bases, transfers, couplings, dense blocks and the product's workspace live on the device only: no host memory on
+     * OpenCL and CUDA (the JVM's device memory is the host's), while the product still matches the dense one; one and
+     * many vectors (the batched-GEMM path), two point sets.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void constructionAndProductKeepTheirArraysOnTheDeviceOnly(Device device) {
+        PointCloud rows = PointCloud.uniform(1500, 3, 11L), cols = PointCloud.uniform(1100, 3, 12L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.3);
+        double[] x = random(1100 * 16, 13L);
+        double[] want = denseProduct(rows, cols, k, x, 16);
+        try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withOrder(4).withLeafSize(32).withDevice(device))) {
+            double[] x1 = new double[1100];
+            for (int j = 0; j < x1.length; j++) x1[j] = x[j * 16];
+            double[] want1 = denseProduct(rows, cols, k, x1, 1);
+            double err1 = relativeError(a.multiply(x1), want1), err16 = relativeError(a.multiply(x, 16), want);
+            assertTrue(err1 < 1e-3 && err16 < 1e-3, "relative errors " + err1 + ", " + err16 + " of " + a);
+            boolean jvm = device.info().backend().equals("jvm");
+            List<dev.squall.tasks.api.KernelArray> arrays = a.deviceComputedArrays();
+            assertEquals(6 + 2 * 4, arrays.size());
+            for (dev.squall.tasks.api.KernelArray arr : arrays) {
+                assertTrue(arr.isDeviceOnly() && device.holds(arr), arr + " on " + device.id());
+                assertEquals(jvm, arr.hasHostMemory(), arr + " host memory on " + device.id());
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void twoPointSetsMatchTheDenseProduct(Device device) {

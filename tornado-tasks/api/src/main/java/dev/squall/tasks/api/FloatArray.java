@@ -24,6 +24,20 @@ public final class FloatArray extends KernelArray {
         super(length, 4, device);
     }
 
+    private FloatArray(long length, boolean deviceOnly) {
+        super(length, 4, deviceOnly);
+    }
+
+    /**
+     * A device-only array of {@code length} elements: each device that a kernel runs it on allocates it zero-filled,
+     * without host memory or copies (see {@link KernelArray}); reading it on the host needs a {@code transferToHost}.
+     *
+     * <pre>{@code FloatArray scratch = FloatArray.onDevice(1 << 24); }</pre>
+     */
+    public static FloatArray onDevice(long length) {
+        return new FloatArray(length, true);
+    }
+
     /**
      * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
      * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
@@ -63,6 +77,7 @@ public final class FloatArray extends KernelArray {
 
     /** Sets every element to {@code v}. */
     public void init(float v) {
+        host();
         for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
     }
 
@@ -83,6 +98,6 @@ public final class FloatArray extends KernelArray {
 
     @Override
     public String toString() {
-        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+        return getSizeLong() <= 16 && segment != null ? Arrays.toString(toHeapArray()) : super.toString();
     }
 }

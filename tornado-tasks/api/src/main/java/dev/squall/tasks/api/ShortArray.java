@@ -24,6 +24,20 @@ public final class ShortArray extends KernelArray {
         super(length, 2, device);
     }
 
+    private ShortArray(long length, boolean deviceOnly) {
+        super(length, 2, deviceOnly);
+    }
+
+    /**
+     * A device-only array of {@code length} elements: each device that a kernel runs it on allocates it zero-filled,
+     * without host memory or copies (see {@link KernelArray}); reading it on the host needs a {@code transferToHost}.
+     *
+     * <pre>{@code ShortArray scratch = ShortArray.onDevice(1 << 24); }</pre>
+     */
+    public static ShortArray onDevice(long length) {
+        return new ShortArray(length, true);
+    }
+
     /**
      * A zero-filled array of {@code length} elements in pinned host memory of {@code device}, which copies
      * it to and from its own memory asynchronously. Kernels and the host use it like any other array.
@@ -63,6 +77,7 @@ public final class ShortArray extends KernelArray {
 
     /** Sets every element to {@code v}. */
     public void init(short v) {
+        host();
         for (long i = 0; i < getSizeLong(); i++) segment.setAtIndex(LAYOUT, i, v);
     }
 
@@ -83,6 +98,6 @@ public final class ShortArray extends KernelArray {
 
     @Override
     public String toString() {
-        return getSizeLong() <= 16 ? Arrays.toString(toHeapArray()) : super.toString();
+        return getSizeLong() <= 16 && segment != null ? Arrays.toString(toHeapArray()) : super.toString();
     }
 }

@@ -132,10 +132,13 @@ public final class Device implements PinnedAllocator {
 
     /** Whether this device copies {@code array} asynchronously (it lives in the device's pinned memory); false on the JVM. */
     public boolean isPinned(KernelArray array) {
-        return backend.isPinned(array.segment());
+        return array.hasHostMemory() && backend.isPinned(array.segment());
     }
 
-    /** The device copy of {@code array}, allocated on first use; {@code created[0]} tells whether it is new. */
+    /**
+     * The device copy of {@code array}, allocated on first use; {@code created[0]} tells whether it is new. A new copy
+     * of a device-only array is zero-filled here (its host has nothing to copy).
+     */
     synchronized DeviceBuffer buffer(KernelArray array, boolean[] created) {
         expunge();
         Identity key = new Identity(array, null);
@@ -143,6 +146,14 @@ public final class Device implements PinnedAllocator {
         created[0] = b == null;
         if (b == null) {
             b = backend.allocate(array);
+            if (array.isDeviceOnly()) {
+                try {
+                    backend.zero(b, array.byteSize());
+                } catch (RuntimeException e) {
+                    b.release();
+                    throw e;
+                }
+            }
             buffers.put(new Identity(array, collected), b);
         }
         return b;

@@ -4,6 +4,7 @@ import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.spi.KernelInfo;
 import dev.squall.tasks.runtime.spi.*;
 
+import java.lang.foreign.MemorySegment;
 import java.util.*;
 
 /**
@@ -295,7 +296,7 @@ public final class ExecutionPlan implements AutoCloseable {
         for (KernelArray a : arrays) {
             if (!dev.holds(a)) throw new IllegalArgumentException(a + " has no copy on " + dev.id());
             DeviceBuffer b = dev.buffer(a, created);
-            if (a.byteSize() > 0) q.nativeQueue().copyToHost(b, 0, a.segment(), a.byteSize());
+            if (a.byteSize() > 0) q.nativeQueue().copyToHost(b, 0, a.attachHostMemory(), a.byteSize());
         }
     }
 
@@ -377,7 +378,7 @@ public final class ExecutionPlan implements AutoCloseable {
                 case ARRAY -> {
                     KernelArray arr = (KernelArray) a;
                     DeviceBuffer b = dev.buffer(arr, created);
-                    if (created[0] && arr.byteSize() > 0) dev.backend().copyToDevice(arr.segment(), b, 0, arr.byteSize());
+                    if (created[0] && arr.byteSize() > 0 && !arr.isDeviceOnly()) dev.backend().copyToDevice(arr.segment(), b, 0, arr.byteSize());
                     kargs.add(new KernelArg.Buffer(b));
                     kargs.add(new KernelArg.I64(arr.getSizeLong()));
                 }
@@ -442,8 +443,9 @@ public final class ExecutionPlan implements AutoCloseable {
                 DeviceBuffer b = dev.buffer(array, created);
                 if (created[0]) throw new IllegalStateException(array + " was never on " + dev.id() + ": nothing to copy back");
                 if (array.byteSize() == 0) return;
-                if (pinned) q.copyToHostAsync(b, 0, array.segment(), array.byteSize());
-                else q.copyToHost(b, 0, array.segment(), array.byteSize());
+                MemorySegment host = array.attachHostMemory(); // a device-only array gets host memory when copied back
+                if (pinned) q.copyToHostAsync(b, 0, host, array.byteSize());
+                else q.copyToHost(b, 0, host, array.byteSize());
             }
         }
     }

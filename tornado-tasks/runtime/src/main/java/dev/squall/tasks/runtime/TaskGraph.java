@@ -47,13 +47,24 @@ public final class TaskGraph {
         return name;
     }
 
-    /** Copies these arrays to the device before the tasks, per {@code mode}. */
+    /**
+     * Copies these arrays to the device before the tasks, per {@code mode}.
+     *
+     * @throws IllegalArgumentException for a device-only array ({@code DoubleArray.onDevice}, ...): it has no host data
+     */
     public TaskGraph transferToDevice(DataTransferMode mode, Object... arrays) {
-        for (Object a : arrays) steps.add(new Transfer(true, mode, array(a)));
+        for (Object a : arrays) {
+            KernelArray k = array(a);
+            if (k.isDeviceOnly()) {
+                throw new IllegalArgumentException("task graph " + name + ": " + k + " is device-only: it has no host data to copy to the"
+                        + " device (a kernel writes it there); make it with new " + k.getClass().getSimpleName() + "(n) to upload host data");
+            }
+            steps.add(new Transfer(true, mode, k));
+        }
         return this;
     }
 
-    /** Copies these arrays back after the tasks, per {@code mode}. */
+    /** Copies these arrays back after the tasks, per {@code mode}; a device-only array gets host memory for it. */
     public TaskGraph transferToHost(DataTransferMode mode, Object... arrays) {
         for (Object a : arrays) steps.add(new Transfer(false, mode, array(a)));
         return this;

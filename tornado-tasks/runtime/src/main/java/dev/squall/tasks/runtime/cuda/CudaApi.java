@@ -7,6 +7,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -79,6 +80,7 @@ final class CudaApi {
     private static final MethodHandle CU_MEM_HOST_ALLOC = h("cuMemHostAlloc", ADDRESS, JAVA_LONG, JAVA_INT);
     private static final MethodHandle CU_MEM_FREE_HOST = h("cuMemFreeHost", ADDRESS);
     private static final MethodHandle CU_MEMCPY_HTOD_ASYNC = h("cuMemcpyHtoDAsync_v2", JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
+    private static final MethodHandle CU_MEMSET_D8_ASYNC = h("cuMemsetD8Async", JAVA_LONG, JAVA_BYTE, JAVA_LONG, ADDRESS);
     private static final MethodHandle CU_MEMCPY_DTOH_ASYNC = h("cuMemcpyDtoHAsync_v2", ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS);
     private static final MethodHandle CU_MODULE_LOAD_DATA = h("cuModuleLoadData", ADDRESS, ADDRESS);
     private static final MethodHandle CU_MODULE_UNLOAD = h("cuModuleUnload", ADDRESS);
@@ -222,6 +224,10 @@ final class CudaApi {
 
     static int cuMemcpyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
         try { return (int) CU_MEMCPY_HTOD_ASYNC.invokeExact(dst, src, bytes, stream); } catch (Throwable t) { throw fail(t); }
+    }
+
+    static int cuMemsetD8Async(long dst, byte value, long bytes, MemorySegment stream) {
+        try { return (int) CU_MEMSET_D8_ASYNC.invokeExact(dst, value, bytes, stream); } catch (Throwable t) { throw fail(t); }
     }
 
     static int cuMemcpyDtoHAsync(MemorySegment dst, long src, long bytes, MemorySegment stream) {

@@ -107,6 +107,16 @@ final class CudaQueue implements NativeQueue {
     }
 
     @Override
+    public synchronized void zero(DeviceBuffer dst, long offset, long bytes) {
+        CudaBuffer d = device.buffer(dst, "zero");
+        checkRange("zero", d, offset, bytes, bytes);
+        if (bytes == 0) return;
+        checkUsable();
+        CudaErrors.check(CudaApi.cuMemsetD8Async(d.dptr + offset, (byte) 0, bytes, stream), "cuMemsetD8Async", device.id());
+        syncStream("cuMemsetD8Async");
+    }
+
+    @Override
     public synchronized void copyToDeviceAsync(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
         CudaBuffer d = device.buffer(dst, "copyToDeviceAsync");
         checkRange("copyToDeviceAsync", d, dstOffset, bytes, src.byteSize());

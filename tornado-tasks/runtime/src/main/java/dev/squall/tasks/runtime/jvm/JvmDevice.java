@@ -41,10 +41,10 @@ final class JvmDevice implements NativeDevice {
         return new JvmBuffer(null, Arena.ofAuto().allocate(Math.max(1, bytes), KernelArray.ALIGNMENT));
     }
 
-    /** The array's own memory. */
+    /** The array's own memory (given to a device-only array here: the JVM's device memory is the host's). */
     @Override
     public DeviceBuffer allocate(KernelArray array) {
-        return new JvmBuffer(array, array.segment());
+        return new JvmBuffer(array, array.attachHostMemory());
     }
 
     /** Runs work in order on a runner thread; created with the device. */

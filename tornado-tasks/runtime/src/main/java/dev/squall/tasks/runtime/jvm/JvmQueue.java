@@ -102,6 +102,12 @@ final class JvmQueue implements NativeQueue {
     }
 
     @Override
+    public void zero(DeviceBuffer dst, long offset, long bytes) {
+        MemorySegment d = ((JvmBuffer) dst).segment();
+        run(() -> d.asSlice(offset, bytes).fill((byte) 0));
+    }
+
+    @Override
     public void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
         MemorySegment s = ((JvmBuffer) src).segment();
         if (!sameMemory(dst, s, srcOffset)) run(() -> MemorySegment.copy(s, srcOffset, dst, 0, bytes));

@@ -71,7 +71,7 @@ final class OpenClApi {
     final MethodHandle clGetProgramBuildInfo, clGetProgramInfo, clReleaseProgram;
     final MethodHandle clCreateKernel, clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo, clReleaseKernel;
     final MethodHandle clEnqueueNDRangeKernel, clEnqueueMarkerWithWaitList, clGetEventProfilingInfo;
-    final MethodHandle clWaitForEvents, clReleaseEvent, clFinish;
+    final MethodHandle clWaitForEvents, clReleaseEvent, clFinish, clEnqueueFillBuffer;
     final MethodHandle clEnqueueBarrierWithWaitList, clFlush, clGetEventInfo, clEnqueueMapBuffer, clEnqueueUnmapMemObject;
 
     private static volatile OpenClApi instance;
@@ -146,6 +146,8 @@ final class OpenClApi {
         clWaitForEvents = h(l, "clWaitForEvents", JAVA_INT, JAVA_INT, ADDRESS);
         clReleaseEvent = h(l, "clReleaseEvent", JAVA_INT, ADDRESS);
         clFinish = h(l, "clFinish", JAVA_INT, ADDRESS);
+        clEnqueueFillBuffer = h(l, "clEnqueueFillBuffer", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, SIZE_T, SIZE_T, SIZE_T,
+                JAVA_INT, ADDRESS, ADDRESS);
         clEnqueueBarrierWithWaitList = h(l, "clEnqueueBarrierWithWaitList", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
                 ADDRESS);
         clFlush = h(l, "clFlush", JAVA_INT, ADDRESS);
@@ -326,6 +328,13 @@ final class OpenClApi {
 
     int waitForEvents(int n, MemorySegment events) {
         try { return (int) clWaitForEvents.invokeExact(n, events); } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /** Enqueues filling {@code size} bytes of {@code mem} from {@code offset} with the one-byte {@code pattern} (copied at the call). */
+    int enqueueFillBuffer(MemorySegment q, MemorySegment mem, MemorySegment pattern, long offset, long size) {
+        try {
+            return (int) clEnqueueFillBuffer.invokeExact(q, mem, pattern, 1L, offset, size, 0, MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) { throw rethrow(t); }
     }
 
     int finish(MemorySegment q) {

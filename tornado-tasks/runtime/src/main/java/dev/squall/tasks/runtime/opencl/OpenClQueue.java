@@ -78,6 +78,22 @@ final class OpenClQueue implements NativeQueue {
     }
 
     @Override
+    public void zero(DeviceBuffer dst, long offset, long bytes) {
+        OpenClBuffer b = device.own(dst, "zero destination");
+        checkRange(b, offset, bytes, bytes, "zero");
+        if (bytes == 0) return;
+        MemorySegment q = usable("zero");
+        int rc;
+        try (Arena a = Arena.ofConfined()) {
+            rc = device.api.enqueueFillBuffer(q, b.mem, a.allocate(1), offset, bytes);
+        }
+        if (rc == OpenClErrors.CL_SUCCESS) rc = device.api.finish(q);
+        if (rc != OpenClErrors.CL_SUCCESS) {
+            throw device.commandError("clEnqueueFillBuffer", rc, "zeroing " + bytes + " bytes at " + offset + " of " + b);
+        }
+    }
+
+    @Override
     public void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes) {
         OpenClBuffer b = device.own(src, "copyToHost source");
         checkRange(b, srcOffset, bytes, dst.byteSize(), "copyToHost");

@@ -65,6 +65,11 @@ public interface NativeDevice {
     /** Whether all of {@code segment} lies in memory from this device's {@link #allocatePinned}. */
     boolean isPinned(MemorySegment segment);
 
+    /** Sets the first {@code bytes} of {@code dst} to zero on the default queue; returns when done. */
+    default void zero(DeviceBuffer dst, long bytes) {
+        defaultQueue().zero(dst, 0, bytes);
+    }
+
     /** Copies {@code bytes} from host memory into {@code dst} at {@code dstOffset} on the default queue; returns when the host memory may be reused. */
     default void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes) {
         defaultQueue().copyToDevice(src, dst, dstOffset, bytes);

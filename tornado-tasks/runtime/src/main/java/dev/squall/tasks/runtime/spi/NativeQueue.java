@@ -30,6 +30,12 @@ public interface NativeQueue {
      */
     void copyToDevice(MemorySegment src, DeviceBuffer dst, long dstOffset, long bytes);
 
+    /**
+     * Sets {@code bytes} bytes of {@code dst} from {@code offset} to zero after the commands issued before; returns when
+     * done (a memset on the device: nothing crosses from the host).
+     */
+    void zero(DeviceBuffer dst, long offset, long bytes);
+
     /** Copies {@code bytes} from {@code src} at {@code srcOffset} to host memory; returns when the data is in {@code dst}. */
     void copyToHost(DeviceBuffer src, long srcOffset, MemorySegment dst, long bytes);
 
