@@ -56,7 +56,10 @@ public final class RatingsGenerator {
     /** Netflix-prize-shaped: 480,190 users x 17,771 items, 99,072,112 ratings, planted rank 32. */
     public static final Spec NETFLIX = new Spec("netflix", 480_190, 17_771, 99_072_112L, 32, 0.5, 3.6, 5);
 
-    /** {@code small}, {@code ml20m}, {@code netflix} or {@code USERSxITEMSxNNZ} (planted rank 8, noise 0.5). */
+    /**
+     * {@code small}, {@code ml20m}, {@code netflix} or {@code USERSxITEMSxNNZ[rRANK]} (planted rank 8 unless given,
+     * noise 0.5; e.g. {@code 48019x1777x9907211r32} is the Netflix shape at a tenth).
+     */
     public static Spec parse(String s) {
         String t = s == null ? "" : s.strip().toLowerCase(Locale.ROOT);
         switch (t) {
@@ -66,14 +69,16 @@ public final class RatingsGenerator {
             default:
         }
         String[] p = t.split("x");
-        if (p.length != 3) throw new IllegalArgumentException("--generate '" + s + "': expected small, ml20m, netflix or USERSxITEMSxNNZ");
+        if (p.length != 3) throw new IllegalArgumentException("--generate '" + s + "': expected small, ml20m, netflix or USERSxITEMSxNNZ[rRANK]");
         try {
             int users = Integer.parseInt(p[0]);
             int items = Integer.parseInt(p[1]);
-            long nnz = Long.parseLong(p[2]);
-            return new Spec(t, users, items, nnz, 8, 0.5, 3.5, (int) Math.max(1, Math.min(20, nnz / Math.max(1, users) / 4)));
+            int cut = p[2].indexOf('r');
+            long nnz = Long.parseLong(cut < 0 ? p[2] : p[2].substring(0, cut));
+            int rank = cut < 0 ? 8 : Integer.parseInt(p[2].substring(cut + 1));
+            return new Spec(t, users, items, nnz, rank, 0.5, 3.5, (int) Math.max(1, Math.min(20, nnz / Math.max(1, users) / 4)));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--generate '" + s + "': USERS, ITEMS and NNZ must be integers");
+            throw new IllegalArgumentException("--generate '" + s + "': USERS, ITEMS, NNZ and RANK must be integers");
         }
     }
 
