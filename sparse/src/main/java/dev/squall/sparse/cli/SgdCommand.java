@@ -11,6 +11,7 @@ import dev.squall.sparse.sgd.ScheduleInspector;
 import dev.squall.sparse.sgd.ScheduleKind;
 import dev.squall.sparse.sgd.SgdTrainer;
 import dev.squall.sparse.sgd.TrainingOptions;
+import dev.squall.sparse.sgd.kernels.SgdKernels;
 import dev.squall.tasks.runtime.Device;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -100,7 +101,8 @@ public final class SgdCommand implements SquallSubcommand {
     int batch;
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
-            description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task) or auto (lanes on GPUs; default)")
+            description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task), prefetch (lanes keeping the item row and"
+                    + " prefetching user rows; conflict-free schedules) or auto (tasks on CPUs; on GPUs prefetch, lanes for hogwild; default)")
     String kernel;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generation, split, schedules and initial factors (default 1)")
@@ -145,7 +147,8 @@ public final class SgdCommand implements SquallSubcommand {
             case "auto" -> SgdTrainer.Style.AUTO;
             case "tasks" -> SgdTrainer.Style.TASKS;
             case "lanes" -> SgdTrainer.Style.LANES;
-            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks or lanes");
+            case "prefetch" -> SgdTrainer.Style.PREFETCH;
+            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes or prefetch");
         };
         TrainingOptions o = new TrainingOptions(rank, lr, decay, reg, regBias, biases, seed);
         if (epochs < 0) throw new IllegalArgumentException("--epochs " + epochs + " must be at least 0");
@@ -197,8 +200,10 @@ public final class SgdCommand implements SquallSubcommand {
         List<SgdTrainer.EpochStats> history = new ArrayList<>();
         Factors factors;
         double setupMs;
+        SgdTrainer.Style ran;
         try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style)) {
             long t2 = System.nanoTime();
+            ran = t.kernel();
             double[] r0 = t.rmse();                                   // builds, copies the data to the device
             setupMs = ms(t2);
             if (!json) {
@@ -209,7 +214,11 @@ public final class SgdCommand implements SquallSubcommand {
                     System.out.printf(Locale.ROOT, "reachable  test RMSE %.4f (Bayes estimate of each user's factors given the planted item factors; %.0f ms)%n",
                             reachable, reachableMs);
                 }
-                System.out.printf(Locale.ROOT, "device     %s, rank %d, fp32, %s kernel%n", dev.id(), rank, t.lanes() ? "lanes (32 per task)" : "tasks (a work-item per task)");
+                System.out.printf(Locale.ROOT, "device     %s, rank %d, fp32, %s kernel%n", dev.id(), rank, switch (t.kernel()) {
+                    case TASKS -> "tasks (a work-item per task)";
+                    case LANES -> "lanes (32 per task)";
+                    default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
+                });
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
                 System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
             }
@@ -242,7 +251,7 @@ public final class SgdCommand implements SquallSubcommand {
             List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
             List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
             JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
-                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), style.name().toLowerCase(Locale.ROOT), s.steps(),
+                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(),
                     inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp));
         } else {
             System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
