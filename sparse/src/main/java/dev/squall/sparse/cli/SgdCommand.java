@@ -122,12 +122,13 @@ public final class SgdCommand implements SquallSubcommand {
 
     /**
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the data and its sizes, the planted floor and the
-     * reachable test RMSE ({@link ReachableFloor}; both null for a file), device, precision (fp32), rank, schedule, its detail, kernel style, steps, inspector/load/setup times (ms),
+     * reachable test RMSE ({@link ReachableFloor}; both null for a file), device, precision (fp32), rank, schedule, its detail, the kernel that ran, steps, the span
+     * (critical path in dependent updates, {@link Schedule#span}) and the largest row's ratings (its lower bound), inspector/load/setup times (ms),
      * the epochs ({@link Epoch}), the final test RMSE, training device time (ms), median updates/s, bytes per update,
      * copy bandwidth, the bound in updates/s and the ratio to it, whether --verify ran, {@code ok}, and the --top items.
      */
     public record Result(String command, String data, int users, int items, long ratings, long train, long test, Double floor, Double reachableRmse, String device,
-                         String precision, int rank, String schedule, String detail, String kernel, long steps, double inspectorMs, double loadMs,
+                         String precision, int rank, String schedule, String detail, String kernel, long steps, long span, int largestRow, double inspectorMs, double loadMs,
                          double setupMs, List<Epoch> epochs, double finalTestRmse, double trainMs, double medianUpdatesPerS, long bytesPerUpdate,
                          double copyGbs, double boundUpdatesPerS, double ratioToBound, boolean verified, boolean ok, List<Top> top) {
     }
@@ -190,6 +191,8 @@ public final class SgdCommand implements SquallSubcommand {
         int b = blocks != null ? blocks : ScheduleInspector.defaultBlocks(split.train(), dev.info().isGpu());
         Schedule s = ScheduleInspector.build(split.train(), kind, new ScheduleInspector.Options(b, batch, 1, seed + 2));
         double inspectMs = ms(t1);
+        long span = s.span();
+        int rowBound = Schedule.largestRowDegree(split.train());
         if (s.steps() > 100_000) progress(s.steps() + " steps: one launch each per epoch; blkdiag takes far fewer");
 
         progress("measuring copy bandwidth of " + dev.id());
@@ -220,6 +223,8 @@ public final class SgdCommand implements SquallSubcommand {
                     default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
                 });
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
+                System.out.printf(Locale.ROOT, "span       %d dependent updates an epoch (largest row: %d ratings; average parallelism %.0f)%n", span, rowBound,
+                        (double) s.size() / span);
                 System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
             }
             try (Progress bar = Progress.open(run.progress(), "sgd", epochs, "epochs")) {
@@ -251,7 +256,7 @@ public final class SgdCommand implements SquallSubcommand {
             List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
             List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
             JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
-                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(),
+                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
                     inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp));
         } else {
             System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
