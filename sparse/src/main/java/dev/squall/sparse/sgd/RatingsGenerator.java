@@ -113,7 +113,7 @@ public final class RatingsGenerator {
             int[] mark = new int[items];
             java.util.Arrays.fill(mark, -1);
             for (int u = u0; u < u1; u++) {
-                SplittableRandom rnd = new SplittableRandom(ratingSeed + 0x9E3779B97F4A7C15L * (u + 1));
+                SplittableRandom rnd = new SplittableRandom(streamSeed(ratingSeed, u));
                 int off = (int) start[u];
                 int d = degree[u];
                 int got = 0;
@@ -149,10 +149,22 @@ public final class RatingsGenerator {
         int blocks = Math.max(1, Math.min(rows, 256));
         IntStream.range(0, blocks).parallel().forEach(b -> {
             int r0 = (int) ((long) rows * b / blocks), r1 = (int) ((long) rows * (b + 1) / blocks);
-            SplittableRandom rnd = new SplittableRandom(seed + 0x9E3779B97F4A7C15L * (b + 1));
+            SplittableRandom rnd = new SplittableRandom(streamSeed(seed, b));
             for (int t = r0 * r; t < r1 * r; t++) a[t] = (float) (scale * rnd.nextGaussian());
         });
         return a;
+    }
+
+    /**
+     * The seed of stream {@code index} of {@code seed}, mixed (Stafford's variant 13 of the MurmurHash3 finaliser).
+     * Seeds that differ by multiples of SplittableRandom's own increment would give the same sequence shifted by one
+     * draw per step of the index, so neighbouring users' noise and neighbouring blocks of planted factors would repeat.
+     */
+    static long streamSeed(long seed, long index) {
+        long z = seed + 0x9E3779B97F4A7C15L * (index + 1);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** Ratings per user: power law over a seeded user order, at least minDegree, at most half the items (and the total near nnz). */
