@@ -76,13 +76,13 @@ public final class SgdCommand implements SquallSubcommand {
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "blkdiag", description = "blkdiag, diag, stratified or hogwild (default blkdiag)")
     String schedule;
 
-    @Option(names = "--lr", paramLabel = "ETA", defaultValue = "0.01", description = "initial learning rate (default 0.01)")
+    @Option(names = "--lr", paramLabel = "ETA", defaultValue = "0.05", description = "initial learning rate (default 0.05)")
     double lr;
 
-    @Option(names = "--lr-decay", paramLabel = "D", defaultValue = "0.05", description = "epoch e uses lr / (1 + D e) (default 0.05)")
+    @Option(names = "--lr-decay", paramLabel = "D", defaultValue = "0.5", description = "epoch e uses lr / (1 + D e) (default 0.5)")
     double decay;
 
-    @Option(names = "--reg", paramLabel = "L", defaultValue = "0.05", description = "regularisation of the factors (default 0.05)")
+    @Option(names = "--reg", paramLabel = "L", defaultValue = "0.03", description = "regularisation of the factors (default 0.03)")
     double reg;
 
     @Option(names = "--biases", description = "also learn user and item biases (regularised by --reg-bias)")

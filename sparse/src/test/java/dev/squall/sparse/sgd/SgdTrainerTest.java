@@ -19,8 +19,9 @@ class SgdTrainerTest {
     /** The small preset, split once (generation is seeded, so every test sees the same data). */
     private static final Ratings.Split SMALL = RatingsGenerator.generate(RatingsGenerator.SMALL, 11).split(0.1, 12);
 
+    /** The defaults (those of the command line), at the planted rank. */
     static TrainingOptions floorOptions() {
-        return new TrainingOptions(RatingsGenerator.SMALL.rank(), 0.02, 0.1, 0.02, 0.01, false, 5);
+        return TrainingOptions.defaults(RatingsGenerator.SMALL.rank());
     }
 
     static Schedule schedule(Ratings r, ScheduleKind kind) {
