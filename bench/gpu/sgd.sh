@@ -10,7 +10,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=${BUDGET:-520}
+BUDGET=${BUDGET:-470}
 STEP_MIN=30
 unpack_bundle /tmp/squall-sgd-run
 S="$B/bin/squall"
