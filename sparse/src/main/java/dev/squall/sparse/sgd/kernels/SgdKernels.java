@@ -193,12 +193,28 @@ public final class SgdKernels {
                 }
             }
             int cur = -1;
+            int u = 0;
+            int i = 0;
+            int old = 0;
+            float r = 0.0f;
+            if (e0 < e1) {
+                u = user.get(e0);
+                i = item.get(e0);
+                old = stale.get(e0);
+                r = rating.get(e0);
+            }
             for (int e = e0; e < e1; e++) {
                 int slot = ((e - e0) % 8) * k;
+                // the next rating's ids and the user of the row to prefetch are loaded now, used later: their
+                // latency overlaps this update instead of adding to it
+                int en = e + 1 < e1 ? e + 1 : e;
+                int uNext = user.get(en);
+                int iNext = item.get(en);
+                int oldNext = stale.get(en);
+                float rNext = rating.get(en);
+                int uAhead = user.get(e + 8 < e1 ? e + 8 : e);
                 ctx.asyncWaitGroups(7);
                 ctx.localBarrier();
-                int u = user.get(e);
-                int i = item.get(e);
                 long wu = (long) u * k;
                 long hi = (long) i * k;
                 if (i != cur) {
@@ -212,7 +228,7 @@ public final class SgdKernels {
                     }
                     cur = i;
                 }
-                if (stale.get(e) != 0) {
+                if (old != 0) {
                     for (int f = lane; f < k; f += lanes) {
                         ring[slot + f] = w.get(wu + f);
                     }
@@ -228,7 +244,7 @@ public final class SgdKernels {
                     part += ring[slot + f] * hrow[f];
                 }
                 float pred = ctx.subgroupReduceAdd(part);
-                float err = rating.get(e) - pred;
+                float err = r - pred;
                 for (int f = lane; f < k; f += lanes) {
                     float wf = ring[slot + f];
                     float hf = hrow[f];
@@ -240,10 +256,14 @@ public final class SgdKernels {
                 }
                 ctx.localBarrier();
                 if (e + 8 < e1) {
-                    ctx.asyncCopy(ring, slot, w, (long) user.get(e + 8) * k, k);
+                    ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
                 } else {
                     ctx.asyncCommit();
                 }
+                u = uNext;
+                i = iNext;
+                old = oldNext;
+                r = rNext;
             }
             if (cur >= 0) {
                 for (int f = lane; f < k; f += lanes) {
