@@ -56,7 +56,10 @@ public final class RatingsGenerator {
     /** Netflix-prize-shaped: 480,190 users x 17,771 items, 99,072,112 ratings, planted rank 32. */
     public static final Spec NETFLIX = new Spec("netflix", 480_190, 17_771, 99_072_112L, 32, 0.5, 3.6, 5);
 
-    /** {@code small}, {@code ml20m}, {@code netflix} or {@code USERSxITEMSxNNZ} (planted rank 8, noise 0.5). */
+    /**
+     * {@code small}, {@code ml20m}, {@code netflix} or {@code USERSxITEMSxNNZ[rRANK]} (planted rank 8 unless given,
+     * noise 0.5; e.g. {@code 48019x1777x9907211r32} is the Netflix shape at a tenth).
+     */
     public static Spec parse(String s) {
         String t = s == null ? "" : s.strip().toLowerCase(Locale.ROOT);
         switch (t) {
@@ -66,14 +69,16 @@ public final class RatingsGenerator {
             default:
         }
         String[] p = t.split("x");
-        if (p.length != 3) throw new IllegalArgumentException("--generate '" + s + "': expected small, ml20m, netflix or USERSxITEMSxNNZ");
+        if (p.length != 3) throw new IllegalArgumentException("--generate '" + s + "': expected small, ml20m, netflix or USERSxITEMSxNNZ[rRANK]");
         try {
             int users = Integer.parseInt(p[0]);
             int items = Integer.parseInt(p[1]);
-            long nnz = Long.parseLong(p[2]);
-            return new Spec(t, users, items, nnz, 8, 0.5, 3.5, (int) Math.max(1, Math.min(20, nnz / Math.max(1, users) / 4)));
+            int cut = p[2].indexOf('r');
+            long nnz = Long.parseLong(cut < 0 ? p[2] : p[2].substring(0, cut));
+            int rank = cut < 0 ? 8 : Integer.parseInt(p[2].substring(cut + 1));
+            return new Spec(t, users, items, nnz, rank, 0.5, 3.5, (int) Math.max(1, Math.min(20, nnz / Math.max(1, users) / 4)));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--generate '" + s + "': USERS, ITEMS and NNZ must be integers");
+            throw new IllegalArgumentException("--generate '" + s + "': USERS, ITEMS, NNZ and RANK must be integers");
         }
     }
 
@@ -108,7 +113,7 @@ public final class RatingsGenerator {
             int[] mark = new int[items];
             java.util.Arrays.fill(mark, -1);
             for (int u = u0; u < u1; u++) {
-                SplittableRandom rnd = new SplittableRandom(ratingSeed + 0x9E3779B97F4A7C15L * (u + 1));
+                SplittableRandom rnd = new SplittableRandom(streamSeed(ratingSeed, u));
                 int off = (int) start[u];
                 int d = degree[u];
                 int got = 0;
@@ -144,10 +149,22 @@ public final class RatingsGenerator {
         int blocks = Math.max(1, Math.min(rows, 256));
         IntStream.range(0, blocks).parallel().forEach(b -> {
             int r0 = (int) ((long) rows * b / blocks), r1 = (int) ((long) rows * (b + 1) / blocks);
-            SplittableRandom rnd = new SplittableRandom(seed + 0x9E3779B97F4A7C15L * (b + 1));
+            SplittableRandom rnd = new SplittableRandom(streamSeed(seed, b));
             for (int t = r0 * r; t < r1 * r; t++) a[t] = (float) (scale * rnd.nextGaussian());
         });
         return a;
+    }
+
+    /**
+     * The seed of stream {@code index} of {@code seed}, mixed (Stafford's variant 13 of the MurmurHash3 finaliser).
+     * Seeds that differ by multiples of SplittableRandom's own increment would give the same sequence shifted by one
+     * draw per step of the index, so neighbouring users' noise and neighbouring blocks of planted factors would repeat.
+     */
+    static long streamSeed(long seed, long index) {
+        long z = seed + 0x9E3779B97F4A7C15L * (index + 1);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** Ratings per user: power law over a seeded user order, at least minDegree, at most half the items (and the total near nnz). */

@@ -23,6 +23,29 @@ public record Schedule(ScheduleKind kind, int[] order, int[] taskPtr, int[] step
         return order.length;
     }
 
+    /**
+     * The critical path in updates: the sum over steps of the step's longest task. Steps run one after another and a
+     * task's ratings one after another, so an epoch takes at least {@code span} dependent updates however many workers
+     * run; for a conflict-free schedule it is at least {@link #largestRowDegree} (all ratings of a row are serial).
+     */
+    public long span() {
+        long sum = 0;
+        for (int s = 0; s < steps(); s++) {
+            int m = 0;
+            for (int t = stepPtr[s]; t < stepPtr[s + 1]; t++) m = Math.max(m, taskPtr[t + 1] - taskPtr[t]);
+            sum += m;
+        }
+        return sum;
+    }
+
+    /** The most ratings of one user or one item: no conflict-free schedule has a shorter {@link #span}. */
+    public static int largestRowDegree(Ratings r) {
+        int m = 0;
+        for (int d : r.userDegrees()) m = Math.max(m, d);
+        for (int d : r.itemDegrees()) m = Math.max(m, d);
+        return m;
+    }
+
     /** Largest number of tasks in one step (the parallelism the schedule offers). */
     public int widestStep() {
         int m = 0;

@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  *     diagonal touches each row once. Duplicate ratings of one pair are one task (applied in sequence).</li>
  * <li>{@link ScheduleKind#BLKDIAG}: users and items are cut into {@code B} ranges of about equal rating counts;
  *     step {@code d} holds the blocks {@code (b, (b + d) mod B)}, which share no user range and no item range.
- *     A block is one task, its ratings sorted by user then item, so a worker reuses a user's row.</li>
+ *     A block is one task, its ratings sorted by item then user, so a worker keeps an item's row while it runs
+ *     through the item's ratings (on power-law data the hottest items' chains of updates bound the epoch).</li>
  * <li>{@link ScheduleKind#STRATIFIED}: users and items are shuffled (seeded) into {@code B} ranges of equal size;
  *     the {@code B} strata {@code (b, (b + s) mod B)} run in a seeded random order and each block's ratings in a
  *     seeded random order (DSGD, LIBMF).</li>
@@ -84,9 +85,9 @@ public final class ScheduleInspector {
         int b = Math.max(1, Math.min(blocks, Math.min(r.users(), r.items())));
         int[] ub = balancedRanges(r.userDegrees(), b);
         int[] ib = balancedRanges(r.itemDegrees(), b);
-        int[] sorted = countingSort(countingSort(identity(r.size()), r.itemArray(), r.items()), r.userArray(), r.users());
+        int[] sorted = countingSort(countingSort(identity(r.size()), r.userArray(), r.users()), r.itemArray(), r.items());
         return blocked(r, ScheduleKind.BLKDIAG, sorted, ub, ib, b, identity(b),
-                b + " x " + b + " blocks of balanced rating counts, ratings by user in a block");
+                b + " x " + b + " blocks of balanced rating counts, ratings by item in a block");
     }
 
     static Schedule stratified(Ratings r, int blocks, long seed) {

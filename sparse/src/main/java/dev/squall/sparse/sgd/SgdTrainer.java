@@ -31,8 +31,12 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class SgdTrainer implements AutoCloseable {
-    /** Which update kernel runs: one work-item per task (CPU style), a sub-group per task (GPU style), or by device. */
-    public enum Style { AUTO, TASKS, LANES }
+    /**
+     * Which update kernel runs: one work-item per task (CPU style), a sub-group per task (GPU style), a sub-group per
+     * task with the item row kept and the user rows prefetched (GPU style, conflict-free schedules only), or by device
+     * and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for conflict-free schedules, LANES for Hogwild).
+     */
+    public enum Style { AUTO, TASKS, LANES, PREFETCH }
 
     /** Ratings per chunk of the RMSE sums. */
     static final int RMSE_CHUNK = 1024;
@@ -54,7 +58,7 @@ public final class SgdTrainer implements AutoCloseable {
     private final Schedule schedule;
     private final TrainingOptions options;
     private final Device device;
-    private final boolean lanes;
+    private final Style kernel;
     private final FloatArray w, h, bu, bi, params;
     private final DoubleArray trainSums, testSums;
     private final int trainChunks, testChunks;
@@ -86,7 +90,12 @@ public final class SgdTrainer implements AutoCloseable {
         this.schedule = schedule;
         this.options = o;
         this.device = device;
-        this.lanes = style == Style.LANES || (style == Style.AUTO && device.info().isGpu());
+        if (style == Style.PREFETCH && !schedule.kind().conflictFree()) {
+            throw new IllegalArgumentException("--kernel prefetch needs a conflict-free schedule (blkdiag, diag or stratified), not " + schedule.kind().cliName());
+        }
+        this.kernel = style != Style.AUTO ? style
+                : !device.info().isGpu() ? Style.TASKS
+                : schedule.kind().conflictFree() ? Style.PREFETCH : Style.LANES;
         this.mean = initial != null ? initial.mean() : (float) train.mean();
         Factors f0 = initial != null ? initial.copy() : Factors.random(train.users(), train.items(), k, o.biases(), mean, o.seed());
         if (f0.rank() != k || f0.users() != train.users() || f0.items() != train.items() || f0.biases() != o.biases()) {
@@ -110,13 +119,16 @@ public final class SgdTrainer implements AutoCloseable {
             rating.set(p, train.value(e));
         }
         IntArray taskPtr = ints(schedule.taskPtr());
+        IntArray stale = kernel == Style.PREFETCH ? ints(staleRows(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
 
         TaskGraph g = new TaskGraph("sgdEpoch").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
         int[] stepPtr = schedule.stepPtr();
         for (int s = 0; s < schedule.steps(); s++) {
             int t0 = stepPtr[s], t1 = stepPtr[s + 1];
-            if (lanes) {
-                WorkerGrid grid = WorkerGrid.of((long) Math.min(t1 - t0, MAX_GROUPS) * LANES).withLocal(LANES);
+            WorkerGrid grid = WorkerGrid.of((long) Math.min(t1 - t0, MAX_GROUPS) * LANES).withLocal(LANES);
+            if (kernel == Style.PREFETCH) {
+                g.task("s" + s, grid, SgdKernels::updateTasksPrefetch, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
+            } else if (kernel == Style.LANES) {
                 g.task("s" + s, grid, SgdKernels::updateTasksLanes, new KernelContext(), taskPtr, user, item, rating, w, h, bu, bi, params, t0, t1, k);
             } else {
                 g.task("s" + s, SgdKernels::updateTasks, taskPtr, user, item, rating, w, h, bu, bi, params, t0, t1, k);
@@ -154,9 +166,34 @@ public final class SgdTrainer implements AutoCloseable {
         params.set(SgdKernels.BIASES, options.biases() ? 1f : 0f);
     }
 
-    /** Whether the GPU-style kernel (a sub-group per task) runs. */
+    /** Whether a GPU-style kernel (a sub-group per task) runs. */
     public boolean lanes() {
-        return lanes;
+        return kernel != Style.TASKS;
+    }
+
+    /** The update kernel that runs (never AUTO). */
+    public Style kernel() {
+        return kernel;
+    }
+
+    /**
+     * For each position {@code p} of the schedule's order, 1 when the user of rating {@code p} also rates one of the
+     * {@code depth - 1} positions before it in the same task (so a row prefetched {@code depth} ratings ahead is
+     * stale by then), else 0.
+     */
+    static int[] staleRows(Ratings r, Schedule s, int depth) {
+        int[] order = s.order(), taskPtr = s.taskPtr();
+        int[] out = new int[order.length];
+        int[] last = new int[r.users()];
+        java.util.Arrays.fill(last, -1);
+        for (int t = 0; t < s.tasks(); t++) {
+            for (int p = taskPtr[t]; p < taskPtr[t + 1]; p++) {
+                int u = r.user(order[p]);
+                if (last[u] >= taskPtr[t] && p - last[u] < depth) out[p] = 1;
+                last[u] = p;
+            }
+        }
+        return out;
     }
 
     /** The schedule being run. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.sparse.sgd.Factors;
 import dev.squall.sparse.sgd.Ratings;
+import dev.squall.sparse.sgd.ReachableFloor;
+import dev.squall.sparse.sgd.Schedule;
 import dev.squall.sparse.sgd.RatingsGenerator;
 import dev.squall.sparse.testing.CliRunner;
 import java.nio.file.Files;
@@ -43,6 +45,14 @@ class SgdCommandTest {
         assertEquals(f.rmse(split.test()), field(json, "final_test_rmse"), 1e-5);
         assertEquals(split.train().size(), (int) field(json, "train"));
         assertEquals(16 * 4 + 12, (int) field(json, "bytes_per_update"));
+        // the reachable RMSE, recomputed here from the planted item factors (all 300 users are measured)
+        float[][] planted = new float[2][];
+        RatingsGenerator.Spec spec = RatingsGenerator.parse("300x200x8000");
+        RatingsGenerator.generate(spec, 5, planted);
+        assertEquals(ReachableFloor.rmse(spec, planted[1], split.train(), split.test(), 300, 1), field(json, "reachable_rmse"), 1e-9);
+        // span: the schedule's critical path, at least the largest row's ratings
+        assertTrue(field(json, "span") >= field(json, "largest_row"), json);
+        assertEquals(Schedule.largestRowDegree(split.train()), (int) field(json, "largest_row"));
         double rate = field(json, "median_updates_per_s"), bound = field(json, "bound_updates_per_s");
         assertEquals(rate / bound, field(json, "ratio_to_bound"), 1e-3 * rate / bound);
         // top 3 of user 7: the first is the best unseen item by the host's prediction
@@ -52,13 +62,23 @@ class SgdCommandTest {
 
     @Test
     void textOutputAndVerify() {
-        Object[] r = run("--generate", "small", "--rank", "2", "--lr", "0.02", "--lr-decay", "0.1", "--reg", "0.02", "--epochs", "12",
+        // the default learning rate, decay and regularisation reach the reachable floor within 2% in 12 epochs
+        Object[] r = run("--generate", "small", "--rank", "2", "--epochs", "12", "--patience", "0",
                 "--schedule", "stratified", "--blocks", "8", "--device", "jvm", "--verify");
         String out = (String) r[1];
         assertEquals(0, r[0], out + r[2]);
         assertTrue(out.contains("floor      test RMSE 0.5000"), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("reachable  test RMSE (\\d\\.\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        double reachable = Double.parseDouble(m.group(1));
+        assertTrue(reachable > 0.5 && reachable < 0.51, "reachable " + reachable + " on small (dense: just above the noise)");
         assertTrue(out.contains("verify     ok"), out);
         assertTrue(out.contains("epoch  12  train"), out);
+        assertTrue(out.contains("span       "), out);
+        // one epoch is not enough: --verify fails with exit code 1 against the reachable floor
+        r = run("--generate", "small", "--rank", "2", "--epochs", "1", "--device", "jvm", "--verify");
+        assertEquals(1, r[0], (String) r[1]);
+        assertTrue(((String) r[1]).contains("FAILED: test RMSE above 1.02 x the reachable floor"), (String) r[1]);
     }
 
     @Test

@@ -48,6 +48,26 @@ class ScheduleInspectorTest {
                     assertEquals(r.size(), s.size());
                     for (int t = 0; t < s.tasks(); t++) assertTrue(s.taskPtr()[t] < s.taskPtr()[t + 1], "empty task " + t);
                     for (int st = 0; st < s.steps(); st++) assertTrue(s.stepPtr()[st] < s.stepPtr()[st + 1], "empty step " + st);
+                    // span: each row's ratings lie in one task per step, so the sum of the steps' longest tasks covers the busiest row
+                    long span = 0;
+                    int[] taskOf = new int[s.size()];
+                    for (int t = 0; t < s.tasks(); t++) for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) taskOf[p] = t;
+                    for (int st = 0; st < s.steps(); st++) {
+                        int longest = 0;
+                        for (int p = s.taskPtr()[s.stepPtr()[st]]; p < s.taskPtr()[s.stepPtr()[st + 1]]; p++) {
+                            longest = Math.max(longest, s.taskPtr()[taskOf[p] + 1] - s.taskPtr()[taskOf[p]]);
+                        }
+                        span += longest;
+                    }
+                    assertEquals(span, s.span(), kind + " span");
+                    assertTrue(s.span() >= Schedule.largestRowDegree(r), kind + " span " + s.span() + " below the largest row " + Schedule.largestRowDegree(r));
+                    if (kind == ScheduleKind.BLKDIAG) {
+                        for (int t = 0; t < s.tasks(); t++) {
+                            for (int p = s.taskPtr()[t] + 1; p < s.taskPtr()[t + 1]; p++) {
+                                assertTrue(r.item(s.order()[p - 1]) <= r.item(s.order()[p]), "blkdiag task " + t + " not sorted by item at " + p);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -90,13 +110,13 @@ class ScheduleInspectorTest {
             for (int t = s.stepPtr()[st]; t < s.stepPtr()[st + 1]; t++) {
                 int first = s.order()[s.taskPtr()[t]];
                 int shift = Math.floorMod(ib[r.item(first)] - ub[r.user(first)], b);
-                int prevUser = -1;
+                int prevItem = -1;
                 for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) {
                     int e = s.order()[p];
                     assertEquals(ub[r.user(first)], ub[r.user(e)], "one user block per task");
                     assertEquals(shift, Math.floorMod(ib[r.item(e)] - ub[r.user(e)], b), "one block diagonal per step");
-                    assertTrue(r.user(e) >= prevUser, "ratings sorted by user in a block");
-                    prevUser = r.user(e);
+                    assertTrue(r.item(e) >= prevItem, "ratings sorted by item in a block");
+                    prevItem = r.item(e);
                 }
             }
         }

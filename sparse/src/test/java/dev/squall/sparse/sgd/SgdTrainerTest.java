@@ -9,6 +9,7 @@ import dev.squall.tasks.runtime.testing.TestDevices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import dev.squall.sparse.sgd.kernels.SgdKernels;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -18,8 +19,9 @@ class SgdTrainerTest {
     /** The small preset, split once (generation is seeded, so every test sees the same data). */
     private static final Ratings.Split SMALL = RatingsGenerator.generate(RatingsGenerator.SMALL, 11).split(0.1, 12);
 
+    /** The defaults (those of the command line), at the planted rank. */
     static TrainingOptions floorOptions() {
-        return new TrainingOptions(RatingsGenerator.SMALL.rank(), 0.02, 0.1, 0.02, 0.01, false, 5);
+        return TrainingOptions.defaults(RatingsGenerator.SMALL.rank());
     }
 
     static Schedule schedule(Ratings r, ScheduleKind kind) {
@@ -57,7 +59,7 @@ class SgdTrainerTest {
         TrainingOptions o = new TrainingOptions(8, 0.02, 0.1, 0.05, 0.02, true, 9);
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.DIAG, ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
-                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.PREFETCH}) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
                         Schedule s = schedule(MID, kind);
                         Factors ref = Factors.random(MID.users(), MID.items(), o.rank(), true, (float) MID.mean(), o.seed());
@@ -76,6 +78,63 @@ class SgdTrainerTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> prefetchKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
+        // ranks below, between and above multiples of the 32 lanes; block-diagonal tasks sorted by item, so users recur
+        // within the prefetch window across item runs (the stale rows are re-read: asserted to happen)
+        List<DynamicTest> tests = new ArrayList<>();
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("120x90x3000"), 31);
+        for (Device d : TestDevices.all()) {
+            for (int k : new int[] {5, 37, 70}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " rank " + k, () -> {
+                    TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
+                    Schedule s = ScheduleInspector.build(r, ScheduleKind.BLKDIAG, new ScheduleInspector.Options(3, 1, 1, 1));
+                    int stale = 0;
+                    for (int v : SgdTrainer.staleRows(r, s, SgdKernels.PREFETCH)) stale += v;
+                    assertTrue(stale > 0, "no stale prefetch to exercise");
+                    Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
+                    for (int e = 0; e < 2; e++) SgdReference.pass(r, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
+                    try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.PREFETCH)) {
+                        t.train(2, 0, null);
+                        Factors got = t.factors();
+                        assertClose(ref.w(), got.w(), "W");
+                        assertClose(ref.h(), got.h(), "H");
+                        if (o.biases()) assertClose(ref.userBias(), got.userBias(), "user biases");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void staleRowsMarkAUserRecurringWithinTheWindowOfItsTask() {
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("60x50x900"), 8);
+        for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
+            Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(2, 1, 1, 5));
+            for (int depth : new int[] {1, 3, 8}) {
+                int[] got = SgdTrainer.staleRows(r, s, depth);
+                int[] task = new int[s.size()];
+                for (int t = 0; t < s.tasks(); t++) for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) task[p] = t;
+                for (int p = 0; p < s.size(); p++) {
+                    int want = 0;
+                    for (int q = Math.max(0, p - depth + 1); q < p; q++) {
+                        if (task[q] == task[p] && r.user(s.order()[q]) == r.user(s.order()[p])) want = 1;
+                    }
+                    assertEquals(want, got[p], kind + " depth " + depth + " position " + p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void prefetchKernelNeedsAConflictFreeSchedule() {
+        Schedule s = schedule(MID, ScheduleKind.HOGWILD);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, s, TrainingOptions.defaults(4), dev.squall.tasks.runtime.Devices.jvm(), SgdTrainer.Style.PREFETCH));
+        assertTrue(e.getMessage().contains("conflict-free"), e.getMessage());
     }
 
     private static Factors run(Device d, Schedule s, TrainingOptions o, SgdTrainer.Style style, int epochs) {

@@ -149,6 +149,132 @@ public final class SgdKernels {
         }
     }
 
+    /** User rows in flight in {@link #updateTasksPrefetch}: the rows of the next {@code PREFETCH} ratings of a task are being copied. */
+    public static final int PREFETCH = 8;
+
+    /**
+     * GPU style for conflict-free schedules, built to shorten the chain of dependent updates of one row (on power-law
+     * data the hottest item's updates are serial and bound the epoch; see sparse/SGD.md). One 32-lane work-group per
+     * task, lanes own features {@code l, l + 32, ...} as in {@link #updateTasksLanes}, and:
+     * <ul>
+     * <li>the item row stays in local memory while consecutive ratings of the task share the item (tasks of the
+     *     block-diagonal schedule are sorted by item), written back when the item changes and at the task's end; each
+     *     lane only touches its own features of it, so it needs no barrier;</li>
+     * <li>the user rows of the next {@link #PREFETCH} ratings are copied asynchronously into a ring in local memory
+     *     while the current rating is updated, so a user row's memory latency is off the chain. A prefetched row is
+     *     stale when the same user was updated by one of the ratings in between: {@code stale[p] != 0} (computed by
+     *     the host, {@code SgdTrainer}) makes the lanes re-read their features from global memory.</li>
+     * </ul>
+     * The arithmetic is that of {@link #updateTasksLanes}, in the same order, so the two agree bit for bit on a device.
+     */
+    @Kernel
+    public static void updateTasksPrefetch(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                           @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
+                                           FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
+                                           @ReadOnly FloatArray params, int t0, int t1, int k) {
+        float[] ring = ctx.allocateFloatLocalArray(8 * 512);
+        float[] hrow = ctx.allocateFloatLocalArray(512);
+        int lane = ctx.localIdx;
+        int lanes = ctx.localGroupSizeX;
+        int groups = ctx.globalGroupSizeX / lanes;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int e0 = taskPtr.get(t);
+            int e1 = taskPtr.get(t + 1);
+            for (int d = 0; d < 8; d++) {
+                if (e0 + d < e1) {
+                    ctx.asyncCopy(ring, d * k, w, (long) user.get(e0 + d) * k, k);
+                } else {
+                    ctx.asyncCommit();
+                }
+            }
+            int cur = -1;
+            int u = 0;
+            int i = 0;
+            int old = 0;
+            float r = 0.0f;
+            if (e0 < e1) {
+                u = user.get(e0);
+                i = item.get(e0);
+                old = stale.get(e0);
+                r = rating.get(e0);
+            }
+            for (int e = e0; e < e1; e++) {
+                int slot = ((e - e0) % 8) * k;
+                // the next rating's ids and the user of the row to prefetch are loaded now, used later: their
+                // latency overlaps this update instead of adding to it
+                int en = e + 1 < e1 ? e + 1 : e;
+                int uNext = user.get(en);
+                int iNext = item.get(en);
+                int oldNext = stale.get(en);
+                float rNext = rating.get(en);
+                int uAhead = user.get(e + 8 < e1 ? e + 8 : e);
+                ctx.asyncWaitGroups(7);
+                ctx.localBarrier();
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                if (i != cur) {
+                    if (cur >= 0) {
+                        for (int f = lane; f < k; f += lanes) {
+                            h.set((long) cur * k + f, hrow[f]);
+                        }
+                    }
+                    for (int f = lane; f < k; f += lanes) {
+                        hrow[f] = h.get(hi + f);
+                    }
+                    cur = i;
+                }
+                if (old != 0) {
+                    for (int f = lane; f < k; f += lanes) {
+                        ring[slot + f] = w.get(wu + f);
+                    }
+                }
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                for (int f = lane; f < k; f += lanes) {
+                    part += ring[slot + f] * hrow[f];
+                }
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = r - pred;
+                for (int f = lane; f < k; f += lanes) {
+                    float wf = ring[slot + f];
+                    float hf = hrow[f];
+                    w.set(wu + f, wf + lr * (err * hf - reg * wf));
+                    hrow[f] = hf + lr * (err * wf - reg * hf);
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+                ctx.localBarrier();
+                if (e + 8 < e1) {
+                    ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
+                } else {
+                    ctx.asyncCommit();
+                }
+                u = uNext;
+                i = iNext;
+                old = oldNext;
+                r = rNext;
+            }
+            if (cur >= 0) {
+                for (int f = lane; f < k; f += lanes) {
+                    h.set((long) cur * k + f, hrow[f]);
+                }
+            }
+            ctx.asyncWait();
+            ctx.localBarrier();
+        }
+    }
+
     /**
      * Sum of squared prediction errors over chunks of {@code chunk} ratings, in double: {@code sums[c]} for chunk
      * {@code c}. The host adds the chunks in order, so the result does not depend on the device's thread count.
