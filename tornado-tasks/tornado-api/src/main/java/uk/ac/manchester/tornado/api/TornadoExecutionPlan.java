@@ -8,6 +8,7 @@ import uk.ac.manchester.tornado.api.enums.DataTransferMode;
 import uk.ac.manchester.tornado.api.enums.ProfilerMode;
 import uk.ac.manchester.tornado.api.exceptions.TornadoExecutionPlanException;
 import uk.ac.manchester.tornado.api.exceptions.TornadoRuntimeException;
+import uk.ac.manchester.tornado.api.runtime.DeviceChoiceException;
 import uk.ac.manchester.tornado.api.runtime.TornadoRuntimeProvider;
 
 import java.util.ArrayList;
@@ -205,6 +206,11 @@ public class TornadoExecutionPlan implements AutoCloseable {
                 chosen.add(k + "=" + v);
             }
         }
-        return value == null ? runtime.getDefaultDevice().squallDevice() : runtime.device(value).squallDevice();
+        if (value == null) return runtime.getDefaultDevice().squallDevice();
+        try {
+            return runtime.device(value).squallDevice();
+        } catch (TornadoRuntimeException e) {
+            throw new DeviceChoiceException(String.join(", ", chosen) + ": " + e.getMessage());
+        }
     }
 }

@@ -135,7 +135,12 @@ class LauncherTest {
         assertEquals(2, none.exit());
         assertTrue(none.output().contains("give a main class"), none.output());
         Run badDevice = tornado("-Ds0.device=9:9", "-cp", "target/test-classes", "uk.ac.manchester.tornado.examples.VectorAdd", "10");
-        assertTrue(badDevice.exit() != 0 && badDevice.output().contains("not 9"), badDevice.output());
+        assertEquals(2, badDevice.exit(), badDevice.output());
+        assertTrue(badDevice.output().contains("s0.device=9:9: there are backends 0 to") && badDevice.output().contains("not 9"), badDevice.output());
+        assertTrue(!badDevice.output().contains("\tat "), "no stack trace for a device the list lacks:\n" + badDevice.output());
+        Run noClass = tornado("-cp", "target/test-classes", "uk.ac.manchester.tornado.examples.NoSuchProgram");
+        assertEquals(2, noClass.exit(), noClass.output());
+        assertTrue(noClass.output().contains("main class uk.ac.manchester.tornado.examples.NoSuchProgram is not on the class path"), noClass.output());
         assertTrue(Files.isExecutable(SCRIPT) || Files.isReadable(SCRIPT));
     }
 }
