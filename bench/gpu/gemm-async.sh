@@ -5,8 +5,8 @@
 #   there: bash bench/gpu/gemm-async.sh            (from the repository root; device run, carry dist)
 # Kernels (squall gemm --kernel): mma (gemmMma), pipe-w16-s3 (asyncCopyTile pipeline, 16 warps of 32 x 32, 3 stages),
 # and the chunked pipelines (each work-item's 16-byte chunks laid out once): chunk-w8-s3 (8 warps of 64 x 32),
-# chunk-w16-s3, chunk-w16-s4, chunk-w16-d32-s3 (16 warps, panels of depth 32). First each chunked variant checked with --verify at 300 x 200 x 500 (edges that are
-# multiples of neither the tile nor the panel; NN with even leading dimensions copies by chunks, NT with n = 200
+# chunk-w16-s3, chunk-w16-s4, chunk-w16-d32-s3 (16 warps, panels of depth 32). First each chunked variant checked
+# with --verify at 300 x 200 x 500 (edges that are multiples of neither the tile nor the panel; NN with even leading dimensions copies by chunks, NT with n = 200
 # too, 1000 x 777 x 1500 NT takes the odd-ldb fallback), then each at 8192^3 NN and NT with --repeat 3 (median of 3
 # timed runs after a warm-up); cuBLAS (torch.matmul, median of 3 after 2 warm-ups) after Squall's runs.
 # Writes under $OUT: squall-gemm.jsonl, squall-gemm.log, torch-gemm.jsonl, torch-gemm.log, summary.txt (TFLOP/s,
