@@ -173,6 +173,31 @@ public class KernelContext {
         }
     }
 
+    /**
+     * Starts copying one 16-byte chunk (two doubles) from global into local memory, as this work-item's own copy (not
+     * the group's): {@code local[localOffset + i] = src[srcOffset + i]} for {@code i < count}, zero for
+     * {@code count <= i < 2} ({@code count} from 0 to 2; with 0 nothing is read). It joins the group of copies that
+     * {@link #asyncCommit()} closes, like {@link #asyncCopyTile}; read the chunk only after
+     * {@code asyncWaitGroups}/{@code asyncWait} and then {@link #localBarrier()}. For kernels that lay out a tile's
+     * chunks over the work-items once and step through panels by constant strides, without the per-chunk row and
+     * column arithmetic of {@code asyncCopyTile}.
+     *
+     * <p>{@code localOffset} and {@code srcOffset} must be even and the arrays 16-byte aligned (device buffers and
+     * local arrays are): CUDA devices of compute capability 8.0 and later copy with one {@code cp.async.cg} of 16
+     * bytes, which faults on a misaligned address. OpenCL devices, older CUDA devices and the JVM copy at once.
+     *
+     * <pre>{@code
+     * // 16 x 128 tile, 256 work-items: 4 chunks each, rows r0, r0 + 4, ...; columns 2 (lid % 64), 2 (lid % 64) + 1
+     * for (@Unroll int j = 0; j < 4; j++)
+     *     ctx.asyncCopyChunk(tile, (r0 + 4 * j) * 132 + c, a, base + c + (long) (r0 + 4 * j) * lda, (r0 + 4 * j) < rows ? cnt : 0);
+     * ctx.asyncCommit();
+     * }</pre>
+     */
+    public void asyncCopyChunk(double[] local, int localOffset, DoubleArray src, long srcOffset, int count) {
+        local[localOffset] = count > 0 ? src.get(srcOffset) : 0;
+        local[localOffset + 1] = count > 1 ? src.get(srcOffset + 1) : 0;
+    }
+
     /** {@link #asyncCopyTile(double[], int, int, DoubleArray, long, long, int, int, int, int)} for float. */
     public void asyncCopyTile(float[] local, int localOffset, int localStride, FloatArray src, long srcOffset, long srcStride,
                               int rows, int cols, int srcRows, int srcCols) {

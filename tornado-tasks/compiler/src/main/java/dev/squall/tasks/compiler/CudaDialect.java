@@ -130,6 +130,18 @@ final class CudaDialect extends CDialect {
                     }
                 #endif
                 }""", "sq_lid");
+        // asyncCopyChunk (sm_80): one cp.async.cg of 16 bytes by this thread, src-size count * 8 (the rest zero-filled,
+        // nothing read when count is 0); dst and src 16-byte aligned
+        helper("sq_async_chunk", """
+                __device__ __forceinline__ void sq_async_chunk(double* dst, const double* src, int count) {
+                #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+                                 :: "r"((unsigned) __cvta_generic_to_shared(dst)), "l"(src), "r"(count * 8) : "memory");
+                #else
+                    dst[0] = count > 0 ? src[0] : 0.0;
+                    dst[1] = count > 1 ? src[1] : 0.0;
+                #endif
+                }""");
         helper("sq_async_commit", """
                 __device__ __forceinline__ void sq_async_commit() {
                 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

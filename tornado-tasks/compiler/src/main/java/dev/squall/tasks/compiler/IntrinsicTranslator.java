@@ -64,6 +64,9 @@ final class IntrinsicTranslator {
             case "asyncCopyTile" -> {
                 return asyncCopyTile(mi, args);
             }
+            case "asyncCopyChunk" -> {
+                return asyncCopyChunk(mi, args);
+            }
             case "asyncCommit" -> {
                 if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are committed in kernels only, not in device "
                         + "functions: call ctx.asyncCommit() in the kernel");
@@ -200,6 +203,27 @@ final class IntrinsicTranslator {
         a.add("(" + d.longType() + ") (" + exprs.top(args.get(5)) + ")");
         for (int i = 6; i < 10; i++) a.add("(int) (" + exprs.top(args.get(i)) + ")");
         return h + "(" + String.join(", ", a) + ")";
+    }
+
+    /** ctx.asyncCopyChunk(local, localOffset, src, srcOffset, count): this work-item's copy of two doubles into local memory. */
+    private String asyncCopyChunk(MethodInvocationTree mi, List<TreePath> args) {
+        if (!scope.kernel) throw new KernelLanguageException(mi, "asynchronous copies are made in kernels only, not in device functions: "
+                + "call ctx.asyncCopyChunk in the kernel");
+        TreePath dst = args.get(0), src = args.get(2);
+        Element de = trees.getElement(dst);
+        if (!(LoopNest.strip((ExpressionTree) dst.getLeaf()) instanceof IdentifierTree) || de == null || !scope.isLocalArray(de)) {
+            throw new KernelLanguageException(dst.getLeaf(), "asyncCopyChunk copies into local memory: pass an array from "
+                    + "ctx.allocateDoubleLocalArray by its name, not a private array (new T[K]) or an expression");
+        }
+        Element se = trees.getElement(src);
+        if (!(LoopNest.strip((ExpressionTree) src.getLeaf()) instanceof IdentifierTree) || se == null || se.getKind() != ElementKind.PARAMETER
+                || scope.name(se) == null) {
+            throw new KernelLanguageException(src.getLeaf(), "asyncCopyChunk copies from a kernel array parameter (global memory), by its name");
+        }
+        scope.noteAsyncCopy(mi);
+        helpers.add("sq_async_chunk");
+        return "sq_async_chunk(" + scope.name(de) + " + (" + exprs.top(args.get(1)) + "), " + scope.name(se) + " + (" + exprs.top(args.get(3))
+                + "), (int) (" + exprs.top(args.get(4)) + "))";
     }
 
     private String atomic(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {

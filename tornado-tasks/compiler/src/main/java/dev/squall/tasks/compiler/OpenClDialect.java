@@ -52,6 +52,9 @@ final class OpenClDialect extends CDialect {
                     + "        dst[r * dld + c] = r < vrows && c < vcols ? src[r * sld + c] : (" + t[1] + ") 0;\n"
                     + "    }\n}", "sq_lid");
         }
+        // asyncCopyChunk: this work-item's two doubles, copied at once (zero past count)
+        helper("sq_async_chunk", "void sq_async_chunk(__local double* dst, __global const double* src, int count) {\n"
+                + "    dst[0] = count > 0 ? src[0] : 0.0;\n    dst[1] = count > 1 ? src[1] : 0.0;\n}");
         helper("sq_sgsize", "int sq_sgsize(void) { int n = (int) (get_local_size(0) * get_local_size(1) * get_local_size(2)); return n < 32 ? n : 32; }");
         helper("sq_sglane", "int sq_sglane(void) { return sq_lid() % sq_sgsize(); }", "sq_lid", "sq_sgsize");
         // NVIDIA (the runtime defines SQ_NV_PTX there): a warp shuffle of both 32-bit halves, in inline PTX;

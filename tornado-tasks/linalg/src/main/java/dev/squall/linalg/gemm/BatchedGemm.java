@@ -123,8 +123,9 @@ public final class BatchedGemm {
     static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                                 double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
         Device target = seq.target();
-        if (target != null && !PipelinedGemmKernelsF64.fits(target)) {
-            throw new IllegalArgumentException("the pipelined GEMM kernels need " + PipelinedGemmKernelsF64.LOCAL_BYTES / 1024 + " KiB of local memory; "
+        long bytes = kernel.deep() ? PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP : PipelinedGemmKernelsF64.LOCAL_BYTES;
+        if (target != null && !PipelinedGemmKernelsF64.fits(target, bytes)) {
+            throw new IllegalArgumentException("the pipelined GEMM kernels need " + bytes / 1024 + " KiB of local memory; "
                     + target.id() + " has " + target.info().localMemoryBytes() / 1024 + " KiB: use --kernel mma or tiles there");
         }
         int tile = PipelinedGemmKernelsF64.TILE;
@@ -132,8 +133,10 @@ public final class BatchedGemm {
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
-        seq.graph().task(seq.taskName(wide ? "gemm_pipe16" : "gemm_pipe"), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+                kernel.deep() ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                        : kernel.chunked ? (wide ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
+                        : wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+        seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
                 k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
                 (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN, kernel.stages);
     }

@@ -21,14 +21,33 @@ public enum GemmKernel {
      * Fp64 only; for CUDA devices of compute capability 8.0+ (elsewhere correct and slow; OpenCL devices need 160 KiB
      * of local memory).
      */
-    PIPE_W8_S3(8, 3), PIPE_W8_S4(8, 4), PIPE_W16_S3(16, 3), PIPE_W16_S4(16, 4), PIPE_W8_S2(8, 2);
+    PIPE_W8_S3(8, 3), PIPE_W8_S4(8, 4), PIPE_W16_S3(16, 3), PIPE_W16_S4(16, 4), PIPE_W8_S2(8, 2),
+    /**
+     * The same pipelines with each work-item's 16-byte chunks of a panel laid out once and stepped by constant strides
+     * ({@code gemmChunked}, {@code gemmChunked16}: {@link dev.squall.tasks.api.KernelContext#asyncCopyChunk}).
+     */
+    CHUNK_W8_S3(8, 3, true), CHUNK_W16_S3(16, 3, true), CHUNK_W16_S4(16, 4, true),
+    /** {@code gemmChunkedDeep16}: 16 warps, panels of depth 32, 3 stages (216 KiB of local memory). */
+    CHUNK_W16_D32_S3(16, 3, true);
 
-    /** Warps per group and pipeline stages of a PIPE kernel; 0 for the others. */
+    /** Warps per group and pipeline stages of a PIPE or CHUNK kernel; 0 for the others. */
     final int warps, stages;
+    /** Whether the pipeline copies by per-work-item chunks ({@code gemmChunked*}) rather than {@code asyncCopyTile}. */
+    final boolean chunked;
 
     GemmKernel(int warps, int stages) {
+        this(warps, stages, false);
+    }
+
+    GemmKernel(int warps, int stages, boolean chunked) {
         this.warps = warps;
         this.stages = stages;
+        this.chunked = chunked;
+    }
+
+    /** Whether this kernel takes panels of depth {@link PipelinedGemmKernelsF64#DEEP}. */
+    boolean deep() {
+        return this == CHUNK_W16_D32_S3;
     }
 
     /** Whether this is one of the {@link PipelinedGemmKernelsF64} launches. */
@@ -57,7 +76,7 @@ public enum GemmKernel {
         }
     }
 
-    /** Parses a CLI name: "tiles", "mma" or "pipe-w8-s3" (warps 8 or 16, stages 2 to 4; see the constants). */
+    /** Parses a CLI name: "tiles", "mma", "pipe-w8-s3" or "chunk-w16-s3" (warps 8 or 16, stages 2 to 4; see the constants). */
     public static GemmKernel parse(String name) {
         for (GemmKernel k : values()) if (k.cliName().equals(name)) return k;
         StringBuilder names = new StringBuilder("auto");

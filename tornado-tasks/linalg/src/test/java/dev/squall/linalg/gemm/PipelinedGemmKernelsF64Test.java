@@ -36,9 +36,12 @@ class PipelinedGemmKernelsF64Test {
         for (Device d : TestDevices.all()) {
             // devices with less local memory are refused by BatchedGemm (batchedGemmLaunchesEachVariant checks that)
             if (!PipelinedGemmKernelsF64.fits(d)) continue;
-            out.add(Arguments.of(d, 8, 3));
-            out.add(Arguments.of(d, 16, 4));
-            out.add(Arguments.of(d, 8, 2));
+            out.add(Arguments.of(d, 8, 3, "pipe"));
+            out.add(Arguments.of(d, 16, 4, "pipe"));
+            out.add(Arguments.of(d, 8, 2, "pipe"));
+            out.add(Arguments.of(d, 8, 3, "chunk"));
+            out.add(Arguments.of(d, 16, 2, "chunk"));
+            if (PipelinedGemmKernelsF64.fits(d, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) out.add(Arguments.of(d, 16, 3, "deep"));
         }
         return out;
     }
@@ -47,9 +50,9 @@ class PipelinedGemmKernelsF64Test {
         return TestDevices.all();
     }
 
-    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
     @MethodSource("cases")
-    void allTransposesWithRaggedEdges(Device device, int warps, int stages) {
+    void allTransposesWithRaggedEdges(Device device, int warps, int stages, String kind) {
         // k = 37: 3 panels (the last one 5 deep); k = 70: 5 panels, more than any pipeline holds
         for (int k : new int[] {37, 70}) {
             for (boolean ta : new boolean[] {false, true}) {
@@ -67,25 +70,60 @@ class PipelinedGemmKernelsF64Test {
                     for (int e = 0; e < batch; e++) {
                         ReferenceGemm.gemm(ta, tb, m, n, k, alpha, a, e * sa, lda, b, e * sb, ldb, beta, expected, e * sc, ldc);
                     }
-                    double[] got = run(device, warps, stages, ta, tb, alpha, a, b, beta, c0,
+                    double[] got = run(device, warps, stages, kind, ta, tb, alpha, a, b, beta, c0,
                             BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc), 0);
                     for (int i = 0; i < got.length; i++) if (Double.isNaN(expected[i]) && Double.isNaN(got[i])) got[i] = expected[i] = 0;
-                    Compare.close("pipelined w" + warps + " s" + stages + " " + (ta ? "T" : "N") + (tb ? "T" : "N") + " k=" + k + " on " + device.id(),
+                    Compare.close(kind + " w" + warps + " s" + stages + " " + (ta ? "T" : "N") + (tb ? "T" : "N") + " k=" + k + " on " + device.id(),
                             expected, got, 1e-13 * k);
                 }
             }
         }
     }
 
-    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    /**
+     * Even offsets and leading dimensions (every chunk 16-byte aligned, so the chunked kernels copy by chunks
+     * throughout) with odd m and n (half-filled chunks at the tile edges) and k not a multiple of the panel: every
+     * transpose, signs and magnitudes mixed, against the plain product.
+     */
+    @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
     @MethodSource("cases")
-    void lowerOnly(Device device, int warps, int stages) {
+    void alignedOperandsWithOddEdges(Device device, int warps, int stages, String kind) {
+        for (int k : new int[] {45, 81}) {
+            for (boolean ta : new boolean[] {false, true}) {
+                for (boolean tb : new boolean[] {false, true}) {
+                    int m = 151, n = 133, batch = 2;
+                    double alpha = 0.75, beta = ta ? -2 : 0;
+                    SplittableRandom rnd = new SplittableRandom(3 + k * 17L + (ta ? 5 : 0) + (tb ? 2 : 0));
+                    int lda = even(ta ? k : m), ldb = even(tb ? n : k), ldc = m;
+                    int sa = even(lda * (ta ? m : k) + 3), sb = even(ldb * (tb ? k : n) + 1), sc = ldc * n + 1;
+                    double[] a = Matrices.random(rnd, sa * batch), b = Matrices.random(rnd, sb * batch), c0 = Matrices.random(rnd, sc * batch);
+                    for (int i = 0; i < a.length; i += 7) a[i] *= -1e3; // mixed signs and magnitudes
+                    double[] expected = c0.clone();
+                    for (int e = 0; e < batch; e++) {
+                        ReferenceGemm.gemm(ta, tb, m, n, k, alpha, a, e * sa, lda, b, e * sb, ldb, beta, expected, e * sc, ldc);
+                    }
+                    double[] got = run(device, warps, stages, kind, ta, tb, alpha, a, b, beta, c0,
+                            BatchDescriptor.stridedWithLd(batch, m, n, k, sa, lda, sb, ldb, sc, ldc), 0);
+                    Compare.close(kind + " w" + warps + " s" + stages + " aligned " + (ta ? "T" : "N") + (tb ? "T" : "N")
+                            + " k=" + k + " on " + device.id(), expected, got, 1e-10 * k);
+                }
+            }
+        }
+    }
+
+    private static int even(int x) {
+        return x + (x & 1);
+    }
+
+    @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
+    @MethodSource("cases")
+    void lowerOnly(Device device, int warps, int stages, String kind) {
         int n = 260, k = 20;
         SplittableRandom rnd = new SplittableRandom(5);
         double[] a = Matrices.random(rnd, n * k), c0 = Matrices.random(rnd, n * n);
         double[] expected = c0.clone();
         ReferenceGemm.gemm(false, true, n, n, k, -1, a, 0, n, a, 0, n, 1, expected, 0, n);
-        double[] got = run(device, warps, stages, false, true, -1, a, a, 1, c0, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n),
+        double[] got = run(device, warps, stages, kind, false, true, -1, a, a, 1, c0, BatchDescriptor.stridedWithLd(1, n, n, k, 0, n, 0, n, 0, n),
                 MmaGemmKernelsF64.LOWER_C);
         assertEquals(c0[5 + 258 * n], got[5 + 258 * n], "a skipped tile is not written");
         for (int j = 0; j < n; j++) {
@@ -94,9 +132,9 @@ class PipelinedGemmKernelsF64Test {
         Compare.close("lower-only pipelined on " + device.id(), expected, got, 1e-13 * k);
     }
 
-    @ParameterizedTest(name = "{0} warps={1} stages={2}")
+    @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
     @MethodSource("cases")
-    void upperTriangularB(Device device, int warps, int stages) {
+    void upperTriangularB(Device device, int warps, int stages, String kind) {
         int m = 40, n = 260, tile = PipelinedGemmKernelsF64.TILE;
         SplittableRandom rnd = new SplittableRandom(9);
         double[] a = Matrices.random(rnd, m * n), b = Matrices.random(rnd, n * n), c0 = Matrices.random(rnd, m * n);
@@ -109,7 +147,7 @@ class PipelinedGemmKernelsF64Test {
         for (int col = 0; col < n; col++) {
             for (int p = (col / tile + 1) * tile; p < n; p++) bt[col + p * n] = Double.NaN;
         }
-        double[] got = run(device, warps, stages, false, true, 0.5, a, bt, -1, c0, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m),
+        double[] got = run(device, warps, stages, kind, false, true, 0.5, a, bt, -1, c0, BatchDescriptor.stridedWithLd(1, m, n, n, 0, m, 0, n, 0, m),
                 MmaGemmKernelsF64.UPPER_B);
         Compare.close("upper-B pipelined on " + device.id(), expected, got, 1e-13 * n);
     }
@@ -132,6 +170,14 @@ class PipelinedGemmKernelsF64Test {
         }
         for (GemmKernel kernel : GemmKernel.values()) {
             if (!kernel.pipelined()) continue;
+            if (kernel.deep() && !PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+                DoubleArray x = new DoubleArray(m * k);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchedGemm.append(
+                        new dev.squall.linalg.plan.LaunchSequence("pipe", device), Transpose.N, Transpose.N, 1, x, x, 0, x,
+                        BatchDescriptor.stridedWithLd(1, m, m, m, 0, m, 0, m, 0, m), false, false, kernel));
+                assertTrue(e.getMessage().contains("need 216 KiB of local memory"), e.getMessage());
+                continue;
+            }
             for (boolean tb : new boolean[] {false, true}) {
                 SplittableRandom rnd = new SplittableRandom(kernel.ordinal() * 2L + (tb ? 1 : 0));
                 int ldb = tb ? n : k;
@@ -151,7 +197,7 @@ class PipelinedGemmKernelsF64Test {
         }
     }
 
-    private static double[] run(Device device, int warps, int stages, boolean ta, boolean tb, double alpha, double[] a, double[] b, double beta,
+    private static double[] run(Device device, int warps, int stages, String kind, boolean ta, boolean tb, double alpha, double[] a, double[] b, double beta,
                                 double[] c, BatchDescriptor d, int shape) {
         int tile = PipelinedGemmKernelsF64.TILE;
         int threads = warps == 16 ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
@@ -159,7 +205,9 @@ class PipelinedGemmKernelsF64Test {
         DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
         IntArray desc = d.toIntArray();
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+                kind.equals("deep") ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                        : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
+                        : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
         TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
                 .task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
