@@ -41,7 +41,7 @@ import dev.squall.cli.SquallSubcommand;
                 "",
                 "Generated matrices (--generate NAME:SIZE): 3pt:1000000 5pt:1000x1000 7pt:100x100x100 9pt:1000x1000 27pt:100x100x100"
                 + " (also written 27pt_100x100x100), hpcg:NXxNYxNZ, rmat:SCALE[xEDGEFACTOR], banded:N[xHALFWIDTH],"
-                + " blocks:NBLOCKSxB[xPERROW], skewed:N[xLONG] (0.1% rows with LONG entries).",
+                + " blocks:NBLOCKSxB[xPERROW], skewed:N[xLONG] (0.1%% rows with LONG entries).",
                 "",
                 "Examples (files from the repository root):",
                 "  squall spmv --generate 27pt:30x30x30 --format auto --verify",
