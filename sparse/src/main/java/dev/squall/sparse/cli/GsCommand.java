@@ -69,7 +69,7 @@ public final class GsCommand implements SquallSubcommand {
     @Option(names = "--layout", paramLabel = "L", defaultValue = "auto",
             description = {"where sweeps read the matrix: csr (its CSR arrays), ell (a copy in schedule order, column-major:",
                     "coalesced on GPUs), dia (as ell, values only, columns from at most 64 diagonals: stencils) or auto (on GPUs dia",
-                    "when at most 32 diagonals pad by at most 25%, else ell when padding adds at most 25%, else csr; default)"})
+                    "when at most 32 diagonals pad by at most 25%%, else ell when padding adds at most 25%%, else csr; default)"})
     String layout;
 
     @Mixin
