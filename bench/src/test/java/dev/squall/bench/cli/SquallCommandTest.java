@@ -81,6 +81,8 @@ class SquallCommandTest {
             assertTrue(help.contains("Exit codes: 0 ok, 1 verification failed, 2 bad input"), name + " help lists the exit codes:\n" + help);
             assertTrue(help.contains("--json") && help.contains("--debug") && help.contains("--help"), name + ": " + help);
             assertFalse(help.contains("-V,") || help.contains("--version"), name + " lists -V:\n" + help);
+            // picocli prints a description it cannot format raw (an unescaped % makes it so), with %n left in
+            assertFalse(help.contains("%n") || help.contains("%%"), name + " help was not formatted (an unescaped %?):\n" + help);
             assertNotNull(cl.getCommandSpec().findOption("--json"), name);
             // spark only groups its jobs, which take --device (the device of tasks that Spark gives no GPU)
             if (!List.of("devices", "kernels", "spark").contains(name)) assertNotNull(cl.getCommandSpec().findOption("--device"), name + " takes --device");
@@ -89,6 +91,7 @@ class SquallCommandTest {
                 assertNotNull(sub.getCommandSpec().findOption("--device"), name + " " + sub.getCommandName() + " takes --device");
                 assertNotNull(sub.getCommandSpec().findOption("--json"), name + " " + sub.getCommandName() + " takes --json");
                 assertTrue(sub.getUsageMessage().contains("Exit codes: 0 ok"), name + " " + sub.getCommandName() + " lists the exit codes");
+                assertFalse(sub.getUsageMessage().contains("%n"), name + " " + sub.getCommandName() + " help was not formatted");
             }
             assertFalse(cl.getCommandSpec().usageMessage().description().length == 0, name);
         }
