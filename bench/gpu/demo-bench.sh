@@ -16,7 +16,7 @@ S="$B/bin/squall"
 L="$OUT/log.txt"
 : > "$L"
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null)" | tee -a "$L"
-ocl=$("$S" devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(",".join(x["id"] for x in d if x.get("available") and x["backend"]=="opencl" and "NVIDIA" in x["name"]))')
+ocl=$("$S" devices --json | python3 bench/peers/squall_devices.py --backend opencl --name-contains NVIDIA)
 gpus="cuda:0${ocl:+,$ocl}"
 step 60 "squall demo" bash -c "\"$S\" demo > \"$OUT/demo.txt\" 2>> \"$L\""
 step 60 "squall demo --json" bash -c "\"$S\" demo --json > \"$OUT/demo.json\" 2>> \"$L\""

@@ -50,43 +50,11 @@ step 60 "torch dense peer 3D" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/to
 h2 60 $D2 --n 65536 $C --eta 0.7 $G --compress 1e-7 --repeat 5 --verify --sample 30 --tolerance 1e-6
 # the host's cores: JVM and an OpenCL CPU device (PoCL) if there is one
 h2 60 $D2 --n 65536 $C --eta 0.7 --device jvm --repeat 3 --verify --sample 20 --tolerance 1e-6
-ocl=$("$S" devices --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(next((x["id"] for x in d if x.get("available") and x["backend"]=="opencl" and "NVIDIA" not in x["name"]), ""))')
+ocl=$("$S" devices --json 2>/dev/null | python3 bench/peers/squall_devices.py --backend opencl --name-excludes NVIDIA --first)
 if [ -n "$ocl" ]; then h2 60 $D2 --n 65536 $C --eta 0.7 --device "$ocl" --repeat 3 --verify --sample 20 --tolerance 1e-6
 else echo "no OpenCL CPU device on this host" | tee -a "$L"; fi
 # compression of 3D 2^20 last, so that it cannot crowd out the rest (QRs and SVDs as batched ones per level on the
 # device, products and packing on the host; at most 180 s or what the budget leaves)
 h2 180 $D3 --n 1048576 $C $G --compress 1e-3 --repeat 3 --verify --sample 20 --tolerance 1e-2
-python3 - "$J" "$OUT/torch-h2.jsonl" <<'PY' 2>&1 | tee "$OUT/h2-summary.txt"
-import sys
-sys.path.insert(0, "bench/peers")
-from jsonl import rows  # one JSON-lines reader for every summary
-sq, pt = rows(sys.argv[1]), rows(sys.argv[2])
-print("squall h2 (product ms: median whole product between CUDA events; GB/s: dense + couplings + bases + transfers / time)")
-print(f"{'dim':>3} {'n':>8} {'adm':<6} {'eta':>4} {'nv':>3} {'device':<12} {'GB':>7} {'build ms':>9} {'host':>7} {'dev':>7} {'prod ms':>9} "
-      f"{'GB/s':>7} {'/copy':>6} {'GFLOP/s':>8} {'rel err':>9} ok")
-for r in sq:
-    print(f"{r['dim']:>3} {r['n']:>8} {r['admissibility']:<6} {r['eta']:>4} {r['vectors']:>3} {r['device']:<12} {r['counted_bytes'] / 1e9:>7.2f} "
-          f"{r['build_ms']:>9.0f} {r['build_host_ms']:>7.0f} {r['build_device_ms']:>7.0f} {r['product_device_ms']:>9.3f} {r['gbs']:>7.0f} "
-          f"{r['ratio_to_copy']:>6.2f} {r['gflops']:>8.0f} {str(r.get('rel_error'))[:9]:>9} {r['ok']}")
-    if r.get("compression"):
-        c = r["compression"]
-        print(f"    compress {c['tolerance']:.0e}: {c['ms']:.0f} ms {c['steps_ms']}, projections {c['projection_gflop']:.1f} GFLOP at "
-              f"{c['projection_gflops']:.0f} GFLOP/s ({'GEMM' if c['projection_gemm'] else 'kernels'}), memory {c['memory_before'] / 1e9:.2f} -> "
-              f"{c['memory_after'] / 1e9:.2f} GB, ranks {c['row_ranks']}, error estimate {c['error_estimate']:.2e}")
-    if r['dim'] == 3 and r['n'] == 1048576 and r['vectors'] == 1:
-        print(f"    construction parts (device ms): {r['build_parts_ms']}")
-for t in pt:
-    if "skipped" in t:
-        print(f"torch dense {t['dim']}D n={t['n']}: {t['skipped']}")
-        continue
-    print(f"torch dense {t['dim']}D n={t['n']}: {t['ms']:.3f} ms, {t['gbs']:.0f} GB/s ({t['torch']})")
-for dim in (2, 3):
-    dense = {t["n"]: t["ms"] for t in pt if t.get("dim") == dim and "ms" in t}
-    h2 = {r["n"]: r["product_device_ms"] for r in sq if r["dim"] == dim and r["vectors"] == 1 and r["device"].startswith("cuda")
-          and r["admissibility"] == "center" and r["eta"] == 1.0}
-    common = sorted(set(dense) & set(h2))
-    won = [n for n in common if h2[n] < dense[n]]
-    print(f"{dim}D crossover: H2 faster than the dense product from n = {won[0] if won else 'none of ' + str(common)}"
-          + (f" (sizes compared: {common})" if common else ""))
-PY
+python3 bench/peers/h2_summary.py "$J" "$OUT/torch-h2.jsonl" 2>&1 | tee "$OUT/h2-summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"

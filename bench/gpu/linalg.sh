@@ -61,7 +61,7 @@ sq gemm --m 64 --batch 10000 --precision fp32 --device cuda:0 --verify --repeat 
 sq qr --m 128 --n 64 --batch 10000 --q --precision fp64 --device cuda:0 --verify --repeat 5
 sq qr --m 128 --n 64 --batch 10000 --precision fp64 --device cuda:0 --verify --repeat 5
 sq svd --m 128 --n 64 --batch 1000 --rel-tol 1e-8 --precision fp64 --device cuda:0 --verify --repeat 3
-ocl=$("$S" devices --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin)["devices"]; print(next((x["id"] for x in d if x.get("available") and x["backend"]=="opencl"), ""))')
+ocl=$("$S" devices --json 2>/dev/null | python3 bench/peers/squall_devices.py --backend opencl --first)
 [ -n "$ocl" ] && sq cholesky --n 2048 --precision fp64 --device "$ocl" --verify --repeat 3
 sq cholesky --n 2048 --precision fp64 --device jvm --verify --repeat 1
 PYTHONUNBUFFERED=1 timeout 150 python3 bench/peers/torch_linalg.py 32768 > "$OUT/torch-linalg.jsonl" 2> "$OUT/torch-linalg.log"
@@ -81,30 +81,5 @@ if [ "$jleft" -ge 60 ]; then
 else
   echo "SKIPPED (time budget, $((SECONDS - start)) s): jmh CholeskyJvmBenchmark" | tee -a "$L" "$OUT/jvm-ejml.txt"
 fi
-python3 - "$OUT/jvm-ejml.txt" <<'PY' >> "$OUT/summary.txt" 2>&1
-import os, re, sys
-# per-trial "Result" blocks, so a run cut short by the timeout still reports what it finished
-ms, bench, n = {}, None, None
-lines = open(sys.argv[1]).read().splitlines()
-for i, l in enumerate(lines):
-    m = re.match(r"# Benchmark: \S+\.(\w+)$", l)
-    if m:
-        bench = m.group(1)
-    m = re.match(r"# Parameters: \(n = (\d+)\)", l)
-    if m:
-        n = int(m.group(1))
-    if l.startswith("Result ") and i + 1 < len(lines) and bench and n:
-        m = re.match(r"\s*([0-9.]+)", lines[i + 1])
-        if m:
-            ms[(bench, n)] = float(m.group(1))
-nan = float("nan")
-print(f"\nJVM (host CPU, {len(os.sched_getaffinity(0))} cores), fp64 Cholesky ms/op (JMH): Squall jvm device (fork-join pool) vs EJML 0.44")
-print("single-threaded (ejml) and multi-threaded (ejml-mt); target ejml/squall >= 1")
-print(f"{'n':>6} {'squall':>9} {'ejml':>9} {'ejml-mt':>9} {'ejml/squall':>12} {'ejml-mt/squall':>15}")
-for n in sorted({k[1] for k in ms}):
-    s, e, m = ms.get(("squallJvm", n), nan), ms.get(("ejml", n), nan), ms.get(("ejmlMt", n), nan)
-    print(f"{n:>6} {s:>9.2f} {e:>9.2f} {m:>9.2f} {e / s:>12.2f} {m / s:>15.2f}")
-if not ms:
-    print("(no JMH results: see jvm-ejml.txt)")
-PY
+python3 bench/peers/cholesky_jmh_summary.py "$OUT/jvm-ejml.txt" >> "$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"

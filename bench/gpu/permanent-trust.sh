@@ -28,11 +28,13 @@ run() {
   local cmd="squall permanent $* --json"
   log "== $label: $cmd"
   local js t0 t1
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   js=$(timeout "$limit" "$S" permanent "$@" --json 2>>"$OUT/console.txt")
   local rc=$?
-  t1=$(date +%s.%N)
-  local wall; wall=$(python3 -c "print(round($t1 - $t0, 3))")
+  t1=$(date +%s%N)
+  # seconds rounded to ms, written as a JSON number without trailing zeros (12.3, 7.0)
+  local ms=$(( (t1 - t0 + 500000) / 1000000 )) wall
+  wall=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)) | sed 's/0*$//; s/\.$/.0/')
   if [ -n "$js" ] && [ "${js:0:1}" = "{" ]; then
     echo "{\"label\":\"$label\",\"command\":\"$cmd\",\"exit\":$rc,\"process_seconds\":$wall,${js#\{}" >> "$OUT/runs.jsonl"
     echo "$js" | head -c 2000 >> "$OUT/console.txt"; echo >> "$OUT/console.txt"

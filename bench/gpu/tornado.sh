@@ -43,32 +43,13 @@ programs=(
 # PROGRAMS="ReduceSum 8388608;DotProduct 1000" runs only those
 [ -n "${PROGRAMS:-}" ] && IFS=';' read -r -a programs <<<"$PROGRAMS"
 
-# one RESULT line (or the failure) as a JSON line: reads the run's output from stdin
-cat > /tmp/squall-tornado-row.py <<'PY'
-import json, re, sys
-label, bd, prog, size, rc, path = sys.argv[1:]
-text = sys.stdin.read()
-m = re.search(r"RESULT program=(\S+) size=(\d+) device=(\S+) backend=(\S+) repeat=(\d+) tornadoMs=(\S+) javaMs=(\S+) "
-              r"maxError=(\S+) tolerance=(\S+) (PASS|FAIL)", text)
-row = {"program": prog, "size": int(size), "device": label, "tornado_device": bd, "exit": int(rc)}
-if m:
-    row.update(backend=m.group(4), repeat=int(m.group(5)), tornado_ms=float(m.group(6)), java_ms=float(m.group(7)),
-               speedup=float(m.group(7)) / max(float(m.group(6)), 1e-9), max_error=float(m.group(8)),
-               tolerance=float(m.group(9)), passed=m.group(10) == "PASS" and rc == "0")
-else:
-    lines = text.strip().splitlines()
-    row.update(passed=False, error=lines[-1] if lines else "no output")
-with open(path, "a") as f:
-    f.write(json.dumps(row) + "\n")
-PY
-
 run_one() { # DEVICE_LABEL B:D PROGRAM SIZE
   local label=$1 bd=$2 prog=$3 size=$4 out rc
   out=$("$T" --jvm="-Dexamples.repeat=$REPEAT -Xmx24g" "-Ds0.device=$bd" "-Ds1.device=$bd" -cp "$B/tests/tornado-api" \
         "uk.ac.manchester.tornado.examples.$prog" "$size" 2>&1)
   rc=$?
   { echo "== $label $bd $prog $size (exit $rc)"; echo "$out"; } >> "$L"
-  printf '%s\n' "$out" | python3 /tmp/squall-tornado-row.py "$label" "$bd" "$prog" "$size" "$rc" "$J"
+  printf '%s\n' "$out" | python3 bench/peers/tornado_row.py "$label" "$bd" "$prog" "$size" "$rc" "$J"
 }
 export -f run_one
 export T J L B REPEAT
@@ -82,17 +63,5 @@ for dev in "cuda $cuda" "nvidia-opencl $nvcl"; do
   done
 done
 
-python3 - "$J" <<'PY' 2>&1 | tee "$OUT/tornado-summary.txt"
-import sys
-sys.path.insert(0, "bench/peers")
-from jsonl import rows  # one JSON-lines reader for every summary
-print("TornadoVM example programs on Squall through bin/tornado (ms: best of the repeats; Java: one thread)")
-print(f"{'device':<14} {'program':<24} {'size':>10} {'tornado ms':>11} {'java ms':>10} {'speedup':>8} {'max err':>10} {'tol':>10} ok")
-for r in rows(sys.argv[1]):
-    if "tornado_ms" not in r:
-        print(f"{r['device']:<14} {r['program']:<24} {r['size']:>10} FAILED (exit {r['exit']}): {r.get('error')}")
-        continue
-    print(f"{r['device']:<14} {r['program']:<24} {r['size']:>10} {r['tornado_ms']:>11.3f} {r['java_ms']:>10.3f} {r['speedup']:>8.1f} "
-          f"{r['max_error']:>10.3g} {r['tolerance']:>10.3g} {r['passed']}")
-PY
+python3 bench/peers/tornado_summary.py "$J" 2>&1 | tee "$OUT/tornado-summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"
