@@ -9,7 +9,8 @@
 # transfers each execution makes) and javaMs (best of R runs of the same methods as plain Java, one thread), the largest
 # difference between the two results and its tolerance (PASS/FAIL). Writes under $OUT: tornado.jsonl (one JSON line
 # per run), tornado-devices.txt, tornado.log (every run's output), tornado-summary.txt. TORNADO_CUDA=B:D and
-# TORNADO_OPENCL=B:D override the devices picked from the list; PROGRAMS="P SIZE;P SIZE" runs only those.
+# TORNADO_OPENCL=B:D override the devices picked from the list (none: skip that device); PROGRAMS="P SIZE;P SIZE" runs
+# only those.
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
@@ -57,6 +58,7 @@ export T J L B REPEAT
 for dev in "cuda $cuda" "nvidia-opencl $nvcl"; do
   read -r label bd <<<"$dev"
   if [ -z "$bd" ]; then echo "SKIPPED: no $label device in tornado --devices" | tee -a "$OUT/stderr.txt"; continue; fi
+  if [ "$bd" = none ]; then echo "SKIPPED: $label (set to none)" | tee -a "$OUT/stderr.txt"; continue; fi
   for p in "${programs[@]}"; do
     read -r prog size <<<"$p"
     step 120 "$label $prog $size" bash -c 'run_one "$@"' _ "$label" "$bd" "$prog" "$size"
