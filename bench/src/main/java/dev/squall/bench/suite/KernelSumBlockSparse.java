@@ -22,17 +22,8 @@ public final class KernelSumBlockSparse extends Workload {
     private final int n;
 
     public KernelSumBlockSparse(int n) {
+        super("ksum-sparse", "Gaussian kernel sum, block-sparse", "points", "fp32", Bound.COMPUTE);
         this.n = n;
-    }
-
-    @Override
-    public String name() {
-        return "ksum-sparse";
-    }
-
-    @Override
-    public String title() {
-        return "Gaussian kernel sum, block-sparse";
     }
 
     @Override
@@ -43,21 +34,6 @@ public final class KernelSumBlockSparse extends Workload {
     @Override
     public double scale() {
         return n;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "points";
-    }
-
-    @Override
-    public String precision() {
-        return "fp32";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.COMPUTE;
     }
 
     @Override

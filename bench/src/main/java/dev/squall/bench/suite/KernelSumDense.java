@@ -19,17 +19,8 @@ public final class KernelSumDense extends Workload {
     private final int n;
 
     public KernelSumDense(int n) {
+        super("ksum-dense", "Gaussian kernel sum, dense", "points", "fp32", Bound.COMPUTE);
         this.n = n;
-    }
-
-    @Override
-    public String name() {
-        return "ksum-dense";
-    }
-
-    @Override
-    public String title() {
-        return "Gaussian kernel sum, dense";
     }
 
     @Override
@@ -40,21 +31,6 @@ public final class KernelSumDense extends Workload {
     @Override
     public double scale() {
         return n;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "points";
-    }
-
-    @Override
-    public String precision() {
-        return "fp32";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.COMPUTE;
     }
 
     @Override
