@@ -3,18 +3,81 @@ package dev.squall.bench.suite;
 import dev.squall.hmatrix.ksum.KernelSum;
 import dev.squall.hmatrix.ksum.PairKernel;
 import dev.squall.hmatrix.ksum.PointSet;
+import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
- * What the dense and block-sparse kernel sums share: the counted flops of a pair and the check of a result against
- * the exact fp64 sums on sampled rows, with the tolerance {@code squall ksum --verify} applies row by row (the
- * dropped-term bound plus 4 u sqrt(N) sum |k b|), taken as a whole: the largest error over the largest exact value.
+ * What the dense and block-sparse kernel sums share: a Gaussian kernel over {@code n} uniform target and {@code n}
+ * source points drawn apart in {@code dim} dimensions, fp32, compute-bound; a sample is the device time of one
+ * execution; the counted flops of a pair; and the check of a result against the exact fp64 sums on sampled rows, with
+ * the tolerance {@code squall ksum --verify} applies row by row (the dropped-term bound plus 4 u sqrt(N) sum |k b|),
+ * taken as a whole: the largest error over the largest exact value.
  */
-final class KernelSumRun {
-    private KernelSumRun() {
+abstract sealed class KernelSumWorkload extends Workload permits KernelSumDense, KernelSumBlockSparse {
+    private final int n;
+    private final int dim;
+    private final double length;
+
+    /** {@code n} points a side in {@code dim} dimensions, Gaussian kernel of {@code length}. */
+    KernelSumWorkload(String name, String title, int n, int dim, double length) {
+        super(name, title, "points", "fp32", Bound.COMPUTE);
+        this.n = n;
+        this.dim = dim;
+        this.length = length;
+    }
+
+    /** Sets up the sum over {@code x} and {@code y} (clusterings, ranges); the function computes it for one {@code b}. */
+    abstract Function<double[], KernelSum.Result> prepare(KernelSum engine, PointSet x, PointSet y, Device device);
+
+    @Override
+    public String size() {
+        return String.format(Locale.ROOT, "%dd n=%d", dim, n);
+    }
+
+    @Override
+    public double scale() {
+        return n;
+    }
+
+    @Override
+    protected Run start(Device device) {
+        PairKernel k = PairKernel.gaussian(length);
+        PointSet x = PointSet.uniform(n, dim, 1), y = PointSet.uniform(n, dim, 2);
+        double[] b = new SplittableRandom(3).doubles(n, 0, 1).toArray();
+        KernelSum engine = new KernelSum(k, Precision.FP32, device);
+        Function<double[], KernelSum.Result> sum = prepare(engine, x, y, device);
+        return new Run() {
+            KernelSum.Result r;
+
+            @Override
+            public double sample() {
+                r = sum.apply(b);
+                return r.profile().kernelMillis();
+            }
+
+            @Override
+            public double work() {
+                return r.pairs() * flopsPerPair(dim);
+            }
+
+            @Override
+            public String note(double medianMs) {
+                return KernelSumWorkload.note(r.pairs(), r.keptFraction(), medianMs);
+            }
+
+            @Override
+            public Check check(ResultHook hook) {
+                return KernelSumWorkload.check(name(), hook, r, k, Precision.FP32, x, y, b);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /**
