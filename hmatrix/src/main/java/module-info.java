@@ -7,6 +7,7 @@ module dev.squall.hmatrix {
     requires transitive dev.squall.tasks.runtime;
     requires dev.squall.cli;
     requires dev.squall.linalg;
+    requires dev.squall.sparse; // CopyBandwidth: the copy kernel the H2 product is compared with
     requires info.picocli;
 
     exports dev.squall.hmatrix.cli;

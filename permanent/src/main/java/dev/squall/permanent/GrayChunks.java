@@ -5,6 +5,7 @@ import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.cpu.DenseGraySweep;
 import dev.squall.permanent.cpu.GraySweep;
 import dev.squall.permanent.cpu.SparseGraySweep;
+import dev.squall.permanent.cpu.WorkerThreads;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
@@ -135,17 +136,7 @@ public final class GrayChunks {
                 next.set(units);
             }
         };
-        List<Thread> workers = new ArrayList<>();
-        for (int k = 1; k < Math.min(threads, units); k++) workers.add(Thread.ofPlatform().daemon().name("gray-chunk-" + k).start(work));
-        work.run();
-        for (Thread w : workers) {
-            try {
-                w.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while sweeping steps [" + lo + ", " + hi + ")", e);
-            }
-        }
+        WorkerThreads.run(work, Math.min(threads, units), "gray-chunk", "sweeping steps [" + lo + ", " + hi + ")");
         if (failure[0] != null) throw failure[0];
         return out;
     }

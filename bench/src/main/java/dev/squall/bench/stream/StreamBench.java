@@ -2,6 +2,7 @@ package dev.squall.bench.stream;
 
 import dev.squall.tasks.api.*;
 import dev.squall.tasks.runtime.*;
+import dev.squall.sparse.limits.CopyBandwidth;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,7 +103,7 @@ public final class StreamBench {
     private static TaskGraph streamTask(TaskGraph g, String name, int k, KernelArray a, KernelArray b, KernelArray c, double s, int n) {
         if (a instanceof DoubleArray da && b instanceof DoubleArray db && c instanceof DoubleArray dc) {
             return switch (k) {
-                case 0 -> g.task(name, StreamKernels::copy64, da, dc, n);
+                case 0 -> CopyBandwidth.copyTask(g, name, da, dc, n);
                 case 1 -> g.task(name, StreamKernels::scale64, dc, db, s, n);
                 case 2 -> g.task(name, StreamKernels::add64, da, db, dc, n);
                 default -> g.task(name, StreamKernels::triad64, da, db, dc, s, n);

@@ -3,16 +3,12 @@ package dev.squall.bench.stream;
 import dev.squall.tasks.api.*;
 
 /**
- * The four STREAM kernels (McCalpin): copy, scale, add, triad, in fp32 and fp64. Each reads and
+ * The four STREAM kernels (McCalpin): copy, scale, add, triad, in fp32 and fp64 (the fp64 copy is the project's one
+ * copy kernel, added through {@link dev.squall.sparse.limits.CopyBandwidth#copyTask}). Each reads and
  * writes every element once, so bytes moved / time is the device's sustainable bandwidth.
  */
 public final class StreamKernels {
     private StreamKernels() {
-    }
-
-    @Kernel
-    public static void copy64(@ReadOnly DoubleArray a, @NoAlias DoubleArray c, int n) {
-        for (@Parallel int i = 0; i < n; i++) c.set(i, a.get(i));
     }
 
     @Kernel

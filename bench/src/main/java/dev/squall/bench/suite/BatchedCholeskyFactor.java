@@ -25,18 +25,9 @@ public final class BatchedCholeskyFactor extends Workload {
     private final int batch;
 
     public BatchedCholeskyFactor(int n, int batch) {
+        super("cholesky", "batched Cholesky", "matrices", "fp64", Bound.COMPUTE);
         this.n = n;
         this.batch = batch;
-    }
-
-    @Override
-    public String name() {
-        return "cholesky";
-    }
-
-    @Override
-    public String title() {
-        return "batched Cholesky";
     }
 
     @Override
@@ -47,21 +38,6 @@ public final class BatchedCholeskyFactor extends Workload {
     @Override
     public double scale() {
         return batch;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "matrices";
-    }
-
-    @Override
-    public String precision() {
-        return "fp64";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.COMPUTE;
     }
 
     /** Matrix {@code e}: exp(-|x_i - x_j|^2 / (2 0.3^2)) + 0.1 [i = j] over n seeded points in the unit cube, column-major. */

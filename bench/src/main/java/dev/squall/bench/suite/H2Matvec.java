@@ -25,19 +25,10 @@ public final class H2Matvec extends Workload {
 
     /** {@code n} points, Chebyshev {@code order} per dimension, {@code tolerance} on the sampled relative error. */
     public H2Matvec(int n, int order, double tolerance) {
+        super("h2", "H2 matvec, " + KERNEL, "points", "fp64", Bound.MEMORY);
         this.n = n;
         this.order = order;
         this.tolerance = tolerance;
-    }
-
-    @Override
-    public String name() {
-        return "h2";
-    }
-
-    @Override
-    public String title() {
-        return "H2 matvec, " + KERNEL;
     }
 
     @Override
@@ -48,21 +39,6 @@ public final class H2Matvec extends Workload {
     @Override
     public double scale() {
         return n;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "points";
-    }
-
-    @Override
-    public String precision() {
-        return "fp64";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.MEMORY;
     }
 
     @Override

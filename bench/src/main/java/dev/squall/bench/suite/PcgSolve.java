@@ -24,17 +24,8 @@ public final class PcgSolve extends Workload {
     private final int m;
 
     public PcgSolve(int m) {
+        super("pcg", "PCG solve, Jacobi", "rows", "fp64", Bound.MEMORY);
         this.m = m;
-    }
-
-    @Override
-    public String name() {
-        return "pcg";
-    }
-
-    @Override
-    public String title() {
-        return "PCG solve, Jacobi";
     }
 
     @Override
@@ -45,21 +36,6 @@ public final class PcgSolve extends Workload {
     @Override
     public double scale() {
         return (double) m * m * m;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "rows";
-    }
-
-    @Override
-    public String precision() {
-        return "fp64";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.MEMORY;
     }
 
     @Override

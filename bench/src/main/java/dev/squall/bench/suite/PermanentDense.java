@@ -27,17 +27,8 @@ public final class PermanentDense extends Workload {
     private final int n;
 
     public PermanentDense(int n) {
+        super("permanent", "permanent, Ryser", "order", "fp64", Bound.COMPUTE);
         this.n = n;
-    }
-
-    @Override
-    public String name() {
-        return "permanent";
-    }
-
-    @Override
-    public String title() {
-        return "permanent, Ryser";
     }
 
     @Override
@@ -48,21 +39,6 @@ public final class PermanentDense extends Workload {
     @Override
     public double scale() {
         return n;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "order";
-    }
-
-    @Override
-    public String precision() {
-        return "fp64";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.COMPUTE;
     }
 
     @Override

@@ -26,19 +26,10 @@ public final class SgdEpoch extends Workload {
     private final long ratings;
 
     public SgdEpoch(int users, int items, long ratings) {
+        super("sgd", "SGD epoch, rank " + RANK, "ratings", "fp32", Bound.MEMORY);
         this.users = users;
         this.items = items;
         this.ratings = ratings;
-    }
-
-    @Override
-    public String name() {
-        return "sgd";
-    }
-
-    @Override
-    public String title() {
-        return "SGD epoch, rank " + RANK;
     }
 
     @Override
@@ -49,21 +40,6 @@ public final class SgdEpoch extends Workload {
     @Override
     public double scale() {
         return ratings;
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "ratings";
-    }
-
-    @Override
-    public String precision() {
-        return "fp32";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.MEMORY;
     }
 
     @Override

@@ -28,6 +28,7 @@ public final class SpmvAuto extends Workload {
 
     /** {@link #BUS} or a generator spec ({@code 27pt:40x40x40}, see {@link MatrixGenerators}). */
     public SpmvAuto(String matrix) {
+        super("spmv", "SpMV, automatic format", "entries", "fp64", Bound.MEMORY);
         this.matrix = matrix;
     }
 
@@ -49,16 +50,6 @@ public final class SpmvAuto extends Workload {
     }
 
     @Override
-    public String name() {
-        return "spmv";
-    }
-
-    @Override
-    public String title() {
-        return "SpMV, automatic format";
-    }
-
-    @Override
     public String size() {
         CsrMatrix m = matrix();
         return String.format(Locale.ROOT, "%s nnz=%d", matrix.equals(BUS) ? BUS : matrix, m.nnz());
@@ -67,21 +58,6 @@ public final class SpmvAuto extends Workload {
     @Override
     public double scale() {
         return matrix().nnz();
-    }
-
-    @Override
-    public String scaleUnit() {
-        return "entries";
-    }
-
-    @Override
-    public String precision() {
-        return "fp64";
-    }
-
-    @Override
-    public Bound bound() {
-        return Bound.MEMORY;
     }
 
     @Override

@@ -30,11 +30,36 @@ public abstract class Workload {
         void close();
     }
 
+    private final String name;
+    private final String title;
+    private final String scaleUnit;
+    private final String precision;
+    private final Bound bound;
+
+    /**
+     * @param name      short id: h2, ksum-dense, ksum-sparse, spmv, pcg, cholesky, sgd, permanent
+     * @param title     what it computes, e.g. "H2 matvec"
+     * @param scaleUnit what {@link #scale()} counts: points, entries, rows, matrices, ratings, order
+     * @param precision fp32 or fp64
+     * @param bound     what limits it
+     */
+    protected Workload(String name, String title, String scaleUnit, String precision, Bound bound) {
+        this.name = name;
+        this.title = title;
+        this.scaleUnit = scaleUnit;
+        this.precision = precision;
+        this.bound = bound;
+    }
+
     /** Short id: h2, ksum-dense, ksum-sparse, spmv, pcg, cholesky, sgd, permanent. */
-    public abstract String name();
+    public final String name() {
+        return name;
+    }
 
     /** What it computes, e.g. "H2 matvec". */
-    public abstract String title();
+    public final String title() {
+        return title;
+    }
 
     /** The size in words, e.g. "2d n=4096". */
     public abstract String size();
@@ -43,13 +68,19 @@ public abstract class Workload {
     public abstract double scale();
 
     /** What {@link #scale()} counts: points, entries, rows, matrices, ratings, order. */
-    public abstract String scaleUnit();
+    public final String scaleUnit() {
+        return scaleUnit;
+    }
 
     /** fp32 or fp64. */
-    public abstract String precision();
+    public final String precision() {
+        return precision;
+    }
 
     /** What limits it. */
-    public abstract Bound bound();
+    public final Bound bound() {
+        return bound;
+    }
 
     /** Sets up on {@code device} (inputs, inspectors, plans); the first sample may still build kernels. */
     protected abstract Run start(Device device);

@@ -1,18 +1,14 @@
 package dev.squall.hmatrix.cli;
 
 import dev.squall.hmatrix.h2.H2CompressionReport;
-import dev.squall.hmatrix.h2.H2Kernels;
 import dev.squall.hmatrix.h2.H2Matrix;
 import dev.squall.hmatrix.h2.H2Memory;
 import dev.squall.hmatrix.h2.H2Options;
 import dev.squall.hmatrix.kernel.CovarianceKernel;
 import dev.squall.hmatrix.points.PointCloud;
 import dev.squall.hmatrix.points.PointsCsv;
-import dev.squall.tasks.api.DoubleArray;
-import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.sparse.limits.CopyBandwidth;
 import dev.squall.tasks.runtime.Device;
-import dev.squall.tasks.runtime.ExecutionPlan;
-import dev.squall.tasks.runtime.TaskGraph;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -259,21 +255,9 @@ public final class H2Command implements SquallSubcommand {
         return Math.sqrt(num / den);
     }
 
-    /** Best of several copies of a large array with the copy kernel, in GB/s (bytes read + written). */
+    /** Best of ten copies of a large array with the project's copy kernel ({@link CopyBandwidth}), in GB/s (bytes read + written). */
     static double copyBandwidth(Device dev) {
-        int len = dev.info().isGpu() ? 1 << 25 : 1 << 22;
-        DoubleArray a = new DoubleArray(len), b = new DoubleArray(len);
-        a.init(1.0);
-        TaskGraph g = new TaskGraph("h2-copy-bandwidth").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
-                .task("copy", H2Kernels::copy, a, b, (long) len);
-        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(dev).withProfiler(true);
-            plan.execute();
-            double best = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < 10; r++) best = Math.min(best, plan.execute().profile().kernelMillis());
-            plan.freeDeviceMemory();
-            return 16.0 * len / (best * 1e-3) / 1e9;
-        }
+        return CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, 10);
     }
 
     private static void progress(String s) {

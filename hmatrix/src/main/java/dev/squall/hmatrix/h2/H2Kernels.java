@@ -392,12 +392,4 @@ public final class H2Kernels {
             }
         }
     }
-
-    /** {@code b[i] = a[i]}: the copy kernel whose bandwidth the matrix-vector product is compared with. */
-    @Kernel
-    public static void copy(DoubleArray a, DoubleArray b, long n) {
-        for (@Parallel long i = 0; i < n; i++) {
-            b.set(i, a.get(i));
-        }
-    }
 }

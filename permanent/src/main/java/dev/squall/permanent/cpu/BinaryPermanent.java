@@ -5,8 +5,6 @@ import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.matrix.SquareMatrix;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -103,17 +101,7 @@ public final class BinaryPermanent {
                 lo[c] = sl;
             }
         };
-        List<Thread> workers = new ArrayList<>();
-        for (int k = 1; k < Math.min(threads, chunks); k++) workers.add(Thread.ofPlatform().daemon().start(work));
-        work.run();
-        for (Thread w : workers) {
-            try {
-                w.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            }
-        }
+        WorkerThreads.run(work, Math.min(threads, chunks), "binary-permanent", "computing a 0/1 permanent");
         long th = 0, tl = 0;
         for (int c = 0; c < chunks; c++) {
             long nl = tl + lo[c];

@@ -5,8 +5,6 @@ import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.KahanSum;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -66,7 +64,6 @@ public final class ChunkedJvmPermanent {
         double[] sums = new double[chunks], comps = new double[chunks];
         AtomicInteger next = new AtomicInteger();
         AtomicLong done = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
         RuntimeException[] failure = new RuntimeException[1];
         Runnable work = () -> {
             try {
@@ -86,17 +83,7 @@ public final class ChunkedJvmPermanent {
                 next.set(chunks);
             }
         };
-        int t = Math.min(threads, chunks);
-        for (int k = 1; k < t; k++) workers.add(Thread.ofPlatform().daemon().name("permanent-" + k).start(work));
-        work.run();
-        for (Thread w : workers) {
-            try {
-                w.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while computing a permanent", e);
-            }
-        }
+        WorkerThreads.run(work, Math.min(threads, chunks), "permanent", "computing a permanent");
         if (failure[0] != null) throw failure[0];
         return NijenhuisWilf.finalFactor(n) * reduce(sums, comps);
     }

@@ -108,7 +108,8 @@ public record ExactReduction(BigInteger factor, List<BigInteger[][]> blocks, Lis
         return new Elimination(factor, m, count);
     }
 
-    private static BigInteger[][] drop(BigInteger[][] m, int i, int j1, int j2, BigInteger[] merged) {
+    /** {@code m} without row {@code i} and columns {@code j1}, {@code j2} ({@code j2 >= 0}: {@code merged} appended as the last column). */
+    static BigInteger[][] drop(BigInteger[][] m, int i, int j1, int j2, BigInteger[] merged) {
         int n = m.length;
         BigInteger[][] out = new BigInteger[n - 1][n - 1];
         for (int r = 0, rr = 0; r < n; r++) {
@@ -121,7 +122,7 @@ public record ExactReduction(BigInteger factor, List<BigInteger[][]> blocks, Lis
         return out;
     }
 
-    private static BigInteger[][] transpose(BigInteger[][] m) {
+    static BigInteger[][] transpose(BigInteger[][] m) {
         int n = m.length;
         BigInteger[][] t = new BigInteger[n][n];
         for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) t[j][i] = m[i][j];

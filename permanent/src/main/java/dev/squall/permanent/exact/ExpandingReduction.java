@@ -115,7 +115,7 @@ public final class ExpandingReduction {
         int n = m.length;
         if (n == 1) return new ExpansionTree.Product(m[0][0], List.of());
         for (int pass = 0; pass < 2; pass++) {
-            BigInteger[][] t = pass == 0 ? m : transpose(m);
+            BigInteger[][] t = pass == 0 ? m : ExactReduction.transpose(m);
             for (int i = 0; i < n; i++) {
                 int nz = 0, j1 = -1, j2 = -1;
                 for (int j = 0; j < n && nz <= 2; j++) {
@@ -128,22 +128,22 @@ public final class ExpandingReduction {
                 if (nz > 2) continue;
                 eliminated++;
                 if (nz == 1) {
-                    ExpansionTree rest = split(drop(t, i, j1, -1, null));
+                    ExpansionTree rest = split(ExactReduction.drop(t, i, j1, -1, null));
                     return times(t[i][j1], rest);
                 }
                 BigInteger[] merged = new BigInteger[n];
                 for (int r = 0; r < n; r++) merged[r] = t[i][j2].multiply(t[r][j1]).add(t[i][j1].multiply(t[r][j2]));
-                return split(drop(t, i, j1, j2, merged));
+                return split(ExactReduction.drop(t, i, j1, j2, merged));
             }
         }
         if (expand) {
             Line best = bestExpansion(m);
             if (best != null) {
-                BigInteger[][] t = best.column ? transpose(m) : m;
+                BigInteger[][] t = best.column ? ExactReduction.transpose(m) : m;
                 List<ExpansionTree> terms = new ArrayList<>();
                 for (int j = 0; j < n; j++) {
                     if (t[best.index][j].signum() == 0) continue;
-                    ExpansionTree minor = times(t[best.index][j], split(drop(t, best.index, j, -1, null)));
+                    ExpansionTree minor = times(t[best.index][j], split(ExactReduction.drop(t, best.index, j, -1, null)));
                     if (!isZero(minor)) terms.add(minor);
                 }
                 if (terms.isEmpty()) return ExpansionTree.ZERO;
@@ -280,26 +280,6 @@ public final class ExpandingReduction {
             rr++;
         }
         return out;
-    }
-
-    private static BigInteger[][] drop(BigInteger[][] m, int i, int j1, int j2, BigInteger[] merged) {
-        int n = m.length;
-        BigInteger[][] out = new BigInteger[n - 1][n - 1];
-        for (int r = 0, rr = 0; r < n; r++) {
-            if (r == i) continue;
-            int cc = 0;
-            for (int c = 0; c < n; c++) if (c != j1 && c != j2) out[rr][cc++] = m[r][c];
-            if (j2 >= 0) out[rr][cc] = merged[r];
-            rr++;
-        }
-        return out;
-    }
-
-    private static BigInteger[][] transpose(BigInteger[][] m) {
-        int n = m.length;
-        BigInteger[][] t = new BigInteger[n][n];
-        for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) t[j][i] = m[i][j];
-        return t;
     }
 
     private static boolean[][] transpose(boolean[][] m) {

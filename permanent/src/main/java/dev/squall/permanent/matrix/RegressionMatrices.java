@@ -55,32 +55,22 @@ public final class RegressionMatrices {
     /** Random sparse: rows with 1 to 4 nonzeros, magnitudes over 8 orders, mixed signs, a perfect matching guaranteed. */
     public static SquareMatrix sparse(int n, long seed) {
         checkOrder(n);
-        SplittableRandom r = new SplittableRandom(seed);
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) perm[i] = i;
-        for (int i = n - 1; i > 0; i--) {
-            int k = r.nextInt(i + 1), t = perm[i];
-            perm[i] = perm[k];
-            perm[k] = t;
-        }
-        double[] v = new double[n * n];
-        for (int i = 0; i < n; i++) {
-            int count = 1 + r.nextInt(4);
-            v[i * n + perm[i]] = value(r, 7, -2.1, 6.1);
-            for (int placed = 1; placed < count; ) {
-                int j = r.nextInt(n);
-                if (v[i * n + j] != 0) continue;
-                v[i * n + j] = value(r, 7, -2.1, 6.1);
-                placed++;
-            }
-        }
-        return SquareMatrix.of(n, v);
+        return rowsOnPermutation(n, seed, 1, 4);
     }
 
     /** Rows with exactly 3 or 4 nonzeros (one of them on a hidden random permutation), magnitudes over 8 orders, mixed signs. */
     public static SquareMatrix dense34(int n, long seed) {
         checkOrder(n);
         if (n < 4) throw new IllegalArgumentException("dense34 needs order >= 4, got " + n);
+        return rowsOnPermutation(n, seed, 3, 2);
+    }
+
+    /**
+     * Row {@code i} holds {@code least + r.nextInt(choices)} nonzeros, one of them in column {@code perm[i]} of a
+     * random permutation (so a perfect matching exists), the others in random distinct columns; values over 8 orders,
+     * mixed signs.
+     */
+    private static SquareMatrix rowsOnPermutation(int n, long seed, int least, int choices) {
         SplittableRandom r = new SplittableRandom(seed);
         int[] perm = new int[n];
         for (int i = 0; i < n; i++) perm[i] = i;
@@ -91,7 +81,7 @@ public final class RegressionMatrices {
         }
         double[] v = new double[n * n];
         for (int i = 0; i < n; i++) {
-            int count = 3 + r.nextInt(2);
+            int count = least + r.nextInt(choices);
             v[i * n + perm[i]] = value(r, 7, -2.1, 6.1);
             for (int placed = 1; placed < count; ) {
                 int j = r.nextInt(n);

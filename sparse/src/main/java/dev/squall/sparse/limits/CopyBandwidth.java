@@ -8,8 +8,9 @@ import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.TaskGraph;
 
 /**
- * STREAM-style copy bandwidth of a device, measured with a copy kernel in this module: the
- * limit that SpMV's counted bandwidth is compared with.
+ * STREAM-style copy bandwidth of a device, measured with the one fp64 copy kernel of the project: the limit that
+ * SpMV's, the H2 product's and the STREAM suite's bandwidths are compared with. Other modules add the kernel to their
+ * own graphs through {@link #copyTask}, since the kernel package is not exported.
  *
  * <pre>{@code
  * double gbs = CopyBandwidth.measure(device, 1 << 24, 10);   // bytes read + written per second / 1e9
@@ -24,8 +25,8 @@ public final class CopyBandwidth {
         DoubleArray a = new DoubleArray(n);
         DoubleArray b = new DoubleArray(n);
         a.init(1.0);
-        TaskGraph g = new TaskGraph("copybw").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b)
-                .task("copy", LimitKernelsF64::copy, a, b, n);
+        TaskGraph g = new TaskGraph("copybw").transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b);
+        copyTask(g, "copy", a, b, n);
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
             plan.withDevice(device).withProfiler(true);
             plan.execute();
@@ -34,5 +35,10 @@ public final class CopyBandwidth {
             plan.freeDeviceMemory();
             return 16.0 * n / (best * 1e-3) / 1e9;
         }
+    }
+
+    /** Adds the copy kernel {@code b[i] = a[i]} for {@code i < n} to {@code g} as task {@code name}; returns {@code g}. */
+    public static TaskGraph copyTask(TaskGraph g, String name, DoubleArray a, DoubleArray b, int n) {
+        return g.task(name, LimitKernelsF64::copy, a, b, n);
     }
 }

@@ -13,7 +13,6 @@ import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Sweeps over a diagonal (DIA) copy of the matrix in the forward schedule's order: the off-diagonal entries lie on
@@ -22,7 +21,7 @@ import java.util.List;
  * from the row. Against {@link EllSweeper} this drops the 4-byte column index of every entry and the row lengths, a
  * third of a stencil's matrix traffic in fp64. The groups run as in {@link EllSweeper} (backward: last to first).
  */
-public final class DiaSweeper implements Sweeper {
+public final class DiaSweeper extends StepSweeper {
     /** Most diagonals the layout takes. */
     public static final int MAX_DIAGONALS = 64;
 
@@ -35,8 +34,6 @@ public final class DiaSweeper implements Sweeper {
     private final KernelArray diag;
     private final IntArray order;
     private final IntArray groupPtr;
-    private final List<Sweeps.Step> steps;
-    private final String layout;
 
     /**
      * Lays {@code a} out in {@code schedule}'s order; {@code chainMax} as in {@link Sweeps}.
@@ -50,10 +47,10 @@ public final class DiaSweeper implements Sweeper {
 
     /** As {@link #DiaSweeper(CsrMatrix, Schedule, Precision, int, String)} with the diagonals already found by {@link #offsets}. */
     DiaSweeper(CsrMatrix a, int[] offs, Schedule schedule, Precision p, int chainMax, String layout) {
+        super(schedule, chainMax, layout);
         this.p = p;
         this.n = a.rows();
         this.schedule = schedule;
-        this.layout = layout;
         if (offs == null) {
             throw new IllegalArgumentException("DIA sweep layout: the off-diagonal entries lie on more than " + MAX_DIAGONALS
                     + " diagonals; use --layout ell or csr");
@@ -80,7 +77,6 @@ public final class DiaSweeper implements Sweeper {
         this.diag = p.fromDoubles(d);
         this.order = ints(ord);
         this.groupPtr = ints(schedule.groupPtr());
-        this.steps = Sweeps.plan(schedule, chainMax);
     }
 
     /** The sorted distinct offsets {@code j - i} of {@code a}'s off-diagonal entries, or null if there are more than {@code max}. */
@@ -123,19 +119,7 @@ public final class DiaSweeper implements Sweeper {
     }
 
     @Override
-    public void appendForward(TaskGraph g, String prefix, KernelArray b, KernelArray x) {
-        for (Sweeps.Step s : steps) add(g, prefix, b, x, s.first(), s, 1);
-    }
-
-    @Override
-    public void appendBackward(TaskGraph g, String prefix, KernelArray b, KernelArray x) {
-        for (int t = steps.size() - 1; t >= 0; t--) {
-            Sweeps.Step s = steps.get(t);
-            add(g, prefix, b, x, s.first() + s.count() - 1, s, -1);
-        }
-    }
-
-    private void add(TaskGraph g, String prefix, KernelArray b, KernelArray x, int first, Sweeps.Step s, int step) {
+    void add(TaskGraph g, String prefix, KernelArray b, KernelArray x, int first, Sweeps.Step s, int step) {
         if (s.chain()) {
             WorkerGrid grid = WorkerGrid.of(SolverKernels.GROUP).withLocal(SolverKernels.GROUP);
             g.task(prefix + "/chain" + first, grid, SolverKernelVariants.sweepChainDia.at(p), new KernelContext(), offset, val, diag, b, x,
@@ -144,27 +128,5 @@ public final class DiaSweeper implements Sweeper {
             g.task(prefix + "/group" + first, SolverKernelVariants.sweepRowsDia.at(p), offset, val, diag, b, x, order,
                     schedule.groupPtr()[first], schedule.groupPtr()[first + 1], n, width);
         }
-    }
-
-    @Override
-    public int forwardLaunches() {
-        return steps.size();
-    }
-
-    @Override
-    public int backwardLaunches() {
-        return steps.size();
-    }
-
-    @Override
-    public int chainedGroups() {
-        int c = 0;
-        for (Sweeps.Step s : steps) if (s.chain()) c += s.count();
-        return c;
-    }
-
-    @Override
-    public String layout() {
-        return layout;
     }
 }

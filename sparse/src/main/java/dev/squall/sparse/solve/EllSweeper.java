@@ -12,7 +12,6 @@ import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
-import java.util.List;
 
 /**
  * Sweeps over a copy of the matrix laid out for them: position {@code k} of the forward schedule's order holds row
@@ -21,7 +20,7 @@ import java.util.List;
  * The backward sweep walks the same groups last to first, which for colours is their mirror and for level sets is a
  * valid backward schedule (every dependence joins two levels, so reversing the levels reverses each dependence).
  */
-public final class EllSweeper implements Sweeper {
+public final class EllSweeper extends StepSweeper {
     private final Precision p;
     private final int n;
     private final Schedule schedule;
@@ -31,16 +30,14 @@ public final class EllSweeper implements Sweeper {
     private final KernelArray diag;
     private final IntArray order;
     private final IntArray groupPtr;
-    private final List<Sweeps.Step> steps;
-    private final String layout;
     private final long slotCount;
 
     /** Lays {@code a} out in {@code schedule}'s order; {@code chainMax} as in {@link Sweeps}. */
     public EllSweeper(CsrMatrix a, Schedule schedule, Precision p, int chainMax, String layout) {
+        super(schedule, chainMax, layout);
         this.p = p;
         this.n = a.rows();
         this.schedule = schedule;
-        this.layout = layout;
         long slots = slots(a);
         if (slots > Integer.MAX_VALUE - 1L) throw new IllegalArgumentException("ELL sweep layout: " + slots + " slots exceed 2^31; use --layout csr");
         int width = n == 0 ? 0 : (int) (slots / n);
@@ -72,7 +69,6 @@ public final class EllSweeper implements Sweeper {
         this.diag = p.fromDoubles(d);
         this.order = ints(ord);
         this.groupPtr = ints(schedule.groupPtr());
-        this.steps = Sweeps.plan(schedule, chainMax);
         this.slotCount = slots;
     }
 
@@ -94,19 +90,7 @@ public final class EllSweeper implements Sweeper {
     }
 
     @Override
-    public void appendForward(TaskGraph g, String prefix, KernelArray b, KernelArray x) {
-        for (Sweeps.Step s : steps) add(g, prefix, b, x, s.first(), s, 1);
-    }
-
-    @Override
-    public void appendBackward(TaskGraph g, String prefix, KernelArray b, KernelArray x) {
-        for (int t = steps.size() - 1; t >= 0; t--) {
-            Sweeps.Step s = steps.get(t);
-            add(g, prefix, b, x, s.first() + s.count() - 1, s, -1);
-        }
-    }
-
-    private void add(TaskGraph g, String prefix, KernelArray b, KernelArray x, int first, Sweeps.Step s, int step) {
+    void add(TaskGraph g, String prefix, KernelArray b, KernelArray x, int first, Sweeps.Step s, int step) {
         if (s.chain()) {
             WorkerGrid grid = WorkerGrid.of(SolverKernels.GROUP).withLocal(SolverKernels.GROUP);
             g.task(prefix + "/chain" + first, grid, SolverKernelVariants.sweepChainEll.at(p), new KernelContext(), rowLen, col, val, diag, b, x,
@@ -115,27 +99,5 @@ public final class EllSweeper implements Sweeper {
             g.task(prefix + "/group" + first, SolverKernelVariants.sweepRowsEll.at(p), rowLen, col, val, diag, b, x, order,
                     schedule.groupPtr()[first], schedule.groupPtr()[first + 1], n);
         }
-    }
-
-    @Override
-    public int forwardLaunches() {
-        return steps.size();
-    }
-
-    @Override
-    public int backwardLaunches() {
-        return steps.size();
-    }
-
-    @Override
-    public int chainedGroups() {
-        int c = 0;
-        for (Sweeps.Step s : steps) if (s.chain()) c += s.count();
-        return c;
-    }
-
-    @Override
-    public String layout() {
-        return layout;
     }
 }

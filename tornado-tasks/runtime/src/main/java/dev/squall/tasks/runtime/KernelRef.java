@@ -1,8 +1,5 @@
 package dev.squall.tasks.runtime;
 
-import java.io.IOException;
-import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
 import java.util.Collections;
@@ -27,7 +24,7 @@ record KernelRef(Class<?> owner, String method) implements TaskKernel {
         Class<?> c = methodReference.getClass();
         KernelRef known = CACHE.get(c);
         if (known != null) return known;
-        SerializedLambda sl = serializedForm(methodReference);
+        SerializedLambda sl = SerializedMethodReference.of(methodReference);
         if (sl.getImplMethodName().startsWith("lambda$")) {
             throw new IllegalArgumentException("a task's kernel must be a method reference to a @Kernel method (Kernels::saxpy), not a lambda");
         }
@@ -38,43 +35,6 @@ record KernelRef(Class<?> owner, String method) implements TaskKernel {
             return ref;
         } catch (ClassNotFoundException e) {
             throw new IllegalArgumentException("kernel class " + owner + " not found", e);
-        }
-    }
-
-    private static SerializedLambda serializedForm(Serializable methodReference) {
-        try (Capture out = new Capture()) {
-            out.writeObject(methodReference);
-        } catch (Captured found) {
-            return found.lambda;
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("a task's kernel must be a method reference such as Kernels::saxpy, got "
-                    + methodReference.getClass().getName(), e);
-        }
-        throw new IllegalArgumentException("a task's kernel must be a method reference such as Kernels::saxpy, got "
-                + methodReference.getClass().getName());
-    }
-
-    /** Serialises into nothing, stopping at the first {@link SerializedLambda} (what a lambda's writeReplace returns). */
-    private static final class Capture extends ObjectOutputStream {
-        Capture() throws IOException {
-            super(OutputStream.nullOutputStream());
-            enableReplaceObject(true);
-        }
-
-        @Override
-        protected Object replaceObject(Object obj) throws IOException {
-            if (obj instanceof SerializedLambda sl) throw new Captured(sl);
-            return obj;
-        }
-    }
-
-    /** Carries the captured form out of the stream. */
-    private static final class Captured extends IOException {
-        final transient SerializedLambda lambda;
-
-        Captured(SerializedLambda lambda) {
-            super("found " + lambda.getImplMethodName());
-            this.lambda = lambda;
         }
     }
 

@@ -1,10 +1,8 @@
 package uk.ac.manchester.tornado.api;
 
+import dev.squall.tasks.runtime.SerializedMethodReference;
 import uk.ac.manchester.tornado.api.exceptions.TornadoRuntimeException;
 
-import java.io.IOException;
-import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.InvocationTargetException;
@@ -73,38 +71,12 @@ final class RewrittenTasks {
         }
     }
 
-    /** A method reference's serialised form, read by serialising it (its class's writeReplace runs on its own authority). */
+    /** A method reference's serialised form, or null if {@code code} is not a serialisable method reference. */
     private static SerializedLambda serializedForm(Serializable code) {
-        try (Capture out = new Capture()) {
-            out.writeObject(code);
-        } catch (Captured found) {
-            return found.lambda;
-        } catch (IOException | RuntimeException e) {
+        try {
+            return SerializedMethodReference.of(code);
+        } catch (IllegalArgumentException e) {
             return null;
-        }
-        return null;
-    }
-
-    /** Serialises into nothing, stopping at the first {@link SerializedLambda}. */
-    private static final class Capture extends ObjectOutputStream {
-        Capture() throws IOException {
-            super(OutputStream.nullOutputStream());
-            enableReplaceObject(true);
-        }
-
-        @Override
-        protected Object replaceObject(Object obj) throws IOException {
-            if (obj instanceof SerializedLambda sl) throw new Captured(sl);
-            return obj;
-        }
-    }
-
-    private static final class Captured extends IOException {
-        final transient SerializedLambda lambda;
-
-        Captured(SerializedLambda lambda) {
-            super("found " + lambda.getImplMethodName());
-            this.lambda = lambda;
         }
     }
 }
