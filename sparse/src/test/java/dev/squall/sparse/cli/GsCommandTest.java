@@ -44,4 +44,17 @@ class GsCommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).startsWith("row 0 has no diagonal entry"), (String) r[2]);
     }
+
+    @Test
+    void syncFreeSweepsVerifyInOneLaunchEach() throws Exception {
+        for (String dir : new String[] {"forward", "backward", "symmetric"}) {
+            Object[] r = CliRunner.run(new GsCommand(), "--generate", "27pt:9x7x5", "--schedule", "syncfree", "--direction", dir, "--sweeps", "2",
+                    "--repeat", "1", "--device", "jvm", "--verify", "--json");
+            assertEquals(0, r[0], (String) r[2]);
+            com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree((String) r[1]);
+            assertEquals(dir.equals("symmetric") ? 6 : 3, j.get("launches_per_sweep").asInt(), j.toString());
+            assertTrue(j.get("reason").asText().startsWith("sync-free requested") && j.get("ok").asBoolean(), j.toString());
+            assertTrue(j.get("rel_error").asDouble() <= 1e-10, j.toString());
+        }
+    }
 }
