@@ -57,4 +57,25 @@ class GsCommandTest {
             assertTrue(j.get("rel_error").asDouble() <= 1e-10, j.toString());
         }
     }
+
+    @Test
+    void triangularSolvesOfTheLowerTriangleInNaturalAndColourOrderVerify() throws Exception {
+        for (String ro : new String[] {"none", "multicolor"}) {
+            for (String sched : new String[] {"levelset", "syncfree"}) {
+                Object[] r = CliRunner.run(new GsCommand(), "--generate", "hpcg:6", "--triangle", "lower", "--reorder", ro, "--schedule", sched,
+                        "--direction", "forward", "--sweeps", "2", "--repeat", "1", "--device", "jvm", "--verify", "--json");
+                assertEquals(0, r[0], (String) r[2]);
+                com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree((String) r[1]);
+                assertTrue(j.get("matrix").asText().endsWith(ro.equals("none") ? "lower triangle" : "multicolour order, lower triangle"), j.toString());
+                // hpcg:6 has 216 rows; its lower triangle 14 entries a row inside, fewer at the faces
+                assertTrue(j.get("nnz").asLong() < 216 * 14 && j.get("nnz").asLong() > 216 * 5, j.toString());
+                if (sched.equals("syncfree")) assertEquals(2, j.get("launches_per_sweep").asInt(), j.toString());
+                if (ro.equals("multicolor") && sched.equals("levelset")) assertEquals(8, j.get("groups").asInt(), j.toString());
+                assertTrue(j.get("ok").asBoolean() && j.get("relative_residual").asDouble() < 1e-12, j.toString());
+            }
+        }
+        Object[] bad = CliRunner.run(new GsCommand(), "--generate", "hpcg:4", "--triangle", "middle", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--triangle must be none, lower or upper, got 'middle'"), (String) bad[2]);
+    }
 }
