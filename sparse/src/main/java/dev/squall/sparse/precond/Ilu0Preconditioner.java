@@ -21,8 +21,9 @@ import java.util.Locale;
  * ILU(0) preconditioning: A ~ L U with L unit lower and U upper triangular on A's own pattern, factorised on the
  * device level by level (forward level sets of the row order), then {@code z = U^-1 L^-1 r} by two triangular solves:
  * level-scheduled (L over the forward levels, U over the backward levels, a launch per wide level) or sync-free (one
- * launch each, {@link SyncFreeSolve}); {@code auto} takes sync-free when the mean level is narrower than the device
- * keeps busy ({@link ScheduleChooser#width}), where launches per level would dominate. The factors stay on the device;
+ * launch each, {@link SyncFreeSolve}); {@code auto} takes sync-free, rows in level order (no chains of dependent rows
+ * inside a warp), when the mean level is narrower than the device keeps busy ({@link ScheduleChooser#width}), where
+ * launches per level would dominate. The factors stay on the device;
  * one copy back after factorising keeps them on the host too.
  *
  * <pre>{@code
@@ -68,7 +69,7 @@ public final class Ilu0Preconditioner implements Preconditioner {
         GaussSeidel.Ordering o = switch (solves) {
             case COLOURS -> throw new IllegalArgumentException("ILU(0)'s triangular solves take --schedule auto, levelset, syncfree or "
                     + "syncfree-levels, not multicolor: its factors depend on the row order");
-            case AUTO -> fwd.meanRows() < width ? GaussSeidel.Ordering.SYNC_FREE : GaussSeidel.Ordering.LEVELS;
+            case AUTO -> fwd.meanRows() < width ? GaussSeidel.Ordering.SYNC_FREE_LEVELS : GaussSeidel.Ordering.LEVELS;
             default -> solves;
         };
         String why = solves != GaussSeidel.Ordering.AUTO ? "requested" : String.format(Locale.ROOT, "auto: %.0f rows per level on average %s %d "

@@ -410,19 +410,28 @@ public final class SolverKernels {
         int k = block[0] * ctx.localGroupSizeX + ctx.localIdx;
         if (k < n) {
             int i = order.get(k);
-            double s = b.get(i);
+            int start = rowPtr.get(i);
             int end = rowPtr.get(i + 1);
-            for (int q = rowPtr.get(i); q < end; q++) {
+            // every flag of the row in one pass (the loads do not wait on each other: one memory round trip, not one
+            // per entry), again until none is missing; then every new value in one more pass
+            int missing = 1;
+            while (missing > 0) {
+                missing = 0;
+                for (int q = start; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    if (take && (dir == 1 ? j < i : j > i)) {
+                        missing += 1 - ctx.volatileLoad(ready, j);
+                    }
+                }
+            }
+            double s = b.get(i);
+            for (int q = start; q < end; q++) {
                 int j = col.get(q);
                 boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                boolean before = dir == 1 ? j < i : j > i;
                 if (take) {
-                    if (dir == 1 ? j < i : j > i) {
-                        while (ctx.volatileLoad(ready, j) == 0) {
-                        }
-                        s -= val.get(q) * ctx.volatileLoad(x, j);
-                    } else {
-                        s -= val.get(q) * xOld.get(j);
-                    }
+                    s -= val.get(q) * (before ? ctx.volatileLoad(x, j) : xOld.get(j));
                 }
             }
             double v = unit == 1 ? s : s / val.get(diagPos.get(i));
