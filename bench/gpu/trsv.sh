@@ -5,7 +5,7 @@
 # Squall's level-scheduled (a launch per wide level, narrow ones chained) and sync-free (one launch: a work-item per
 # row waits on the flags of the rows it reads) lower triangular solves against cuSPARSE's SpSV (through CuPy's
 # libcusparse, bench/peers/cupy_trsv.py) on the same matrices, fp64:
-# 1. the lower triangle of HPCG's 27-point matrix at 128^3 in natural order (382 levels) and in 8-colour order
+# 1. the lower triangle of HPCG's 27-point matrix at 128^3 in natural order (890 levels) and in 8-colour order
 #    (8 levels); squall: `gs --generate hpcg:128 --triangle lower [--reorder multicolor] --direction forward`, a
 #    forward sweep over a lower-triangular matrix being the triangular solve; cuSPARSE on the same matrix built by
 #    the peer script;
@@ -47,7 +47,7 @@ for s in syncfree levelset; do run 40 "gs --generate hpcg:128 --reorder multicol
 # 2. whole solves: MG-PCG on cuda:0 and on the JVM; ILU(0)-PCG with both triangular solves
 run 40 "pcg --generate hpcg:128 --precond mg --tol 1e-8 --max-iter 200 --device cuda:0 --verify"
 run 100 "pcg --generate hpcg:128 --precond mg --tol 1e-8 --max-iter 200 --device jvm --verify"
-for s in syncfree levelset; do run 60 "pcg --generate hpcg:128 --precond ilu0 --schedule $s --tol 1e-8 --max-iter 500 --device cuda:0 --verify"; done
+for s in syncfree-levels levelset; do run 60 "pcg --generate hpcg:128 --precond ilu0 --schedule $s --tol 1e-8 --max-iter 500 --device cuda:0 --verify"; done
 
 # 3. the repository's matrices (small: launch- and latency-bound)
 peer 40 bus1138=$D/1138_bus.mtx ani4=$D/ani4.mtx bcsstk01=$D/bcsstk01.mtx
