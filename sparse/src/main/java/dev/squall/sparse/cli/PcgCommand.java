@@ -63,7 +63,7 @@ public final class PcgCommand implements SquallSubcommand {
     String precond;
 
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "for gs and mg smoothing: auto, levelset or multicolor; for gs also syncfree or syncfree-levels (one launch a sweep); "
-            + "for ilu0's triangular solves: auto (sync-free when levels are narrower than the device keeps busy, the reason printed), "
+            + "for ilu0's triangular solves: auto (on GPUs sync-free when levels are narrower than the device keeps busy; the reason printed), "
             + "levelset, syncfree (rows in natural order) or syncfree-levels (rows in level order) (default auto)")
     String schedule;
 

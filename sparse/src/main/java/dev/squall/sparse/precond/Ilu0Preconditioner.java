@@ -21,9 +21,9 @@ import java.util.Locale;
  * ILU(0) preconditioning: A ~ L U with L unit lower and U upper triangular on A's own pattern, factorised on the
  * device level by level (forward level sets of the row order), then {@code z = U^-1 L^-1 r} by two triangular solves:
  * level-scheduled (L over the forward levels, U over the backward levels, a launch per wide level) or sync-free (one
- * launch each, {@link SyncFreeSolve}); {@code auto} takes sync-free, rows in level order (no chains of dependent rows
- * inside a warp), when the mean level is narrower than the device keeps busy ({@link ScheduleChooser#width}), where
- * launches per level would dominate. The factors stay on the device;
+ * launch each, {@link SyncFreeSolve}); {@code auto} takes, on GPUs, sync-free with rows in level order (no chains of
+ * dependent rows inside a warp) when the mean level is narrower than the device keeps busy ({@link ScheduleChooser#width}),
+ * where launches per level would dominate ({@link #chooseSolves}). The factors stay on the device;
  * one copy back after factorising keeps them on the host too.
  *
  * <pre>{@code
@@ -65,21 +65,19 @@ public final class Ilu0Preconditioner implements Preconditioner {
         Schedule bwd = LevelSets.backward(g);
         this.lower = new Sweeps(fwd, chainMax);
         this.upper = new Sweeps(bwd, chainMax);
-        long width = ScheduleChooser.width(device);
-        GaussSeidel.Ordering o = switch (solves) {
-            case COLOURS -> throw new IllegalArgumentException("ILU(0)'s triangular solves take --schedule auto, levelset, syncfree or "
-                    + "syncfree-levels, not multicolor: its factors depend on the row order");
-            case AUTO -> fwd.meanRows() < width ? GaussSeidel.Ordering.SYNC_FREE_LEVELS : GaussSeidel.Ordering.LEVELS;
-            default -> solves;
-        };
-        String why = solves != GaussSeidel.Ordering.AUTO ? "requested" : String.format(Locale.ROOT, "auto: %.0f rows per level on average %s %d "
-                + "the device keeps busy, %d levels", fwd.meanRows(), o == GaussSeidel.Ordering.LEVELS ? ">=" : "<", width, fwd.groups());
+        if (solves == GaussSeidel.Ordering.COLOURS) {
+            throw new IllegalArgumentException("ILU(0)'s triangular solves take --schedule auto, levelset, syncfree or syncfree-levels, not "
+                    + "multicolor: its factors depend on the row order");
+        }
+        String[] why = {"requested"};
+        GaussSeidel.Ordering o = solves == GaussSeidel.Ordering.AUTO
+                ? chooseSolves(fwd, device.info().isGpu(), ScheduleChooser.width(device), why) : solves;
         this.syncFree = switch (o) {
             case SYNC_FREE -> SyncFreeSolve.natural(m.rows());
             case SYNC_FREE_LEVELS -> new SyncFreeSolve(fwd.order(), bwd.order(), "level order");
             default -> null;
         };
-        this.solveReason = (syncFree == null ? "level-scheduled" : "sync-free, rows in " + syncFree.orderName()) + " (" + why + ")";
+        this.solveReason = (syncFree == null ? "level-scheduled" : "sync-free, rows in " + syncFree.orderName()) + " (" + why[0] + ")";
         this.lu = p.fromDoubles(m.matrix().nnz() == 0 ? new double[1] : m.matrix().values());
         this.y = p.allocate(Math.max(1, m.rows()));
         TaskGraph fg = new TaskGraph("ilu0factor" + System.identityHashCode(this));
@@ -91,6 +89,23 @@ public final class Ilu0Preconditioner implements Preconditioner {
         }
         this.factorMillis = (System.nanoTime() - f0) / 1e6;
         this.setupMillis = (System.nanoTime() - t0) / 1e6;
+    }
+
+    /**
+     * AUTO's choice of triangular solves for the forward levels {@code fwd}: on a GPU, sync-free with rows in level order
+     * when the mean level holds fewer than {@code width} rows (launches per level would dominate), level sets otherwise;
+     * on CPUs level sets (narrow levels chained into one work-group cost no launches there, and spinning work-items
+     * hold cores). The reason goes to {@code why[0]}.
+     */
+    public static GaussSeidel.Ordering chooseSolves(Schedule fwd, boolean gpu, long width, String[] why) {
+        if (!gpu) {
+            why[0] = "auto: CPU device, level sets with narrow levels chained";
+            return GaussSeidel.Ordering.LEVELS;
+        }
+        boolean narrow = fwd.meanRows() < width;
+        why[0] = String.format(Locale.ROOT, "auto: %.0f rows per level on average %s %d the device keeps busy, %d levels", fwd.meanRows(),
+                narrow ? "<" : ">=", width, fwd.groups());
+        return narrow ? GaussSeidel.Ordering.SYNC_FREE_LEVELS : GaussSeidel.Ordering.LEVELS;
     }
 
     @Override

@@ -77,7 +77,7 @@ class Ilu0PreconditionerTest {
     }
 
     @org.junit.jupiter.api.Test
-    void autoTakesSyncFreeSolvesForNarrowLevelsAndSaysWhy() {
+    void autoTakesSyncFreeSolvesForNarrowLevelsOnGpusAndSaysWhy() {
         // a chain (tridiagonal): one row per level, narrower than any device keeps busy
         int n = 300;
         java.util.List<int[]> e = new java.util.ArrayList<>();
@@ -92,8 +92,14 @@ class Ilu0PreconditionerTest {
         CsrMatrix a = CsrMatrix.fromCoo(n, n, ri, ci, v);
         dev.squall.tasks.runtime.Device jvm = dev.squall.tasks.runtime.Devices.jvm();
         Ilu0Preconditioner ilu = new Ilu0Preconditioner(DeviceMatrix.of(a, Precision.FP64), Precision.FP64, jvm, 512, GaussSeidel.Ordering.AUTO);
-        org.junit.jupiter.api.Assertions.assertTrue(ilu.syncFree(), ilu.describe());
-        org.junit.jupiter.api.Assertions.assertTrue(ilu.describe().contains("auto: 1 rows per level on average <"), ilu.describe());
+        org.junit.jupiter.api.Assertions.assertFalse(ilu.syncFree(), ilu.describe());
+        org.junit.jupiter.api.Assertions.assertTrue(ilu.describe().contains("(auto: CPU device, level sets with narrow levels chained)"), ilu.describe());
+        dev.squall.sparse.inspect.Schedule chain = dev.squall.sparse.inspect.LevelSets.forward(dev.squall.sparse.inspect.DependenceGraph.of(a));
+        String[] why = new String[1];
+        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.SYNC_FREE_LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 512, why));
+        org.junit.jupiter.api.Assertions.assertEquals("auto: 1 rows per level on average < 512 the device keeps busy, 300 levels", why[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 1, why));
+        org.junit.jupiter.api.Assertions.assertTrue(why[0].contains(">= 1 the device keeps busy"), why[0]);
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new Ilu0Preconditioner(DeviceMatrix.of(a, Precision.FP64), Precision.FP64, jvm, 512, GaussSeidel.Ordering.COLOURS));
     }
