@@ -90,8 +90,9 @@ public final class GsCommand implements SquallSubcommand {
     RunOptions run;
 
     /**
-     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix, rows, entries, device, precision, the
-     * schedule (level sets or colours), why, its groups and rows per group, backward groups, dependence edges, inspector
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix (", multicolour order" and ", lower
+     * triangle" appended with --reorder and --triangle), rows, entries, device, precision, the schedule (level sets or
+     * colours; sync-free sweeps report the level sets of their rows, and say so in the reason and the layout), why, its groups and rows per group, backward groups, dependence edges, inspector
      * time (ms) and its cost in SpMVs, layout, direction, sweeps, launches per sweep, chained groups, first run (ms), ms per
      * sweep, counted bytes per sweep (CSR, as the issue counts), GB/s, GFLOP/s, copy bandwidth and the ratio to it, the
      * bytes the layout itself moves per sweep with its GB/s and ratio to copy, the relative residual after the
