@@ -58,7 +58,7 @@ done
 
 # 4. 256^3
 peer 120 hpcg256=hpcg-lower:256 hpcg256mc=hpcg-lower-mc:256 --repeat 10
-run 90 "gs --generate hpcg:256 $TRI --schedule syncfree --verify"
+run 90 "gs --generate hpcg:256 $TRI --schedule syncfree-levels --verify"
 run 90 "gs --generate hpcg:256 $TRI --schedule levelset"
 run 90 "gs --generate hpcg:256 --reorder multicolor $TRI --schedule syncfree"
 run 90 "gs --generate hpcg:256 --reorder multicolor $TRI --schedule levelset"
