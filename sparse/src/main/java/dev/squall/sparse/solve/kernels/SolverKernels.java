@@ -413,15 +413,23 @@ public final class SolverKernels {
             int start = rowPtr.get(i);
             int end = rowPtr.get(i + 1);
             // every flag of the row in one pass (the loads do not wait on each other: one memory round trip, not one
-            // per entry), again until none is missing; then every new value in one more pass
+            // per entry); while one is missing, spin on that one alone (one load a turn), then pass again; then every
+            // new value in one more pass
             int missing = 1;
             while (missing > 0) {
                 missing = 0;
+                int waitFor = -1;
                 for (int q = start; q < end; q++) {
                     int j = col.get(q);
                     boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
                     if (take && (dir == 1 ? j < i : j > i)) {
-                        missing += 1 - ctx.volatileLoad(ready, j);
+                        int up = ctx.volatileLoad(ready, j);
+                        missing += 1 - up;
+                        waitFor = up == 0 && waitFor < 0 ? j : waitFor;
+                    }
+                }
+                if (missing > 0) {
+                    while (ctx.volatileLoad(ready, waitFor) == 0) {
                     }
                 }
             }
