@@ -27,7 +27,11 @@ for r in rows(sys.argv[1]):
     p = peers.get(name)
     ratio = f"{p['ms'] / r['ms_per_sweep']:.2f}x" if p else "-"
     pms = f"{p['ms']:.4f}" if p else "-"
-    print(f"{name:12} {r['layout'][:44]:44} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"
+    if "sync-free" in r["layout"]:
+        label = "sync-free, rows in " + ("level order" if "level order" in r["layout"] else "natural order")
+    else:
+        label = f"{r['schedule']}, chain-max 512, {r['layout'].split(' ')[0]}"
+    print(f"{name:12} {label[:44]:44} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"
           f"  ({r['groups']} levels, {r['rows_per_group_mean']:.0f} rows each)")
 for name, p in peers.items():
     print(f"cusparse {name:12} {p['rows']} rows {p['nnz']} entries {p['ms']:.4f} ms, analysis {p.get('analysis_ms')} ms, "
