@@ -6,7 +6,10 @@ times cuSPARSE's solve of the same L (cusparseSpSV, fp64, CSR, 32-bit indices) o
 
 Matrices: hpcg:N (HPCG's 27-point stencil on N^3 points, rows x-fastest, 26 on the diagonal and -1 off it, as
 squall's Stencils.hpcg; built as 27 I - T (x) T (x) T with T = tridiag(1, 1, 1)) or a .mtx path (symmetric files
-expanded).
+expanded). hpcg-lower:N and hpcg-lower-mc:N build the lower triangle directly (no file written: squall generates the
+same matrix with `gs --generate hpcg:N --triangle lower [--reorder multicolor]`), the second after the symmetric
+permutation into the 8-colour order (colour x%2 + 2(y%2) + 4(z%2), rows of a colour in natural order: the order
+squall's greedy colouring gives this stencil).
 
 cuSPARSE is called through ctypes on the libcusparse that CuPy loaded: cusparseSpSV_bufferSize and _analysis once
 (timed apart, as "analysis_ms"), then --repeat solves, each between two CUDA events on CuPy's stream, median.
@@ -37,7 +40,45 @@ def hpcg(n):
     return (27.0 * sp.identity(n ** 3, format="csr") - t3).tocsr()
 
 
+def hpcg_lower(n, multicolour):
+    """tril(P A P^T) of HPCG's matrix on n^3 points, CSR with sorted columns, built stencil-wise (no n^3 x n^3 kron)."""
+    rows = n ** 3
+    idx = np.arange(rows, dtype=np.int64)
+    x, y, z = idx % n, (idx // n) % n, idx // (n * n)
+    if multicolour:
+        order = np.argsort((x % 2) + 2 * (y % 2) + 4 * (z % 2), kind="stable")  # new row -> old row
+        inv = np.empty(rows, dtype=np.int64)
+        inv[order] = np.arange(rows, dtype=np.int64)
+    else:
+        order, inv = idx, idx
+    big = np.iinfo(np.int32).max
+    cols = np.full((rows, 27), big, dtype=np.int32)
+    t = 0
+    for dz in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                ok = (x + dx >= 0) & (x + dx < n) & (y + dy >= 0) & (y + dy < n) & (z + dz >= 0) & (z + dz < n)
+                j = np.where(ok, idx + dz * n * n + dy * n + dx, 0)
+                c = inv[j]
+                cols[:, t] = np.where(ok & (c <= inv), c, big)
+                t += 1
+    cols = cols[order]
+    cols.sort(axis=1)
+    keep = cols != big
+    counts = keep.sum(axis=1)
+    indptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    indices = cols[keep]
+    del cols, keep
+    data = np.where(indices == np.repeat(np.arange(rows, dtype=np.int32), counts), 26.0, -1.0)
+    return sp.csr_matrix((data, indices, indptr), shape=(rows, rows))
+
+
 def load(spec):
+    if spec.startswith("hpcg-lower:"):
+        return hpcg_lower(int(spec.split(":")[1]), False)
+    if spec.startswith("hpcg-lower-mc:"):
+        return hpcg_lower(int(spec.split(":")[1]), True)
     if spec.startswith("hpcg:"):
         return hpcg(int(spec.split(":")[1]))
     return sp.csr_matrix(scipy.io.mmread(spec))
@@ -154,10 +195,14 @@ def main():
     for pair in pairs:
         name, spec = pair.split("=", 1)
         a = load(spec)
-        low = sp.tril(a, format="csr")
-        low.sort_indices()
-        path = f"{outdir}/{name}.mtx"
-        scipy.io.mmwrite(path, low, symmetry="general")
+        if spec.startswith("hpcg-lower"):
+            low, path = a, None
+        else:
+            low = sp.tril(a, format="csr")
+            low.sort_indices()
+            path = f"{outdir}/{name}.mtx"
+            scipy.io.mmwrite(path, low, symmetry="general")
+        del a
         rows, nnz = low.shape[0], low.nnz
         l_gpu = cps.csr_matrix((cp.asarray(low.data), cp.asarray(low.indices.astype(np.int32)), cp.asarray(low.indptr.astype(np.int32))),
                                shape=low.shape)

@@ -1,6 +1,9 @@
 package dev.squall.sparse.cli;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.format.CsrReorder;
+import dev.squall.sparse.inspect.Colouring;
+import dev.squall.sparse.inspect.DependenceGraph;
 import dev.squall.sparse.inspect.Schedule;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.reference.ReferenceSpmv;
@@ -53,7 +56,9 @@ public final class GsCommand implements SquallSubcommand {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Source source;
 
-    @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "auto, levelset or multicolor (default auto)")
+    @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = {"auto, levelset, multicolor, syncfree (natural order, one launch a sweep: each row waits on the rows",
+            "it reads; on a lower-triangular matrix with --direction forward, the sync-free triangular solve) or syncfree-levels",
+            "(the same with rows taken in level order) (default auto: level sets or colours, the reason printed)"})
     String schedule;
 
     @Option(names = "--direction", paramLabel = "D", defaultValue = "symmetric", description = "forward, backward or symmetric (default symmetric)")
@@ -72,12 +77,22 @@ public final class GsCommand implements SquallSubcommand {
                     "when at most 32 diagonals pad by at most 25%%, else ell when padding adds at most 25%%, else csr; default)"})
     String layout;
 
+    @Option(names = "--triangle", paramLabel = "T", defaultValue = "none",
+            description = {"none (default), lower or upper: sweep the matrix's triangle, diagonal included; a forward sweep over the",
+                    "lower triangle (backward over the upper) is the triangular solve, each sweep a whole solve"})
+    String triangle;
+
+    @Option(names = "--reorder", paramLabel = "R", defaultValue = "none",
+            description = "none (default) or multicolor: permute the matrix symmetrically into greedy colour order first (P A P^T)")
+    String reorder;
+
     @Mixin
     RunOptions run;
 
     /**
-     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix, rows, entries, device, precision, the
-     * schedule (level sets or colours), why, its groups and rows per group, backward groups, dependence edges, inspector
+     * {@code --json} result (schema in tornado-tasks/cli/JSON.md): the matrix (", multicolour order" and ", lower
+     * triangle" appended with --reorder and --triangle), rows, entries, device, precision, the schedule (level sets or
+     * colours; sync-free sweeps report the level sets of their rows, and say so in the reason and the layout), why, its groups and rows per group, backward groups, dependence edges, inspector
      * time (ms) and its cost in SpMVs, layout, direction, sweeps, launches per sweep, chained groups, first run (ms), ms per
      * sweep, counted bytes per sweep (CSR, as the issue counts), GB/s, GFLOP/s, copy bandwidth and the ratio to it, the
      * bytes the layout itself moves per sweep with its GB/s and ratio to copy, the relative residual after the
@@ -110,6 +125,18 @@ public final class GsCommand implements SquallSubcommand {
         progress("loading " + (source.matrix != null ? source.matrix : source.generate));
         SolverInput in = SolverInput.load(source.matrix, source.generate);
         CsrMatrix a = in.matrix();
+        String name = in.name();
+        String tri = triangle.strip().toLowerCase(Locale.ROOT);
+        String ro = reorder.strip().toLowerCase(Locale.ROOT);
+        if (!tri.matches("none|lower|upper")) throw new IllegalArgumentException("--triangle must be none, lower or upper, got '" + triangle + "'");
+        if (!ro.matches("none|multicolor|multicolour")) throw new IllegalArgumentException("--reorder must be none or multicolor, got '" + reorder + "'");
+        if (!ro.equals("none") || !tri.equals("none")) {
+            progress("reordering / cutting the triangle");
+            int[] order = ro.equals("none") ? null : Colouring.greedy(DependenceGraph.of(a)).order();
+            if (a.rows() != a.cols()) throw new IllegalArgumentException(name + " is " + a.rows() + " x " + a.cols() + ": a sweep needs a square matrix");
+            a = tri.equals("none") ? CsrReorder.permuted(a, order) : CsrReorder.triangle(a, order, tri.equals("lower"));
+            name += (order != null ? ", multicolour order" : "") + (tri.equals("none") ? "" : ", " + tri + " triangle");
+        }
         progress("measuring copy bandwidth and one SpMV on " + dev.id());
         double copyGbs = SolverInput.copyGbs(dev);
         double spmvMs = SolverInput.spmvMillis(a, p, dev);
@@ -161,13 +188,13 @@ public final class GsCommand implements SquallSubcommand {
             }
             double resid = ReferenceSolvers.residualNorm(a, b, got) / ReferenceSolvers.norm(b);
             if (run.json()) {
-                JsonOutput.print(new Result("gs", in.name(), a.rows(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), plan.forward().kind().text(),
+                JsonOutput.print(new Result("gs", name, a.rows(), a.nnz(), dev.id(), p.name().toLowerCase(Locale.ROOT), plan.forward().kind().text(),
                         plan.reason(), plan.forward().groups(), plan.forward().minRows(), plan.forward().meanRows(), plan.forward().maxRows(),
                         plan.backward().groups(), plan.edges(), plan.inspectorMillis(), spmvMs, plan.inspectorMillis() / spmvMs, sw.layout(),
                         dir.name().toLowerCase(Locale.ROOT), sweeps, launches, sw.chainedGroups(), firstMs, perSweep, bytes, gbs, gflops, copyGbs,
                         gbs / copyGbs, layoutBytes, layoutGbs, layoutGbs / copyGbs, resid, verify, verify ? relErr : null, ok));
             } else {
-                System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries, %d dependence edges%n", in.name(), a.rows(), a.nnz(), plan.edges());
+                System.out.printf(Locale.ROOT, "matrix     %s: %d rows, %d entries, %d dependence edges%n", name, a.rows(), a.nnz(), plan.edges());
                 System.out.printf(Locale.ROOT, "device     %s, %s%n", dev.id(), p.name().toLowerCase(Locale.ROOT));
                 System.out.printf(Locale.ROOT, "schedule   %s (%s)%n", plan.forward().describe(), plan.reason());
                 System.out.printf(Locale.ROOT, "           rows per group %s; backward: %s%n", plan.forward().rowsPerGroup(12), plan.backward().describe());

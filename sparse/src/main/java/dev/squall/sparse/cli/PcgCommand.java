@@ -62,7 +62,9 @@ public final class PcgCommand implements SquallSubcommand {
     @Option(names = "--precond", paramLabel = "M", defaultValue = "jacobi", description = "none, jacobi, gs (also symgs), ilu0 or mg (default jacobi)")
     String precond;
 
-    @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "for gs and mg smoothing: auto, levelset or multicolor (default auto)")
+    @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "for gs and mg smoothing: auto, levelset or multicolor; for gs also syncfree or syncfree-levels (one launch a sweep); "
+            + "for ilu0's triangular solves: auto (on GPUs sync-free when levels are narrower than the device keeps busy; the reason printed), "
+            + "levelset, syncfree (rows in natural order) or syncfree-levels (rows in level order) (default auto)")
     String schedule;
 
     @Option(names = "--tol", paramLabel = "T", defaultValue = "1e-8", description = "relative residual to reach (default 1e-8)")
@@ -121,6 +123,14 @@ public final class PcgCommand implements SquallSubcommand {
         String kind = precond.strip().toLowerCase(Locale.ROOT);
         if (!kind.matches("none|jacobi|gs|symgs|ilu0|mg")) throw new IllegalArgumentException("--precond must be none, jacobi, gs, ilu0 or mg, got '" + precond + "'");
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
+        boolean syncFree = ordering == GaussSeidel.Ordering.SYNC_FREE || ordering == GaussSeidel.Ordering.SYNC_FREE_LEVELS;
+        if (syncFree && !kind.matches("gs|symgs|ilu0")) {
+            throw new IllegalArgumentException("--schedule " + schedule + " applies to --precond gs and ilu0, not " + kind);
+        }
+        if (ordering == GaussSeidel.Ordering.COLOURS && kind.equals("ilu0")) {
+            throw new IllegalArgumentException("--precond ilu0 takes --schedule auto, levelset, syncfree or syncfree-levels, not " + schedule
+                    + ": ILU(0)'s factors depend on the row order");
+        }
         Sweeper.Layout lay = Sweeper.Layout.parse(layout);
         SpmvFormat f = format.equalsIgnoreCase("auto") ? null : SpmvFormat.parse(format);
         Precision p = run.precision();
@@ -144,8 +154,8 @@ public final class PcgCommand implements SquallSubcommand {
         DeviceMatrix m = kind.equals("none") ? null : DeviceMatrix.of(a, pp);
         Preconditioner pre = switch (kind) {
             case "jacobi" -> new JacobiPreconditioner(m, pp);
-            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), pp, chainMax, lay, dev.info().isGpu());
-            case "ilu0" -> new Ilu0Preconditioner(m, pp, dev, chainMax);
+            case "gs", "symgs" -> new SymGsPreconditioner(m, GaussSeidel.Plan.of(a, ordering, dev), ordering, pp, chainMax, lay, dev.info().isGpu());
+            case "ilu0" -> new Ilu0Preconditioner(m, pp, dev, chainMax, ordering);
             case "mg" -> StencilMultigrid.create(in.points(), in.dims(), m, pp, dev, mgLevels, ordering, chainMax, lay);
             default -> null;
         };

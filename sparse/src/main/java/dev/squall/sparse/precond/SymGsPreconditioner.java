@@ -28,11 +28,17 @@ public final class SymGsPreconditioner implements Preconditioner {
 
     /** Sweeps of {@code plan}'s schedules over {@code m}, layout chosen for the device class {@code gpu}; {@code chainMax} as in {@link Sweeps}. */
     public SymGsPreconditioner(DeviceMatrix m, GaussSeidel.Plan plan, Precision p, int chainMax, Sweeper.Layout layout, boolean gpu) {
+        this(m, plan, GaussSeidel.Ordering.AUTO, p, chainMax, layout, gpu);
+    }
+
+    /** As above; {@code o} {@code SYNC_FREE} or {@code SYNC_FREE_LEVELS} sweeps by the sync-free solve ({@link GaussSeidel#sweeper}). */
+    public SymGsPreconditioner(DeviceMatrix m, GaussSeidel.Plan plan, GaussSeidel.Ordering o, Precision p, int chainMax, Sweeper.Layout layout,
+                               boolean gpu) {
         long t0 = System.nanoTime();
         this.m = m;
         this.plan = plan;
         this.p = p;
-        this.sweeper = Sweeper.create(m, plan, p, chainMax, layout, gpu);
+        this.sweeper = GaussSeidel.sweeper(m, plan, o, p, chainMax, layout, gpu);
         this.setupMillis = plan.inspectorMillis() + (System.nanoTime() - t0) / 1e6;
     }
 

@@ -38,15 +38,25 @@ public final class GaussSeidel implements AutoCloseable {
 
     /** How rows are scheduled. */
     public enum Ordering {
-        AUTO, LEVELS, COLOURS;
+        AUTO, LEVELS, COLOURS,
+        /** Natural order, one launch per sweep: work-items wait on the rows they read ({@link SyncFreeSweeper}). */
+        SYNC_FREE,
+        /** As {@link #SYNC_FREE} with work-items taking rows in level order. */
+        SYNC_FREE_LEVELS;
 
-        /** {@code auto}, {@code levelset}/{@code levels}, {@code multicolor}/{@code multicolour}/{@code colours}. */
+        /**
+         * {@code auto}, {@code levelset}/{@code levels}, {@code multicolor}/{@code multicolour}/{@code colours},
+         * {@code syncfree}/{@code sync-free}, {@code syncfree-levels}.
+         */
         public static Ordering parse(String s) {
             return switch (s.strip().toLowerCase(Locale.ROOT)) {
                 case "auto" -> AUTO;
                 case "levelset", "levelsets", "levels", "level-set" -> LEVELS;
                 case "multicolor", "multicolour", "colors", "colours", "color", "colour" -> COLOURS;
-                default -> throw new IllegalArgumentException("--schedule must be auto, levelset or multicolor, got '" + s + "'");
+                case "syncfree", "sync-free" -> SYNC_FREE;
+                case "syncfree-levels", "sync-free-levels" -> SYNC_FREE_LEVELS;
+                default -> throw new IllegalArgumentException("--schedule must be auto, levelset, multicolor, syncfree or syncfree-levels, got '"
+                        + s + "'");
             };
         }
     }
@@ -70,6 +80,11 @@ public final class GaussSeidel implements AutoCloseable {
                 case COLOURS -> {
                     fwd = Colouring.greedy(g);
                     reason = "colours requested";
+                }
+                case SYNC_FREE, SYNC_FREE_LEVELS -> {
+                    fwd = LevelSets.forward(g);
+                    reason = "sync-free requested: one launch per sweep, work-items take rows in "
+                            + (o == Ordering.SYNC_FREE ? "natural" : "level") + " order and wait on the rows they read";
                 }
                 default -> {
                     ScheduleChooser.Choice c = ScheduleChooser.choose(g, device);
@@ -96,12 +111,12 @@ public final class GaussSeidel implements AutoCloseable {
     private boolean dirty = true;
     private static int serial;
 
-    private GaussSeidel(DeviceMatrix m, Plan plan, Precision p, Device device, int chainMax, Sweeper.Layout layout) {
+    private GaussSeidel(DeviceMatrix m, Plan plan, Ordering o, Precision p, Device device, int chainMax, Sweeper.Layout layout) {
         this.m = m;
         this.p = p;
         this.device = device;
         this.plan = plan;
-        this.sweeper = Sweeper.create(m, plan, p, chainMax, layout, device.info().isGpu());
+        this.sweeper = sweeper(m, plan, o, p, chainMax, layout, device.info().isGpu());
         this.b = p.allocate(Math.max(1, m.rows()));
         this.x = p.allocate(Math.max(1, m.rows()));
         String id;
@@ -125,7 +140,19 @@ public final class GaussSeidel implements AutoCloseable {
     /** As {@link #create(CsrMatrix, Ordering, Precision, Device, int)} with the sweeps' matrix layout given. */
     public static GaussSeidel create(CsrMatrix a, Ordering o, Precision p, Device device, int chainMax, Sweeper.Layout layout) {
         DeviceMatrix m = DeviceMatrix.of(a, p);
-        return new GaussSeidel(m, Plan.of(a, o, device), p, device, chainMax, layout);
+        return new GaussSeidel(m, Plan.of(a, o, device), o, p, device, chainMax, layout);
+    }
+
+    /**
+     * The sweeper for {@code plan} and ordering {@code o}: {@link SyncFreeSweeper} for {@code SYNC_FREE} (rows in natural
+     * order) and {@code SYNC_FREE_LEVELS} (rows in the plan's level order), else {@link Sweeper#create}.
+     */
+    public static Sweeper sweeper(DeviceMatrix m, Plan plan, Ordering o, Precision p, int chainMax, Sweeper.Layout layout, boolean gpu) {
+        return switch (o) {
+            case SYNC_FREE -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows()));
+            case SYNC_FREE_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order"));
+            default -> Sweeper.create(m, plan, p, chainMax, layout, gpu);
+        };
     }
 
     /** The schedules and the reason for them. */

@@ -44,4 +44,38 @@ class GsCommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).startsWith("row 0 has no diagonal entry"), (String) r[2]);
     }
+
+    @Test
+    void syncFreeSweepsVerifyInOneLaunchEach() throws Exception {
+        for (String dir : new String[] {"forward", "backward", "symmetric"}) {
+            Object[] r = CliRunner.run(new GsCommand(), "--generate", "27pt:9x7x5", "--schedule", "syncfree", "--direction", dir, "--sweeps", "2",
+                    "--repeat", "1", "--device", "jvm", "--verify", "--json");
+            assertEquals(0, r[0], (String) r[2]);
+            com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree((String) r[1]);
+            assertEquals(dir.equals("symmetric") ? 6 : 3, j.get("launches_per_sweep").asInt(), j.toString());
+            assertTrue(j.get("reason").asText().startsWith("sync-free requested") && j.get("ok").asBoolean(), j.toString());
+            assertTrue(j.get("rel_error").asDouble() <= 1e-10, j.toString());
+        }
+    }
+
+    @Test
+    void triangularSolvesOfTheLowerTriangleInNaturalAndColourOrderVerify() throws Exception {
+        for (String ro : new String[] {"none", "multicolor"}) {
+            for (String sched : new String[] {"levelset", "syncfree"}) {
+                Object[] r = CliRunner.run(new GsCommand(), "--generate", "hpcg:6", "--triangle", "lower", "--reorder", ro, "--schedule", sched,
+                        "--direction", "forward", "--sweeps", "2", "--repeat", "1", "--device", "jvm", "--verify", "--json");
+                assertEquals(0, r[0], (String) r[2]);
+                com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree((String) r[1]);
+                assertTrue(j.get("matrix").asText().endsWith(ro.equals("none") ? "lower triangle" : "multicolour order, lower triangle"), j.toString());
+                // hpcg:6 has 216 rows; its lower triangle 14 entries a row inside, fewer at the faces
+                assertTrue(j.get("nnz").asLong() < 216 * 14 && j.get("nnz").asLong() > 216 * 5, j.toString());
+                if (sched.equals("syncfree")) assertEquals(2, j.get("launches_per_sweep").asInt(), j.toString());
+                if (ro.equals("multicolor") && sched.equals("levelset")) assertEquals(8, j.get("groups").asInt(), j.toString());
+                assertTrue(j.get("ok").asBoolean() && j.get("relative_residual").asDouble() < 1e-12, j.toString());
+            }
+        }
+        Object[] bad = CliRunner.run(new GsCommand(), "--generate", "hpcg:4", "--triangle", "middle", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--triangle must be none, lower or upper, got 'middle'"), (String) bad[2]);
+    }
 }

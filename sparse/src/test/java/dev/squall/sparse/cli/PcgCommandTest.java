@@ -77,4 +77,32 @@ class PcgCommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("--precond mg needs a generated"), (String) r[2]);
     }
+
+    @Test
+    void ilu0WithSyncFreeSolvesConvergesAndAutoSaysWhy() {
+        for (String sched : new String[] {"syncfree", "syncfree-levels", "levelset", "auto"}) {
+            Object[] r = CliRunner.run(new PcgCommand(), "--matrix", TestData.file("ani4.mtx").toString(), "--precond", "ilu0", "--schedule", sched,
+                    "--device", "jvm", "--verify");
+            assertEquals(0, r[0], (String) r[2]);
+            String out = (String) r[1];
+            assertTrue(out.contains("status     converged") && out.contains(": ok"), out);
+            if (sched.startsWith("syncfree")) assertTrue(out.contains("triangular solves sync-free, rows in " + (sched.equals("syncfree") ? "natural" : "level")
+                    + " order (requested), 2 + 2 launches"), out);
+            if (sched.equals("levelset")) assertTrue(out.contains("triangular solves level-scheduled (requested)"), out);
+            if (sched.equals("auto")) assertTrue(out.contains("triangular solves level-scheduled (auto: CPU device"), out);
+        }
+        Object[] bad = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "mg", "--schedule", "syncfree", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--schedule syncfree applies to --precond gs and ilu0, not mg"), (String) bad[2]);
+        bad = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "ilu0", "--schedule", "multicolor", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("ILU(0)'s factors depend on the row order"), (String) bad[2]);
+    }
+
+    @Test
+    void symmetricGsWithSyncFreeSweepsConverges() {
+        Object[] r = CliRunner.run(new PcgCommand(), "--generate", "hpcg:8", "--precond", "gs", "--schedule", "syncfree", "--device", "jvm", "--verify");
+        assertEquals(0, r[0], (String) r[2]);
+        assertTrue(((String) r[1]).contains("csr, sync-free (one launch per sweep, rows in natural order)"), (String) r[1]);
+    }
 }

@@ -5,6 +5,7 @@ import dev.squall.sparse.generate.Stencils;
 import dev.squall.sparse.io.MatrixMarketReader;
 import dev.squall.sparse.reference.ReferenceSolvers;
 import dev.squall.sparse.solve.DeviceMatrix;
+import dev.squall.sparse.solve.GaussSeidel;
 import dev.squall.sparse.testing.DeviceCases;
 import dev.squall.sparse.testing.SolverChecks;
 import dev.squall.sparse.testing.TestData;
@@ -34,14 +35,21 @@ class Ilu0PreconditionerTest {
     @TestFactory
     Stream<DynamicTest> factorsAndTriangularSolvesMatchTheReferences() throws Exception {
         Map<String, CsrMatrix> ms = matrices();
-        return DeviceCases.each(ms.keySet().toArray(String[]::new), d -> "", (d, p, name) -> {
+        java.util.List<String> cases = new java.util.ArrayList<>();
+        for (String name : ms.keySet()) {
+            for (String solves : new String[] {"levelset", "syncfree", "syncfree-levels"}) cases.add(name + " / " + solves);
+        }
+        return DeviceCases.each(cases.toArray(String[]::new), d -> "", (d, p, kase) -> {
+            String name = kase.substring(0, kase.indexOf(" / "));
+            GaussSeidel.Ordering solves = GaussSeidel.Ordering.parse(kase.substring(kase.indexOf(" / ") + 3));
             CsrMatrix a = ms.get(name);
             int n = a.rows();
             DeviceMatrix m = DeviceMatrix.of(a, p);
-            Ilu0Preconditioner ilu = new Ilu0Preconditioner(m, p, d, name.startsWith("7pt") ? 1000 : 0);
+            Ilu0Preconditioner ilu = new Ilu0Preconditioner(m, p, d, name.startsWith("7pt") ? 1000 : 0, solves);
+            org.junit.jupiter.api.Assertions.assertEquals(solves != GaussSeidel.Ordering.LEVELS, ilu.syncFree(), ilu.describe());
             double[] want = ReferenceSolvers.ilu0(a);
             double[] got = ilu.factors();
-            SolverChecks.assertClose(want, got, p, name + " factors");
+            SolverChecks.assertClose(want, got, p, kase + " factors");
 
             double[] r = new SplittableRandom(3).doubles(n, -1, 1).toArray();
             double[] lower = new double[n * n], upper = new double[n * n];
@@ -64,7 +72,35 @@ class Ilu0PreconditionerTest {
                 plan.freeDeviceMemory();
             }
             double[] z = Precision.read(zd, n);
-            SolverChecks.assertClose(zWant, z, p, name + " z");
+            SolverChecks.assertClose(zWant, z, p, kase + " z");
         });
+    }
+
+    @org.junit.jupiter.api.Test
+    void autoTakesSyncFreeSolvesForNarrowLevelsOnGpusAndSaysWhy() {
+        // a chain (tridiagonal): one row per level, narrower than any device keeps busy
+        int n = 300;
+        java.util.List<int[]> e = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            e.add(new int[] {i, i});
+            if (i > 0) e.add(new int[] {i, i - 1});
+            if (i + 1 < n) e.add(new int[] {i, i + 1});
+        }
+        int[] ri = e.stream().mapToInt(t -> t[0]).toArray(), ci = e.stream().mapToInt(t -> t[1]).toArray();
+        double[] v = new double[ri.length];
+        for (int t = 0; t < v.length; t++) v[t] = ri[t] == ci[t] ? 4 : -1;
+        CsrMatrix a = CsrMatrix.fromCoo(n, n, ri, ci, v);
+        dev.squall.tasks.runtime.Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        Ilu0Preconditioner ilu = new Ilu0Preconditioner(DeviceMatrix.of(a, Precision.FP64), Precision.FP64, jvm, 512, GaussSeidel.Ordering.AUTO);
+        org.junit.jupiter.api.Assertions.assertFalse(ilu.syncFree(), ilu.describe());
+        org.junit.jupiter.api.Assertions.assertTrue(ilu.describe().contains("(auto: CPU device, level sets with narrow levels chained)"), ilu.describe());
+        dev.squall.sparse.inspect.Schedule chain = dev.squall.sparse.inspect.LevelSets.forward(dev.squall.sparse.inspect.DependenceGraph.of(a));
+        String[] why = new String[1];
+        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.SYNC_FREE_LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 512, why));
+        org.junit.jupiter.api.Assertions.assertEquals("auto: 1 rows per level on average < 512 the device keeps busy, 300 levels", why[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 1, why));
+        org.junit.jupiter.api.Assertions.assertTrue(why[0].contains(">= 1 the device keeps busy"), why[0]);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new Ilu0Preconditioner(DeviceMatrix.of(a, Precision.FP64), Precision.FP64, jvm, 512, GaussSeidel.Ordering.COLOURS));
     }
 }

@@ -367,6 +367,88 @@ public final class SolverKernels {
         }
     }
 
+    /** Clears the sync-free solve's row flags and its ticket counter before each launch of {@link #syncFreeRows}. */
+    @Kernel
+    public static void syncFreeReset(IntArray ready, IntArray ticket, int n) {
+        for (@Parallel int k = 0; k < n; k++) {
+            ready.set(k, 0);
+            if (k == 0) {
+                ticket.set(0, 0);
+            }
+        }
+    }
+
+    /**
+     * A whole sweep or triangular solve in one launch, without level synchronisation (the synchronisation-free scheme
+     * of Liu, Li, Hou and Vinter, Euro-Par 2016, by rows of CSR): one work-item per row; a row waits, by spinning on
+     * {@code ready[j]}, for each row {@code j} it reads that comes before it in the sweep ({@code j < i} when
+     * {@code dir == 1}, {@code j > i} when {@code dir == -1}), reads that row's new value from {@code x}, and publishes
+     * its own value, a fence, then its flag. Rows after it are read from {@code xOld} (Gauss-Seidel's old values; not
+     * read by triangular solves, whose {@code part} takes only earlier columns). {@code part} and {@code unit} as in
+     * {@link #updateRow}. Flags ({@code 0}) and {@code ticket[0]} ({@code 0}) are cleared by {@link #syncFreeReset}.
+     *
+     * <p>Forward progress: the work-item at position {@code k} of {@code order} handles row {@code order[k]}, and
+     * {@code order} lists every row after the rows it waits on (natural order, or level order). Work-groups do not
+     * take blocks of positions by their group id but by a ticket from an atomic counter, in the order they start;
+     * so a work-group waits only on blocks of groups that started before it and are running or done (on a GPU they
+     * hold their multiprocessor until they finish, and a JVM or PoCL thread runs its group to the end). The one
+     * unfinished block with the lowest ticket waits on nobody unfinished outside itself, and inside a block an item
+     * waits only on items before it: on the JVM and PoCL, which run a group's items in a loop in order after the
+     * barrier, those are done; on GPUs with independent thread scheduling (NVIDIA sm_70 and later), waiting lanes of a
+     * warp do not stop the lane they wait on. By induction every row completes, whatever the order in which groups are
+     * launched or the number running at once.
+     */
+    @Kernel
+    public static void syncFreeRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                    @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                    IntArray ready, IntArray ticket, @ReadOnly IntArray order, int n, int dir, int part, int unit) {
+        int[] block = ctx.allocateIntLocalArray(1);
+        if (ctx.localIdx == 0) {
+            block[0] = ctx.atomicAdd(ticket, 0, 1);
+        }
+        ctx.localBarrier();
+        int k = block[0] * ctx.localGroupSizeX + ctx.localIdx;
+        if (k < n) {
+            int i = order.get(k);
+            int start = rowPtr.get(i);
+            int end = rowPtr.get(i + 1);
+            // every flag of the row in one pass (the loads do not wait on each other: one memory round trip, not one
+            // per entry); while one is missing, spin on that one alone (one load a turn), then pass again; then every
+            // new value in one more pass
+            int missing = 1;
+            while (missing > 0) {
+                missing = 0;
+                int waitFor = -1;
+                for (int q = start; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    if (take && (dir == 1 ? j < i : j > i)) {
+                        int up = ctx.volatileLoad(ready, j);
+                        missing += 1 - up;
+                        waitFor = up == 0 && waitFor < 0 ? j : waitFor;
+                    }
+                }
+                if (missing > 0) {
+                    while (ctx.volatileLoad(ready, waitFor) == 0) {
+                    }
+                }
+            }
+            double s = b.get(i);
+            for (int q = start; q < end; q++) {
+                int j = col.get(q);
+                boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                boolean before = dir == 1 ? j < i : j > i;
+                if (take) {
+                    s -= val.get(q) * (before ? ctx.volatileLoad(x, j) : xOld.get(j));
+                }
+            }
+            double v = unit == 1 ? s : s / val.get(diagPos.get(i));
+            ctx.volatileStore(x, i, v);
+            ctx.globalFence();
+            ctx.volatileStore(ready, i, 1);
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {

@@ -481,6 +481,67 @@ public class KernelContext {
         return (long) G_LONG.compareAndExchange(a.segment, 0L, (long) index, expected, update);
     }
 
+    // ---- coherent loads and stores of global arrays ----
+
+    private static final VarHandle G_FLOAT = ValueLayout.JAVA_FLOAT.arrayElementVarHandle();
+    private static final VarHandle G_DOUBLE = ValueLayout.JAVA_DOUBLE.arrayElementVarHandle();
+
+    /**
+     * Reads the element from memory every time it is called, at device scope: a value another work-group of the same
+     * launch stored (with {@link #volatileStore}, or before a {@link #globalFence()} and a flag) is seen, never a copy
+     * held in a non-coherent cache or a register (CUDA: a {@code volatile} load, served by L2 rather than the SM's L1;
+     * OpenCL: a {@code volatile __global} load; JVM: {@code VarHandle.getVolatile}). For spinning on a flag that other
+     * work-groups set and for reading the values it guards. Waiting on another work-group is safe only where that
+     * work-group is known to be running or finished (for example, it took an earlier ticket from an atomic counter):
+     * launches do not promise that all work-groups run at once, and the JVM runs a group's work-items one after another
+     * between barriers, so a work-item must not wait on a later one of its own group.
+     */
+    public int volatileLoad(IntArray a, int index) {
+        a.checkIndex(index);
+        return (int) G_INT.getVolatile(a.segment, 0L, (long) index);
+    }
+
+    public long volatileLoad(LongArray a, int index) {
+        a.checkIndex(index);
+        return (long) G_LONG.getVolatile(a.segment, 0L, (long) index);
+    }
+
+    public float volatileLoad(FloatArray a, int index) {
+        a.checkIndex(index);
+        return (float) G_FLOAT.getVolatile(a.segment, 0L, (long) index);
+    }
+
+    public double volatileLoad(DoubleArray a, int index) {
+        a.checkIndex(index);
+        return (double) G_DOUBLE.getVolatile(a.segment, 0L, (long) index);
+    }
+
+    /**
+     * Stores the element to memory at once, visible at device scope to {@link #volatileLoad}s of other work-groups
+     * (CUDA and OpenCL: a {@code volatile} store; JVM: {@code VarHandle.setVolatile}). Stores of one work-item may
+     * become visible to others out of order on GPUs: to publish a value and then a flag, store the value, call
+     * {@link #globalFence()}, then store the flag.
+     */
+    public void volatileStore(IntArray a, int index, int v) {
+        a.checkIndex(index);
+        G_INT.setVolatile(a.segment, 0L, (long) index, v);
+    }
+
+    public void volatileStore(LongArray a, int index, long v) {
+        a.checkIndex(index);
+        G_LONG.setVolatile(a.segment, 0L, (long) index, v);
+    }
+
+    public void volatileStore(FloatArray a, int index, float v) {
+        a.checkIndex(index);
+        G_FLOAT.setVolatile(a.segment, 0L, (long) index, v);
+    }
+
+    public void volatileStore(DoubleArray a, int index, double v) {
+        a.checkIndex(index);
+        G_DOUBLE.setVolatile(a.segment, 0L, (long) index, v);
+    }
+
     // ---- atomics on local arrays ----
 
     public int atomicAdd(int[] local, int index, int v) {

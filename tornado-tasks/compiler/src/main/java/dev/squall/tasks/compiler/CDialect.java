@@ -108,6 +108,9 @@ abstract class CDialect {
 
     abstract String leadingZeros(TypeKind k, String x);
 
+    /** The element at {@code ptr} of a global array as a volatile lvalue: every read and write goes to memory, device-coherent. */
+    abstract String volatileElement(TypeKind k, String ptr);
+
     // ---- atomics; space is "global" or "local"; each returns the old value ----
 
     abstract String atomicAdd(TypeKind k, String space, String ptr, String v);

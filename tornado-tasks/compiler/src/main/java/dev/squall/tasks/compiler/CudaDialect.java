@@ -336,6 +336,12 @@ final class CudaDialect extends CDialect {
     }
 
     @Override
+    String volatileElement(TypeKind k, String ptr) {
+        // volatile global accesses compile to ld.volatile / st.volatile: served by L2, not the SM's non-coherent L1
+        return "(*(volatile " + type(k) + "*) (" + ptr + "))";
+    }
+
+    @Override
     String barrier() {
         return "__syncthreads()";
     }

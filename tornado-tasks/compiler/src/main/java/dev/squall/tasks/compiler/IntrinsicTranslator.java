@@ -148,6 +148,7 @@ final class IntrinsicTranslator {
             throw new KernelLanguageException(mi, "local memory is allocated as the initializer of a declaration: " + elem + "[] t = ctx." + name + "(K)");
         }
         if (name.startsWith("atomic")) return atomic(mi, name, m, args);
+        if (name.equals("volatileLoad") || name.equals("volatileStore")) return volatileAccess(mi, name, m, args);
         throw new KernelLanguageException(mi, "KernelContext." + name + " is not a kernel intrinsic");
     }
 
@@ -254,6 +255,21 @@ final class IntrinsicTranslator {
             }
             default -> throw new KernelLanguageException(mi, "KernelContext." + name + " is not a kernel intrinsic");
         }
+    }
+
+    /** ctx.volatileLoad(a, i) and ctx.volatileStore(a, i, v) on a kernel array parameter: device-coherent accesses. */
+    private String volatileAccess(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {
+        TreePath target = args.get(0);
+        Element arr = trees.getElement(target);
+        if (!(LoopNest.strip((ExpressionTree) target.getLeaf()) instanceof IdentifierTree) || arr == null || arr.getKind() != ElementKind.PARAMETER
+                || scope.name(arr) == null || m.getParameters().get(0).asType() instanceof ArrayType) {
+            throw new KernelLanguageException(mi, "the first argument of " + name + " is a kernel array parameter (global memory), by name");
+        }
+        boolean store = name.equals("volatileStore");
+        if (store && scope.isReadOnly(arr)) throw new KernelLanguageException(mi, scope.name(arr) + " is @ReadOnly; volatileStore writes it");
+        TypeKind k = KernelTypes.kindOfName(KernelTypes.arrayElement(m.getParameters().get(0).asType()));
+        String access = d.volatileElement(k, "&" + scope.name(arr) + "[" + exprs.top(args.get(1)) + "]");
+        return store ? "(" + access + " = " + exprs.top(args.get(2)) + ")" : access;
     }
 
     String mathCall(MethodInvocationTree mi, String name, ExecutableElement m, List<TreePath> args) {

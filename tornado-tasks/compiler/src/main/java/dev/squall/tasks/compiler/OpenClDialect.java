@@ -246,6 +246,11 @@ final class OpenClDialect extends CDialect {
     }
 
     @Override
+    String volatileElement(TypeKind k, String ptr) {
+        return "(*(volatile __global " + type(k) + "*) (" + ptr + "))";
+    }
+
+    @Override
     String barrier() {
         return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
     }

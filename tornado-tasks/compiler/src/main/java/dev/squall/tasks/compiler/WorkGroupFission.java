@@ -44,7 +44,8 @@ final class WorkGroupFission {
 
     private static final Set<String> BARRIERS = Set.of("localBarrier", "globalBarrier");
     private static final Set<String> SUBGROUP_OPS = Set.of("shuffle", "shuffleDown", "shuffleXor", "subgroupReduceAdd", "mma8x8x4", "mma16x8x4");
-    private static final Set<String> CONTEXT_CALLS_WITHOUT_IDS = Set.of("atomicAdd", "atomicMax", "atomicMin", "atomicCompareAndSwap", "globalFence");
+    private static final Set<String> CONTEXT_CALLS_WITHOUT_IDS = Set.of("atomicAdd", "atomicMax", "atomicMin", "atomicCompareAndSwap", "globalFence",
+            "volatileLoad", "volatileStore");
     private static final int GROUP = -1;
 
     private enum DeclKind { PARAM, CONTEXT, SEQUENCE, NESTED, LOOP, LOCAL_ARRAY, BOUND }
@@ -786,6 +787,11 @@ final class WorkGroupFission {
                 case "shuffle", "shuffleDown", "shuffleXor", "subgroupReduceAdd", "atomicAdd", "atomicMax", "atomicMin" ->
                         c.startsWith("atomic") ? typeOf(args.get(2)) : typeOf(args.get(0));
                 case "atomicCompareAndSwap" -> typeOf(args.get(2));
+                case "volatileLoad" -> {
+                    String t = LoopNest.strip(args.get(0)) instanceof IdentifierTree id && refs.get(id) != null ? refs.get(id).type : null;
+                    String elem = t == null || !t.endsWith("Array") ? null : t.substring(t.lastIndexOf('.') + 1, t.length() - "Array".length()).toLowerCase(Locale.ROOT);
+                    yield RANK.contains(elem) ? elem : null;
+                }
                 case "localLinearId", "subgroupLocalId", "subgroupSize" -> "int";
                 default -> null;
             };

@@ -316,6 +316,40 @@ public final class ConformanceKernels {
         if (lid == 0) sums.set(ctx.groupIdx, part[0]);
     }
 
+    /**
+     * Work-items publish values that later ones wait for, across and within work-groups, in one launch: item k adds
+     * half of its predecessor's double (a quarter of its float, all of its long) to its own once the predecessor's
+     * flag is up. Groups take their block of items from an atomic ticket, so a group waits only on blocks whose groups
+     * have started; inside a group an item waits only on earlier items, which a backend that runs a group's items in a
+     * loop has finished by then.
+     */
+    @Kernel
+    public static void ticketedChain(KernelContext ctx, IntArray pred, DoubleArray in, DoubleArray dout, FloatArray fout, LongArray lout,
+                                     IntArray ready, IntArray ticket, int n) {
+        int[] block = ctx.allocateIntLocalArray(1);
+        if (ctx.localIdx == 0) block[0] = ctx.atomicAdd(ticket, 0, 1);
+        ctx.localBarrier();
+        int k = block[0] * ctx.localGroupSizeX + ctx.localIdx;
+        if (k < n) {
+            int p = pred.get(k);
+            double d = in.get(k);
+            float f = (float) in.get(k);
+            long l = k;
+            if (p >= 0) {
+                while (ctx.volatileLoad(ready, p) == 0) {
+                }
+                d += 0.5 * ctx.volatileLoad(dout, p);
+                f += 0.25f * ctx.volatileLoad(fout, p);
+                l += ctx.volatileLoad(lout, p);
+            }
+            ctx.volatileStore(dout, k, d);
+            ctx.volatileStore(fout, k, f);
+            ctx.volatileStore(lout, k, l);
+            ctx.globalFence();
+            ctx.volatileStore(ready, k, 1);
+        }
+    }
+
     /** Every atomic on global memory: int/long/float/double add, int/long min/max, CAS. */
     @Kernel
     public static void atomics(KernelContext ctx, IntArray keys, IntArray ihist, LongArray lhist, FloatArray fsum, DoubleArray dsum,

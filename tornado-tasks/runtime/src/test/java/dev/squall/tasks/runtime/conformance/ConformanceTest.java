@@ -736,4 +736,47 @@ class ConformanceTest {
         java.util.Arrays.fill(lanes, 31 * 32 / 2);
         Compare.exact("sub-group sums of lane ids on " + device.id(), lanes, counts.toHeapArray());
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void volatileLoadsSeeValuesOtherWorkGroupsPublish(Device device) {
+        // predecessors: the previous item (one chain through every group), up to 300 back (waits across groups), none
+        int n = 1000;
+        SplittableRandom rnd = new SplittableRandom(41);
+        double[] x = rnd.doubles(n, -1, 1).toArray();
+        for (int shape = 0; shape < 3; shape++) {
+            int[] pred = new int[n];
+            for (int k = 0; k < n; k++) pred[k] = shape == 0 ? k - 1 : shape == 1 ? (k == 0 ? -1 : k - 1 - rnd.nextInt(Math.min(k, 300))) : -1;
+            double[] ed = new double[n];
+            float[] ef = new float[n];
+            long[] el = new long[n];
+            for (int k = 0; k < n; k++) {
+                int q = pred[k];
+                ed[k] = x[k] + (q >= 0 ? 0.5 * ed[q] : 0);
+                ef[k] = (float) x[k] + (q >= 0 ? 0.25f * ef[q] : 0f);
+                el[k] = k + (q >= 0 ? el[q] : 0);
+            }
+            for (int group : new int[] {64, 256}) {
+                DoubleArray dout = new DoubleArray(n);
+                FloatArray fout = new FloatArray(n);
+                LongArray lout = new LongArray(n);
+                dout.init(Double.NaN);
+                fout.init(Float.NaN);
+                lout.init(-7);
+                IntArray ready = new IntArray(n), ticket = new IntArray(1);
+                try (ExecutionPlan p = plan(device, new TaskGraph("g").task("t", ConformanceKernels::ticketedChain, new KernelContext(),
+                                IntArray.fromArray(pred), doubles(x), dout, fout, lout, ready, ticket, n)
+                        .transferToHost(DataTransferMode.EVERY_EXECUTION, dout, fout, lout, ready))) {
+                    p.withGrid("t", WorkerGrid.of((long) (n + group - 1) / group * group).withLocal(group)).execute();
+                }
+                String what = "ticketedChain shape " + shape + " group " + group + " on " + device.id();
+                Compare.close(what + " (double)", ed, dout.toHeapArray(), 1e-15);
+                Compare.close(what + " (float)", toDouble(ef), toDouble(fout.toHeapArray()), 1e-6);
+                Compare.exact(what + " (long)", el, lout.toHeapArray());
+                int[] ones = new int[n];
+                Arrays.fill(ones, 1);
+                Compare.exact(what + " (flags)", ones, ready.toHeapArray());
+            }
+        }
+    }
 }

@@ -1,0 +1,87 @@
+package dev.squall.sparse.solve;
+
+import static dev.squall.sparse.exec.DeviceArrays.ints;
+
+import dev.squall.sparse.solve.kernels.SolverKernelVariants;
+import dev.squall.sparse.solve.kernels.SolverKernels;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+
+/**
+ * Triangular solves and sweeps in one launch each, without level synchronisation ({@link SolverKernels#syncFreeRows}:
+ * a work-item per row waits on flags of the rows it reads), so a solve whose level sets are many and narrow (a
+ * natural-order 3D stencil has about 3N levels on N^3 rows) costs two launches (clear the flags, solve) rather than one
+ * per level. Work-items take rows in the given orders, which must list every row after the rows it waits on: natural
+ * order ({@link #natural}, no inspector) or the level order of the forward and backward level sets (rows of a warp then
+ * rarely wait on each other).
+ *
+ * <pre>{@code
+ * SyncFreeSolve s = SyncFreeSolve.natural(n);
+ * s.append(graph, "L", p, m, lu, r, r, y, true, SolverKernels.LOWER, 1);    // y = L^-1 r, L unit lower
+ * s.append(graph, "U", p, m, lu, y, y, z, false, SolverKernels.UPPER, 0);   // z = U^-1 y
+ * }</pre>
+ */
+public final class SyncFreeSolve {
+    /** Work-items per work-group. */
+    public static final int GROUP = 128;
+
+    private final int n;
+    private final IntArray forward;
+    private final IntArray backward;
+    private final IntArray ready;
+    private final IntArray ticket;
+    private final String orderName;
+
+    /** Solves over {@code forwardOrder} (rows waiting on earlier ones) and {@code backwardOrder} (on later ones). */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName) {
+        if (forwardOrder.length != backwardOrder.length) {
+            throw new IllegalArgumentException("forward order has " + forwardOrder.length + " rows, backward " + backwardOrder.length);
+        }
+        this.n = forwardOrder.length;
+        this.forward = ints(forwardOrder);
+        this.backward = ints(backwardOrder);
+        this.ready = new IntArray(Math.max(1, n));
+        this.ticket = new IntArray(1);
+        this.orderName = orderName;
+    }
+
+    /** Rows in natural order forward and in reverse natural order backward: no inspector. */
+    public static SyncFreeSolve natural(int n) {
+        int[] f = new int[n], b = new int[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = i;
+            b[i] = n - 1 - i;
+        }
+        return new SyncFreeSolve(f, b, "natural order");
+    }
+
+    /** How work-items take rows, for reports. */
+    public String orderName() {
+        return orderName;
+    }
+
+    /** Launches of one solve. */
+    public int launches() {
+        return n == 0 ? 0 : 2;
+    }
+
+    /**
+     * Appends one solve {@code x[i] = (b[i] - sum_part val_ij x'[j]) / (unit ? 1 : val_ii)}, where {@code x'[j]} is the
+     * new value for rows before {@code i} in the sweep ({@code j < i} when {@code forward}, else {@code j > i}) and
+     * {@code xOld[j]} for the others; {@code x} must not be {@code xOld} when {@code part} takes columns on both sides.
+     */
+    public void append(TaskGraph g, String prefix, Precision p, DeviceMatrix m, KernelArray val, KernelArray b, KernelArray xOld,
+                       KernelArray x, boolean forward, int part, int unit) {
+        if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
+        if (n == 0) return;
+        g.task(prefix + "/clear", SolverKernelVariants.syncFreeReset.at(p), ready, ticket, n);
+        long items = ((long) n + GROUP - 1) / GROUP * GROUP;
+        g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(GROUP), SolverKernelVariants.syncFreeRows.at(p), new KernelContext(),
+                m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ready, ticket, forward ? this.forward : this.backward, n,
+                forward ? 1 : -1, part, unit);
+    }
+}
