@@ -400,7 +400,7 @@ public final class PermanentSolver {
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
-            long[] deviceThreads = {0}; // work-items of a device sweep (their thread chunks set x's drift)
+            long[] deviceThreads = {0}, deviceChunk = {0}; // work-items of a device sweep and their run chunk (x's drift)
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
@@ -417,13 +417,14 @@ public final class PermanentSolver {
                             .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
                     generated.add(r);
                     deviceThreads[0] = r.threads();
+                    deviceChunk[0] = r.runChunk();
                     yield r.value();
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
             long steps = NijenhuisWilf.steps(n);
             // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
-            long runChunk = onJvm(dev) || accurate ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096)))
+            long runChunk = onJvm(dev) || accurate ? ChunkedJvmPermanent.chunkSize(n) : deviceChunk[0] > 0 ? deviceChunk[0]
                     : LaunchPlan.of(steps, deviceThreads[0] > 0 ? (int) deviceThreads[0]
                     : (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
             // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
