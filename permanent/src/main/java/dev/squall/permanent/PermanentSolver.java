@@ -215,17 +215,19 @@ public final class PermanentSolver {
         }
         boolean singular = root.exact != null && root.exact.signum() == 0 && leaves.isEmpty();
         Reduction red = new Reduction(ScaledValue.ONE, leafMatrices, btf, reducer.eliminated(), singular || (top == null && decompose));
-        double gen = 0, build = 0, kernel = 0;
+        double gen = 0, build = 0, kernel = 0, deviceKernel = 0, transfer = 0;
         boolean cached = true;
         for (GeneratedKernelPermanent.Run g : ev.generated) {
             gen += g.generateMillis();
             build += g.buildMillis();
             kernel += g.kernelSeconds() * 1e3;
+            deviceKernel += g.deviceKernelMillis();
+            transfer += g.transferMillis();
             cached &= g.fromCache();
         }
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
         PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
-                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3);
+                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
