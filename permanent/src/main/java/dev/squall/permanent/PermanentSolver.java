@@ -455,9 +455,17 @@ public final class PermanentSolver {
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
-        if (est != null && !accurate && n <= DD_MAX_N) {
+        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= DEVICE_DD_MAX_N) {
+            // double-double on the device the sweep ran on: ~10x a double sweep there, far below the JVM's
             Balancing s = Balancing.of(b);
-            long s0 = System.nanoTime();
+            double p = new GenericKernelPermanent(device, true).withDoubleDouble(true).withProgress(progress).compute(ColumnDegreeSort.apply(s.scaled()));
+            double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
+            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@" + device.id(),
+                    "escalated: " + String.join("; ", tried) + " above tolerance", NijenhuisWilf.steps(n));
+            if (within(d, tol)) return d;
+            tried.add(describe(d));
+        } else if (est != null && !accurate && n <= DD_MAX_N) {
+            Balancing s = Balancing.of(b);
             double p = new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled()));
             double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
             BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@jvm",
@@ -485,6 +493,11 @@ public final class PermanentSolver {
 
     /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */
     static final int DD_MAX_N = 30;
+    /**
+     * Largest block the double-double device kernel is tried on when escalating from a device sweep (2^35 steps: seconds
+     * on a GPU at ~1e10 double-double steps per second); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
+     */
+    static final int DEVICE_DD_MAX_N = 36;
     /** Exact work (elementary steps) escalation accepts before giving up. */
     static final double EXACT_MAX_WORK = 2e11;
 
