@@ -12,7 +12,8 @@
 #   4. latency: a 2^28-step problem (n=29 p=0.5, one block), ER n=40 p=0.1 and mesh n=56, --repeat 30 in one process
 #      (repeat_ms: every solve; median_ms: their median, the figure for a warm process; the fastest run's timings say
 #      where the time goes: preprocess, estimate, generate, build (cached?), kernel wall time and, of it, the device's
-#      kernel and copy time from device events); and the 2^28-step problem once in a cold process
+#      kernel and copy time from device events); and the 2^28-step problem once in a cold process and with the generic
+#      dense kernel (no per-matrix NVRTC build: the cost of a new matrix in a warm process)
 # Writes under $OUT: runs.jsonl (one JSON line per run, "label" and "command" added), console.txt, summary.txt
 set -uo pipefail
 . bench/gpu/lib.sh
@@ -71,6 +72,8 @@ done
 # 4. latency: repeated in one process (median of 30; the first solves run the preprocessing in the interpreter)
 run "latency-n29-p0.5-2^28-steps" 60 --random 29:0.5:1 --device cuda:0 --repeat 30
 run "cold-n29-p0.5-2^28-steps" 60 --random 29:0.5:1 --device cuda:0
+# the generic dense kernel (no per-matrix build): what a warm process pays for a new matrix without NVRTC
+run "latency-n29-p0.5-generic-dense" 60 --random 29:0.5:1 --device cuda:0 --method dense --repeat 30
 run "latency-er-n40-p0.1" 60 --random 40:0.1:1 --device cuda:0 --repeat 30
 run "latency-mesh-n56" 60 --generate mesh:56:2 --device cuda:0 --repeat 30
 
