@@ -25,9 +25,16 @@ DATA=""
 for d in shared/data ../shared/data; do [ -d "$d" ] && { DATA=$d; break; }; done
 log "# data: ${DATA:-none found (shared/data, ../shared/data)}"
 
+# the whole script stays inside one device call (< 8 min): each run's timeout is capped by what is left of 450 s
+start=$SECONDS
+BUDGET=450
+
 # run LABEL TIMEOUT ARGS...: the exact command and its JSON line into runs.jsonl
 run() {
   local label=$1 limit=$2; shift 2
+  local l; l=$(left)
+  if [ "$l" -lt 5 ]; then log "== $label: SKIPPED (time budget of ${BUDGET} s spent)"; return; fi
+  [ "$limit" -gt "$l" ] && limit=$l
   local cmd="squall permanent $* --json"
   log "== $label: $cmd"
   local js t0 t1
