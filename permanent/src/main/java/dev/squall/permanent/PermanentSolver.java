@@ -402,41 +402,44 @@ public final class PermanentSolver {
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
-            long[] deviceThreads = {0}, deviceChunk = {0}; // work-items of a device sweep and their run chunk (x's drift)
-            double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
+            long steps = NijenhuisWilf.steps(n);
+            boolean codegen = m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID;
+            boolean onDevice = !accurate && !onJvm(dev);
+            GeneratedKernelPermanent gen = codegen ? new GeneratedKernelPermanent(dev,
+                    m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
+                    .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress) : null;
+            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
+            long runChunk = !onDevice ? ChunkedJvmPermanent.chunkSize(n) : codegen ? gen.runChunk(steps)
+                    : LaunchPlan.of(steps, (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
+            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
+            // degree, the generated kernels order them greedily)
+            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
+                    : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
+            java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
+                long e0 = System.nanoTime();
+                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk);
+                estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
+                return e;
+            };
+            // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
+            java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
+                    ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
+            double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
                 case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
                         .withProgress(progress).compute(s.scaled());
-                case SPARSE -> {
-                    SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
-                    yield onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
-                            : new GenericKernelPermanent(dev, true).withProgress(progress).compute(sorted);
-                }
+                case SPARSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(swept)
+                        : new GenericKernelPermanent(dev, true).withProgress(progress).compute(swept);
                 case CODEGEN_REG, CODEGEN_HYBRID -> {
-                    GeneratedKernelPermanent.Run r = new GeneratedKernelPermanent(dev,
-                            m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
-                            .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
+                    GeneratedKernelPermanent.Run r = gen.compute(s.scaled());
                     generated.add(r);
-                    deviceThreads[0] = r.threads();
-                    deviceChunk[0] = r.runChunk();
+                    if (r.runChunk() != runChunk) throw new IllegalStateException("the generated sweep ran chunks of " + r.runChunk() + " steps, planned " + runChunk);
                     yield r.value();
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
-            long steps = NijenhuisWilf.steps(n);
-            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
-            long runChunk = onJvm(dev) || accurate ? ChunkedJvmPermanent.chunkSize(n) : deviceChunk[0] > 0 ? deviceChunk[0]
-                    : LaunchPlan.of(steps, deviceThreads[0] > 0 ? (int) deviceThreads[0]
-                    : (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
-            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
-            // degree, the generated kernels order them greedily)
-            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
-                    : m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled()))
-                    : s.scaled();
-            long e0 = System.nanoTime();
-            est = RyserRoundingEstimate.of(swept, runChunk);
-            estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
+            est = pending != null ? pending.join() : estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,

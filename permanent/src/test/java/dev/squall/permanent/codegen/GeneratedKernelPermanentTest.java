@@ -98,4 +98,21 @@ class GeneratedKernelPermanentTest {
             assertRelative(ea, new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.PURE_REG).compute(a).value(), 1e-10, "a, PureReg");
         }
     }
+
+    /** The run chunk planned before a run (the solver's estimate starts from it) is the one the run walks; values exact. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void plannedRunChunkIsTheRunsOne(Device d) {
+        for (int n : new int[] {12, 17, 19}) {
+            SquareMatrix a = randomDyadic(n, 0.4, 700 + n);
+            for (int maxThreads : new int[] {0, 70}) {
+                GeneratedKernelPermanent g = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID);
+                if (maxThreads > 0) g.withMaxThreads(maxThreads);
+                long planned = g.runChunk(dev.squall.permanent.gray.NijenhuisWilf.steps(n));
+                GeneratedKernelPermanent.Run r = g.compute(a);
+                assertEquals(planned, r.runChunk(), "n=" + n + ", max work-items " + maxThreads);
+                assertRelative(exactDyadic(a), r.value(), 1e-10, "n=" + n + ", max work-items " + maxThreads);
+            }
+        }
+    }
 }
