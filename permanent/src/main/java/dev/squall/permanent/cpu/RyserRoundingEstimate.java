@@ -117,7 +117,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
             int chunks = (int) (steps / chunk);
             double[] hi = new double[chunks], lo = new double[chunks], dbl = new double[chunks], dblLo = new double[chunks], sq = new double[chunks];
             SparseColumns csc = SparseColumns.of(b);
-            tasks(chunks, steps * n * 8).forEach(c -> {
+            forEach(chunks, steps * n * 8, c -> {
                 KahanSum s = new KahanSum(), t = new KahanSum();
                 new DoubleDoubleGraySweep(b).sum(c * chunk, (c + 1) * chunk, s);
                 hi[c] = s.sum();
@@ -153,7 +153,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         int nFixed = fixed.size();
         double[] err2 = new double[picked.size()], term2 = new double[picked.size()];
         SparseColumns csc = SparseColumns.of(b);
-        tasks(picked.size(), picked.size() * len * n * 8).forEach(k -> {
+        forEach(picked.size(), picked.size() * len * n * 8, k -> {
             long start = picked.get(k) * len;
             KahanSum a = new KahanSum(), e = new KahanSum();
             // from a fresh x every `restart` steps, as the run restarts its threads (when its chunks are shorter than L)
@@ -189,7 +189,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 groupPicked.add(c);
             }
             double[] part = new double[groupPicked.size() * group];
-            tasks(part.length, part.length * d * n * 2).forEach(t -> {
+            forEach(part.length, part.length * d * n * 2, t -> {
                 long run = (groupPicked.get(t / group) * group + t % group) * d;
                 part[t] = driftSum(b, csc, run, run, run + d);
             });
@@ -203,10 +203,13 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms), n);
     }
 
-    /** Indices 0..count-1, parallel only when the work (in double-step row operations) is worth the threads. */
-    private static IntStream tasks(int count, long work) {
-        IntStream r = IntStream.range(0, count);
-        return work > 1L << 21 ? r.parallel() : r;
+    /**
+     * Runs {@code task} for 0..count-1: on the common pool when the work (in double-step row operations) is worth the
+     * threads, else in a plain loop on this thread (a cold process then loads no stream machinery for a few ms of work).
+     */
+    private static void forEach(int count, long work, java.util.function.IntConsumer task) {
+        if (work > 1L << 21) IntStream.range(0, count).parallel().forEach(task);
+        else for (int i = 0; i < count; i++) task.accept(i);
     }
 
     /** The run chunk as {@link #of} uses it: a power of two, at least one sampled chunk, at most every step. */
