@@ -26,6 +26,10 @@ def main(path):
               f"{r['value_text']} ({r['error_kind']}) by {', '.join(methods) or 'preprocessing'}")
         print(f"{'':34}     blocks: {r.get('blocks_summary', '')}")
         print(f"{'':34}     timings: {timing}")
+        reps = r.get("repeat_ms") or []
+        if len(reps) > 1:
+            print(f"{'':34}     repeats: {len(reps)} solves in one process, median {r['median_ms']:.2f} ms, fastest {min(reps):.2f} ms, "
+                  f"first {reps[0]:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -37,11 +37,14 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
 
     /**
      * Milliseconds per phase: exact preprocessing (split, elimination, expansion), the blocks' sweeps (everything below
-     * included), of which the error estimates, kernel generation, kernel builds ({@code buildCached}: every build came
-     * from the cache; null without generated kernels) and kernel launches with their read-backs; and the total.
+     * included), of which the error estimates (beside a device sweep they run on the JVM threads at the same time, so
+     * they overlap the kernel time), kernel generation, kernel builds ({@code buildCached}: every build came
+     * from the cache; null without generated kernels) and kernel launches with their read-backs (host wall time; of it,
+     * {@code deviceKernelMs} the generated kernels' device time and {@code transferMs} their copies' device time, both
+     * from device events); and the total.
      */
     public record Timings(double preprocessMs, double blocksMs, double estimateMs, double generateMs, double buildMs, Boolean buildCached,
-                          double kernelMs, double totalMs) {
+                          double kernelMs, double totalMs, double deviceKernelMs, double transferMs) {
     }
 
     /** "3 blocks (2 x 15 by sparse@jvm, 1 x 12 by frontier@jvm), 2 expansions, 13 eliminated" style summary. */

@@ -215,17 +215,19 @@ public final class PermanentSolver {
         }
         boolean singular = root.exact != null && root.exact.signum() == 0 && leaves.isEmpty();
         Reduction red = new Reduction(ScaledValue.ONE, leafMatrices, btf, reducer.eliminated(), singular || (top == null && decompose));
-        double gen = 0, build = 0, kernel = 0;
+        double gen = 0, build = 0, kernel = 0, deviceKernel = 0, transfer = 0;
         boolean cached = true;
         for (GeneratedKernelPermanent.Run g : ev.generated) {
             gen += g.generateMillis();
             build += g.buildMillis();
             kernel += g.kernelSeconds() * 1e3;
+            deviceKernel += g.deviceKernelMillis();
+            transfer += g.transferMillis();
             cached &= g.fromCache();
         }
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
         PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
-                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3);
+                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
@@ -400,40 +402,44 @@ public final class PermanentSolver {
         } else {
             Balancing s = Balancing.of(b);
             Method m = accurate ? Method.SPARSE : resolve(b);
-            long[] deviceThreads = {0}; // work-items of a device sweep (their thread chunks set x's drift)
-            double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled())) : switch (m) {
+            long steps = NijenhuisWilf.steps(n);
+            boolean codegen = m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID;
+            boolean onDevice = !accurate && !onJvm(dev);
+            GeneratedKernelPermanent gen = codegen ? new GeneratedKernelPermanent(dev,
+                    m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
+                    .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress) : null;
+            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
+            long runChunk = !onDevice ? ChunkedJvmPermanent.chunkSize(n) : codegen ? gen.runChunk(steps)
+                    : LaunchPlan.of(steps, (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
+            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
+            // degree, the generated kernels order them greedily)
+            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
+                    : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
+            java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
+                long e0 = System.nanoTime();
+                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk);
+                estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
+                return e;
+            };
+            // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
+            java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
+                    ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
+            double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
                 case DENSE_LOCAL -> new GenericKernelPermanent(dev, false).withXStorage(GenericKernelPermanent.XStorage.LOCAL)
                         .withProgress(progress).compute(s.scaled());
-                case SPARSE -> {
-                    SquareMatrix sorted = ColumnDegreeSort.apply(s.scaled());
-                    yield onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(sorted)
-                            : new GenericKernelPermanent(dev, true).withProgress(progress).compute(sorted);
-                }
+                case SPARSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).sparse(swept)
+                        : new GenericKernelPermanent(dev, true).withProgress(progress).compute(swept);
                 case CODEGEN_REG, CODEGEN_HYBRID -> {
-                    GeneratedKernelPermanent.Run r = new GeneratedKernelPermanent(dev,
-                            m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
-                            .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress).compute(s.scaled());
+                    GeneratedKernelPermanent.Run r = gen.compute(s.scaled());
                     generated.add(r);
-                    deviceThreads[0] = r.threads();
+                    if (r.runChunk() != runChunk) throw new IllegalStateException("the generated sweep ran chunks of " + r.runChunk() + " steps, planned " + runChunk);
                     yield r.value();
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
-            long steps = NijenhuisWilf.steps(n);
-            // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
-            long runChunk = onJvm(dev) || accurate ? Math.max(1, Long.highestOneBit(Math.max(1, steps / 4096)))
-                    : LaunchPlan.of(steps, deviceThreads[0] > 0 ? (int) deviceThreads[0]
-                    : (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
-            // the estimate follows the column order the sweep ran in: x drifts with it (the sparse sweeps sort columns by
-            // degree, the generated kernels order them greedily)
-            SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
-                    : m == Method.CODEGEN_REG || m == Method.CODEGEN_HYBRID ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled()))
-                    : s.scaled();
-            long e0 = System.nanoTime();
-            est = RyserRoundingEstimate.of(swept, runChunk);
-            estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
+            est = pending != null ? pending.join() : estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,
@@ -452,9 +458,17 @@ public final class PermanentSolver {
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
-        if (est != null && !accurate && n <= DD_MAX_N) {
+        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= DEVICE_DD_MAX_N) {
+            // double-double on the device the sweep ran on: ~10x a double sweep there, far below the JVM's
             Balancing s = Balancing.of(b);
-            long s0 = System.nanoTime();
+            double p = new GenericKernelPermanent(device, true).withDoubleDouble(true).withProgress(progress).compute(ColumnDegreeSort.apply(s.scaled()));
+            double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
+            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@" + device.id(),
+                    "escalated: " + String.join("; ", tried) + " above tolerance", NijenhuisWilf.steps(n));
+            if (within(d, tol)) return d;
+            tried.add(describe(d));
+        } else if (est != null && !accurate && n <= DD_MAX_N) {
+            Balancing s = Balancing.of(b);
             double p = new ChunkedJvmPermanent(threads).withProgress(progress).accurate(ColumnDegreeSort.apply(s.scaled()));
             double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
             BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@jvm",
@@ -482,6 +496,11 @@ public final class PermanentSolver {
 
     /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */
     static final int DD_MAX_N = 30;
+    /**
+     * Largest block the double-double device kernel is tried on when escalating from a device sweep (2^35 steps: seconds
+     * on a GPU at ~1e10 double-double steps per second); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
+     */
+    static final int DEVICE_DD_MAX_N = 36;
     /** Exact work (elementary steps) escalation accepts before giving up. */
     static final double EXACT_MAX_WORK = 2e11;
 

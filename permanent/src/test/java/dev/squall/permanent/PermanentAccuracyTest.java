@@ -146,4 +146,30 @@ class PermanentAccuracyTest {
         assertEquals("exact", r.errorKind());
         assertEquals(BigInteger.valueOf(dev.squall.permanent.testing.ExactPermanents.fibonacci(30)), r.exactValue().numerator());
     }
+
+    /**
+     * Escalation from a device sweep to the double-double kernel on the same device: a tolerance below what the double
+     * sweep and the frontier program's bound reach (positive and mixed-sign matrices, no preprocessing); the result is
+     * within its bound of the exact value and within the tolerance.
+     */
+    @Test
+    void deviceSweepsEscalateToDoubleDoubleOnTheDevice() {
+        int escalated = 0;
+        for (dev.squall.tasks.runtime.Device d : dev.squall.tasks.runtime.testing.TestDevices.all()) {
+            if (d.info().type() == dev.squall.tasks.runtime.DeviceType.JVM) continue;
+            for (SquareMatrix a : java.util.List.of(dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.3, 1), RegressionMatrices.banded(22, 4))) {
+                double tol = 1e-15;
+                PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false).tolerance(tol).solve(a);
+                String what = "n=22 on " + d.id() + " at tolerance " + tol + " (" + r.reasons() + ")";
+                assertEquals(java.util.List.of("accurate@" + d.id()), r.methodsUsed(), what);
+                assertTrue(r.reasons().get(0).startsWith("escalated: codegen-hybrid@" + d.id()), what);
+                assertWithinBound(a, r, what);
+                BigDecimal exact = big(RationalPermanent.of(a, false, true, 2).value());
+                assertTrue(big(r.scaled()).subtract(exact).abs().divide(exact.abs(), MC).doubleValue() <= tol, what);
+                escalated++;
+            }
+        }
+        assertTrue(escalated > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null,
+                "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
+    }
 }

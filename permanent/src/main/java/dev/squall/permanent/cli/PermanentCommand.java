@@ -169,6 +169,7 @@ public final class PermanentCommand implements SquallSubcommand {
             if (exactRun == null || e.seconds() < exactRun.seconds()) exactRun = e;
         }
         PermanentResult best = null;
+        List<Double> repeatMs = new ArrayList<>();
         for (int r = 0; r < repeat; r++) {
             PermanentResult res;
             try {
@@ -176,14 +177,15 @@ public final class PermanentCommand implements SquallSubcommand {
             } catch (ToleranceNotMetException e) {
                 throw new CommandFailure(ExitCode.TOLERANCE_NOT_MET, e.getMessage(), e);
             }
+            repeatMs.add(res.totalSeconds() * 1e3);
             if (best == null || res.totalSeconds() < best.totalSeconds()) best = res;
         }
         bar.close();
         if (exactRun == null && verify && a.isBinary() && a.n() <= ExactRun.JVM_MAX_N) exactRun = ExactRun.on(Devices.jvm(), a, !noDecompose, false, jvmThreads(), ProgressListener.NONE);
         Verification v = verify ? verify(a, best, exactRun == null ? null : exactRun.result()) : null;
         Verification ve = verify && exactRun != null && exactRun.device().info().type() != DeviceType.JVM ? verifyExact(a, exactRun) : null;
-        if (json) JsonOutput.print(out, json(a, dev, best, exactRun, v, ve, loadMs));
-        else text(out, a, dev, best, exactRun, v, ve, loadMs);
+        if (json) JsonOutput.print(out, json(a, dev, best, exactRun, v, ve, loadMs, repeatMs));
+        else text(out, a, dev, best, exactRun, v, ve, loadMs, repeatMs);
         if (printSource) for (GeneratedKernelPermanent.Run g : best.generated()) out.println(g.source());
         return (v != null && !v.ok) || (ve != null && !ve.ok) ? ExitCode.VERIFY_FAILED : ExitCode.OK;
     }
@@ -263,7 +265,8 @@ public final class PermanentCommand implements SquallSubcommand {
         return new Verification("JVM dense sweep without preprocessing", want, err, err <= 1e-9, "");
     }
 
-    private void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs) {
+    private void text(PrintStream out, SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs,
+                      List<Double> repeatMs) {
         BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         out.printf(Locale.ROOT, "matrix      %dx%d, %d nonzeros%s%n", a.n(), a.n(), a.nonzeros(), a.isBinary() ? " (0/1)" : "");
         out.printf(Locale.ROOT, "permanent   %s%s%n", r.scaled().toText(), r.outsideDoubleRange() ? "   (outside the double range; log10|perm| = "
@@ -285,6 +288,10 @@ public final class PermanentCommand implements SquallSubcommand {
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.describeBlocks(), r.preprocessMillis());
         out.printf(Locale.ROOT, "time        %.4f s total, %.4f s Gray-code phase, %.3e Gray steps/s (%d steps)%n",
                 r.totalSeconds(), r.sweepSeconds(), r.stepsPerSecond(), r.graySteps());
+        if (repeatMs.size() > 1) {
+            out.printf(Locale.ROOT, "repeats     %d solves in this process: median %.2f ms, fastest %.2f ms (the lines above are the fastest's)%n",
+                    repeatMs.size(), median(repeatMs), repeatMs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN));
+        }
         for (GeneratedKernelPermanent.Run g : r.generated()) {
             out.printf(Locale.ROOT, "generated   %d register rows, %d global rows, %d work-items; generate %.1f ms, build %.1f ms%s, kernel %.4f s; %s%n",
                     g.registerRows(), g.globalRows(), g.threads(), g.generateMillis(), g.buildMillis(), g.fromCache() ? " (cached)" : "",
@@ -293,9 +300,10 @@ public final class PermanentCommand implements SquallSubcommand {
         }
         if (timings) {
             PermanentResult.Timings t = r.timings();
-            out.printf(Locale.ROOT, "timings     read/generate input %.2f ms; preprocess %.2f ms, blocks %.2f ms (error estimate %.2f, generate %.2f, build %.2f%s, kernel %.2f), total %.2f ms%n",
+            out.printf(Locale.ROOT, "timings     read/generate input %.2f ms; preprocess %.2f ms, blocks %.2f ms (error estimate %.2f, generate %.2f, build %.2f%s, kernel %.2f"
+                            + " of which on the device %.2f, copies %.2f), total %.2f ms%n",
                     loadMs, t.preprocessMs(), t.blocksMs(), t.estimateMs(), t.generateMs(), t.buildMs(), t.buildCached() == null ? "" : t.buildCached() ? " cached" : " compiled",
-                    t.kernelMs(), t.totalMs());
+                    t.kernelMs(), t.deviceKernelMs(), t.transferMs(), t.totalMs());
         }
         if (v != null) {
             out.printf(Locale.ROOT, "verify      %s%n", v.note.isEmpty()
@@ -316,7 +324,9 @@ public final class PermanentCommand implements SquallSubcommand {
      * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
      * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
      * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
-     * kernel, total; see {@link PermanentResult.Timings}) and load_ms (reading or generating the input).
+     * kernel, total, device_kernel, transfer; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
+     * repeat_ms (every solve's total milliseconds with --repeat, in run order; the other fields are the fastest run's) and
+     * median_ms (their median).
      */
     public record Result(String command, int n, long nonzeros, String precision, Double value, String valueText, double log10Abs, boolean outsideDoubleRange,
                          Double errorBound, String errorBoundText, String errorKind, String relativeErrorBound, String exactNumerator,
@@ -326,7 +336,7 @@ public final class PermanentCommand implements SquallSubcommand {
                          boolean singular, long graySteps, double seconds, double sweepSeconds, double preprocessMs, double stepsPerSecond,
                          List<Generated> generated, boolean verified, VerifyResult verify, VerifyResult verifyExact, boolean ok,
                          int expansions, int leafBlocks, String blocksSummary, List<PermanentResult.BlockReport> blocksDetail, PermanentResult.Timings timings,
-                         double loadMs) {
+                         double loadMs, List<Double> repeatMs, double medianMs) {
     }
 
     /** One generated-kernel run of {@link Result#generated()}. */
@@ -348,7 +358,14 @@ public final class PermanentCommand implements SquallSubcommand {
         return r.methodsUsed().stream().map(m -> m.substring(m.lastIndexOf('@') + 1)).distinct().toList();
     }
 
-    private static Result json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs) {
+    /** The median of the repeats' milliseconds (the mean of the middle two for an even count). */
+    static double median(List<Double> ms) {
+        double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return s.length == 0 ? Double.NaN : s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static Result json(SquareMatrix a, Device dev, PermanentResult r, ExactRun exactRun, Verification v, Verification ve, double loadMs,
+                               List<Double> repeatMs) {
         BinaryPermanent.Result exact = exactRun == null ? null : exactRun.result();
         List<Generated> gens = new ArrayList<>();
         for (GeneratedKernelPermanent.Run g : r.generated()) {
@@ -366,7 +383,8 @@ public final class PermanentCommand implements SquallSubcommand {
                 r.totalSeconds(), r.sweepSeconds(), r.preprocessMillis(), r.stepsPerSecond(), gens, v != null,
                 v == null ? null : new VerifyResult(v.ok, v.against, v.reference, v.relError, v.note),
                 ve == null ? null : new VerifyResult(ve.ok, ve.against, ve.reference, ve.relError, ve.note),
-                (v == null || v.ok) && (ve == null || ve.ok), r.expansions(), r.leafBlocks(), r.describeBlocks(), r.blocks(), r.timings(), loadMs);
+                (v == null || v.ok) && (ve == null || ve.ok), r.expansions(), r.leafBlocks(), r.describeBlocks(), r.blocks(), r.timings(), loadMs, repeatMs,
+                median(repeatMs));
     }
 
     private static String relative(PermanentResult r) {

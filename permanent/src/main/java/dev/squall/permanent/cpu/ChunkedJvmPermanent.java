@@ -51,6 +51,14 @@ public final class ChunkedJvmPermanent {
         return run(a.n(), () -> new DoubleDoubleGraySweep(a));
     }
 
+    /** Row updates and products (steps x n) per worker thread below which fewer threads start: a thread costs ~0.1 ms. */
+    static final long WORK_PER_THREAD = 1L << 21;
+
+    /** Threads worth starting for order n: {@code threads}, fewer when the sweep is a few milliseconds of work. */
+    public static int usefulThreads(int n, int threads) {
+        return (int) Math.max(1, Math.min(threads, NijenhuisWilf.steps(n) * n / WORK_PER_THREAD));
+    }
+
     /** Steps per chunk for order n: the largest power of two giving at least {@link #TARGET_CHUNKS} chunks (at least 1). */
     public static long chunkSize(int n) {
         return Math.max(1L, Long.highestOneBit(Math.max(1L, NijenhuisWilf.steps(n) / TARGET_CHUNKS)));
@@ -83,7 +91,7 @@ public final class ChunkedJvmPermanent {
                 next.set(chunks);
             }
         };
-        WorkerThreads.run(work, Math.min(threads, chunks), "permanent", "computing a permanent");
+        WorkerThreads.run(work, Math.min(usefulThreads(n, threads), chunks), "permanent", "computing a permanent");
         if (failure[0] != null) throw failure[0];
         return NijenhuisWilf.finalFactor(n) * reduce(sums, comps);
     }

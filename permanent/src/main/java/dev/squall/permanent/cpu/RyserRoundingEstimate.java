@@ -17,8 +17,8 @@ import java.util.stream.IntStream;
  * walk a run chunk of D steps from a fresh x, in two parts, on a sample fixed by n and D (a fixed
  * seed: the same matrix and run chunk give the same estimate):
  * <ol>
- * <li>Rounding of the products and sums: {@value #SAMPLED_CHUNKS} aligned chunks of {@code L = 2^12}
- * steps (the first, the one whose columns are all chosen, where a nonnegative matrix has its largest
+ * <li>Rounding of the products and sums: {@link #sampledChunks} (64-256) aligned chunks of
+ * {@code L = min(2^12, steps / 2^14)} steps (1/64 of the sweep or less, at most 2^18 steps; the first, the one whose columns are all chosen, where a nonnegative matrix has its largest
  * terms, the last, and the rest one per stratum) are summed in double from a fresh x and in
  * double-double ({@link DoubleDoubleGraySweep}); the differences {@code e_k} are independent
  * roundings and add as a random walk, {@code sum_k w_k e_k^2}, w_k the chunks a sample stands for.</li>
@@ -32,9 +32,9 @@ import java.util.stream.IntStream;
  * for the correlation beyond a group.</li>
  * </ol>
  * The estimate is {@code SAFETY sqrt(rounding + COHERENCE^2 drift)}. It costs {@link #sampleSteps} steps in each
- * precision plus {@link #driftSteps} drift steps (each about twice a double sweep step). When the sample
- * would cover every step, the whole double-double sum is the reference instead and the error of a
- * computed value is measured, not estimated. An estimate, not a bound: it can miss a rare chunk
+ * precision plus {@link #driftSteps} drift steps (each about twice a double sweep step). Up to
+ * {@value #FULL_REFERENCE_STEPS} steps (n <= 15) the whole double-double sum is the reference instead and the error
+ * of a computed value is measured, not estimated. An estimate, not a bound: it can miss a rare chunk
  * with far larger terms than the sampled ones (calibration against exact values:
  * {@code permanent/ACCURACY.md}).
  *
@@ -49,13 +49,26 @@ import java.util.stream.IntStream;
  * @param sampleSteps steps computed (in each precision)
  * @param termScale   {@code |finalFactor| sqrt(sum_g t_g^2)} over all steps (estimated from the sample without a
  *                    reference): the size of what the alternating sum cancels
+ * @param order       n, the matrix order
  */
-public record RyserRoundingEstimate(double reference, double sampled, long sampleSteps, double termScale) {
+public record RyserRoundingEstimate(double reference, double sampled, long sampleSteps, double termScale, int order) {
     /** Safety factor on the random-walk estimate (calibrated: ACCURACY.md). */
     static final double SAFETY = 3;
-    /** log2 of the sampled chunk length L. */
+    /** log2 of the longest sampled chunk length L. */
     static final int LOG_CHUNK = 12;
-    /** Chunks of L steps re-computed in double and double-double (three of them fixed: first, largest terms, last). */
+    /**
+     * log2 of steps per sampled chunk: L = steps / 2^14 (at most 2^12), so the {@value #MAX_SAMPLED_CHUNKS} chunks are
+     * 1/64 of the steps up to n = 25 and at most 2^18 steps beyond: in double and double-double (~6x a double step)
+     * ~11% of the sweep or less.
+     */
+    static final int LOG_STEPS_PER_CHUNK = 14;
+    /** Most chunks sampled (the short chunks of n <= 25: many, for a stable random-walk estimate). */
+    static final int MAX_SAMPLED_CHUNKS = 256;
+    /** Steps sampled at most (n >= 27: {@value #SAMPLED_CHUNKS} chunks of 2^12). */
+    static final long MAX_SAMPLED_STEPS = 1L << 18;
+    /** Up to this many steps (n <= 15) the whole double-double sum is the reference: it costs under a few milliseconds. */
+    static final long FULL_REFERENCE_STEPS = 1L << 14;
+    /** Fewest chunks of L steps re-computed in double and double-double (three of them fixed: first, largest terms, last). */
     static final int SAMPLED_CHUNKS = 64;
     /** Whole run chunks whose drift is summed (two fixed: the first and the one of the largest terms). */
     static final int DRIFT_RUN_CHUNKS = 32;
@@ -70,14 +83,18 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
 
     /** Sampled chunk length for order n. */
     static long chunkLength(int n) {
-        return 1L << Math.min(n - 1, LOG_CHUNK);
+        return Math.max(1, Math.min(1L << LOG_CHUNK, NijenhuisWilf.steps(n) >>> LOG_STEPS_PER_CHUNK));
     }
 
     /** Steps {@link #of} computes in double and in double-double for order n and run chunk D (all steps when that is cheaper). */
     public static long sampleSteps(int n, long runChunk) {
         long steps = NijenhuisWilf.steps(n);
-        long sampled = (long) SAMPLED_CHUNKS * chunkLength(n);
-        return sampled >= steps ? steps : sampled;
+        return steps <= FULL_REFERENCE_STEPS ? steps : (long) sampledChunks(n) * chunkLength(n);
+    }
+
+    /** Chunks sampled for order n (beyond the full reference): {@value #MAX_SAMPLED_CHUNKS}, fewer once L reaches 2^12. */
+    static int sampledChunks(int n) {
+        return (int) Math.max(SAMPLED_CHUNKS, Math.min(MAX_SAMPLED_CHUNKS, MAX_SAMPLED_STEPS / chunkLength(n)));
     }
 
     /** Steps {@link #of} spends summing the drift of x over whole run chunks (0 when it takes the full reference or D <= L). */
@@ -100,7 +117,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
             int chunks = (int) (steps / chunk);
             double[] hi = new double[chunks], lo = new double[chunks], dbl = new double[chunks], dblLo = new double[chunks], sq = new double[chunks];
             SparseColumns csc = SparseColumns.of(b);
-            IntStream.range(0, chunks).parallel().forEach(c -> {
+            forEach(chunks, steps * n * 8, c -> {
                 KahanSum s = new KahanSum(), t = new KahanSum();
                 new DoubleDoubleGraySweep(b).sum(c * chunk, (c + 1) * chunk, s);
                 hi[c] = s.sum();
@@ -117,7 +134,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 squares += sq[c];
             }
             double ref = NijenhuisWilf.finalFactor(n) * t.value();
-            return new RyserRoundingEstimate(ref, Math.abs(NijenhuisWilf.finalFactor(n) * u.value() - ref), steps, f * Math.sqrt(squares));
+            return new RyserRoundingEstimate(ref, Math.abs(NijenhuisWilf.finalFactor(n) * u.value() - ref), steps, f * Math.sqrt(squares), n);
         }
         long len = chunkLength(n);
         long d = runChunkOf(n, runChunk);
@@ -128,7 +145,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         Set<Long> fixed = new LinkedHashSet<>(List.of(0L, peak / len, (long) chunks - 1));
         List<Long> picked = new ArrayList<>(fixed);
         SplittableRandom r = new SplittableRandom(SEED ^ n);
-        int strata = SAMPLED_CHUNKS - fixed.size();
+        int strata = sampledChunks(n) - fixed.size();
         for (int k = 0; k < strata; k++) {
             long lo = (long) (chunks * k / strata), hi = (long) (chunks * (k + 1) / strata);
             picked.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
@@ -136,7 +153,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         int nFixed = fixed.size();
         double[] err2 = new double[picked.size()], term2 = new double[picked.size()];
         SparseColumns csc = SparseColumns.of(b);
-        IntStream.range(0, picked.size()).parallel().forEach(k -> {
+        forEach(picked.size(), picked.size() * len * n * 8, k -> {
             long start = picked.get(k) * len;
             KahanSum a = new KahanSum(), e = new KahanSum();
             // from a fresh x every `restart` steps, as the run restarts its threads (when its chunks are shorter than L)
@@ -172,7 +189,7 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 groupPicked.add(c);
             }
             double[] part = new double[groupPicked.size() * group];
-            IntStream.range(0, part.length).parallel().forEach(t -> {
+            forEach(part.length, part.length * d * n * 2, t -> {
                 long run = (groupPicked.get(t / group) * group + t % group) * d;
                 part[t] = driftSum(b, csc, run, run, run + d);
             });
@@ -183,7 +200,16 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 drift += w * delta * delta;
             }
         }
-        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms));
+        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms), n);
+    }
+
+    /**
+     * Runs {@code task} for 0..count-1: on the common pool when the work (in double-step row operations) is worth the
+     * threads, else in a plain loop on this thread (a cold process then loads no stream machinery for a few ms of work).
+     */
+    private static void forEach(int count, long work, java.util.function.IntConsumer task) {
+        if (work > 1L << 21) IntStream.range(0, count).parallel().forEach(task);
+        else for (int i = 0; i < count; i++) task.accept(i);
     }
 
     /** The run chunk as {@link #of} uses it: a power of two, at least one sampled chunk, at most every step. */
@@ -264,12 +290,13 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
 
     /**
      * The absolute error estimate of a double sweep's value {@code p}: measured against the reference when there is
-     * one (plus the reference's own error, 2^-45 of a double sweep's), else the sampled estimate plus 8 units of
-     * p's last place for the final reduction.
+     * one (plus the reference's own error, 2^-45 of a double sweep's), else the sampled estimate plus (n + 4) u |p|:
+     * a sum no larger than its terms is not trusted below one term's own roundings (a product of n factors, the
+     * final reduction), which a sample's random walk can miss when the actual error is a few units.
      */
     public double errorOf(double p) {
         if (!Double.isNaN(reference)) return Math.abs(p - reference) + 0x1p-45 * sampled + 0x1p-90 * Math.abs(reference) + Double.MIN_VALUE;
-        return sampled + 0x1p-50 * Math.abs(p); // and the final reduction's few roundings of p itself
+        return sampled + 0x1p-53 * (order + 4) * Math.abs(p);
     }
 
     /**

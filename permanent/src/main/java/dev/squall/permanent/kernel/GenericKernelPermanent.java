@@ -30,6 +30,7 @@ public final class GenericKernelPermanent {
     private final Device device;
     private final boolean sparse;
     private XStorage storage = XStorage.PRIVATE;
+    private boolean doubleDouble = false;
     private int maxThreads;
     private ProgressListener progress = ProgressListener.NONE;
 
@@ -57,6 +58,16 @@ public final class GenericKernelPermanent {
     public GenericKernelPermanent withXStorage(XStorage s) {
         if (s == XStorage.LOCAL && sparse) throw new IllegalArgumentException("x in local memory is implemented for the dense kernel only");
         this.storage = s;
+        return this;
+    }
+
+    /**
+     * Sparse only: the sweep in double-double ({@link PermanentKernels#sparseChunksDoubleDouble}), about 10x the work
+     * of the double one; for blocks whose alternating sum cancels beyond what a double sweep resolves.
+     */
+    public GenericKernelPermanent withDoubleDouble(boolean on) {
+        if (on && !sparse) throw new IllegalArgumentException("the double-double kernel is the sparse one: new GenericKernelPermanent(device, true)");
+        this.doubleDouble = on;
         return this;
     }
 
@@ -93,9 +104,15 @@ public final class GenericKernelPermanent {
             IntArray colStart = IntArray.fromArray(c.start());
             IntArray rows = IntArray.fromArray(c.rows().length == 0 ? new int[1] : c.rows());
             DoubleArray vals = DoubleArray.fromArray(c.values().length == 0 ? new double[1] : c.values());
-            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colStart, rows, vals, xInit)
-                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
-                    .task("chunks", PermanentKernels::sparseChunks, new KernelContext(), colStart, rows, vals, xInit, plan, partials, n, threads);
+            if (doubleDouble) {
+                g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colStart, rows, vals)
+                        .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
+                        .task("chunks", PermanentKernels::sparseChunksDoubleDouble, new KernelContext(), colStart, rows, vals, plan, partials, n, threads);
+            } else {
+                g.transferToDevice(DataTransferMode.FIRST_EXECUTION, colStart, rows, vals, xInit)
+                        .transferToDevice(DataTransferMode.EVERY_EXECUTION, plan)
+                        .task("chunks", PermanentKernels::sparseChunks, new KernelContext(), colStart, rows, vals, xInit, plan, partials, n, threads);
+            }
         } else {
             DoubleArray cols = DoubleArray.fromArray(a.columnMajor());
             g.transferToDevice(DataTransferMode.FIRST_EXECUTION, cols, xInit)

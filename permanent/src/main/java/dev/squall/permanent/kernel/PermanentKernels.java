@@ -98,6 +98,91 @@ public final class PermanentKernels {
         writePartial(partials, t, acc);
     }
 
+    /**
+     * Sparse, in double-double arithmetic (about 106-bit significands, as {@code cpu.DoubleDoubleGraySweep} on the JVM
+     * threads): x, each step's product and the sum are unevaluated sums {@code hi + lo}. Additions are Knuth's TwoSum
+     * (additions only, so no contraction into FMA changes them); products use the FMA two-product
+     * {@code e = fma(a, b, -a*b)}, exact wherever fma is fused (Hida, Li and Bailey, "Library for double-double and
+     * quad-double arithmetic", 2007); a compiler that contracts {@code a*b + e} into one FMA only rounds the high part
+     * once instead of twice, and the renormalisation after it keeps the pair's error at ~2^-104. Each work-item builds its start vector in double-double from the CSC columns
+     * ({@code x_i = a_(i,n-1) - sum_j a_ij / 2 + sum of the chosen columns}: halves are exact) and writes its partial
+     * {@code (hi, lo)}.
+     */
+    @Kernel
+    public static void sparseChunksDoubleDouble(KernelContext ctx, @ReadOnly IntArray colStart, @ReadOnly IntArray rowIdx, @ReadOnly DoubleArray vals,
+                                    @ReadOnly LongArray plan, DoubleArray partials, int n, int threads) {
+        int t = ctx.globalIdx;
+        if (t >= threads) return;
+        long start = chunkStart(plan, t);
+        long end = chunkEnd(plan, start);
+        double[] acc = new double[2];
+        if (start < end) {
+            double[] hi = new double[MAX_N];
+            double[] lo = new double[MAX_N];
+            for (int i = 0; i < n; i++) {
+                hi[i] = 0.0;
+                lo[i] = 0.0;
+            }
+            // x_i = a_(i,n-1) - (1/2) sum_j a_ij + sum over the chosen columns: +-a_ij/2 per nonzero (halves are exact)
+            for (int j = 0; j < n; j++) {
+                boolean plus = j == n - 1 || inGrayCode(start, j);
+                int kEnd = colStart.get(j + 1);
+                for (int k = colStart.get(j); k < kEnd; k++) {
+                    double w = plus ? 0.5 * vals.get(k) : -0.5 * vals.get(k);
+                    addTo(hi, lo, rowIdx.get(k), w);
+                }
+            }
+            for (long g = start; g < end; g++) {
+                if (g > start) {
+                    int j = Long.numberOfTrailingZeros(g);
+                    double s = graySign(g, j);
+                    int kEnd = colStart.get(j + 1);
+                    for (int k = colStart.get(j); k < kEnd; k++) addTo(hi, lo, rowIdx.get(k), s * vals.get(k));
+                }
+                // prod x in double-double: (ph + pl) (hi_i + lo_i), the high product's error exact through fma
+                double ph = hi[0];
+                double pl = lo[0];
+                for (int i = 1; i < n; i++) {
+                    double p = ph * hi[i];
+                    double e = Math.fma(ph, hi[i], -p) + (ph * lo[i] + pl * hi[i]);
+                    ph = p + e;
+                    pl = e - (ph - p);
+                }
+                if ((g & 1L) != 0) {
+                    ph = -ph;
+                    pl = -pl;
+                }
+                accumulate(acc, ph, pl);
+            }
+        }
+        partials.set(2 * t, acc[0]);
+        partials.set(2 * t + 1, acc[1]);
+    }
+
+    /** {@code (hi[r], lo[r]) += w}: TwoSum of the high parts, the low part folded in, renormalised. */
+    @DeviceFunction
+    static void addTo(double[] hi, double[] lo, int r, double w) {
+        double h = hi[r];
+        double s = h + w;
+        double bb = s - h;
+        double e = (h - (s - bb)) + (w - bb) + lo[r];
+        double nh = s + e;
+        hi[r] = nh;
+        lo[r] = e - (nh - s);
+    }
+
+    /** {@code acc = {hi, lo}} += {@code (ph, pl)} in double-double. */
+    @DeviceFunction
+    static void accumulate(double[] acc, double ph, double pl) {
+        double h = acc[0];
+        double s = h + ph;
+        double bb = s - h;
+        double e = (h - (s - bb)) + (ph - bb) + acc[1] + pl;
+        double nh = s + e;
+        acc[0] = nh;
+        acc[1] = e - (nh - s);
+    }
+
     // ---- the shared sweep skeleton ----
 
     /** First step of work-item t's chunk (Elbek and Kaya, Algorithm 2: aligned power-of-two chunks). */

@@ -46,6 +46,24 @@ class PermanentCommandTest {
         assertTrue(r.out.contains("\"steps_per_second\":"), r.out);
     }
 
+    /** --repeat: every solve's milliseconds and their median in the JSON, the fastest run's fields, the median in the text. */
+    @Test
+    void repeatReportsEverySolveAndTheMedian() throws Exception {
+        Run j = run("--random", "18:0.3:2", "--device", "jvm", "--repeat", "4", "--json");
+        assertEquals(0, j.code, j.err);
+        var node = dev.squall.cli.JsonOutput.mapper().readTree(j.out);
+        double[] ms = new double[4];
+        for (int i = 0; i < 4; i++) ms[i] = node.get("repeat_ms").get(i).asDouble();
+        assertEquals(4, node.get("repeat_ms").size());
+        double[] sorted = ms.clone();
+        java.util.Arrays.sort(sorted);
+        assertEquals((sorted[1] + sorted[2]) / 2, node.get("median_ms").asDouble(), 1e-9);
+        assertEquals(sorted[0], node.get("seconds").asDouble() * 1e3, 1e-6, "the reported run is the fastest");
+        assertEquals(sorted[0], node.get("timings").get("total_ms").asDouble(), 1e-6);
+        Run t = run("--random", "18:0.3:2", "--device", "jvm", "--repeat", "3");
+        assertTrue(t.out.contains("repeats     3 solves in this process: median "), t.out);
+    }
+
     /** Under --method auto a small block runs on the JVM whatever the device: the output says so (no silent switch). */
     @Test
     void smallBlocksOnAnotherDeviceAreReported() throws Exception {

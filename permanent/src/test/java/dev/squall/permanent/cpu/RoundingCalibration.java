@@ -85,7 +85,7 @@ public final class RoundingCalibration {
             double truth = ScaledValue.of(ref, bal.exponent()).toDouble();
             double actual = Math.abs(r.value() - truth) / Math.abs(truth), est = r.errorBound().toDouble() / Math.abs(truth);
             row(name + " codegen-hybrid@" + device, a.n(), refKind, Double.NaN,
-                    dev.squall.permanent.kernel.LaunchPlan.of(NijenhuisWilf.steps(a.n()), r.generated().get(0).threads(), 1024).get(0).delta(), actual, est);
+                    r.generated().get(0).runChunk(), actual, est);
         }
     }
 

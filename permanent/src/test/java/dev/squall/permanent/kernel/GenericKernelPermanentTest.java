@@ -13,6 +13,7 @@ import java.util.List;
 
 import static dev.squall.permanent.testing.ExactPermanents.*;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GenericKernelPermanentTest {
     static List<Device> devices() {
@@ -61,5 +62,35 @@ class GenericKernelPermanentTest {
         // 101 work-items: two groups of 64, the second partly idle; several launches
         assertRelative(exactDyadic(a), new GenericKernelPermanent(d, false).withXStorage(local).withMaxThreads(101).compute(a), 1e-10, "n=" + n + " " + m);
         assertThrows(IllegalArgumentException.class, () -> new GenericKernelPermanent(d, true).withXStorage(local));
+    }
+
+    /**
+     * The double-double kernel against exact rational permanents on matrices whose alternating sum cancels: mixed signs
+     * over many orders of magnitude (banded and sparse regression matrices, unbalanced and balanced), where the double
+     * kernel misses by up to 1e9 relative; one launch and several.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void doubleDoubleKernelMatchesExactValuesWhereDoubleCancels(Device d) {
+        boolean jvm = d.info().type() == DeviceType.JVM;
+        List<String> specs = jvm ? List.of("banded:14:3", "sparse:14:4", "banded:16:6") : List.of("banded:18:3", "sparse:20:5", "banded:20:6");
+        double worstDouble = 0;
+        for (String spec : specs) {
+            SquareMatrix a = dev.squall.permanent.matrix.RegressionMatrices.parse(spec);
+            double exact = dev.squall.permanent.exact.RationalPermanent.of(a, false, false, 2).value().toScaled().toDouble();
+            SquareMatrix sorted = ColumnDegreeSort.apply(a);
+            // unbalanced, the terms reach ~1e15 times the permanent: double-double keeps ~1e-31 of them
+            double cancellation = dev.squall.permanent.cpu.RyserRoundingEstimate.of(sorted, 1).cancellation(exact);
+            double rel = 1e-13 + 1e-20 * cancellation;
+            double dd = new GenericKernelPermanent(d, true).withDoubleDouble(true).compute(sorted);
+            worstDouble = Math.max(worstDouble, Math.abs(new GenericKernelPermanent(d, true).compute(sorted) - exact) / Math.abs(exact));
+            assertRelative(exact, dd, rel, "double-double " + spec + " on " + d.id() + " (terms ~" + cancellation + " x the permanent)");
+            assertRelative(exact, new GenericKernelPermanent(d, true).withDoubleDouble(true).withMaxThreads(37).compute(sorted), rel,
+                    "double-double " + spec + ", 37 work-items, on " + d.id());
+            dev.squall.permanent.numeric.Balancing bal = dev.squall.permanent.numeric.Balancing.of(a);
+            double balanced = new GenericKernelPermanent(d, true).withDoubleDouble(true).compute(ColumnDegreeSort.apply(bal.scaled()));
+            assertRelative(exact, dev.squall.permanent.numeric.ScaledValue.of(balanced, bal.exponent()).toDouble(), 1e-13, "balanced " + spec + " on " + d.id());
+        }
+        assertTrue(worstDouble > 1e-6, "the double kernel must miss on some of these matrices (worst relative error " + worstDouble + ")");
     }
 }
