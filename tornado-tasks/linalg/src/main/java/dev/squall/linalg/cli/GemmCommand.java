@@ -58,7 +58,7 @@ public final class GemmCommand implements SquallSubcommand {
             description = "auto (FP64 tensor cores for fp64 products on CUDA 8.0+: 128 x 128 tiles from 256 rows and columns, 64 x 64 below; else tiles), tiles, mma,"
                     + " or the fp64 tensor-core kernel with a pipeline of asynchronous copies: pipe-w8-s3, pipe-w8-s4, pipe-w8-s2 (8 warps of 64 x 32, 2-4 stages),"
                     + " pipe-w16-s3, pipe-w16-s4 (16 warps of 32 x 32); chunk-w8-s3, chunk-w16-s3, chunk-w16-s4: the same with each work-item's"
-                    + " copy chunks laid out once; chunk-w16-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
+                    + " copy chunks laid out once; chunk-w16-d32-s3, chunk-w8-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Mixin

@@ -133,7 +133,7 @@ public final class BatchedGemm {
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kernel.deep() ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                kernel.deep() ? (wide ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
                         : kernel.chunked ? (wide ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
         seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),

@@ -41,7 +41,11 @@ class PipelinedGemmKernelsF64Test {
             out.add(Arguments.of(d, 8, 2, "pipe"));
             out.add(Arguments.of(d, 8, 3, "chunk"));
             out.add(Arguments.of(d, 16, 2, "chunk"));
-            if (PipelinedGemmKernelsF64.fits(d, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) out.add(Arguments.of(d, 16, 3, "deep"));
+            if (PipelinedGemmKernelsF64.fits(d, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+                out.add(Arguments.of(d, 16, 3, "deep"));
+                out.add(Arguments.of(d, 8, 3, "deep"));
+                out.add(Arguments.of(d, 8, 2, "deep"));
+            }
         }
         return out;
     }
@@ -205,7 +209,7 @@ class PipelinedGemmKernelsF64Test {
         DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
         IntArray desc = d.toIntArray();
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kind.equals("deep") ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                kind.equals("deep") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
                         : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
         TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
