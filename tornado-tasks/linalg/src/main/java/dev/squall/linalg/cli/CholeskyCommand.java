@@ -8,7 +8,6 @@ import dev.squall.linalg.cholesky.CholeskyRun;
 import dev.squall.linalg.cholesky.LoopCholesky;
 import dev.squall.linalg.cholesky.PhaseProfile;
 import dev.squall.linalg.cholesky.SmallCholeskyKernel;
-import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
@@ -76,7 +75,7 @@ public final class CholeskyCommand implements SquallSubcommand {
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
-            description = "panel and trailing GEMMs: auto (FP64 tensor cores on CUDA 8.0+, else tiles) or tiles (default ${DEFAULT-VALUE})")
+            description = "panel and trailing GEMMs: auto (fp64 on CUDA 8.0+: the FP64 tensor cores, large products through the pipelined kernel that squall gemm --kernel auto picks; else tiles) or tiles (default ${DEFAULT-VALUE})")
     String gemmKernel;
 
     @Option(names = "--lookahead", description = "one matrix: factor the next diagonal block on a second device queue while the trailing update"
@@ -128,7 +127,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = run.precision();
         Device device = run.device();
-        if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (deviceKernels && p == Precision.FP64 && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
         if (lookahead) blockedLabel += "-lookahead";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         double flops = BlockedCholesky.flops(n) * batch;

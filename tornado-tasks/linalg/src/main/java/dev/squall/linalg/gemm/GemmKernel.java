@@ -7,10 +7,11 @@ import dev.squall.tasks.runtime.Device;
  * (FP64 or FP32 FMA, every device). {@link #MMA}: {@link MmaGemmKernelsF64#gemmMma} for products of at least
  * {@link BatchedGemm#LARGE_MIN} rows and columns, {@link MmaGemmKernelsF64#gemmMma64} below (FP64 tensor cores;
  * fp64 only). {@link #forDevice} picks MMA for fp64 products on CUDA devices of compute capability 8.0 or later,
- * the only ones where the multiply-accumulate is one instruction.
+ * the only ones where the multiply-accumulate is one instruction; {@link BatchedGemm#choose} then takes the pipelined
+ * kernels for large products.
  *
  * <pre>{@code
- * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64));
+ * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64, d));
  * }</pre>
  */
 public enum GemmKernel {

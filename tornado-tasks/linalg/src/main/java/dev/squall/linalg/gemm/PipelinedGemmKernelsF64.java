@@ -46,8 +46,9 @@ public final class PipelinedGemmKernelsF64 {
     }
 
     /**
-     * Whether {@code device} can run these kernels: CUDA devices (dynamic shared memory, up to 227 KiB a block on sm_90;
-     * the driver refuses devices with less at load) and devices with {@link #LOCAL_BYTES} of local memory.
+     * Whether {@code device} can run these kernels: CUDA devices whose blocks may take {@link #LOCAL_BYTES} of dynamic
+     * shared memory ({@link #cudaSharedBytesPerBlock}: compute capability 8.0 and later but 8.6, 8.9, 12.x) and other
+     * devices with that much local memory.
      */
     public static boolean fits(Device device) {
         return fits(device, LOCAL_BYTES);
@@ -56,7 +57,34 @@ public final class PipelinedGemmKernelsF64 {
     /** Whether {@code device} can run a kernel of these declaring {@code localBytes} (as {@link #fits(Device)}). */
     public static boolean fits(Device device, long localBytes) {
         DeviceInfo info = device.info();
-        return "cuda".equals(info.backend()) || info.localMemoryBytes() >= localBytes;
+        long limit = "cuda".equals(info.backend()) ? cudaSharedBytesPerBlock(info.computeCapability()) : info.localMemoryBytes();
+        return limit >= localBytes;
+    }
+
+    /**
+     * Shared memory a CUDA block may opt in to, by compute capability ("major.minor"), from the CUDA C++ Programming
+     * Guide's table of technical specifications: 227 KiB on 9.x, 10.x and 11.x, 163 KiB on 8.0 and 8.7, 99 KiB on the
+     * other 8.x and on 12.x, 96 KiB on 7.0 and 7.2, 64 KiB on 7.5, 48 KiB (the static limit) before 7.0 and for
+     * capabilities the table does not list. The driver's attribute is not in {@code DeviceInfo}, which reports the
+     * 48 KiB static limit for every CUDA device.
+     */
+    static long cudaSharedBytesPerBlock(String computeCapability) {
+        int major, minor;
+        try {
+            int dot = computeCapability.indexOf('.');
+            major = Integer.parseInt(dot < 0 ? computeCapability : computeCapability.substring(0, dot));
+            minor = dot < 0 ? 0 : Integer.parseInt(computeCapability.substring(dot + 1));
+        } catch (NumberFormatException e) {
+            return 48 * 1024;
+        }
+        int kib = switch (major) {
+            case 9, 10, 11 -> 227;
+            case 8 -> minor == 0 || minor == 7 ? 163 : 99;
+            case 12 -> 99;
+            case 7 -> minor == 5 ? 64 : 96;
+            default -> 48;
+        };
+        return kib * 1024L;
     }
 
     /** Tile row of the {@code t}-th group of an entry, in bands of 8 tile rows (as {@code MmaGemmKernelsF64.bandedRow}). */
