@@ -75,7 +75,9 @@ public final class CholeskyCommand implements SquallSubcommand {
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
-            description = "panel and trailing GEMMs: auto (fp64 on CUDA 8.0+: the FP64 tensor cores, large products through the pipelined kernel that squall gemm --kernel auto picks; else tiles) or tiles (default ${DEFAULT-VALUE})")
+            description = "panel and trailing GEMMs: auto (fp64 on CUDA 8.0+: the FP64 tensor cores, each product through the kernel squall gemm"
+                    + " --kernel auto picks for its shape; else tiles), tiles (the portable kernels throughout), or a squall gemm --kernel name"
+                    + " (mma, chunk-w8-d32-s3, ...) for the outer steps' panel solves and trailing updates, to compare (default ${DEFAULT-VALUE})")
     String gemmKernel;
 
     @Option(names = "--lookahead", description = "one matrix: factor the next diagonal block on a second device queue while the trailing update"
@@ -121,13 +123,22 @@ public final class CholeskyCommand implements SquallSubcommand {
         int outer = block != null ? block : BlockedCholesky.outerBlock(n);
         if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
         SmallCholeskyKernel small = SmallCholeskyKernel.parse(kernel);
-        if (!gemmKernel.equals("auto") && !gemmKernel.equals("tiles")) throw new IllegalArgumentException("--gemm-kernel must be auto or tiles, got '" + gemmKernel + "'");
-        boolean deviceKernels = gemmKernel.equals("auto");
+        boolean deviceKernels = !gemmKernel.equals("tiles");
+        GemmKernel outerGemm = null;
+        if (deviceKernels && !gemmKernel.equals("auto")) {
+            try {
+                outerGemm = GemmKernel.parse(gemmKernel);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage().replace("--kernel", "--gemm-kernel"));
+            }
+            if (run.precision() != Precision.FP64) throw new IllegalArgumentException("--gemm-kernel " + gemmKernel + " is fp64 only; use auto or tiles with " + run.precision());
+        }
         if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = run.precision();
         Device device = run.device();
         if (deviceKernels && p == Precision.FP64 && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (outerGemm != null) blockedLabel = "blocked-gemm-" + outerGemm.cliName();
         if (lookahead) blockedLabel += "-lookahead";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         double flops = BlockedCholesky.flops(n) * batch;
@@ -144,7 +155,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead)) {
+                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm)) {
                     t = Timing.measure("cholesky", run, () -> c.execute().kernelMillis());
                     l = run.verify() ? c.factor().l() : null;
                 }

@@ -107,6 +107,18 @@ class CommandsTest {
                 .asCommandLineList().get(0).getCommand();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("--lookahead"), e.getMessage());
+        // the outer steps' GEMMs by a named kernel (n = 331, block 128: updates of depth 128 and 203 or 75 rows)
+        String deep = run(new CholeskyCommand(), "--n", "331", "--block", "128", "--lookahead", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
+                "--verify", "--json", "--repeat", "1");
+        assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead\""), deep);
+        CholeskyCommand bad = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--gemm-kernel", "deep", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException be = assertThrows(IllegalArgumentException.class, bad::call);
+        assertTrue(be.getMessage().contains("--gemm-kernel must be one of auto, tiles, mma,") && be.getMessage().contains("got 'deep'"), be.getMessage());
+        CholeskyCommand single = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--gemm-kernel", "mma", "--precision", "fp32", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException se = assertThrows(IllegalArgumentException.class, single::call);
+        assertTrue(se.getMessage().contains("--gemm-kernel mma is fp64 only"), se.getMessage());
     }
 
     @Test
