@@ -3,8 +3,8 @@
 #   (1) DGEMM fp64 8192^3 at >= 0.80 of cuBLAS: squall gemm --kernel auto (the default; chunk-w8-d32-s3 on an H100),
 #       chunk-w8-d32-s3 named, and mma (the default before) NN and NT, with cuBLAS (torch.matmul) before and after them;
 #   (2) blocked Cholesky fp64 n = 16384 within 1.3x of cuSOLVER: one queue and --lookahead, each with the default GEMMs
-#       (auto) and with --gemm-kernel mma (the outer steps' GEMMs as before), cuSOLVER (torch.linalg.cholesky) before
-#       and after them.
+#       (auto) and with --gemm-kernel mma (the outer steps' GEMMs as before), --lookahead with --block 1024 (GEMM blocks
+#       half as long, so the diagonal queue finds free SMs sooner), cuSOLVER (torch.linalg.cholesky) before and after.
 #   here:  ./scripts/bundle                        (builds dist/squall-bundle.tar.gz)
 #   there: bash bench/gpu/dense-proofs.sh           (from the repository root; device run, carry dist)
 # First the auto and deep kernels are checked with --verify at sizes that are multiples of neither the tile nor the
@@ -57,6 +57,7 @@ sq "$C" 90 $CHOL --verify
 sq "$C" 90 $CHOL --verify --lookahead
 sq "$C" 90 $CHOL --gemm-kernel mma
 sq "$C" 90 $CHOL --gemm-kernel mma --lookahead
+sq "$C" 90 $CHOL --lookahead --block 1024
 peer_cholesky after
 python3 bench/peers/dense_proofs_summary.py "$OUT" > "$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"

@@ -55,7 +55,7 @@ def cholesky(out):
         ratio = r["ms_median"] / ref
         print(f"{r['kernel']:<30} {r['block']:>6} {r['ms_median']:>10.2f} {r['ms_min']:>8.2f} {ratio:>11.3f} {str(r.get('residual')):>10} {r.get('ok')}")
         if r["kernel"] in ("blocked-mma", "blocked-mma-lookahead"):
-            summary.append(f"SUMMARY Cholesky ({r['kernel']}): {r['ms_median']:.2f} ms = {ratio:.3f}x cuSOLVER; target 1.3x: "
+            summary.append(f"SUMMARY Cholesky ({r['kernel']}, block {r['block']}): {r['ms_median']:.2f} ms = {ratio:.3f}x cuSOLVER; target 1.3x: "
                            f"{'met' if ratio <= 1.3 else 'missed'}")
     return summary
 
