@@ -15,6 +15,7 @@ import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.linalg.gemm.GemmKernel;
+import dev.squall.linalg.gemm.PipelinedGemmKernelsF64;
 import dev.squall.linalg.plan.LaunchSequence;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,22 +57,27 @@ class BlockedCholeskyTest {
      * The outer steps' panel solves and trailing updates through the pipelined tensor-core kernel that
      * {@code --kernel auto} takes for large products on an H100 ({@code chunk-w8-d32-s3}: lower-only C, upper-triangular
      * op(B), offsets into the matrix), on one queue (587 / 256: trailing updates of 331 and 75 rows, depth 256) and with
-     * look-ahead (587 / 128: five steps, the last 75 wide), against the plain Java factor. Every test device holds its
-     * 216 KiB of local memory; one that did not would be refused with a clear error (PipelinedGemmKernelsF64Test).
+     * look-ahead (587 / 128: five steps, the last 75 wide), against the plain Java factor. A device without its 216 KiB
+     * of local memory (NVIDIA's OpenCL) is refused before launch with a clear error.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void outerStepsThroughTheDeepPipelinedGemm(Device device) {
-        assertTrue(dev.squall.linalg.gemm.PipelinedGemmKernelsF64.fits(device, dev.squall.linalg.gemm.PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP), device.id());
         int n = 587;
         double[] a = Matrices.spd(new SplittableRandom(77), n, 0.5);
-        double[] reference = ReferenceCholesky.factor(n, a);
         GemmKernel deep = GemmKernel.CHUNK_W8_D32_S3;
         KernelArray work = Precision.FP64.fromDoubles(a);
         IntArray info = new IntArray(1);
         info.init(Integer.MAX_VALUE);
         LaunchSequence seq = new LaunchSequence("deep_gemm_cholesky", device);
         seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, work, info);
+        if (!PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BlockedCholesky.append(seq, work, n, info, 256, CholeskyPhase.all(), deep));
+            assertTrue(e.getMessage().contains("need 216 KiB of local memory; " + device.id() + " has"), e.getMessage());
+            return;
+        }
+        double[] reference = ReferenceCholesky.factor(n, a);
         BlockedCholesky.append(seq, work, n, info, 256, CholeskyPhase.all(), deep);
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, work, info);
         assertTrue(seq.graph().snapshot().taskNames().stream().anyMatch(t -> t.startsWith("gemm_chunk_deep")), () -> seq.graph().snapshot().taskNames().toString());
