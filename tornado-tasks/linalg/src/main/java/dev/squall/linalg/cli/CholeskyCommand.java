@@ -53,6 +53,7 @@ import java.util.Locale;
                 "  squall cholesky --n 8192 --device cuda:0 --verify   # needs a GPU",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024   # needs a GPU",
                 "  squall cholesky --n 16384 --device cuda:0 --lookahead --verify   # needs a GPU",
+                "  squall cholesky --n 16384 --device cuda:0 --lookahead --gemm-kernel mma   # needs a GPU; the outer GEMMs on mma, to compare",
                 "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify   # needs a GPU",
                 "",
                 "A matrix that is not positive definite is bad input (exit 2, with the failing pivot)."},
@@ -230,7 +231,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         return batch > 1 ? SmallCholeskyKernel.parse(kernel).cliName() : blockedLabel;
     }
 
-    /** "blocked", or "blocked-mma" where the panel and trailing GEMMs run on FP64 tensor cores. */
+    /** "blocked", "blocked-mma" where the panel and trailing GEMMs run on FP64 tensor cores, or "blocked-gemm-NAME" with --gemm-kernel NAME; "-lookahead" appended with --lookahead. */
     private String blockedLabel = "blocked";
 
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {
