@@ -31,7 +31,7 @@ def main():
         res = r.get("residual", r.get("max_error"))
         op = k[0] + (f"/b{r['block']}" if r.get("block") and k[2] == 1 and k[0] == "cholesky" else "")
         # batched small kernels: which one ran (warp: registers + local-memory broadcast; warp-shuffle: registers + shuffles; group / blocks: round 2's)
-        if k[2] == 1 and r.get("kernel") in ("blocked-mma", "mma", "tiles"):
+        if k[2] == 1 and (r.get("kernel") in ("blocked-mma", "mma", "tiles") or r.get("kernel", "").startswith(("chunk-", "pipe-"))):
             op += "/" + r["kernel"].replace("blocked-", "")
         if k[2] > 1 and r.get("kernel") in ("warp", "warp-shuffle", "group", "blocks"):
             op += "/" + r["kernel"] + (f"{r['block']}" if r["kernel"] == "blocks" else "")

@@ -140,6 +140,14 @@ abstract class CDialect {
     /** Waits for the copies this work-item's group has started. */
     abstract String asyncWait();
 
+    /**
+     * The line(s) before a loop with {@code @Unroll(factor)} (0: fully), whose body synchronises the work-group
+     * ({@code collective}: barriers or sub-group operations, also through device functions).
+     */
+    String unrollPragma(long factor, boolean collective) {
+        return factor == 0 ? "#pragma unroll" : "#pragma unroll " + factor;
+    }
+
     /** A local-memory array of a kernel: element C type, name, elements, bytes per element. */
     record LocalArray(String elemC, String name, long size, int elemBytes) {
     }

@@ -20,16 +20,24 @@ final class KernelFacts {
     }
 
     static boolean collective(MethodTree kernel, TypeElement owner, Trees trees) {
+        return kernel.getBody() != null && collective((Tree) kernel.getBody(), owner, trees);
+    }
+
+    /**
+     * Whether {@code code} (a statement of a kernel or device function of {@code owner}) synchronises the work-group:
+     * a barrier or a sub-group operation in it or in a device function it calls.
+     */
+    static boolean collective(Tree code, TypeElement owner, Trees trees) {
         Map<String, MethodTree> devFns = new HashMap<>();
         for (Element e : owner.getEnclosedElements()) {
             if (e instanceof ExecutableElement m && KernelTypes.isDeviceFunction(m)) devFns.put(m.getSimpleName().toString(), trees.getTree(m));
         }
-        Deque<MethodTree> todo = new ArrayDeque<>(List.of(kernel));
-        Set<MethodTree> seen = new HashSet<>();
+        Deque<Tree> todo = new ArrayDeque<>(List.of(code));
+        Set<Tree> seen = new HashSet<>();
         boolean[] found = {false};
         while (!todo.isEmpty() && !found[0]) {
-            MethodTree m = todo.pop();
-            if (!seen.add(m) || m.getBody() == null) continue;
+            Tree m = todo.pop();
+            if (!seen.add(m)) continue;
             new TreeScanner<Void, Void>() {
                 @Override
                 public Void visitMethodInvocation(MethodInvocationTree mi, Void p) {
@@ -40,10 +48,10 @@ final class KernelFacts {
                     };
                     if (COLLECTIVE.contains(n)) found[0] = true;
                     MethodTree callee = devFns.get(n);
-                    if (callee != null) todo.add(callee);
+                    if (callee != null && callee.getBody() != null) todo.add(callee.getBody());
                     return super.visitMethodInvocation(mi, p);
                 }
-            }.scan(m.getBody(), null);
+            }.scan(m, null);
         }
         return found[0];
     }

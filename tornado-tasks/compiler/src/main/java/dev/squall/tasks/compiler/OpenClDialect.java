@@ -376,6 +376,18 @@ final class OpenClDialect extends CDialect {
         return "((void) 0)";
     }
 
+    /**
+     * A loop that synchronises the work-group is unrolled on NVIDIA only: elsewhere each sub-group operation is
+     * exchanges through local memory between barriers, and compilers that run work-groups as loops between barriers
+     * (PoCL) take minutes, or overflow their stack, on a body with thousands of them (a fully unrolled panel of
+     * tensor-core steps: 128 {@code mma16x8x4} are 1,024 barriers).
+     */
+    @Override
+    String unrollPragma(long factor, boolean collective) {
+        String pragma = super.unrollPragma(factor, collective);
+        return collective ? "#ifdef SQ_NV_PTX\n" + pragma + "\n#endif" : pragma;
+    }
+
     @Override
     String exchangeBuffer() {
         // warp shuffles need no buffer; the helpers' signatures keep the parameter

@@ -162,7 +162,7 @@ final class StatementTranslator {
                     if (c == null || c < 0) throw new KernelLanguageException(a, "@Unroll takes a constant factor >= 0 (0 unrolls fully)");
                     factor = c;
                 }
-                return factor == 0 ? "#pragma unroll" : "#pragma unroll " + factor;
+                return d.unrollPragma(factor, KernelFacts.collective(f.getStatement(), program.owner, trees));
             }
         }
         return null;

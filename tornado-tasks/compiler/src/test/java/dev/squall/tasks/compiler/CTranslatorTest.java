@@ -74,6 +74,18 @@ class CTranslatorTest {
                 }
 
                 @Kernel
+                public static void unrolled(KernelContext ctx, DoubleArray x) {
+                    double[] v = new double[4];
+                    for (@Unroll int i = 0; i < 4; i++) v[i] = x.get(ctx.globalIdx * 4 + i);
+                    for (@Unroll int i = 0; i < 4; i++) v[i] = ctx.shuffleXor(v[i], 1);
+                    for (@Unroll(2) int i = 0; i < 4; i++) {
+                        ctx.localBarrier();
+                        x.set(ctx.globalIdx * 4 + i, v[i]);
+                    }
+                    for (@Unroll int i = 0; i < 4; i++) x.set(ctx.globalIdx * 4 + i, v[i] + firstOf(v));
+                }
+
+                @Kernel
                 public static void bits(IntArray a, LongArray b, int s, double half) {
                     for (@Parallel int i = 0; i < a.getSize(); i++) {
                         a.set(i, (a.get(i) >>> s) + (a.get(i) << 33) + (int) (half % 2.0));
@@ -254,6 +266,18 @@ class CTranslatorTest {
         assertTrue(cu.contains("asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\""), cu);
         assertTrue(cu.contains("#else\n    for (long long i = t; i < n; i += nt) dst[i] = src[i];\n#endif"), "a plain copy below sm_80: " + cu);
         assertFalse(cl.contains("sq_async_copy_i") || cl.contains("sq_async_copy_l"), "only the element types copied get a helper: " + cl);
+    }
+
+    @Test
+    void unrolledLoopsThatSynchroniseTheGroupUnrollOnOpenClOnlyWithWarpShuffles() {
+        assertLines(cl, "    double v[4] = {0};\n#pragma unroll\n    for (int i = 0; i < 4; i++)\n");
+        assertLines(cl, "#ifdef SQ_NV_PTX\n#pragma unroll\n#endif\n    for (int i_1 = 0; i_1 < 4; i_1++)\n");
+        assertLines(cl, "#ifdef SQ_NV_PTX\n#pragma unroll 2\n#endif\n    for (int i_2 = 0; i_2 < 4; i_2++)\n");
+        // a device function without barriers does not synchronise
+        assertLines(cl, "    }\n#pragma unroll\n    for (int i_3 = 0; i_3 < 4; i_3++)\n");
+        assertLines(cu, "#pragma unroll\n    for (int i_1 = 0; i_1 < 4; i_1++)\n");
+        assertLines(cu, "#pragma unroll 2\n    for (int i_2 = 0; i_2 < 4; i_2++)\n");
+        assertFalse(cu.contains("SQ_NV_PTX"), cu);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.gemm.BatchDescriptor;
 import dev.squall.linalg.gemm.BatchedGemm;
+import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.triangular.CopyLaunches;
@@ -68,16 +69,23 @@ public final class BlockedCholesky {
         append(seq, a, n, info, outerBlock(n), CholeskyPhase.all());
     }
 
+    /** As {@link #append(LaunchSequence, KernelArray, int, IntArray, int, Set, GemmKernel)} with the GEMM kernels picked for the device. */
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases) {
+        append(seq, a, n, info, outer, phases, null);
+    }
+
     /**
      * Appends the launches of the given phases only ({@link CholeskyPhase#all()} for the
-     * factorisation), with outer block {@code outer} (a multiple of {@link #INNER_BLOCK}).
+     * factorisation), with outer block {@code outer} (a multiple of {@link #INNER_BLOCK}). The outer steps' panel
+     * solves and trailing updates run {@code outerGemm} (null: the kernel {@link BatchedGemm#choose} picks for each
+     * product on the sequence's target); the 64-column steps always take the picked one.
      */
-    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases) {
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
         Workspace ws = new Workspace(Precision.of(a), n, outer);
-        factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases);
+        factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases, outerGemm);
         if (phases.contains(CholeskyPhase.COPY)) CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
     }
 
@@ -100,16 +108,17 @@ public final class BlockedCholesky {
      * to {@code info[0]}, the smallest if several fail) with outer block {@code outer}. The diagonal steps own a
      * workspace (scratch of the inner steps, the inverse) and the updates read one of two panel buffers, so step
      * k + 1's diagonal phase may run while step k's rest runs; the caller orders the phases as
-     * {@link LookaheadCholesky} says. Launches pick kernel variants for {@code target} (null: the portable ones).
+     * {@link LookaheadCholesky} says. Launches pick kernel variants for {@code target} (null: the portable ones); the
+     * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null.
      */
-    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer) {
+    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
         Precision p = Precision.of(a);
         if (n <= 2 * outer) {
             LaunchSequence whole = new LaunchSequence(name + "_diag0", target);
-            factorBlock(whole, a, 0, n, n, 0, info, new Workspace(p, n, outer), outer, CholeskyPhase.all());
+            factorBlock(whole, a, 0, n, n, 0, info, new Workspace(p, n, outer), outer, CholeskyPhase.all(), outerGemm);
             return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[0], new LaunchSequence[0]);
         }
         int steps = (n + outer - 1) / outer;
@@ -121,24 +130,24 @@ public final class BlockedCholesky {
             int d = k0 + k0 * n;
             KernelArray panel = panels[k % 2];
             LaunchSequence diag = diagonal[k] = new LaunchSequence(name + "_diag" + k, target);
-            factorBlock(diag, a, d, n, kb, k0, info, diagonalWs, outer, null);
+            factorBlock(diag, a, d, n, kb, k0, info, diagonalWs, outer, null, outerGemm);
             if (rem == 0) break;
             TriangularInverse.append(diag, a, d, n, 0, diagonalWs.inverse, diagonalWs.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
-            BatchedGemm.append(diag, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
+            gemm(diag, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
                     BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {n},
-                            new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true);
+                            new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true, outerGemm);
             // step k's update of block column k + 1 (width next): the rem x next strip, its diagonal block's lower triangle
             int next = Math.min(outer, rem), dNext = d + kb + kb * n;
             LaunchSequence column = nextColumn[k] = new LaunchSequence(name + "_next" + k, target);
-            BatchedGemm.append(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+            gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
                     BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                            new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true);
+                            new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
             LaunchSequence r = rest[k] = new LaunchSequence(name + "_rest" + k, target);
             int m = rem - next;
             if (m > 0) {
-                BatchedGemm.append(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                gemm(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
                         BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
-                                new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n}), true);
+                                new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n}), true, false, outerGemm);
             }
             CopyLaunches.rect(r, panel, 0, rem, a, d + kb, n, rem, kb);
         }
@@ -153,7 +162,7 @@ public final class BlockedCholesky {
      * solve and copy) counts as {@link CholeskyPhase#DIAGONAL_FACTOR} at the top level too.
      */
     private static void factorBlock(LaunchSequence seq, KernelArray a, int off, int lda, int n, int pivotBase, IntArray info, Workspace ws,
-                                    int outer, Set<CholeskyPhase> phases) {
+                                    int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm) {
         if (n <= INNER_BLOCK) {
             if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) BatchedCholesky.append(seq, a, off, lda, 0, n, 1, info, 0, pivotBase, SmallCholeskyKernel.GROUP);
             return;
@@ -166,11 +175,11 @@ public final class BlockedCholesky {
                 // inner step: factor, panel solve and panel copy in one launch (counted as the diagonal factor),
                 // then the trailing update from the panel it wrote
                 if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) appendPanel(seq, a, d, lda, kb, rem, ws, info, pivotBase + k0);
-                if (rem > 0 && (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE))) appendTrailing(seq, a, d, lda, kb, rem, ws);
+                if (rem > 0 && (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE))) appendTrailing(seq, a, d, lda, kb, rem, ws, null);
                 continue;
             }
             if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_FACTOR)) {
-                factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws, outer, null);
+                factorBlock(seq, a, d, lda, kb, pivotBase + k0, info, ws, outer, null, outerGemm);
             }
             if (rem == 0) break;
             if (phases == null || phases.contains(CholeskyPhase.DIAGONAL_INVERSE)) {
@@ -179,11 +188,11 @@ public final class BlockedCholesky {
             if (phases == null || phases.contains(CholeskyPhase.PANEL_SOLVE)) {
                 // panel solve: L21 = A21 * L11^-T into the panel buffer (A21 cannot be read and written by one GEMM);
                 // L11^-T is upper triangular, which the tensor-core GEMM uses to halve the work
-                BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
+                gemm(seq, Transpose.N, Transpose.T, 1, a, ws.inverse, 0, ws.panel,
                         BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {lda},
-                                new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true);
+                                new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true, outerGemm);
             }
-            if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) appendTrailing(seq, a, d, lda, kb, rem, ws);
+            if (phases == null || phases.contains(CholeskyPhase.TRAILING_UPDATE)) appendTrailing(seq, a, d, lda, kb, rem, ws, outerGemm);
             if (phases == null || phases.contains(CholeskyPhase.COPY)) CopyLaunches.rect(seq, ws.panel, 0, rem, a, d + kb, lda, rem, kb);
         }
     }
@@ -200,11 +209,21 @@ public final class BlockedCholesky {
                 PanelCholeskyKernels.potrfPanel.at(Precision.of(a)), new KernelContext(), a, d, lda, kb + rem, kb, ws.panel, info, 0, pivotBase, ws.arrivals);
     }
 
-    /** The trailing update of the lower triangle from the solved panel in {@code ws.panel}: {@code A22 -= L21 L21^T}. */
-    private static void appendTrailing(LaunchSequence seq, KernelArray a, int d, int lda, int kb, int rem, Workspace ws) {
-        BatchedGemm.append(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
+    /**
+     * The trailing update of the lower triangle from the solved panel in {@code ws.panel}: {@code A22 -= L21 L21^T}, by
+     * {@code kernel} (null: the one picked for the shape).
+     */
+    private static void appendTrailing(LaunchSequence seq, KernelArray a, int d, int lda, int kb, int rem, Workspace ws, GemmKernel kernel) {
+        gemm(seq, Transpose.N, Transpose.T, -1, ws.panel, ws.panel, 1, a,
                 BatchDescriptor.variable(new int[] {rem}, new int[] {rem}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                        new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true);
+                        new int[] {0}, new int[] {rem}, new int[] {d + kb + kb * lda}, new int[] {lda}), true, false, kernel);
+    }
+
+    /** {@link BatchedGemm#append} with {@code kernel}, or where it is null the kernel picked for the shape on the sequence's target. */
+    private static void gemm(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b, double beta, KernelArray c,
+                             BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+        BatchedGemm.append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB,
+                kernel != null ? kernel : BatchedGemm.choose(seq.target(), Precision.of(c), d));
     }
 
     /** Floating-point operations of a Cholesky factorisation of order n, n^3/3 (for rates). */

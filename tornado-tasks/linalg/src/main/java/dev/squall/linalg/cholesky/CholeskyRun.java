@@ -1,6 +1,7 @@
 package dev.squall.linalg.cholesky;
 
 import dev.squall.linalg.plan.InputChecks;
+import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.triangular.CopyLaunches;
@@ -65,6 +66,15 @@ public final class CholeskyRun implements AutoCloseable {
      * otherwise runs {@link LoopCholesky}). The factor is the same as without it, to rounding.
      */
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead) {
+        this(device, a, n, outerBlock, deviceKernels, lookahead, null);
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int, int, boolean, boolean)}, the outer steps' panel solves and trailing
+     * updates of the blocked path by {@code outerGemm} (fp64; null: the kernel picked for each product), to compare
+     * kernels; the {@code jvm} device's loop path (without look-ahead) has no GEMMs and ignores it.
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm) {
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         this.a = a;
@@ -73,7 +83,7 @@ public final class CholeskyRun implements AutoCloseable {
         this.device = device;
         info.init(Integer.MAX_VALUE);
         if (lookahead) {
-            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels);
+            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm);
             this.plan = null;
             return;
         }
@@ -84,7 +94,7 @@ public final class CholeskyRun implements AutoCloseable {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
             CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all());
+            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm);
         }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);

@@ -1,5 +1,6 @@
 package dev.squall.linalg.cholesky;
 
+import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.linalg.triangular.CopyLaunches;
 import dev.squall.tasks.api.IntArray;
@@ -41,8 +42,13 @@ final class LookaheadCholesky implements AutoCloseable {
      * kernel variants (the FP64 tensor-core GEMM on CUDA).
      */
     LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels) {
+        this(device, a, work, n, info, outer, deviceKernels, null);
+    }
+
+    /** As the constructor above, the panel solves and updates of the outer steps by {@code outerGemm} (null: picked per product). */
+    LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels, GemmKernel outerGemm) {
         Device target = deviceKernels ? device : null;
-        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer);
+        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer, outerGemm);
         update = device.newQueue();
         diagonal = device.newPriorityQueue(); // its short launches go ahead of the pending blocks of the update GEMMs
         LaunchSequence up = new LaunchSequence("cholesky_upload", target);

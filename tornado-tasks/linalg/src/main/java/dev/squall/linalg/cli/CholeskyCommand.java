@@ -8,7 +8,6 @@ import dev.squall.linalg.cholesky.CholeskyRun;
 import dev.squall.linalg.cholesky.LoopCholesky;
 import dev.squall.linalg.cholesky.PhaseProfile;
 import dev.squall.linalg.cholesky.SmallCholeskyKernel;
-import dev.squall.linalg.gemm.BatchedGemm;
 import dev.squall.linalg.gemm.GemmKernel;
 import dev.squall.linalg.plan.InputChecks;
 import dev.squall.linalg.plan.LaunchSequence;
@@ -54,6 +53,7 @@ import java.util.Locale;
                 "  squall cholesky --n 8192 --device cuda:0 --verify   # needs a GPU",
                 "  squall cholesky --n 16384 --device cuda:0 --profile --block 1024   # needs a GPU",
                 "  squall cholesky --n 16384 --device cuda:0 --lookahead --verify   # needs a GPU",
+                "  squall cholesky --n 16384 --device cuda:0 --lookahead --gemm-kernel mma   # needs a GPU; the outer GEMMs on mma, to compare",
                 "  squall cholesky --n 64 --batch 10000 --kernel group --device cuda:0 --verify   # needs a GPU",
                 "",
                 "A matrix that is not positive definite is bad input (exit 2, with the failing pivot)."},
@@ -76,7 +76,9 @@ public final class CholeskyCommand implements SquallSubcommand {
     String kernel;
 
     @Option(names = "--gemm-kernel", paramLabel = "G", defaultValue = "auto",
-            description = "panel and trailing GEMMs: auto (FP64 tensor cores on CUDA 8.0+, else tiles) or tiles (default ${DEFAULT-VALUE})")
+            description = "panel and trailing GEMMs: auto (fp64 on CUDA 8.0+: the FP64 tensor cores, each product through the kernel squall gemm"
+                    + " --kernel auto picks for its shape; else tiles), tiles (the portable kernels throughout), or a squall gemm --kernel name"
+                    + " (mma, chunk-w8-d32-s3, ...) for the outer steps' panel solves and trailing updates, to compare (default ${DEFAULT-VALUE})")
     String gemmKernel;
 
     @Option(names = "--lookahead", description = "one matrix: factor the next diagonal block on a second device queue while the trailing update"
@@ -122,13 +124,22 @@ public final class CholeskyCommand implements SquallSubcommand {
         int outer = block != null ? block : BlockedCholesky.outerBlock(n);
         if (outer < 64 || outer % 64 != 0) throw new IllegalArgumentException("--block must be a positive multiple of 64, got " + outer);
         SmallCholeskyKernel small = SmallCholeskyKernel.parse(kernel);
-        if (!gemmKernel.equals("auto") && !gemmKernel.equals("tiles")) throw new IllegalArgumentException("--gemm-kernel must be auto or tiles, got '" + gemmKernel + "'");
-        boolean deviceKernels = gemmKernel.equals("auto");
+        boolean deviceKernels = !gemmKernel.equals("tiles");
+        GemmKernel outerGemm = null;
+        if (deviceKernels && !gemmKernel.equals("auto")) {
+            try {
+                outerGemm = GemmKernel.parse(gemmKernel);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage().replace("--kernel", "--gemm-kernel"));
+            }
+            if (run.precision() != Precision.FP64) throw new IllegalArgumentException("--gemm-kernel " + gemmKernel + " is fp64 only; use auto or tiles with " + run.precision());
+        }
         if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = run.precision();
         Device device = run.device();
-        if (deviceKernels && BatchedGemm.choose(device, p) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (deviceKernels && p == Precision.FP64 && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
+        if (outerGemm != null) blockedLabel = "blocked-gemm-" + outerGemm.cliName();
         if (lookahead) blockedLabel += "-lookahead";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         double flops = BlockedCholesky.flops(n) * batch;
@@ -145,7 +156,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead)) {
+                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm)) {
                     t = Timing.measure("cholesky", run, () -> c.execute().kernelMillis());
                     l = run.verify() ? c.factor().l() : null;
                 }
@@ -220,7 +231,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         return batch > 1 ? SmallCholeskyKernel.parse(kernel).cliName() : blockedLabel;
     }
 
-    /** "blocked", or "blocked-mma" where the panel and trailing GEMMs run on FP64 tensor cores. */
+    /** "blocked", "blocked-mma" where the panel and trailing GEMMs run on FP64 tensor cores, or "blocked-gemm-NAME" with --gemm-kernel NAME; "-lookahead" appended with --lookahead. */
     private String blockedLabel = "blocked";
 
     private void printProfile(PrintStream out, Device device, java.util.List<PhaseProfile.Row> rows, int outer) {

@@ -55,10 +55,13 @@ public final class GemmCommand implements SquallSubcommand {
     Transpose transB;
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
-            description = "auto (FP64 tensor cores for fp64 products on CUDA 8.0+: 128 x 128 tiles from 256 rows and columns, 64 x 64 below; else tiles), tiles, mma,"
-                    + " or the fp64 tensor-core kernel with a pipeline of asynchronous copies: pipe-w8-s3, pipe-w8-s4, pipe-w8-s2 (8 warps of 64 x 32, 2-4 stages),"
+            description = "auto: the fastest kernel for the device and shape: on CUDA 8.0+ for fp64, chunk-w8-d32-s3 from 256 rows, columns and depth"
+                    + " where a block may take 216 KiB of shared memory (sm_90 and later but sm_120; the fastest on an H100),"
+                    + " else chunk-w8-s3 where 160 KiB fit (sm_80, sm_87), else mma, which also takes smaller products (128 x 128 tiles from 256 rows and columns,"
+                    + " 64 x 64 below); tiles elsewhere and for fp32. Or name one: tiles (FP64/FP32 FMA), mma (FP64 tensor cores, register staging),"
+                    + " the fp64 tensor-core kernel with a pipeline of asynchronous copies: pipe-w8-s3, pipe-w8-s4, pipe-w8-s2 (8 warps of 64 x 32, 2-4 stages),"
                     + " pipe-w16-s3, pipe-w16-s4 (16 warps of 32 x 32); chunk-w8-s3, chunk-w16-s3, chunk-w16-s4: the same with each work-item's"
-                    + " copy chunks laid out once; chunk-w16-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
+                    + " copy chunks laid out once; chunk-w16-d32-s3, chunk-w8-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Mixin
@@ -96,7 +99,7 @@ public final class GemmCommand implements SquallSubcommand {
         BatchDescriptor d = BatchDescriptor.stridedWithLd(batch, m, nn, kk, (int) sa, lda, (int) sb, ldb, (int) sc, m);
         LaunchSequence seq = new LaunchSequence("gemm", device);
         seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b);
-        GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p) : GemmKernel.parse(kernel);
+        GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p, d) : GemmKernel.parse(kernel);
         BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {

@@ -114,6 +114,12 @@ public final class BatchDescriptor {
         return r;
     }
 
+    public int maxK() {
+        int r = 0;
+        for (int e = 0; e < count; e++) r = Math.max(r, k(e));
+        return r;
+    }
+
     /** Multiply-adds summed over entries (for flop rates: 2 flops each). */
     public long multiplyAdds() {
         long s = 0;

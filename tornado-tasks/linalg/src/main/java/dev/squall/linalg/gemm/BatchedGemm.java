@@ -24,7 +24,7 @@ public final class BatchedGemm {
     /** Runs one batched GEMM on {@code device}, copying inputs there and {@code c} back. */
     public static void run(Device device, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                            double beta, KernelArray c, BatchDescriptor d) {
-        run(device, ta, tb, alpha, a, b, beta, c, d, choose(device, Precision.of(c)));
+        run(device, ta, tb, alpha, a, b, beta, c, d, choose(device, Precision.of(c), d));
     }
 
     /** As {@link #run(Device, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray, BatchDescriptor)} with the kernel named. */
@@ -46,15 +46,23 @@ public final class BatchedGemm {
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly) {
-        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, choose(seq.target(), Precision.of(c)));
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, choose(seq.target(), Precision.of(c), d));
     }
 
     /**
-     * The kernel {@link #append} picks for products of precision {@code p} on {@code target} (null: unknown, so the
-     * portable one); the tile size then follows each batch's extents.
+     * The kernel {@link #append} picks for products of precision {@code p} and extents {@code d} on {@code target}
+     * (null: unknown, so the portable one), the fastest measured there: on CUDA devices with FP64 tensor cores
+     * (compute capability 8.0+), fp64 products of at least {@link #LARGE_MIN} rows, columns and depth take the
+     * pipelined tensor-core kernel, {@link GemmKernel#CHUNK_W8_D32_S3} where a block may take its 216 KiB of shared
+     * memory (on an H100 about 1.3 times {@code mma}, linalg/PERF.md), else
+     * {@link GemmKernel#CHUNK_W8_S3} (160 KiB) where that fits; smaller fp64 products (and devices with less shared
+     * memory) take {@link GemmKernel#MMA}; fp32 products and other devices {@link GemmKernel#TILES}.
      */
-    public static GemmKernel choose(Device target, Precision p) {
-        return p == Precision.FP64 && GemmKernel.forDevice(target) == GemmKernel.MMA ? GemmKernel.MMA : GemmKernel.TILES;
+    public static GemmKernel choose(Device target, Precision p, BatchDescriptor d) {
+        if (p != Precision.FP64 || GemmKernel.forDevice(target) != GemmKernel.MMA) return GemmKernel.TILES;
+        if (!usesLargeTiles(d) || d.maxK() < LARGE_MIN) return GemmKernel.MMA;
+        if (PipelinedGemmKernelsF64.fits(target, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) return GemmKernel.CHUNK_W8_D32_S3;
+        return PipelinedGemmKernelsF64.fits(target) ? GemmKernel.CHUNK_W8_S3 : GemmKernel.MMA;
     }
 
     /**
@@ -69,12 +77,12 @@ public final class BatchedGemm {
     /**
      * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
      * BatchDescriptor, boolean)}, where {@code upperB} says that op(B) is zero below its diagonal (B lower triangular
-     * and transposed, say): the {@link GemmKernel#MMA} kernel then skips the zero part of each sum, the others
-     * multiply by the zeros.
+     * and transposed, say): the tensor-core kernels ({@link GemmKernel#MMA} and the pipelined ones) then skip the zero
+     * part of each sum, {@link GemmKernel#TILES} multiplies by the zeros.
      */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB) {
-        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, choose(seq.target(), Precision.of(c)));
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, choose(seq.target(), Precision.of(c), d));
     }
 
     /** As the one above with the kernel named. */
@@ -133,7 +141,7 @@ public final class BatchedGemm {
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kernel.deep() ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                kernel.deep() ? (wide ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
                         : kernel.chunked ? (wide ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
         seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),

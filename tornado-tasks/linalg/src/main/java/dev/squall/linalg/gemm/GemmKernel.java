@@ -7,10 +7,11 @@ import dev.squall.tasks.runtime.Device;
  * (FP64 or FP32 FMA, every device). {@link #MMA}: {@link MmaGemmKernelsF64#gemmMma} for products of at least
  * {@link BatchedGemm#LARGE_MIN} rows and columns, {@link MmaGemmKernelsF64#gemmMma64} below (FP64 tensor cores;
  * fp64 only). {@link #forDevice} picks MMA for fp64 products on CUDA devices of compute capability 8.0 or later,
- * the only ones where the multiply-accumulate is one instruction.
+ * the only ones where the multiply-accumulate is one instruction; {@link BatchedGemm#choose} then takes the pipelined
+ * kernels for large products.
  *
  * <pre>{@code
- * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64));
+ * BatchedGemm.append(seq, Transpose.N, Transpose.T, 1, a, b, 0, c, d, false, BatchedGemm.choose(device, Precision.FP64, d));
  * }</pre>
  */
 public enum GemmKernel {
@@ -27,8 +28,11 @@ public enum GemmKernel {
      * ({@code gemmChunked}, {@code gemmChunked16}: {@link dev.squall.tasks.api.KernelContext#asyncCopyChunk}).
      */
     CHUNK_W8_S3(8, 3, true), CHUNK_W16_S3(16, 3, true), CHUNK_W16_S4(16, 4, true),
-    /** {@code gemmChunkedDeep16}: 16 warps, panels of depth 32, 3 stages (216 KiB of local memory). */
-    CHUNK_W16_D32_S3(16, 3, true);
+    /**
+     * {@code gemmChunkedDeep16} (16 warps of 32 x 32) and {@code gemmChunkedDeep} (8 warps of 64 x 32): panels of
+     * depth 32, 3 stages (216 KiB of local memory).
+     */
+    CHUNK_W16_D32_S3(16, 3, true), CHUNK_W8_D32_S3(8, 3, true);
 
     /** Warps per group and pipeline stages of a PIPE or CHUNK kernel; 0 for the others. */
     final int warps, stages;
@@ -47,7 +51,7 @@ public enum GemmKernel {
 
     /** Whether this kernel takes panels of depth {@link PipelinedGemmKernelsF64#DEEP}. */
     boolean deep() {
-        return this == CHUNK_W16_D32_S3;
+        return this == CHUNK_W16_D32_S3 || this == CHUNK_W8_D32_S3;
     }
 
     /** Whether this is one of the {@link PipelinedGemmKernelsF64} launches. */

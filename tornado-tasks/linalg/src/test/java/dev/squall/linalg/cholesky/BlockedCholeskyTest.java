@@ -11,6 +11,12 @@ import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.linalg.gemm.GemmKernel;
+import dev.squall.linalg.gemm.PipelinedGemmKernelsF64;
+import dev.squall.linalg.plan.LaunchSequence;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,6 +51,54 @@ class BlockedCholeskyTest {
             assertTrue(res < 1e-14, "||LL^T - A||/||A|| = " + res + " for n=" + n + " on " + device.id());
             Compare.close("L n=" + n + " on " + device.id(), ReferenceCholesky.factor(n, a), l, n == 203 ? 1e-7 : 1e-11);
         }
+    }
+
+    /**
+     * The outer steps' panel solves and trailing updates through the pipelined tensor-core kernel that
+     * {@code --kernel auto} takes for large products on an H100 ({@code chunk-w8-d32-s3}: lower-only C, upper-triangular
+     * op(B), offsets into the matrix), on one queue (587 / 256: trailing updates of 331 and 75 rows, depth 256) and with
+     * look-ahead (587 / 128: five steps, the last 75 wide), against the plain Java factor. A device without its 216 KiB
+     * of local memory (NVIDIA's OpenCL) is refused before launch with a clear error.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void outerStepsThroughTheDeepPipelinedGemm(Device device) {
+        int n = 587;
+        double[] a = Matrices.spd(new SplittableRandom(77), n, 0.5);
+        GemmKernel deep = GemmKernel.CHUNK_W8_D32_S3;
+        KernelArray work = Precision.FP64.fromDoubles(a);
+        IntArray info = new IntArray(1);
+        info.init(Integer.MAX_VALUE);
+        LaunchSequence seq = new LaunchSequence("deep_gemm_cholesky", device);
+        seq.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, work, info);
+        if (!PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BlockedCholesky.append(seq, work, n, info, 256, CholeskyPhase.all(), deep));
+            assertTrue(e.getMessage().contains("need 216 KiB of local memory; " + device.id() + " has"), e.getMessage());
+            return;
+        }
+        double[] reference = ReferenceCholesky.factor(n, a);
+        BlockedCholesky.append(seq, work, n, info, 256, CholeskyPhase.all(), deep);
+        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, work, info);
+        assertTrue(seq.graph().snapshot().taskNames().stream().anyMatch(t -> t.startsWith("gemm_chunk_deep")), () -> seq.graph().snapshot().taskNames().toString());
+        try (ExecutionPlan plan = seq.plan(device)) {
+            plan.execute();
+        }
+        assertEquals(Integer.MAX_VALUE, info.get(0), "no failing pivot");
+        double[] l = Precision.toDoubles(new CholeskyFactor(work, n).l());
+        assertTrue(Residuals.cholesky(n, l, a) < 1e-14, "residual on " + device.id());
+        Compare.close("L, one queue, deep GEMM on " + device.id(), reference, l, 1e-11);
+
+        KernelArray input = Precision.FP64.fromDoubles(a), out = Precision.FP64.allocate((long) n * n);
+        IntArray info2 = new IntArray(1);
+        info2.init(Integer.MAX_VALUE);
+        try (LookaheadCholesky la = new LookaheadCholesky(device, input, out, n, info2, 128, true, deep)) {
+            la.execute().result().transferToHost(out);
+        }
+        assertEquals(Integer.MAX_VALUE, info2.get(0), "no failing pivot");
+        double[] l2 = Precision.toDoubles(new CholeskyFactor(out, n).l());
+        assertTrue(Residuals.upperIsZero(n, l2, 0));
+        Compare.close("L, look-ahead, deep GEMM on " + device.id(), reference, l2, 1e-11);
     }
 
     @ParameterizedTest(name = "{0}")

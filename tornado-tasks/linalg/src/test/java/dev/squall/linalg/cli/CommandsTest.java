@@ -107,6 +107,26 @@ class CommandsTest {
                 .asCommandLineList().get(0).getCommand();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("--lookahead"), e.getMessage());
+        // the outer steps' GEMMs by a named kernel (n = 331, block 128: updates of depth 128 and 203 or 75 rows); devices
+        // without its local memory refuse it with the reason
+        String[] deepArgs = {"--n", "331", "--block", "128", "--lookahead", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
+                "--verify", "--json", "--repeat", "1"};
+        if (dev.squall.linalg.gemm.PipelinedGemmKernelsF64.fits(device, dev.squall.linalg.gemm.PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+            String deep = run(new CholeskyCommand(), deepArgs);
+            assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead\""), deep);
+        } else {
+            CholeskyCommand refused = new CommandLine(new CholeskyCommand()).parseArgs(deepArgs).asCommandLineList().get(0).getCommand();
+            IllegalArgumentException re = assertThrows(IllegalArgumentException.class, refused::call);
+            assertTrue(re.getMessage().contains("need 216 KiB of local memory"), re.getMessage());
+        }
+        CholeskyCommand bad = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--gemm-kernel", "deep", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException be = assertThrows(IllegalArgumentException.class, bad::call);
+        assertTrue(be.getMessage().contains("--gemm-kernel must be one of auto, tiles, mma,") && be.getMessage().contains("got 'deep'"), be.getMessage());
+        CholeskyCommand single = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--gemm-kernel", "mma", "--precision", "fp32", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException se = assertThrows(IllegalArgumentException.class, single::call);
+        assertTrue(se.getMessage().contains("--gemm-kernel mma is fp64 only"), se.getMessage());
     }
 
     @Test
@@ -162,7 +182,7 @@ class CommandsTest {
         assertTrue(ke.getMessage().contains("kernel must be warp-loop or group, got shuffle"), ke.getMessage());
         GemmCommand gk = new CommandLine(new GemmCommand()).parseArgs("--m", "10", "--kernel", "pipe-w9-s3").asCommandLineList().get(0).getCommand();
         IllegalArgumentException ge = assertThrows(IllegalArgumentException.class, gk::call);
-        assertTrue(ge.getMessage().contains("--kernel must be one of auto, tiles, mma, pipe-w8-s3, pipe-w8-s4, pipe-w16-s3, pipe-w16-s4, pipe-w8-s2, chunk-w8-s3, chunk-w16-s3, chunk-w16-s4, chunk-w16-d32-s3, got 'pipe-w9-s3'"),
+        assertTrue(ge.getMessage().contains("--kernel must be one of auto, tiles, mma, pipe-w8-s3, pipe-w8-s4, pipe-w16-s3, pipe-w16-s4, pipe-w8-s2, chunk-w8-s3, chunk-w16-s3, chunk-w16-s4, chunk-w16-d32-s3, chunk-w8-d32-s3, got 'pipe-w9-s3'"),
                 ge.getMessage());
         SvdCommand s = new CommandLine(new SvdCommand()).parseArgs("--m", "10", "--n", "20").asCommandLineList().get(0).getCommand();
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);

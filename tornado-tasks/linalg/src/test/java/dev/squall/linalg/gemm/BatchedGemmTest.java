@@ -288,6 +288,40 @@ class BatchedGemmTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BatchedGemm.append(seq, Transpose.N, Transpose.N, 1, f, f, 0, f, large, false, GemmKernel.MMA));
         assertTrue(e.getMessage().contains("fp64 only"), e.getMessage());
-        assertEquals(GemmKernel.TILES, BatchedGemm.choose(null, Precision.FP64), "no target: the portable kernel");
+        assertEquals(GemmKernel.TILES, BatchedGemm.choose(null, Precision.FP64, large), "no target: the portable kernel");
+    }
+
+    /**
+     * {@code auto} on each test device: tiles without FP64 tensor cores (jvm, OpenCL) and for fp32; on CUDA 8.0+ the
+     * deep pipelined kernel for large fp64 products where a block may take 216 KiB, mma for small ones (or a shallow
+     * depth); and the shared memory a CUDA block may take by compute capability, which decides between them.
+     */
+    @Test
+    void autoPicksByDeviceAndShape() {
+        BatchDescriptor big = BatchDescriptor.strided(1, 8192, 8192, 8192, 0, 0, 0), small = BatchDescriptor.strided(1, 64, 64, 64, 0, 0, 0);
+        BatchDescriptor shallow = BatchDescriptor.strided(1, 2000, 2000, 64, 0, 0, 0);
+        for (Device d : TestDevices.all()) {
+            boolean tensor = d.info().backend().equals("cuda") && Integer.parseInt(d.info().computeCapability().split("\\.")[0]) >= 8;
+            long shared = tensor ? PipelinedGemmKernelsF64.cudaSharedBytesPerBlock(d.info().computeCapability()) : 0;
+            GemmKernel large = !tensor ? GemmKernel.TILES : shared >= 216 * 1024 ? GemmKernel.CHUNK_W8_D32_S3
+                    : shared >= 160 * 1024 ? GemmKernel.CHUNK_W8_S3 : GemmKernel.MMA;
+            assertEquals(large, BatchedGemm.choose(d, Precision.FP64, big), d.id());
+            assertEquals(tensor ? GemmKernel.MMA : GemmKernel.TILES, BatchedGemm.choose(d, Precision.FP64, small), d.id());
+            assertEquals(tensor ? GemmKernel.MMA : GemmKernel.TILES, BatchedGemm.choose(d, Precision.FP64, shallow), d.id());
+            for (BatchDescriptor shape : List.of(big, small)) assertEquals(GemmKernel.TILES, BatchedGemm.choose(d, Precision.FP32, shape), d.id());
+        }
+        assertEquals(227 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("9.0"));
+        assertEquals(227 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("10.0"));
+        assertEquals(163 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("8.0"));
+        assertEquals(99 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("8.6"));
+        assertEquals(99 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("12.0"));
+        assertEquals(64 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("7.5"));
+        assertEquals(48 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("6.1"));
+        assertEquals(48 * 1024, PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("unknown"));
+        // 9.0 holds the deep kernel (216 KiB), 8.0 only the 160 KiB ones, 8.6 neither
+        assertTrue(PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("9.0") >= PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP);
+        assertTrue(PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("8.0") < PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP);
+        assertTrue(PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("8.0") >= PipelinedGemmKernelsF64.LOCAL_BYTES);
+        assertTrue(PipelinedGemmKernelsF64.cudaSharedBytesPerBlock("8.6") < PipelinedGemmKernelsF64.LOCAL_BYTES);
     }
 }

@@ -41,7 +41,11 @@ class PipelinedGemmKernelsF64Test {
             out.add(Arguments.of(d, 8, 2, "pipe"));
             out.add(Arguments.of(d, 8, 3, "chunk"));
             out.add(Arguments.of(d, 16, 2, "chunk"));
-            if (PipelinedGemmKernelsF64.fits(d, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) out.add(Arguments.of(d, 16, 3, "deep"));
+            if (PipelinedGemmKernelsF64.fits(d, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+                out.add(Arguments.of(d, 16, 3, "deep"));
+                out.add(Arguments.of(d, 8, 3, "deep"));
+                out.add(Arguments.of(d, 8, 2, "deep"));
+            }
         }
         return out;
     }
@@ -113,6 +117,37 @@ class PipelinedGemmKernelsF64Test {
 
     private static int even(int x) {
         return x + (x & 1);
+    }
+
+    /**
+     * Entries of different m, n and k in one launch, NN, operands and results at offsets inside shared arrays (the shape
+     * of the triangular inverse's rounds): groups past an entry's own tiles must do nothing, each entry its own edges.
+     */
+    @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
+    @MethodSource("cases")
+    void entriesOfDifferentSizes(Device device, int warps, int stages, String kind) {
+        int[] m = {130, 40, 257}, n = {129, 200, 3}, k = {70, 33, 96};
+        int[] aOff = new int[3], lda = new int[3], bOff = new int[3], ldb = new int[3], cOff = new int[3], ldc = new int[3];
+        int sa = 0, sb = 0, sc = 0;
+        for (int e = 0; e < 3; e++) {
+            lda[e] = m[e] + 2 * e;
+            ldb[e] = k[e] + 1;
+            ldc[e] = m[e] + 4;
+            aOff[e] = sa;
+            bOff[e] = sb;
+            cOff[e] = sc;
+            sa += lda[e] * k[e] + 3;
+            sb += ldb[e] * n[e] + 2;
+            sc += ldc[e] * n[e] + 5;
+        }
+        SplittableRandom rnd = new SplittableRandom(21);
+        double[] a = Matrices.random(rnd, sa), b = Matrices.random(rnd, sb), c0 = Matrices.random(rnd, sc);
+        double[] expected = c0.clone();
+        for (int e = 0; e < 3; e++) {
+            ReferenceGemm.gemm(false, false, m[e], n[e], k[e], -1, a, aOff[e], lda[e], b, bOff[e], ldb[e], 0.25, expected, cOff[e], ldc[e]);
+        }
+        double[] got = run(device, warps, stages, kind, false, false, -1, a, b, 0.25, c0, BatchDescriptor.variable(m, n, k, aOff, lda, bOff, ldb, cOff, ldc), 0);
+        Compare.close(kind + " w" + warps + " s" + stages + " variable entries on " + device.id(), expected, got, 1e-13 * 96);
     }
 
     @ParameterizedTest(name = "{0} {3} warps={1} stages={2}")
@@ -205,7 +240,7 @@ class PipelinedGemmKernelsF64Test {
         DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
         IntArray desc = d.toIntArray();
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kind.equals("deep") ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                kind.equals("deep") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
                         : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
         TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
