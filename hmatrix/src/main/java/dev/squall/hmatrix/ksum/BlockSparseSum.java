@@ -72,11 +72,14 @@ public final class BlockSparseSum {
     private final KernelSum engine;
     private final Side targets;
     private final Side sources;
+    /** The midpoint of both clouds' bounding box, subtracted before the points are rounded to the precision. */
+    private final double[] mid;
 
-    private BlockSparseSum(KernelSum engine, Side targets, Side sources) {
+    private BlockSparseSum(KernelSum engine, Side targets, Side sources, double[] mid) {
         this.engine = engine;
         this.targets = targets;
         this.sources = sources;
+        this.mid = mid;
     }
 
     /**
@@ -100,10 +103,11 @@ public final class BlockSparseSum {
         if (sourceClusters.points() != sources.size()) {
             throw new IllegalArgumentException("source clustering covers " + sourceClusters.points() + " points, there are " + sources.size());
         }
-        return new BlockSparseSum(engine, side(engine, targets, targetClusters), side(engine, sources, sourceClusters));
+        double[] mid = targets.midpoint(sources);
+        return new BlockSparseSum(engine, side(engine, targets, targetClusters, mid), side(engine, sources, sourceClusters, mid), mid);
     }
 
-    private static Side side(KernelSum engine, PointSet points, Clustering c) {
+    private static Side side(KernelSum engine, PointSet points, Clustering c, double[] mid) {
         PointSet sorted = points.permuted(c.orderView());
         int dim = points.dim(), q = c.clusters();
         DoubleArray coords = new DoubleArray((long) points.size() * dim);
@@ -116,7 +120,7 @@ public final class BlockSparseSum {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(engine.device())) {
             plan.execute();
         }
-        KernelArray values = engine.precision() == Precision.FP64 ? coords : engine.precision().fromDoubles(sorted.coordinates());
+        KernelArray values = engine.precision().fromDoubles(sorted.shiftedCoordinates(mid));
         return new Side(sorted, c, coords, start, centroids, radii, values);
     }
 
@@ -213,7 +217,7 @@ public final class BlockSparseSum {
         double[] sortedResult;
         Profile profile, first;
         try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols,
-                TiledReduction.clusterTiles(outStart, width), offsets, ranges, width)) {
+                TiledReduction.clusterTiles(outStart, width), offsets, ranges, width, expansion(out, in, ranges, total, sortedV))) {
             first = r.run();
             profile = r.median(first, repeat);
             sortedResult = r.result(m * cols);
@@ -232,6 +236,27 @@ public final class BlockSparseSum {
         }
         double fraction = (double) pairs / ((double) m * in.sorted.size());
         return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs, first.hostMicros() / 1e3);
+    }
+
+    /**
+     * Centres for the expanded Gaussian: each target cluster's centroid, with the largest radius as the reach; when
+     * every kept range is the whole source set (every tile kept) the product is the dense one and takes its centre
+     * (the midpoint), so all-keep equals dense exactly. Null when the engine does not expand.
+     */
+    private TiledReduction.Expansion expansion(Side out, Side in, IntArray ranges, int total, double[] v) {
+        if (!engine.expands()) return null;
+        int dim = out.sorted.dim(), tq = out.clustering.clusters(), n = in.sorted.size();
+        double weight = n * KernelSum.maxAbs(v);
+        boolean whole = true;
+        for (int r = 0; r < total && whole; r++) whole = ranges.get(2 * r) == 0 && ranges.get(2 * r + 1) == n;
+        if (whole) return new TiledReduction.Expansion(new double[tq * dim], out.sorted.reach(mid), weight);
+        double[] centres = new double[tq * dim];
+        double reach = 0;
+        for (int t = 0; t < tq; t++) {
+            for (int d = 0; d < dim; d++) centres[t * dim + d] = out.centroids.get(t * dim + d) - mid[d];
+            reach = Math.max(reach, out.radii.get(t));
+        }
+        return new TiledReduction.Expansion(centres, reach, weight);
     }
 
     /** A work-group width near the mean non-empty cluster size: a power of two from 32 to 256. */
