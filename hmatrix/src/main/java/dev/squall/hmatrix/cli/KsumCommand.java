@@ -71,6 +71,12 @@ public final class KsumCommand implements SquallSubcommand {
     @Option(names = "--tol", paramLabel = "EPS", description = "relative tolerance: picks dense or block-sparse")
     Double tol;
 
+    @Option(names = "--exponent", paramLabel = "FORM", defaultValue = "expanded",
+            description = {"expanded (default): the Gaussian in 3 dimensions with one column is summed as",
+                    "2^(-|u_i|^2) sum_j 2^(B_j + 2 u_i.v_j) about a centre of the targets, where the scaled reach keeps",
+                    "its rounding small (else as direct); direct: |x - y|^2 per pair"})
+    String exponent;
+
     @Option(names = "--points", paramLabel = "KIND|FILE", defaultValue = "uniform", description = "uniform, gaussian, spiral or a CSV file (default uniform)")
     String points;
 
@@ -85,12 +91,12 @@ public final class KsumCommand implements SquallSubcommand {
 
     /**
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): sizes (m targets, n sources, dim, cols), kernel,
-     * precision, points, device, the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
+     * precision, points, device, the exponent form asked for (expanded, direct), the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
      * kernel/first-call/clustering/ranges/total times (ms; clustering null when inside the total), pairs computed, pairs per
      * second, kept fraction, the largest dropped-term bound, whether --verify ran, its relative error and rows checked,
      * whether every row stayed within its bound (null without --verify), and {@code ok}.
      */
-    public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String method,
+    public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String exponent, String method,
                          String reason, Double cell, Double cutoff, int targetClusters, int sourceClusters, double kernelMs, double firstCallMs,
                          Double clusteringMs, double rangesMs, double totalMs, long pairs, double pairsPerS, double keptFraction, double maxDroppedBound,
                          boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
@@ -114,7 +120,10 @@ public final class KsumCommand implements SquallSubcommand {
         PointSet y = PointSet.named(points, n, dim, seed + 1);
         PointSet x = PointSet.named(points, mm, dim, seed);
         double[] b = new SplittableRandom(seed + 2).doubles((long) y.size() * cols, 0, 1).toArray();
-        KernelSum engine = new KernelSum(k, p, dev);
+        if (!exponent.equals("expanded") && !exponent.equals("direct")) {
+            throw new IllegalArgumentException("--exponent must be expanded or direct, got '" + exponent + "'");
+        }
+        KernelSum engine = new KernelSum(k, p, dev).withExpansion(exponent.equals("expanded"));
         progress(String.format(Locale.ROOT, "%d targets x %d sources, %dd, %s, %s, on %s", x.size(), y.size(), x.dim(), k, p, dev.id()));
 
         String method, reason;
@@ -195,7 +204,7 @@ public final class KsumCommand implements SquallSubcommand {
         }
 
         if (run.json()) {
-            JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), method, reason,
+            JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), exponent, method, reason,
                     Double.isNaN(usedCell) ? null : usedCell, Double.isNaN(usedCutoff) ? null : usedCutoff, targetClusters, sourceClusters, kernelMs,
                     r.firstMillis(), Double.isNaN(clusterMs) ? null : clusterMs, r.rangesMillis(), totalMs, r.pairs(), pairsPerSecond, r.keptFraction(),
                     r.maxBound(), verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
