@@ -210,19 +210,29 @@ public final class BlockSparseSum {
         double rangesMs = (System.nanoTime() - r0) / 1e6;
 
         int[] outStart = out.clustering.startView();
-        int width = tileWidth(outStart);
-        int m = out.sorted.size();
+        int m = out.sorted.size(), n = in.sorted.size();
+        // every non-empty target cluster keeps the one range of all sources: this is the dense product, run as such
+        // (same tiles, same kernel)
+        boolean whole = m > 0;
+        for (int t = 0; t < tq && whole; t++) {
+            if (outStart[t + 1] == outStart[t]) continue;
+            int r = offsets.get(t);
+            whole = offsets.get(t + 1) - r == 1 && ranges.get(2 * r) == 0 && ranges.get(2 * r + 1) == n;
+        }
+        int width = whole ? KernelSum.DENSE_WIDTH : tileWidth(outStart);
+        IntArray tiles = whole ? TiledReduction.denseTiles(m, width) : TiledReduction.clusterTiles(outStart, width);
+        IntArray tileOffsets = whole ? IntArray.fromArray(0, 1) : offsets, tileRanges = whole ? IntArray.fromArray(0, n) : ranges;
         KernelArray in32 = p.fromDoubles(sortedV);
         KernelArray result = p.allocate((long) m * cols);
         double[] sortedResult;
         Profile profile, first;
-        try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols,
-                TiledReduction.clusterTiles(outStart, width), offsets, ranges, width, expansion(out, in, ranges, total, sortedV))) {
+        try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols, tiles, tileOffsets,
+                tileRanges, width, expansion(out, in, whole, sortedV))) {
             first = r.run();
             profile = r.median(first, repeat);
             sortedResult = r.result(m * cols);
         }
-        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges);
+        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges, tiles, tileOffsets, tileRanges);
 
         int[] outOrder = out.clustering.orderView();
         double[] values = new double[m * cols], rowBounds = new double[m];
@@ -239,24 +249,22 @@ public final class BlockSparseSum {
     }
 
     /**
-     * Centres for the expanded Gaussian: each target cluster's centroid, with the largest radius as the reach; when
-     * every kept range is the whole source set (every tile kept) the product is the dense one and takes its centre
-     * (the midpoint), so all-keep equals dense exactly. Null when the engine does not expand.
+     * Centres for the expanded Gaussian: each target cluster's centroid, with the largest radius as the reach; for the
+     * dense product ({@code whole}) the midpoint, as {@link KernelSum} takes it, so all-keep equals dense exactly. Null
+     * when the engine does not expand.
      */
-    private TiledReduction.Expansion expansion(Side out, Side in, IntArray ranges, int total, double[] v) {
+    private TiledReduction.Expansion expansion(Side out, Side in, boolean whole, double[] v) {
         if (!engine.expands()) return null;
-        int dim = out.sorted.dim(), tq = out.clustering.clusters(), n = in.sorted.size();
-        double weight = n * KernelSum.maxAbs(v);
-        boolean whole = true;
-        for (int r = 0; r < total && whole; r++) whole = ranges.get(2 * r) == 0 && ranges.get(2 * r + 1) == n;
-        if (whole) return new TiledReduction.Expansion(new double[tq * dim], out.sorted.reach(mid), weight);
+        int dim = out.sorted.dim(), tq = out.clustering.clusters();
+        double weight = in.sorted.size() * KernelSum.maxAbs(v);
+        if (whole) return new TiledReduction.Expansion(new double[dim], out.sorted.reach(mid), weight, true);
         double[] centres = new double[tq * dim];
         double reach = 0;
         for (int t = 0; t < tq; t++) {
             for (int d = 0; d < dim; d++) centres[t * dim + d] = out.centroids.get(t * dim + d) - mid[d];
             reach = Math.max(reach, out.radii.get(t));
         }
-        return new TiledReduction.Expansion(centres, reach, weight);
+        return new TiledReduction.Expansion(centres, reach, weight, false);
     }
 
     /** A work-group width near the mean non-empty cluster size: a power of two from 32 to 256. */

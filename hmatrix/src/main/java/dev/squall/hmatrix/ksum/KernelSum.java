@@ -157,7 +157,7 @@ public final class KernelSum {
         double[] mid = targets.midpoint(sources);
         TiledReduction.Expansion e = null;
         if (expand) {
-            e = new TiledReduction.Expansion(new double[targets.dim()], targets.reach(mid), sources.size() * maxAbs(b));
+            e = new TiledReduction.Expansion(new double[targets.dim()], targets.reach(mid), sources.size() * maxAbs(b), true);
         }
         return TiledReduction.sums(device, precision, kernel, precision.fromDoubles(targets.shiftedCoordinates(mid)),
                 precision.fromDoubles(sources.shiftedCoordinates(mid)), precision.fromDoubles(b), precision.allocate((long) m * cols),

@@ -33,10 +33,11 @@ final class TiledReduction implements AutoCloseable {
 
     /**
      * What the expanded Gaussian kernels need: the centre of each target cluster ({@code dim} values a cluster, in the
-     * coordinates of the point arrays), the largest distance of a target from its cluster's centre, and
-     * {@code N max |b|}.
+     * coordinates of the point arrays), the largest distance of a target from its cluster's centre,
+     * {@code N max |b|}, and whether the tiles are the dense product's ({@link #denseTiles} of width
+     * {@link KernelSum#DENSE_WIDTH}, one range): then fp32 runs {@link GaussSumKernelsF32#gaussExpandedDense3}.
      */
-    record Expansion(double[] centres, double targetReach, double weight) {
+    record Expansion(double[] centres, double targetReach, double weight, boolean dense) {
         /** Largest {@code scale^2 reach^2} (log2 units) in fp32: the inner exponent's rounding stays near 1e-6 relative. */
         static final double FP32_REACH = 64;
         /** Largest {@code scale^2 reach^2} in fp64: the rounding stays near 1e-14 relative. */
@@ -98,13 +99,18 @@ final class TiledReduction implements AutoCloseable {
         boolean gauss3 = cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS;
         if (gauss3 && expansion != null && expansion.fits(k, p)) {
             double scale = Math.sqrt(0.5 * c / Math.log(2));
-            int local = (width + GaussSumKernelsF32.TARGETS - 1) / GaussSumKernelsF32.TARGETS;
+            boolean wide = p == Precision.FP32 && expansion.dense();
+            int perItem = wide ? GaussSumKernelsF32.DENSE_TARGETS : p == Precision.FP32 ? GaussSumKernelsF32.TARGETS : GaussSumKernelsF64.TARGETS;
+            int local = (width + perItem - 1) / perItem;
             WorkerGrid eg = WorkerGrid.of((long) groups * local).withLocal(local);
             double[] cs = expansion.centres().clone();
             for (int q = 0; q < cs.length; q++) cs[q] *= scale;
             KernelArray centres = p.fromDoubles(cs);
             g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
-            if (p == Precision.FP32) {
+            if (wide) {
+                g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
+                        (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
+            } else if (p == Precision.FP32) {
                 g.task("sum", eg, GaussSumKernelsF32::gaussExpanded3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
                         (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
             } else {

@@ -100,7 +100,7 @@ class GaussSumKernelsTest {
 
     static boolean fits(KernelSum ks, PointSet x, PointSet y, double[] b) {
         double[] mid = x.midpoint(y);
-        return new TiledReduction.Expansion(new double[3], x.reach(mid), y.size() * KernelSum.maxAbs(b)).fits(ks.kernel(), ks.precision());
+        return new TiledReduction.Expansion(new double[3], x.reach(mid), y.size() * KernelSum.maxAbs(b), true).fits(ks.kernel(), ks.precision());
     }
 
     /**
@@ -119,6 +119,41 @@ class GaussSumKernelsTest {
             double got = GaussSumKernelsF64.exp2(e, table);
             double rel = Math.abs(got - want) / want;
             assertTrue(rel < 3 * 0x1p-52, "2^" + e + " = " + got + ", want " + want + " (relative error " + rel + ")");
+        }
+    }
+
+    /** {@link GaussSumKernelsF32#exp2Fma} (plain Java: fp32 with fused multiply-adds, as on the device) against {@link Math#pow}. */
+    @Test
+    void fp32PolynomialExponentialIsAsAccurateAsTheHardwareOne() {
+        SplittableRandom r = new SplittableRandom(11);
+        for (int k = 0; k < 200_000; k++) {
+            float e = k < 4096 ? -k / 4096.0f : k % 2 == 0 ? (float) (64 * r.nextDouble()) : (float) (-126 * r.nextDouble());
+            double want = Math.pow(2.0, e);
+            double rel = Math.abs(GaussSumKernelsF32.exp2Fma(e) - want) / want;
+            assertTrue(rel < 2.5e-7, "2^" + e + " = " + GaussSumKernelsF32.exp2Fma(e) + ", want " + want + " (relative error " + rel + ")");
+        }
+        assertTrue(GaussSumKernelsF32.exp2Fma(-1000.0f) <= 0x1p-125f, "arguments below -126 give at most 2^-125");
+    }
+
+    /** Block-sparse sums in 3 dimensions run the expanded kernel about each cluster's centroid: within the bound plus rounding. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("precisions")
+    void blockSparseExpandedSumsStayWithinTheirBound(Device device, Precision p) {
+        PairKernel k = PairKernel.parse("gauss:0.03");
+        PointSet x = cube(1500, 20.0, 1.0, 12), y = cube(1300, 20.0, 1.0, 13);
+        double[] b = new SplittableRandom(14).doubles(1300, 0, 1).toArray();
+        KernelSum ks = new KernelSum(k, p, device);
+        BlockSparseSum bs = BlockSparseSum.build(ks, x, y, Clustering.grid(x, 0.1, device), Clustering.grid(y, 0.1, device));
+        KernelSum.Result got = bs.apply(b, 1, BlockSparseSum.KeepRule.within(0.15));
+        KernelSum.Result direct = BlockSparseSum.build(ks.withExpansion(false), x, y, Clustering.grid(x, 0.1, device), Clustering.grid(y, 0.1, device))
+                .apply(b, 1, BlockSparseSum.KeepRule.within(0.15));
+        assertTrue(got.keptFraction() < 0.5, "kept " + got.keptFraction());
+        assertFalse(Arrays.equals(got.values(), direct.values()), "the expanded kernel ran");
+        double[] want = reference(k, x, y, b, 1);
+        double u = p == Precision.FP64 ? 1e-13 : 2e-6;
+        for (int i = 0; i < x.size(); i++) {
+            double err = Math.abs(got.values()[i] - want[i]);
+            assertTrue(err <= got.rowBounds()[i] + u * Math.max(1.0, want[i]), "row " + i + ": error " + err + ", bound " + got.rowBounds()[i]);
         }
     }
 }
