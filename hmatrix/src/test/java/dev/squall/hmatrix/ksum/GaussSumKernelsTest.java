@@ -54,7 +54,7 @@ class GaussSumKernelsTest {
         double[] want = reference(k, x, y, b, 1);
         double[] got = ks.apply(x, y, b, 1).values();
         double[] direct = ks.withExpansion(false).apply(x, y, b, 1).values();
-        if (m * n > 1) assertFalse(Arrays.equals(got, direct), "the expanded and the direct kernels differ in rounding");
+        if (m >= 100) assertFalse(Arrays.equals(got, direct), "the expanded and the direct kernels differ in rounding (the expanded one ran)");
         double tol = p == Precision.FP64 ? 1e-13 : 2e-6;
         assertTrue(relativeError(got, want) < tol, "expanded: relative error " + relativeError(got, want));
         assertTrue(relativeError(direct, want) < tol, "direct: relative error " + relativeError(direct, want));
