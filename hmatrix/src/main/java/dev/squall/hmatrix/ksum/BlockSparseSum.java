@@ -34,17 +34,35 @@ import java.util.Objects;
  * }</pre>
  */
 public final class BlockSparseSum {
-    /** Decides which tiles to compute: a distance rule or a mask over (target cluster, source cluster) pairs. */
-    public record KeepRule(double cutoff, int[] mask) {
-        /** Keeps a tile when its two clusters may hold points closer than {@code cutoff}. */
+    /**
+     * Decides which tiles to compute: a distance rule or a mask over (target cluster, source cluster) pairs. With
+     * {@code tightBounds} every dropped source cluster is bounded on its own (the range search visits all cluster
+     * pairs); without, the range search over a grid clustering of the sources visits only the clusters near each target
+     * cluster and bounds all the far ones together by a value below {@code 2^-50} times one term at the cutoff.
+     */
+    public record KeepRule(double cutoff, int[] mask, boolean tightBounds) {
+        /**
+         * Keeps a tile when its two clusters may hold points closer than {@code cutoff}; far clusters share one bound
+         * (fast range search).
+         */
         public static KeepRule within(double cutoff) {
             if (!(cutoff >= 0)) throw new IllegalArgumentException("cutoff must be a non-negative distance, got " + cutoff);
-            return new KeepRule(cutoff, null);
+            return new KeepRule(cutoff, null, false);
+        }
+
+        /**
+         * {@link #within} with each dropped cluster bounded on its own: every row's bound stays tight even where the
+         * row's value is far below the terms at the cutoff (what a relative tolerance needs), at the cost of a range
+         * search over all cluster pairs.
+         */
+        public static KeepRule withinTightBounds(double cutoff) {
+            if (!(cutoff >= 0)) throw new IllegalArgumentException("cutoff must be a non-negative distance, got " + cutoff);
+            return new KeepRule(cutoff, null, true);
         }
 
         /** Keeps every tile. */
         public static KeepRule all() {
-            return new KeepRule(Double.POSITIVE_INFINITY, null);
+            return new KeepRule(Double.POSITIVE_INFINITY, null, true);
         }
 
         /** Keeps tile {@code (t, s)} when {@code keep[t][s]}, for target cluster {@code t} and source cluster {@code s}. */
@@ -55,7 +73,7 @@ public final class BlockSparseSum {
                 if (keep[t].length != cols) throw new IllegalArgumentException("mask row " + t + " has " + keep[t].length + " entries, row 0 has " + cols);
                 for (int s = 0; s < cols; s++) m[t * cols + s] = keep[t][s] ? 1 : 0;
             }
-            return new KeepRule(Double.NaN, m);
+            return new KeepRule(Double.NaN, m, true);
         }
 
         @Override
@@ -183,17 +201,22 @@ public final class BlockSparseSum {
         LongArray kept = new LongArray(tq);
         DoubleArray bounds = new DoubleArray(tq);
         int useMask = rule.mask() == null ? 0 : 1, maskT = transposed ? 1 : 0;
+        IntArray scan = new IntArray(Math.max(2L, 2L * tq));
+        double far = scanLimits(out, in, rule, sortedV, cols, scan);
         TaskGraph count = new TaskGraph("ksum-count")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets)
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets,
+                        scan)
                 .task("abs", KernelSumKernelsF64::clusterAbsSums, vd, in.start, absSums, sq, cols)
                 .task("count", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds)
+                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds,
+                        scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, counts, kept, bounds);
         try (ExecutionPlan plan = new ExecutionPlan(count.snapshot()).withDevice(dev)) {
             plan.execute();
         }
         int total = 0;
         for (int t = 0; t < tq; t++) {
+            bounds.set(t, bounds.get(t) + far);
             offsets.set(t, total);
             total = Math.addExact(total, counts.get(t));
         }
@@ -202,7 +225,8 @@ public final class BlockSparseSum {
         TaskGraph write = new TaskGraph("ksum-ranges")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, offsets)
                 .task("write", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds)
+                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds,
+                        scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, ranges);
         try (ExecutionPlan plan = new ExecutionPlan(write.snapshot()).withDevice(dev)) {
             plan.execute();
@@ -232,7 +256,7 @@ public final class BlockSparseSum {
             profile = r.median(first, repeat);
             sortedResult = r.result(m * cols);
         }
-        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges, tiles, tileOffsets, tileRanges);
+        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges, tiles, tileOffsets, tileRanges, scan);
 
         int[] outOrder = out.clustering.orderView();
         double[] values = new double[m * cols], rowBounds = new double[m];
@@ -246,6 +270,51 @@ public final class BlockSparseSum {
         }
         double fraction = (double) pairs / ((double) m * in.sorted.size());
         return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs, first.hostMicros() / 1e3);
+    }
+
+    /**
+     * The source clusters each target cluster's range search visits ({@code scan}: {@code [from, to)} per target
+     * cluster) and the bound on all the others ({@code far}, returned). For a distance rule over a grid clustering of
+     * the sources: a distance {@code R >= cutoff} where {@code k(R) sum_j max_c |b_jc|} is below {@code 2^-50} times
+     * one term at the cutoff, {@code k(cutoff) max_j max_c |b_jc|}; the clusters outside the Morton interval of the box
+     * {@code c_t +- (r_t + R)} hold no point of that box, so none within {@code R} of any target of {@code t}, and
+     * together add at most {@code k(R) sum_j max_c |b_jc|}. Otherwise every source cluster is visited and {@code far} is
+     * 0.
+     */
+    private double scanLimits(Side out, Side in, KeepRule rule, double[] v, int cols, IntArray scan) {
+        PairKernel k = engine.kernel();
+        int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
+        double sum = 0, largest = 0;
+        for (int j = 0; j < v.length / cols; j++) {
+            double m = 0;
+            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
+            sum += m;
+            largest = Math.max(largest, m);
+        }
+        double cutoff = rule.cutoff(), r = Double.NaN;
+        if (!rule.tightBounds() && rule.mask() == null && in.clustering.isGrid() && Double.isFinite(cutoff) && sum > 0) {
+            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
+            if (threshold > 0) r = Math.max(cutoff, k.radiusBelow(threshold));
+        }
+        if (!(r < Double.MAX_VALUE)) {
+            for (int t = 0; t < tq; t++) {
+                scan.set(2 * t, 0);
+                scan.set(2 * t + 1, sq);
+            }
+            return 0;
+        }
+        double[] lo = new double[dim], hi = new double[dim];
+        for (int t = 0; t < tq; t++) {
+            double w = out.radii.get(t) + r;
+            for (int d = 0; d < dim; d++) {
+                lo[d] = out.centroids.get(t * dim + d) - w;
+                hi[d] = out.centroids.get(t * dim + d) + w;
+            }
+            int[] range = in.clustering.clusterRange(lo, hi);
+            scan.set(2 * t, range[0]);
+            scan.set(2 * t + 1, range[1]);
+        }
+        return k.evaluate(r) * sum;
     }
 
     /**

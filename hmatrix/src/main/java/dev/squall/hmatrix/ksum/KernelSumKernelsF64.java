@@ -561,6 +561,7 @@ public final class KernelSumKernelsF64 {
      * {@code keptPoints[t]} source points kept, and {@code bounds[t] = sum over dropped s of k(dmin) sumAbs[s]}, a
      * bound on what the dropped sources add to any target of {@code t} (the kernel does not increase with distance).
      * With {@code write == 1} it writes the ranges ({@code [start, end)} pairs) from {@code rangeOffsets[t]} on.
+     * Only source clusters {@code [scan[2t], scan[2t+1])} are visited (the caller bounds the others).
      */
     @Kernel
     public static void clusterRanges(@ReadOnly DoubleArray tCentroids, @ReadOnly DoubleArray tRadii,
@@ -568,7 +569,7 @@ public final class KernelSumKernelsF64 {
             @ReadOnly DoubleArray sAbsSums, @ReadOnly IntArray mask, int useMask, int maskTransposed, int tClusters,
             int sClusters, int dim, double cutoff, int kind, double c, int write, @ReadOnly IntArray rangeOffsets,
             @NoAlias IntArray rangesOut, @NoAlias IntArray rangeCounts, @NoAlias LongArray keptPoints,
-            @NoAlias DoubleArray bounds) {
+            @NoAlias DoubleArray bounds, @ReadOnly IntArray scan) {
         for (@Parallel int t = 0; t < tClusters; t++) {
             int runs = 0;
             long kept = 0L;
@@ -578,7 +579,8 @@ public final class KernelSumKernelsF64 {
             if (write == 1) {
                 out = rangeOffsets.get(t);
             }
-            for (int s = 0; s < sClusters; s++) {
+            int sEnd = scan.get(2 * t + 1);
+            for (int s = scan.get(2 * t); s < sEnd; s++) {
                 int p0 = sStart.get(s);
                 int p1 = sStart.get(s + 1);
                 if (p1 > p0) {
