@@ -200,15 +200,15 @@ public final class BlockSparseSum {
         IntArray counts = new IntArray(tq), offsets = new IntArray(tq + 1L), none = new IntArray(2);
         LongArray kept = new LongArray(tq);
         DoubleArray bounds = new DoubleArray(tq);
-        int useMask = rule.mask() == null ? 0 : 1, maskT = transposed ? 1 : 0;
+        int maskMode = rule.mask() == null ? 0 : transposed ? 2 : 1;
         IntArray scan = new IntArray(Math.max(2L, 2L * tq));
-        double far = scanLimits(out, in, rule, sortedV, cols, scan);
+        double[] far = scanLimits(out, in, rule, sortedV, cols, scan);
         TaskGraph count = new TaskGraph("ksum-count")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets,
                         scan)
                 .task("abs", KernelSumKernelsF64::clusterAbsSums, vd, in.start, absSums, sq, cols)
                 .task("count", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds,
+                        mask, maskMode, far[1], tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds,
                         scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, counts, kept, bounds);
         try (ExecutionPlan plan = new ExecutionPlan(count.snapshot()).withDevice(dev)) {
@@ -216,7 +216,7 @@ public final class BlockSparseSum {
         }
         int total = 0;
         for (int t = 0; t < tq; t++) {
-            bounds.set(t, bounds.get(t) + far);
+            bounds.set(t, bounds.get(t) + far[0]);
             offsets.set(t, total);
             total = Math.addExact(total, counts.get(t));
         }
@@ -225,7 +225,7 @@ public final class BlockSparseSum {
         TaskGraph write = new TaskGraph("ksum-ranges")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, offsets)
                 .task("write", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds,
+                        mask, maskMode, far[1], tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds,
                         scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, ranges);
         try (ExecutionPlan plan = new ExecutionPlan(write.snapshot()).withDevice(dev)) {
@@ -274,14 +274,15 @@ public final class BlockSparseSum {
 
     /**
      * The source clusters each target cluster's range search visits ({@code scan}: {@code [from, to)} per target
-     * cluster) and the bound on all the others ({@code far}, returned). For a distance rule over a grid clustering of
+     * cluster) and the bound on all the others. For a distance rule over a grid clustering of
      * the sources: a distance {@code R >= cutoff} where {@code k(R) sum_j max_c |b_jc|} is below {@code 2^-50} times
      * one term at the cutoff, {@code k(cutoff) max_j max_c |b_jc|}; the clusters outside the Morton interval of the box
      * {@code c_t +- (r_t + R)} hold no point of that box, so none within {@code R} of any target of {@code t}, and
-     * together add at most {@code k(R) sum_j max_c |b_jc|}. Otherwise every source cluster is visited and {@code far} is
-     * 0.
+     * together add at most {@code k(R) sum_j max_c |b_jc|}, as do the clusters inside it whose balls keep farther than
+     * {@code R} (the kernel skips their bound). Returns that bound and {@code R}; without pruning, 0 and
+     * {@code Double.MAX_VALUE}, every source cluster visited.
      */
-    private double scanLimits(Side out, Side in, KeepRule rule, double[] v, int cols, IntArray scan) {
+    private double[] scanLimits(Side out, Side in, KeepRule rule, double[] v, int cols, IntArray scan) {
         PairKernel k = engine.kernel();
         int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
         double sum = 0, largest = 0;
@@ -301,7 +302,7 @@ public final class BlockSparseSum {
                 scan.set(2 * t, 0);
                 scan.set(2 * t + 1, sq);
             }
-            return 0;
+            return new double[] {0, Double.MAX_VALUE};
         }
         double[] lo = new double[dim], hi = new double[dim];
         for (int t = 0; t < tq; t++) {
@@ -314,7 +315,7 @@ public final class BlockSparseSum {
             scan.set(2 * t, range[0]);
             scan.set(2 * t + 1, range[1]);
         }
-        return k.evaluate(r) * sum;
+        return new double[] {k.evaluate(r) * sum, r};
     }
 
     /**
