@@ -71,6 +71,12 @@ public final class KsumCommand implements SquallSubcommand {
     @Option(names = "--tol", paramLabel = "EPS", description = "relative tolerance: picks dense or block-sparse")
     Double tol;
 
+    @Option(names = "--exponent", paramLabel = "FORM", defaultValue = "expanded",
+            description = {"expanded (default): the Gaussian in 3 dimensions with one column is summed as",
+                    "2^(-|u_i|^2) sum_j 2^(B_j + 2 u_i.v_j) about a centre of the targets, where the scaled reach keeps",
+                    "its rounding small (else as direct); direct: |x - y|^2 per pair"})
+    String exponent;
+
     @Option(names = "--points", paramLabel = "KIND|FILE", defaultValue = "uniform", description = "uniform, gaussian, spiral or a CSV file (default uniform)")
     String points;
 
@@ -85,15 +91,16 @@ public final class KsumCommand implements SquallSubcommand {
 
     /**
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): sizes (m targets, n sources, dim, cols), kernel,
-     * precision, points, device, the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
+     * precision, points, device, the exponent form asked for (expanded, direct), the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
      * kernel/first-call/clustering/ranges/total times (ms; clustering null when inside the total), pairs computed, pairs per
-     * second, kept fraction, the largest dropped-term bound, whether --verify ran, its relative error and rows checked,
+     * second, kept fraction, the largest dropped-term bound, for --block-sparse with --repeat above 0 the phase
+     * times of a second, warm pass through the whole product ({@link Phases}; null otherwise), whether --verify ran, its relative error and rows checked,
      * whether every row stayed within its bound (null without --verify), and {@code ok}.
      */
-    public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String method,
+    public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String exponent, String method,
                          String reason, Double cell, Double cutoff, int targetClusters, int sourceClusters, double kernelMs, double firstCallMs,
                          Double clusteringMs, double rangesMs, double totalMs, long pairs, double pairsPerS, double keptFraction, double maxDroppedBound,
-                         boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
+                         Phases warmPhases, boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
     }
 
     @Override
@@ -114,11 +121,15 @@ public final class KsumCommand implements SquallSubcommand {
         PointSet y = PointSet.named(points, n, dim, seed + 1);
         PointSet x = PointSet.named(points, mm, dim, seed);
         double[] b = new SplittableRandom(seed + 2).doubles((long) y.size() * cols, 0, 1).toArray();
-        KernelSum engine = new KernelSum(k, p, dev);
+        if (!exponent.equals("expanded") && !exponent.equals("direct")) {
+            throw new IllegalArgumentException("--exponent must be expanded or direct, got '" + exponent + "'");
+        }
+        KernelSum engine = new KernelSum(k, p, dev).withExpansion(exponent.equals("expanded"));
         progress(String.format(Locale.ROOT, "%d targets x %d sources, %dd, %s, %s, on %s", x.size(), y.size(), x.dim(), k, p, dev.id()));
 
         String method, reason;
         double clusterMs = 0, usedCell = Double.NaN, usedCutoff = Double.NaN;
+        Phases warm = null;
         int targetClusters = 0, sourceClusters = 0;
         long t0 = System.nanoTime();
         KernelSum.Result r;
@@ -142,6 +153,7 @@ public final class KsumCommand implements SquallSubcommand {
             reason = "asked for";
             usedCell = cell;
             usedCutoff = cutoff;
+            if (repeat > 0) warm = endToEnd(engine, x, y, b);
         } else {
             r = engine.apply(x, y, b, cols, repeat);
             method = "dense";
@@ -195,10 +207,10 @@ public final class KsumCommand implements SquallSubcommand {
         }
 
         if (run.json()) {
-            JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), method, reason,
+            JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), exponent, method, reason,
                     Double.isNaN(usedCell) ? null : usedCell, Double.isNaN(usedCutoff) ? null : usedCutoff, targetClusters, sourceClusters, kernelMs,
                     r.firstMillis(), Double.isNaN(clusterMs) ? null : clusterMs, r.rangesMillis(), totalMs, r.pairs(), pairsPerSecond, r.keptFraction(),
-                    r.maxBound(), verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
+                    r.maxBound(), warm, verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
         } else {
             System.out.printf(Locale.ROOT, "sum        %d targets x %d sources, %dd %s points, kernel %s, %d column(s), %s%n",
                     x.size(), y.size(), x.dim(), points, k, cols, p);
@@ -212,6 +224,10 @@ public final class KsumCommand implements SquallSubcommand {
             System.out.printf(Locale.ROOT, "time       kernel %.4f ms (median of %d), first call %.1f ms; clustering %s, ranges %.1f ms; %.1f ms in all%n",
                     kernelMs, Math.max(1, repeat), r.firstMillis(), Double.isNaN(clusterMs) ? "(within the total)" : String.format(Locale.ROOT, "%.1f ms", clusterMs),
                     r.rangesMillis(), totalMs);
+            if (warm != null) {
+                System.out.printf(Locale.ROOT, "warm pass  %.1f ms end to end: clustering %.1f, build %.1f, ranges %.1f, sum %.1f ms%n",
+                        warm.totalMs(), warm.clusteringMs(), warm.buildMs(), warm.rangesMs(), warm.sumMs());
+            }
             System.out.printf(Locale.ROOT, "rate       %.4g pairs/s (%d pairs)%n", pairsPerSecond, r.pairs());
             if (verify) {
                 System.out.printf(Locale.ROOT, "verify     relative error %.3e on %d rows; every row within its dropped-term bound: %s; %s%n",
@@ -219,6 +235,27 @@ public final class KsumCommand implements SquallSubcommand {
             }
         }
         return ok ? 0 : 1;
+    }
+
+    /**
+     * Block-sparse phase times (ms) of a second, warm pass through the whole product in the same process: grid
+     * clustering of both clouds (cell keys on the device, the key sort on the host), the build (sorted clouds,
+     * centroids and radii), the kept ranges, the sum (uploads, kernel, download, results back in the caller's order)
+     * and all of it.
+     */
+    public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    }
+
+    private Phases endToEnd(KernelSum engine, PointSet x, PointSet y, double[] b) {
+        Device dev = engine.device();
+        long t0 = System.nanoTime();
+        Clustering cx = Clustering.grid(x, cell, dev), cy = Clustering.grid(y, cell, dev);
+        long t1 = System.nanoTime();
+        BlockSparseSum bs = BlockSparseSum.build(engine, x, y, cx, cy);
+        long t2 = System.nanoTime();
+        KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff));
+        long t3 = System.nanoTime();
+        return new Phases((t1 - t0) / 1e6, (t2 - t1) / 1e6, r.rangesMillis(), (t3 - t2) / 1e6 - r.rangesMillis(), (t3 - t0) / 1e6);
     }
 
     private static void progress(String s) {

@@ -34,17 +34,35 @@ import java.util.Objects;
  * }</pre>
  */
 public final class BlockSparseSum {
-    /** Decides which tiles to compute: a distance rule or a mask over (target cluster, source cluster) pairs. */
-    public record KeepRule(double cutoff, int[] mask) {
-        /** Keeps a tile when its two clusters may hold points closer than {@code cutoff}. */
+    /**
+     * Decides which tiles to compute: a distance rule or a mask over (target cluster, source cluster) pairs. With
+     * {@code tightBounds} every dropped source cluster is bounded on its own (the range search visits all cluster
+     * pairs); without, the range search over a grid clustering of the sources visits only the clusters near each target
+     * cluster and bounds all the far ones together by a value below {@code 2^-50} times one term at the cutoff.
+     */
+    public record KeepRule(double cutoff, int[] mask, boolean tightBounds) {
+        /**
+         * Keeps a tile when its two clusters may hold points closer than {@code cutoff}; far clusters share one bound
+         * (fast range search).
+         */
         public static KeepRule within(double cutoff) {
             if (!(cutoff >= 0)) throw new IllegalArgumentException("cutoff must be a non-negative distance, got " + cutoff);
-            return new KeepRule(cutoff, null);
+            return new KeepRule(cutoff, null, false);
+        }
+
+        /**
+         * {@link #within} with each dropped cluster bounded on its own: every row's bound stays tight even where the
+         * row's value is far below the terms at the cutoff (what a relative tolerance needs), at the cost of a range
+         * search over all cluster pairs.
+         */
+        public static KeepRule withinTightBounds(double cutoff) {
+            if (!(cutoff >= 0)) throw new IllegalArgumentException("cutoff must be a non-negative distance, got " + cutoff);
+            return new KeepRule(cutoff, null, true);
         }
 
         /** Keeps every tile. */
         public static KeepRule all() {
-            return new KeepRule(Double.POSITIVE_INFINITY, null);
+            return new KeepRule(Double.POSITIVE_INFINITY, null, true);
         }
 
         /** Keeps tile {@code (t, s)} when {@code keep[t][s]}, for target cluster {@code t} and source cluster {@code s}. */
@@ -55,7 +73,7 @@ public final class BlockSparseSum {
                 if (keep[t].length != cols) throw new IllegalArgumentException("mask row " + t + " has " + keep[t].length + " entries, row 0 has " + cols);
                 for (int s = 0; s < cols; s++) m[t * cols + s] = keep[t][s] ? 1 : 0;
             }
-            return new KeepRule(Double.NaN, m);
+            return new KeepRule(Double.NaN, m, true);
         }
 
         @Override
@@ -72,11 +90,14 @@ public final class BlockSparseSum {
     private final KernelSum engine;
     private final Side targets;
     private final Side sources;
+    /** The midpoint of both clouds' bounding box, subtracted before the points are rounded to the precision. */
+    private final double[] mid;
 
-    private BlockSparseSum(KernelSum engine, Side targets, Side sources) {
+    private BlockSparseSum(KernelSum engine, Side targets, Side sources, double[] mid) {
         this.engine = engine;
         this.targets = targets;
         this.sources = sources;
+        this.mid = mid;
     }
 
     /**
@@ -100,10 +121,11 @@ public final class BlockSparseSum {
         if (sourceClusters.points() != sources.size()) {
             throw new IllegalArgumentException("source clustering covers " + sourceClusters.points() + " points, there are " + sources.size());
         }
-        return new BlockSparseSum(engine, side(engine, targets, targetClusters), side(engine, sources, sourceClusters));
+        double[] mid = targets.midpoint(sources);
+        return new BlockSparseSum(engine, side(engine, targets, targetClusters, mid), side(engine, sources, sourceClusters, mid), mid);
     }
 
-    private static Side side(KernelSum engine, PointSet points, Clustering c) {
+    private static Side side(KernelSum engine, PointSet points, Clustering c, double[] mid) {
         PointSet sorted = points.permuted(c.orderView());
         int dim = points.dim(), q = c.clusters();
         DoubleArray coords = new DoubleArray((long) points.size() * dim);
@@ -116,7 +138,7 @@ public final class BlockSparseSum {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(engine.device())) {
             plan.execute();
         }
-        KernelArray values = engine.precision() == Precision.FP64 ? coords : engine.precision().fromDoubles(sorted.coordinates());
+        KernelArray values = engine.precision().fromDoubles(sorted.shiftedCoordinates(mid));
         return new Side(sorted, c, coords, start, centroids, radii, values);
     }
 
@@ -178,18 +200,23 @@ public final class BlockSparseSum {
         IntArray counts = new IntArray(tq), offsets = new IntArray(tq + 1L), none = new IntArray(2);
         LongArray kept = new LongArray(tq);
         DoubleArray bounds = new DoubleArray(tq);
-        int useMask = rule.mask() == null ? 0 : 1, maskT = transposed ? 1 : 0;
+        int maskMode = rule.mask() == null ? 0 : transposed ? 2 : 1;
+        IntArray scan = new IntArray(Math.max(2L, 2L * tq));
+        double[] far = scanLimits(out, in, rule, sortedV, cols, scan);
         TaskGraph count = new TaskGraph("ksum-count")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets)
+                .transferToDevice(DataTransferMode.FIRST_EXECUTION, vd, in.start, out.centroids, out.radii, in.centroids, in.radii, mask, offsets,
+                        scan)
                 .task("abs", KernelSumKernelsF64::clusterAbsSums, vd, in.start, absSums, sq, cols)
                 .task("count", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds)
+                        mask, maskMode, far[1], tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 0, offsets, none, counts, kept, bounds,
+                        scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, counts, kept, bounds);
         try (ExecutionPlan plan = new ExecutionPlan(count.snapshot()).withDevice(dev)) {
             plan.execute();
         }
         int total = 0;
         for (int t = 0; t < tq; t++) {
+            bounds.set(t, bounds.get(t) + far[0]);
             offsets.set(t, total);
             total = Math.addExact(total, counts.get(t));
         }
@@ -198,7 +225,8 @@ public final class BlockSparseSum {
         TaskGraph write = new TaskGraph("ksum-ranges")
                 .transferToDevice(DataTransferMode.FIRST_EXECUTION, offsets)
                 .task("write", KernelSumKernelsF64::clusterRanges, out.centroids, out.radii, in.centroids, in.radii, in.start, absSums,
-                        mask, useMask, maskT, tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds)
+                        mask, maskMode, far[1], tq, sq, dim, cutoff, k.code(), k.inverseSquaredLength(), 1, offsets, ranges, counts, kept, bounds,
+                        scan)
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, ranges);
         try (ExecutionPlan plan = new ExecutionPlan(write.snapshot()).withDevice(dev)) {
             plan.execute();
@@ -206,19 +234,29 @@ public final class BlockSparseSum {
         double rangesMs = (System.nanoTime() - r0) / 1e6;
 
         int[] outStart = out.clustering.startView();
-        int width = tileWidth(outStart);
-        int m = out.sorted.size();
+        int m = out.sorted.size(), n = in.sorted.size();
+        // every non-empty target cluster keeps the one range of all sources: this is the dense product, run as such
+        // (same tiles, same kernel)
+        boolean whole = m > 0;
+        for (int t = 0; t < tq && whole; t++) {
+            if (outStart[t + 1] == outStart[t]) continue;
+            int r = offsets.get(t);
+            whole = offsets.get(t + 1) - r == 1 && ranges.get(2 * r) == 0 && ranges.get(2 * r + 1) == n;
+        }
+        int width = whole ? KernelSum.DENSE_WIDTH : tileWidth(outStart);
+        IntArray tiles = whole ? TiledReduction.denseTiles(m, width) : TiledReduction.clusterTiles(outStart, width);
+        IntArray tileOffsets = whole ? IntArray.fromArray(0, 1) : offsets, tileRanges = whole ? IntArray.fromArray(0, n) : ranges;
         KernelArray in32 = p.fromDoubles(sortedV);
         KernelArray result = p.allocate((long) m * cols);
         double[] sortedResult;
         Profile profile, first;
-        try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols,
-                TiledReduction.clusterTiles(outStart, width), offsets, ranges, width)) {
+        try (TiledReduction r = TiledReduction.sums(dev, p, k, out.values, in.values, in32, result, dim, cols, tiles, tileOffsets,
+                tileRanges, width, expansion(out, in, whole, sortedV))) {
             first = r.run();
             profile = r.median(first, repeat);
             sortedResult = r.result(m * cols);
         }
-        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges);
+        dev.free(vd, absSums, mask, counts, offsets, none, kept, bounds, ranges, tiles, tileOffsets, tileRanges, scan);
 
         int[] outOrder = out.clustering.orderView();
         double[] values = new double[m * cols], rowBounds = new double[m];
@@ -232,6 +270,71 @@ public final class BlockSparseSum {
         }
         double fraction = (double) pairs / ((double) m * in.sorted.size());
         return new KernelSum.Result(values, profile, pairs, fraction, rowBounds, rangesMs, first.hostMicros() / 1e3);
+    }
+
+    /**
+     * The source clusters each target cluster's range search visits ({@code scan}: {@code [from, to)} per target
+     * cluster) and the bound on all the others. For a distance rule over a grid clustering of
+     * the sources: a distance {@code R >= cutoff} where {@code k(R) sum_j max_c |b_jc|} is below {@code 2^-50} times
+     * one term at the cutoff, {@code k(cutoff) max_j max_c |b_jc|}; the clusters outside the Morton interval of the box
+     * {@code c_t +- (r_t + R)} hold no point of that box, so none within {@code R} of any target of {@code t}, and
+     * together add at most {@code k(R) sum_j max_c |b_jc|}, as do the clusters inside it whose balls keep farther than
+     * {@code R} (the kernel skips their bound). Returns that bound and {@code R}; without pruning, 0 and
+     * {@code Double.MAX_VALUE}, every source cluster visited.
+     */
+    private double[] scanLimits(Side out, Side in, KeepRule rule, double[] v, int cols, IntArray scan) {
+        PairKernel k = engine.kernel();
+        int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
+        double sum = 0, largest = 0;
+        for (int j = 0; j < v.length / cols; j++) {
+            double m = 0;
+            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
+            sum += m;
+            largest = Math.max(largest, m);
+        }
+        double cutoff = rule.cutoff(), r = Double.NaN;
+        if (!rule.tightBounds() && rule.mask() == null && in.clustering.isGrid() && Double.isFinite(cutoff) && sum > 0) {
+            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
+            if (threshold > 0) r = Math.max(cutoff, k.radiusBelow(threshold));
+        }
+        if (!(r < Double.MAX_VALUE)) {
+            for (int t = 0; t < tq; t++) {
+                scan.set(2 * t, 0);
+                scan.set(2 * t + 1, sq);
+            }
+            return new double[] {0, Double.MAX_VALUE};
+        }
+        double[] lo = new double[dim], hi = new double[dim];
+        for (int t = 0; t < tq; t++) {
+            double w = out.radii.get(t) + r;
+            for (int d = 0; d < dim; d++) {
+                lo[d] = out.centroids.get(t * dim + d) - w;
+                hi[d] = out.centroids.get(t * dim + d) + w;
+            }
+            int[] range = in.clustering.clusterRange(lo, hi);
+            scan.set(2 * t, range[0]);
+            scan.set(2 * t + 1, range[1]);
+        }
+        return new double[] {k.evaluate(r) * sum, r};
+    }
+
+    /**
+     * Centres for the expanded Gaussian: each target cluster's centroid, with the largest radius as the reach; for the
+     * dense product ({@code whole}) the midpoint, as {@link KernelSum} takes it, so all-keep equals dense exactly. Null
+     * when the engine does not expand.
+     */
+    private TiledReduction.Expansion expansion(Side out, Side in, boolean whole, double[] v) {
+        if (!engine.expands()) return null;
+        int dim = out.sorted.dim(), tq = out.clustering.clusters();
+        double weight = in.sorted.size() * KernelSum.maxAbs(v);
+        if (whole) return new TiledReduction.Expansion(new double[dim], out.sorted.reach(mid), weight, true);
+        double[] centres = new double[tq * dim];
+        double reach = 0;
+        for (int t = 0; t < tq; t++) {
+            for (int d = 0; d < dim; d++) centres[t * dim + d] = out.centroids.get(t * dim + d) - mid[d];
+            reach = Math.max(reach, out.radii.get(t));
+        }
+        return new TiledReduction.Expansion(centres, reach, weight, false);
     }
 
     /** A work-group width near the mean non-empty cluster size: a power of two from 32 to 256. */

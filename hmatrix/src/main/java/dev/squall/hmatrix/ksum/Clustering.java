@@ -25,10 +25,23 @@ import java.util.Arrays;
 public final class Clustering {
     private final int[] order;
     private final int[] start;
+    /** For grid clusterings: the Morton key of each cluster (ascending), the grid's lower corner, 1 / cell and bits per coordinate. */
+    private final long[] clusterKeys;
+    private final double[] lo;
+    private final double invCell;
+    private final int bits;
 
     private Clustering(int[] order, int[] start) {
+        this(order, start, null, null, 0, 0);
+    }
+
+    private Clustering(int[] order, int[] start, long[] clusterKeys, double[] lo, double invCell, int bits) {
         this.order = order;
         this.start = start;
+        this.clusterKeys = clusterKeys;
+        this.lo = lo;
+        this.invCell = invCell;
+        this.bits = bits;
     }
 
     /** One cluster holding every point, in order. */
@@ -99,11 +112,53 @@ public final class Clustering {
         int[] order = sortByKey(k);
         int clusters = 0;
         int[] start = new int[n + 1];
+        long[] clusterKeys = new long[n];
         for (int s = 0; s < n; s++) {
-            if (s == 0 || k[order[s]] != k[order[s - 1]]) start[clusters++] = s;
+            if (s == 0 || k[order[s]] != k[order[s - 1]]) {
+                clusterKeys[clusters] = k[order[s]];
+                start[clusters++] = s;
+            }
         }
         start[clusters] = n;
-        return new Clustering(order, Arrays.copyOf(start, clusters + 1));
+        return new Clustering(order, Arrays.copyOf(start, clusters + 1), Arrays.copyOf(clusterKeys, clusters), lo, 1.0 / cell, bits);
+    }
+
+    /** Whether this is a grid clustering (clusters are grid cells in Morton order, {@link #clusterRange} works). */
+    boolean isGrid() {
+        return clusterKeys != null;
+    }
+
+    /**
+     * The clusters {@code [from, to)} whose cells may meet the box {@code [boxLo, boxHi]} (a grid clustering): the
+     * Morton key is monotone in each cell coordinate, so every cell meeting the box has a key between those of the
+     * box's corners' cells; clusters outside the returned interval hold no point of the box.
+     */
+    int[] clusterRange(double[] boxLo, double[] boxHi) {
+        long kLo = mortonKey(boxLo), kHi = mortonKey(boxHi);
+        return new int[] {lowerBound(kLo), lowerBound(kHi + 1)};
+    }
+
+    /** The cell key of a point, as {@code KernelSumKernelsF64.mortonKeys} computes it on the device. */
+    private long mortonKey(double[] p) {
+        long key = 0L, top = (1L << bits) - 1L;
+        for (int d = 0; d < p.length; d++) {
+            double u = Math.floor((p[d] - lo[d]) * invCell);
+            long cell = 0L;
+            if (u > 0.0) cell = u >= (double) top ? top : (long) u;
+            for (int bit = 0; bit < bits; bit++) key |= ((cell >>> bit) & 1L) << (bit * p.length + d);
+        }
+        return key;
+    }
+
+    /** The first cluster whose key is at least {@code key}. */
+    private int lowerBound(long key) {
+        int a = 0, b = clusterKeys.length;
+        while (a < b) {
+            int mid = (a + b) >>> 1;
+            if (clusterKeys[mid] < key) a = mid + 1;
+            else b = mid;
+        }
+        return a;
     }
 
     /** The point indices sorted by key, ties in index order (a stable LSD radix sort, 8 bits a pass). */

@@ -1,5 +1,6 @@
 package dev.squall.hmatrix.ksum;
 
+import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
@@ -26,6 +27,13 @@ import dev.squall.tasks.api.ReadOnly;
 public final class GaussSumKernelsF32 {
     /** Targets per work-item. */
     public static final int TARGETS = 4;
+    /** Targets per work-item of {@link #gaussExpandedDense3}. */
+    public static final int DENSE_TARGETS = 8;
+    /** {@code 1.5 * 2^23}: adding it rounds a float below {@code 2^22} in magnitude to an integer in the low bits. */
+    private static final float ROUNDER = 12582912.0f;
+    /** Least-squares fit of {@code 2^f} on {@code [-1/2, 1/2]} (relative weight), degree 6: error 1.0e-7 in fp32. */
+    private static final float P1 = 0.6931471824645996f, P2 = 0.24022646248340607f, P3 = 0.05550329014658928f,
+            P4 = 0.009618519805371761f, P5 = 0.0013399859890341759f, P6 = 0.00015337577497120947f;
 
     private GaussSumKernelsF32() {
     }
@@ -171,6 +179,239 @@ public final class GaussSumKernelsF32 {
         }
         if (active3) {
             a.set(i3 * cols + col, acc3);
+        }
+    }
+    /**
+     * The same sum with the exponent expanded: with {@code u = scale (x - c)}, {@code v = scale (y - c)} for the tile's
+     * centre {@code c} ({@code centres[3q..3q+2]}, already scaled, for the tile's cluster {@code q}),
+     * {@code -|u - v|^2 = -|u|^2 + (-|v|^2 + 2 u . v)}. The first part is the target's and leaves the sum:
+     * {@code a_i = 2^(-|u_i|^2) sum_j 2^(B_j + 2 u_i . v_j) b_j} with {@code B_j = -|v_j|^2} computed once per staged
+     * source, so a pair costs three multiply-adds, one {@code ex2} and the multiply-add of the sum. The inner exponent
+     * is at most {@code |u_i|^2} (it is {@code |u_i|^2 - |u_i - v_j|^2}), so nothing overflows while the host keeps
+     * {@code scale^2 |x - c|^2} and {@code log2(N max|b|)} small ({@code TiledReduction} checks); an inner exponent
+     * below {@code -126} is a term below {@code 2^-126} even before the factor. The rounding of the inner exponent is
+     * a few units of {@code |v_j|^2}, so the host uses this form only while {@code scale^2 |x - c|^2} stays small.
+     * The target factor {@code 2^(-|u_i|^2)} is formed in fp64 from the fp32 {@code u_i} (exact products), once a
+     * target.
+     */
+    @Kernel
+    public static void gaussExpanded3(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
+            @NoAlias FloatArray a, @ReadOnly IntArray tiles, @ReadOnly IntArray rangeOffsets, @ReadOnly IntArray ranges,
+            @ReadOnly FloatArray centres, int cols, int col, float scale) {
+        float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
+        float[] bs = ctx.allocateFloatLocalArray(KernelSumKernelsF64.MAX_TILE);
+        int lid = ctx.localIdx;
+        int w = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int tileStart = tiles.get(3 * g);
+        int tileEnd = tiles.get(3 * g + 1);
+        int cluster = tiles.get(3 * g + 2);
+        float c0 = centres.get(3 * cluster);
+        float c1 = centres.get(3 * cluster + 1);
+        float c2 = centres.get(3 * cluster + 2);
+        float[] u0 = new float[TARGETS];
+        float[] u1 = new float[TARGETS];
+        float[] u2 = new float[TARGETS];
+        float[] acc = new float[TARGETS];
+        float[] part = new float[TARGETS];
+        for (int t = 0; t < TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            u0[t] = 0.0f;
+            u1[t] = 0.0f;
+            u2[t] = 0.0f;
+            if (i < tileEnd) {
+                u0[t] = 2.0f * (scale * x.get(3 * i) - c0);
+                u1[t] = 2.0f * (scale * x.get(3 * i + 1) - c1);
+                u2[t] = 2.0f * (scale * x.get(3 * i + 2) - c2);
+            }
+            acc[t] = 0.0f;
+            part[t] = 0.0f;
+        }
+        boolean active = tileStart + lid < tileEnd;
+        int stage = TARGETS * w;
+        int rEnd = rangeOffsets.get(cluster + 1);
+        for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
+            int s0 = ranges.get(2 * r);
+            int s1 = ranges.get(2 * r + 1);
+            for (int t0 = s0; t0 < s1; t0 += stage) {
+                for (int h = lid; h < stage; h += w) {
+                    int j = t0 + h;
+                    if (j < s1) {
+                        float v0 = scale * y.get(3 * j) - c0;
+                        float v1 = scale * y.get(3 * j + 1) - c1;
+                        float v2 = scale * y.get(3 * j + 2) - c2;
+                        ys[4 * h] = v0;
+                        ys[4 * h + 1] = v1;
+                        ys[4 * h + 2] = v2;
+                        ys[4 * h + 3] = -(v0 * v0 + v1 * v1 + v2 * v2);
+                        bs[h] = b.get(j * cols + col);
+                    }
+                }
+                ctx.localBarrier();
+                int len = Math.min(stage, s1 - t0);
+                if (active) {
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            float v0 = ys[4 * p];
+                            float v1 = ys[4 * p + 1];
+                            float v2 = ys[4 * p + 2];
+                            float bj = ys[4 * p + 3];
+                            float bp = bs[p];
+                            for (int t = 0; t < TARGETS; t++) {
+                                float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                                part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                            }
+                        }
+                        q = stop;
+                        if ((t0 + q) % KernelSumKernelsF64.PARTIAL == 0) {
+                            for (int t = 0; t < TARGETS; t++) {
+                                acc[t] += part[t];
+                                part[t] = 0.0f;
+                            }
+                        }
+                    }
+                }
+                ctx.localBarrier();
+            }
+            for (int t = 0; t < TARGETS; t++) {
+                acc[t] += part[t];
+                part[t] = 0.0f;
+            }
+        }
+        for (int t = 0; t < TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            if (i < tileEnd) {
+                double h0 = 0.5 * u0[t];
+                double h1 = 0.5 * u1[t];
+                double h2 = 0.5 * u2[t];
+                a.set(i * cols + col, (float) (Math.pow(2.0, -(h0 * h0 + h1 * h1 + h2 * h2)) * acc[t]));
+            }
+        }
+    }
+    /**
+     * {@code 2^e} on the multiply-add pipe instead of the special-function unit: {@code e = n + f} with
+     * {@code n = round(e)} (the {@link #ROUNDER} addition leaves {@code n} in the low bits), {@code |f| <= 1/2},
+     * {@code 2^f} by a polynomial of degree 6 (relative error about 1e-7, like {@code ex2.approx}), {@code n} added to
+     * the exponent bits. Arguments below {@code -126} count as {@code -126} (a term of at most {@code 2^-125} instead
+     * of a smaller one or the 0 of {@code ex2.approx.ftz}). Eleven instructions: clamp, three adds, six multiply-adds,
+     * one shift-and-add.
+     */
+    @DeviceFunction
+    public static float exp2Fma(float e) {
+        float c = Math.max(e, -126.0f);
+        float t = c + ROUNDER;
+        float f = c - (t - ROUNDER);
+        float p = KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, P6, P5), P4), P3),
+                P2), P1), 1.0f);
+        return Float.intBitsToFloat(Float.floatToRawIntBits(p) + (Float.floatToRawIntBits(t) << 23));
+    }
+
+    /**
+     * {@link #gaussExpanded3} for dense tiles, {@link #DENSE_TARGETS} targets per work-item, with the exponentials
+     * split between the two pipes: the special-function unit takes 16 exponentials a clock per multiprocessor, the
+     * issue slots 128 instructions, and a pair costs five slots with {@code ex2}, fifteen with {@link #exp2Fma}; with
+     * seven targets on {@code ex2} and the eighth on {@link #exp2Fma} both limits are reached together (about 18
+     * pairs a clock per multiprocessor instead of 16).
+     */
+    @Kernel
+    public static void gaussExpandedDense3(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
+            @NoAlias FloatArray a, @ReadOnly IntArray tiles, @ReadOnly IntArray rangeOffsets, @ReadOnly IntArray ranges,
+            @ReadOnly FloatArray centres, int cols, int col, float scale) {
+        float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
+        float[] bs = ctx.allocateFloatLocalArray(KernelSumKernelsF64.MAX_TILE);
+        int lid = ctx.localIdx;
+        int w = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int tileStart = tiles.get(3 * g);
+        int tileEnd = tiles.get(3 * g + 1);
+        int cluster = tiles.get(3 * g + 2);
+        float c0 = centres.get(3 * cluster);
+        float c1 = centres.get(3 * cluster + 1);
+        float c2 = centres.get(3 * cluster + 2);
+        float[] u0 = new float[DENSE_TARGETS];
+        float[] u1 = new float[DENSE_TARGETS];
+        float[] u2 = new float[DENSE_TARGETS];
+        float[] acc = new float[DENSE_TARGETS];
+        float[] part = new float[DENSE_TARGETS];
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            u0[t] = 0.0f;
+            u1[t] = 0.0f;
+            u2[t] = 0.0f;
+            if (i < tileEnd) {
+                u0[t] = 2.0f * (scale * x.get(3 * i) - c0);
+                u1[t] = 2.0f * (scale * x.get(3 * i + 1) - c1);
+                u2[t] = 2.0f * (scale * x.get(3 * i + 2) - c2);
+            }
+            acc[t] = 0.0f;
+            part[t] = 0.0f;
+        }
+        boolean active = tileStart + lid < tileEnd;
+        int stage = DENSE_TARGETS * w;
+        int rEnd = rangeOffsets.get(cluster + 1);
+        for (int r = rangeOffsets.get(cluster); r < rEnd; r++) {
+            int s0 = ranges.get(2 * r);
+            int s1 = ranges.get(2 * r + 1);
+            for (int t0 = s0; t0 < s1; t0 += stage) {
+                for (int h = lid; h < stage; h += w) {
+                    int j = t0 + h;
+                    if (j < s1) {
+                        float v0 = scale * y.get(3 * j) - c0;
+                        float v1 = scale * y.get(3 * j + 1) - c1;
+                        float v2 = scale * y.get(3 * j + 2) - c2;
+                        ys[4 * h] = v0;
+                        ys[4 * h + 1] = v1;
+                        ys[4 * h + 2] = v2;
+                        ys[4 * h + 3] = -(v0 * v0 + v1 * v1 + v2 * v2);
+                        bs[h] = b.get(j * cols + col);
+                    }
+                }
+                ctx.localBarrier();
+                int len = Math.min(stage, s1 - t0);
+                if (active) {
+                    int q = 0;
+                    while (q < len) {
+                        int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
+                        for (int p = q; p < stop; p++) {
+                            float v0 = ys[4 * p];
+                            float v1 = ys[4 * p + 1];
+                            float v2 = ys[4 * p + 2];
+                            float bj = ys[4 * p + 3];
+                            float bp = bs[p];
+                            for (int t = 0; t < DENSE_TARGETS - 1; t++) {
+                                float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                                part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                            }
+                            float e7 = KernelMath.fma(u0[DENSE_TARGETS - 1], v0, KernelMath.fma(u1[DENSE_TARGETS - 1], v1,
+                                    KernelMath.fma(u2[DENSE_TARGETS - 1], v2, bj)));
+                            part[DENSE_TARGETS - 1] = KernelMath.fma(exp2Fma(e7), bp, part[DENSE_TARGETS - 1]);
+                        }
+                        q = stop;
+                        if ((t0 + q) % KernelSumKernelsF64.PARTIAL == 0) {
+                            for (int t = 0; t < DENSE_TARGETS; t++) {
+                                acc[t] += part[t];
+                                part[t] = 0.0f;
+                            }
+                        }
+                    }
+                }
+                ctx.localBarrier();
+            }
+            for (int t = 0; t < DENSE_TARGETS; t++) {
+                acc[t] += part[t];
+                part[t] = 0.0f;
+            }
+        }
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            if (i < tileEnd) {
+                double h0 = 0.5 * u0[t];
+                double h1 = 0.5 * u1[t];
+                double h2 = 0.5 * u2[t];
+                a.set(i * cols + col, (float) (Math.pow(2.0, -(h0 * h0 + h1 * h1 + h2 * h2)) * acc[t]));
+            }
         }
     }
 }

@@ -32,17 +32,38 @@ public final class KernelSum {
     private final PairKernel kernel;
     private final Precision precision;
     private final Device device;
+    private final boolean expand;
 
     /**
      * @throws IllegalArgumentException for a user kernel in fp32 (user kernels map fp64 distance arrays)
      */
     public KernelSum(PairKernel kernel, Precision precision, Device device) {
+        this(kernel, precision, device, true);
+    }
+
+    private KernelSum(PairKernel kernel, Precision precision, Device device, boolean expand) {
         this.kernel = Objects.requireNonNull(kernel, "kernel");
         this.precision = Objects.requireNonNull(precision, "precision");
         this.device = Objects.requireNonNull(device, "device");
+        this.expand = expand;
         if (kernel.isUser() && precision != Precision.FP64) {
             throw new IllegalArgumentException("user kernel " + kernel + " runs in fp64 (its mapping kernel takes a DoubleArray); use --precision fp64");
         }
+    }
+
+    /**
+     * This sum with the Gaussian's exponent expanded where accurate ({@code true}, the default: in 3 dimensions with
+     * one column, {@code -|x - y|^2 = -|x - c|^2 - |y - c|^2 + 2 (x - c).(y - c)} about a centre {@code c} of the
+     * targets, the targets' part taken out of the sum, while the scaled reach of the targets from {@code c} is small)
+     * or always as {@code |x - y|^2} per pair ({@code false}).
+     */
+    public KernelSum withExpansion(boolean expandWhereAccurate) {
+        return new KernelSum(kernel, precision, device, expandWhereAccurate);
+    }
+
+    /** Whether the Gaussian's exponent may be expanded ({@link #withExpansion}). */
+    public boolean expands() {
+        return expand;
     }
 
     public PairKernel kernel() {
@@ -126,13 +147,28 @@ public final class KernelSum {
         }
     }
 
-    /** The dense product prepared on the device, to run (and time) repeatedly. */
+    /**
+     * The dense product prepared on the device, to run (and time) repeatedly. Both clouds are moved by the midpoint of
+     * their common bounding box before they are rounded to the precision (the kernels depend on differences only), so
+     * clouds far from the origin keep their accuracy in fp32; that midpoint is the centre of the expanded Gaussian.
+     */
     TiledReduction dense(PointSet targets, PointSet sources, double[] b, int cols) {
         int m = targets.size();
-        return TiledReduction.sums(device, precision, kernel, precision.fromDoubles(targets.coordinates()),
-                precision.fromDoubles(sources.coordinates()), precision.fromDoubles(b), precision.allocate((long) m * cols),
+        double[] mid = targets.midpoint(sources);
+        TiledReduction.Expansion e = null;
+        if (expand) {
+            e = new TiledReduction.Expansion(new double[targets.dim()], targets.reach(mid), sources.size() * maxAbs(b), true);
+        }
+        return TiledReduction.sums(device, precision, kernel, precision.fromDoubles(targets.shiftedCoordinates(mid)),
+                precision.fromDoubles(sources.shiftedCoordinates(mid)), precision.fromDoubles(b), precision.allocate((long) m * cols),
                 targets.dim(), cols, TiledReduction.denseTiles(m, DENSE_WIDTH), IntArray.fromArray(0, 1),
-                IntArray.fromArray(0, sources.size()), DENSE_WIDTH);
+                IntArray.fromArray(0, sources.size()), DENSE_WIDTH, e);
+    }
+
+    static double maxAbs(double[] v) {
+        double m = 0;
+        for (double t : v) m = Math.max(m, Math.abs(t));
+        return m;
     }
 
     /**

@@ -554,21 +554,23 @@ public final class KernelSumKernelsF64 {
 
     /**
      * For each target cluster {@code t}: which source clusters to keep, merged into contiguous source ranges. A source
-     * cluster is kept when {@code mask} says so ({@code useMask == 1}; entry {@code t * sClusters + s}, or
-     * {@code s * tClusters + t} when {@code maskTransposed == 1}) or else when the smallest possible distance between
+     * cluster is kept when {@code mask} says so ({@code maskMode == 1}: entry {@code t * sClusters + s};
+     * {@code maskMode == 2}: entry {@code s * tClusters + t}) or else when the smallest possible distance between
      * the two clusters' balls, {@code dmin = max(0, |c_t - c_s| - r_t - r_s)}, is below {@code cutoff}. Empty source
      * clusters neither keep nor break a run. With {@code write == 0} the kernel counts: {@code rangeCounts[t]} ranges,
      * {@code keptPoints[t]} source points kept, and {@code bounds[t] = sum over dropped s of k(dmin) sumAbs[s]}, a
      * bound on what the dropped sources add to any target of {@code t} (the kernel does not increase with distance).
      * With {@code write == 1} it writes the ranges ({@code [start, end)} pairs) from {@code rangeOffsets[t]} on.
+     * Only source clusters {@code [scan[2t], scan[2t+1])} are visited, and dropped clusters at {@code dmin >= farRadius}
+     * add nothing to the bound: the caller bounds both kinds together.
      */
     @Kernel
     public static void clusterRanges(@ReadOnly DoubleArray tCentroids, @ReadOnly DoubleArray tRadii,
             @ReadOnly DoubleArray sCentroids, @ReadOnly DoubleArray sRadii, @ReadOnly IntArray sStart,
-            @ReadOnly DoubleArray sAbsSums, @ReadOnly IntArray mask, int useMask, int maskTransposed, int tClusters,
+            @ReadOnly DoubleArray sAbsSums, @ReadOnly IntArray mask, int maskMode, double farRadius, int tClusters,
             int sClusters, int dim, double cutoff, int kind, double c, int write, @ReadOnly IntArray rangeOffsets,
             @NoAlias IntArray rangesOut, @NoAlias IntArray rangeCounts, @NoAlias LongArray keptPoints,
-            @NoAlias DoubleArray bounds) {
+            @NoAlias DoubleArray bounds, @ReadOnly IntArray scan) {
         for (@Parallel int t = 0; t < tClusters; t++) {
             int runs = 0;
             long kept = 0L;
@@ -578,7 +580,8 @@ public final class KernelSumKernelsF64 {
             if (write == 1) {
                 out = rangeOffsets.get(t);
             }
-            for (int s = 0; s < sClusters; s++) {
+            int sEnd = scan.get(2 * t + 1);
+            for (int s = scan.get(2 * t); s < sEnd; s++) {
                 int p0 = sStart.get(s);
                 int p1 = sStart.get(s + 1);
                 if (p1 > p0) {
@@ -589,8 +592,8 @@ public final class KernelSumKernelsF64 {
                     }
                     double dmin = Math.max(0.0, Math.sqrt(d2) - tRadii.get(t) - sRadii.get(s));
                     boolean keep;
-                    if (useMask == 1) {
-                        int at = maskTransposed == 1 ? s * tClusters + t : t * sClusters + s;
+                    if (maskMode > 0) {
+                        int at = maskMode == 2 ? s * tClusters + t : t * sClusters + s;
                         keep = mask.get(at) != 0;
                     } else {
                         keep = dmin < cutoff;
@@ -612,7 +615,7 @@ public final class KernelSumKernelsF64 {
                             out++;
                         }
                         inRun = false;
-                        if (write == 0) {
+                        if (write == 0 && dmin < farRadius) {
                             bound += kernelOfSquared(kind, dmin * dmin, c) * sAbsSums.get(s);
                         }
                     }

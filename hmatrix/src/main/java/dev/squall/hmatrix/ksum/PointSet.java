@@ -136,6 +136,43 @@ public final class PointSet {
         return coords.clone();
     }
 
+    /** The coordinates minus {@code centre} (one value per dimension), point by point. */
+    double[] shiftedCoordinates(double[] centre) {
+        double[] c = new double[coords.length];
+        for (int k = 0; k < coords.length; k++) c[k] = coords[k] - centre[k % dim];
+        return c;
+    }
+
+    /** The midpoint of the bounding box of this set and {@code other} (same dimension). */
+    double[] midpoint(PointSet other) {
+        double[] lo = new double[dim], hi = new double[dim];
+        java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        for (PointSet s : new PointSet[] {this, other}) {
+            for (int k = 0; k < s.coords.length; k++) {
+                lo[k % dim] = Math.min(lo[k % dim], s.coords[k]);
+                hi[k % dim] = Math.max(hi[k % dim], s.coords[k]);
+            }
+        }
+        double[] mid = new double[dim];
+        for (int d = 0; d < dim; d++) mid[d] = 0.5 * (lo[d] + hi[d]);
+        return mid;
+    }
+
+    /** The largest distance of a point of this set from {@code centre}. */
+    double reach(double[] centre) {
+        double m = 0;
+        for (int i = 0; i < size(); i++) {
+            double s = 0;
+            for (int d = 0; d < dim; d++) {
+                double t = coords[i * dim + d] - centre[d];
+                s += t * t;
+            }
+            m = Math.max(m, s);
+        }
+        return Math.sqrt(m);
+    }
+
     /** Distance between point {@code i} of this set and point {@code j} of {@code other}. */
     public double distance(int i, PointSet other, int j) {
         double s = 0;

@@ -1,5 +1,6 @@
 package dev.squall.hmatrix.ksum;
 
+import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
@@ -17,7 +18,9 @@ import dev.squall.tasks.runtime.WorkerGrid;
  * their cluster), the per-cluster source ranges, the points and right-hand side go to the device once; {@link #run()}
  * executes the kernels and brings the result back. The kernel is picked by dimension and column count: the fp32
  * Gaussian in 3 dimensions ({@link GaussSumKernelsF32}), the specialised one-column kernels for 1, 2 and 3
- * dimensions, else the general one, once per block of {@link KernelSumKernelsF64#MAX_COLS} columns.
+ * dimensions, else the general one, once per block of {@link KernelSumKernelsF64#MAX_COLS} columns. The Gaussian in 3
+ * dimensions, one column, runs with its exponent expanded ({@link GaussSumKernelsF32#gaussExpanded3},
+ * {@link GaussSumKernelsF64#gaussExpanded3}) when the caller gives cluster centres and {@link Expansion#fits} holds.
  */
 final class TiledReduction implements AutoCloseable {
     private final ExecutionPlan plan;
@@ -26,6 +29,32 @@ final class TiledReduction implements AutoCloseable {
     private TiledReduction(ExecutionPlan plan, KernelArray out) {
         this.plan = plan;
         this.out = out;
+    }
+
+    /**
+     * What the expanded Gaussian kernels need: the centre of each target cluster ({@code dim} values a cluster, in the
+     * coordinates of the point arrays), the largest distance of a target from its cluster's centre,
+     * {@code N max |b|}, and whether the tiles are the dense product's ({@link #denseTiles} of width
+     * {@link KernelSum#DENSE_WIDTH}, one range): then fp32 runs {@link GaussSumKernelsF32#gaussExpandedDense3}.
+     */
+    record Expansion(double[] centres, double targetReach, double weight, boolean dense) {
+        /** Largest {@code scale^2 reach^2} (log2 units) in fp32: the inner exponent's rounding stays near 1e-6 relative. */
+        static final double FP32_REACH = 64;
+        /** Largest {@code scale^2 reach^2} in fp64: the rounding stays near 1e-14 relative. */
+        static final double FP64_REACH = 256;
+
+        /**
+         * Whether the expanded form is accurate and safe for kernel {@code k} in precision {@code p}: the inner
+         * exponent is at most {@code scale^2 targetReach^2}, which bounds its rounding and, with {@code weight}, the
+         * partial sums (no overflow).
+         */
+        boolean fits(PairKernel k, Precision p) {
+            double s2 = 0.5 * k.inverseSquaredLength() / Math.log(2);
+            double inner = s2 * targetReach * targetReach;
+            double logWeight = Math.log(Math.max(weight, Double.MIN_NORMAL)) / Math.log(2);
+            if (p == Precision.FP32) return inner <= FP32_REACH && inner + logWeight <= 120;
+            return inner <= FP64_REACH && inner + logWeight <= 1000;
+        }
     }
 
     /** Tiles of width {@code width} over targets {@code [0, m)}, all in cluster 0: the dense product. */
@@ -61,13 +90,34 @@ final class TiledReduction implements AutoCloseable {
      * exactly one tile, so all of {@code a} is written).
      */
     static TiledReduction sums(Device device, Precision p, PairKernel k, KernelArray x, KernelArray y, KernelArray b,
-            KernelArray a, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width) {
+            KernelArray a, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width, Expansion expansion) {
         int groups = Math.toIntExact(tiles.getSizeLong() / 3);
         TaskGraph g = new TaskGraph("ksum").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, tiles, rangeOffsets, ranges);
         WorkerGrid grid = WorkerGrid.of((long) groups * width).withLocal(width);
         int kind = k.code();
         double c = k.inverseSquaredLength();
-        if (cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS && p == Precision.FP32) {
+        boolean gauss3 = cols == 1 && dim == 3 && kind == KernelSumKernelsF64.GAUSS;
+        if (gauss3 && expansion != null && expansion.fits(k, p)) {
+            double scale = Math.sqrt(0.5 * c / Math.log(2));
+            boolean wide = p == Precision.FP32 && expansion.dense();
+            int perItem = wide ? GaussSumKernelsF32.DENSE_TARGETS : p == Precision.FP32 ? GaussSumKernelsF32.TARGETS : GaussSumKernelsF64.TARGETS;
+            int local = (width + perItem - 1) / perItem;
+            WorkerGrid eg = WorkerGrid.of((long) groups * local).withLocal(local);
+            double[] cs = expansion.centres().clone();
+            for (int q = 0; q < cs.length; q++) cs[q] *= scale;
+            KernelArray centres = p.fromDoubles(cs);
+            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
+            if (wide) {
+                g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
+                        (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
+            } else if (p == Precision.FP32) {
+                g.task("sum", eg, GaussSumKernelsF32::gaussExpanded3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
+                        (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
+            } else {
+                g.task("sum", eg, GaussSumKernelsF64::gaussExpanded3, new KernelContext(), (DoubleArray) x, (DoubleArray) y, (DoubleArray) b,
+                        (DoubleArray) a, tiles, rangeOffsets, ranges, (DoubleArray) centres, cols, 0, scale);
+            }
+        } else if (gauss3 && p == Precision.FP32) {
             // GaussSumKernelsF32.TARGETS targets per work-item
             int local = (width + GaussSumKernelsF32.TARGETS - 1) / GaussSumKernelsF32.TARGETS;
             g.task("sum", WorkerGrid.of((long) groups * local).withLocal(local), GaussSumKernelsF32::gauss3, new KernelContext(),

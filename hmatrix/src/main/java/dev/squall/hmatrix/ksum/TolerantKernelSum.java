@@ -77,7 +77,7 @@ public final class TolerantKernelSum {
             }
             double cell = Math.max(cutoff / 2, Math.max(extent(x), extent(y)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
             BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
-            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
+            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat);
             if (r.keptFraction() > 0.5) {
                 return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
                         "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,

@@ -66,6 +66,37 @@ class KsumCommandTest {
     }
 
     @Test
+    void blockSparseWithRepeatsReportsTheWarmPhases() {
+        Object[] r = run("--n", "3000", "--kernel", "gauss:0.02", "--block-sparse", "--cell", "0.05", "--cutoff", "0.1", "--repeat", "1",
+                "--precision", "fp32", "--device", "jvm", "--verify", "--sample", "30", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = (String) r[1];
+        int at = json.indexOf("\"warm_phases\":{");
+        assertTrue(at > 0, json);
+        String warm = json.substring(at, json.indexOf('}', at));
+        for (String f : new String[] {"clustering_ms", "build_ms", "ranges_ms", "sum_ms", "total_ms"}) {
+            int i = warm.indexOf("\"" + f + "\":") + f.length() + 3, j = i;
+            while (j < warm.length() && ",}".indexOf(warm.charAt(j)) < 0) j++;
+            assertTrue(Double.parseDouble(warm.substring(i, j)) >= 0, f + " in " + warm);
+        }
+    }
+
+    @Test
+    void bothExponentFormsVerifyAndOthersAreBadInput() {
+        String[] forms = {"direct", "expanded"};
+        for (int f = 0; f < 2; f++) {
+            Object[] r = run("--n", "2000", "--kernel", "gauss:0.1", "--exponent", forms[f], "--precision", "fp32", "--device", "jvm",
+                    "--repeat", "1", "--verify", "--sample", "30", "--json");
+            assertEquals(0, r[0], (String) r[2]);
+            assertEquals("\"" + forms[f] + "\"", text(r, "exponent"));
+            assertTrue(field(r, "rel_error") < 1e-5, (String) r[1]);
+        }
+        Object[] r = run("--n", "100", "--exponent", "fast", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--exponent must be expanded or direct, got 'fast'"), (String) r[2]);
+    }
+
+    @Test
     void toleranceSaysWhatItChose() {
         Object[] r = run("--n", "3000", "--dim", "2", "--kernel", "gauss:0.005", "--tol", "1e-6", "--precision", "fp64", "--device", "jvm",
                 "--verify", "--sample", "50", "--json");

@@ -178,6 +178,39 @@ class BlockSparseSumTest {
         for (int i = 0; i < x.size(); i++) assertEquals(3.0 * k.evaluate(x.distance(i, one, 0)), a[i], 1e-15);
     }
 
+    /**
+     * The fast range search (grid sources: only clusters near each target cluster visited, the far ones bounded
+     * together) against the search over all cluster pairs: both within their bounds of the plain Java sum, every pair
+     * within the cutoff computed, no more pairs than the full search keeps; on a cloud and a grid wider than the search box.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("pruneCases")
+    void nearClusterSearchKeepsEveryCloseTileAndHoldsItsBound(Device device, Precision p) {
+        PairKernel k = PairKernel.parse("gauss:0.02");
+        PointSet x = PointSet.uniform(3000, 3, 21), y = PointSet.gaussian(2600, 3, 22);
+        double[] b = random(y.size(), 23);
+        KernelSum ks = new KernelSum(k, p, device);
+        BlockSparseSum bs = BlockSparseSum.build(ks, x, y, Clustering.grid(x, 0.05, device), Clustering.grid(y, 0.05, device));
+        KernelSum.Result fast = bs.apply(b, 1, BlockSparseSum.KeepRule.within(0.08));
+        KernelSum.Result full = bs.apply(b, 1, BlockSparseSum.KeepRule.withinTightBounds(0.08));
+        double[] exact = reference(k, x, y, b, 1);
+        double u = p == Precision.FP64 ? 1e-13 : 2e-6;
+        long close = 0;
+        for (int i = 0; i < x.size(); i++) {
+            for (int j = 0; j < y.size(); j++) if (x.distance(i, y, j) < 0.08) close++;
+            for (KernelSum.Result r : new KernelSum.Result[] {fast, full}) {
+                double err = Math.abs(r.values()[i] - exact[i]);
+                assertTrue(err <= r.rowBounds()[i] + u * Math.max(1, Math.abs(exact[i])), "row " + i + ": error " + err + ", bound " + r.rowBounds()[i]);
+            }
+        }
+        assertTrue(fast.pairs() >= close && fast.pairs() <= full.pairs(), fast.pairs() + " pairs, " + close + " close, " + full.pairs() + " in the full search");
+        assertTrue(fast.keptFraction() < 0.3, "kept " + fast.keptFraction());
+    }
+
+    static Stream<Arguments> pruneCases() {
+        return devices().stream().flatMap(d -> Stream.of(Arguments.of(d, Precision.FP64), Arguments.of(d, Precision.FP32)));
+    }
+
     @Test
     void nanCoordinatesAreBadInput() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
