@@ -70,6 +70,21 @@ public final class H2Matrix implements AutoCloseable {
      */
     public static final int GEMM_MIN_VECTORS = 16;
 
+    /** The kernels a product runs on. */
+    enum ProductKernels {
+        /** {@link BlockRowKernels}: one batch of block rows per phase (per level for the transfer sweeps). */
+        BLOCK_ROWS,
+        /** {@link H2Kernels}' per-level matrix-vector kernels, and linalg batched GEMMs from {@link #GEMM_MIN_VECTORS} vectors on. */
+        LEVELS
+    }
+
+    /**
+     * The kernels of the products of matrices built from now on: {@code BLOCK_ROWS} unless the system property
+     * {@code squall.h2.product} is {@code levels} (benchmarks compare the two; tests set it).
+     */
+    static ProductKernels productKernels = "levels".equals(System.getProperty("squall.h2.product")) ? ProductKernels.LEVELS
+            : ProductKernels.BLOCK_ROWS;
+
     /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
     static boolean hostFactorisations;
 
@@ -86,6 +101,8 @@ public final class H2Matrix implements AutoCloseable {
     private final int rank;
     private final int dim;
     private final boolean shared;
+    /** The kernels of this matrix's products ({@link #productKernels} when it was built). */
+    private final ProductKernels kernels = productKernels;
 
     // device-resident structure and values
     private final DoubleArray rowPoints, colPoints, rowBoxes, colBoxes;
@@ -453,6 +470,9 @@ public final class H2Matrix implements AutoCloseable {
         final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
         final List<ImmutableTaskGraph> phases = new ArrayList<>();
         final boolean gemm;
+        /** Whether the phases are {@link BlockRowKernels} batches ({@link ProductKernels#BLOCK_ROWS}). */
+        final boolean blockRows;
+        final List<BlockRowBatch> batches = new ArrayList<>();
         final ExecutionPlan upload, gather, dense, tree, finish, download;
 
         Product(int nv) {
@@ -464,10 +484,116 @@ public final class H2Matrix implements AutoCloseable {
             yhat = DoubleArray.onDevice(Math.max(1, (long) rb.coefficients() * nv));
             yTree = DoubleArray.onDevice((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
-            gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
+            blockRows = kernels == ProductKernels.BLOCK_ROWS;
+            gemm = !blockRows && nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
                     .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
+            if (blockRows) {
+                addBlockRowPhases(nv);
+            } else {
+                addLevelPhases(nv);
+            }
+            phases.add(new TaskGraph("scatter")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
+            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
+                    .onQueue(mainQueue);
+            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
+            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
+            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
+            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
+            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
+                    .onQueue(mainQueue);
+        }
+
+        /**
+         * The phases as batches of block rows ({@link BlockRowKernels}), one launch each except the transfer sweeps (one
+         * per level, as each level needs the one before): dense part by row leaf; leaf upsweep {@code U^T x} by column
+         * leaf; transfer upsweep {@code sum E_c^T xhat_c} by parent; the couplings of all levels in one launch, by row
+         * node (the levels are independent, so the small top levels run beside the large ones instead of one
+         * latency-bound launch each); transfer downsweep {@code E_c yhat_parent} by child; leaf downsweep
+         * {@code U yhat} by row leaf. Each work-group writes its own output block, so nothing is zeroed first.
+         */
+        private void addBlockRowPhases(int nv) {
+            BasisTree rb = rowBasis, cb = colBasis;
+            int[] rowLeaf = rowTree.leafStart, colLeaf = colTree.leafStart;
+            BlockRowBatch d = new BlockRowBatch();
+            for (int i = 0; i < rowTree.leaves; i++) {
+                d.block(rowLeaf[i], rowLeaf[i + 1] - rowLeaf[i]);
+                for (int b = partition.denseRowPtr[i]; b < partition.denseRowPtr[i + 1]; b++) {
+                    int j = partition.denseCol[b];
+                    d.term(partition.denseOffset[b], colLeaf[j + 1] - colLeaf[j], colLeaf[j]);
+                }
+            }
+            TaskGraph dg = new TaskGraph("dense");
+            add(d).append(dg, "dense", denseValues, xTree, yTree, nv, false, false);
+            phases.add(dg.snapshot());
+
+            int kq = cb.leafRank();
+            BlockRowBatch ul = new BlockRowBatch();
+            for (int j = 0; kq > 0 && j < colTree.leaves; j++) {
+                ul.block(cb.rankStart[colTree.firstLeaf + j], kq).term((long) colLeaf[j] * kq, colLeaf[j + 1] - colLeaf[j], colLeaf[j]);
+            }
+            TaskGraph ulg = new TaskGraph("upsweep-leaves");
+            add(ul).append(ulg, "upsweep-leaves", cb.leafBasis, xTree, xhat, nv, false, false);
+            phases.add(ulg.snapshot());
+
+            TaskGraph up = new TaskGraph("upsweep-transfers");
+            for (int l = colTree.depth; l >= 1; l--) {
+                int kp = cb.levelRank[l - 1], kc = cb.levelRank[l];
+                BlockRowBatch u = new BlockRowBatch();
+                for (int t = ClusterTree.levelStart(l - 1); kp > 0 && t < ClusterTree.levelStart(l); t++) {
+                    u.block(cb.rankStart[t], kp);
+                    for (int c = 2 * t + 1; kc > 0 && c <= 2 * t + 2; c++) u.term(cb.transferOffset[c], kc, cb.rankStart[c]);
+                }
+                add(u).append(up, "upsweep-l" + l, cb.transfers, xhat, xhat, nv, false, false);
+            }
+            phases.add(up.snapshot());
+
+            BlockRowBatch cp = new BlockRowBatch();
+            for (int t = 0; t < rowTree.nodes; t++) {
+                int kt = rb.rank(t);
+                if (kt == 0) continue;
+                cp.block(rb.rankStart[t], kt);
+                for (int b = partition.couplingRowPtr[t]; b < partition.couplingRowPtr[t + 1]; b++) {
+                    int c = partition.couplingCol[b];
+                    cp.term(couplingOffset[b], cb.rank(c), cb.rankStart[c]);
+                }
+            }
+            TaskGraph cg = new TaskGraph("coupling");
+            add(cp).append(cg, "coupling", couplings, xhat, yhat, nv, false, false);
+            phases.add(cg.snapshot());
+
+            TaskGraph down = new TaskGraph("downsweep-transfers");
+            for (int l = 1; l <= rowTree.depth; l++) {
+                int kc = rb.levelRank[l], kp = rb.levelRank[l - 1];
+                BlockRowBatch dn = new BlockRowBatch();
+                for (int c = ClusterTree.levelStart(l); kc > 0 && kp > 0 && c < ClusterTree.levelStart(l + 1); c++) {
+                    dn.block(rb.rankStart[c], kc).term(rb.transferOffset[c], kp, rb.rankStart[(c - 1) / 2]);
+                }
+                add(dn).append(down, "downsweep-l" + l, rb.transfers, yhat, yhat, nv, true, true);
+            }
+            phases.add(down.snapshot());
+
+            int kl = rb.leafRank();
+            BlockRowBatch dl = new BlockRowBatch();
+            for (int i = 0; kl > 0 && i < rowTree.leaves; i++) {
+                dl.block(rowLeaf[i], rowLeaf[i + 1] - rowLeaf[i]).term((long) rowLeaf[i] * kl, kl, rb.rankStart[rowTree.firstLeaf + i]);
+            }
+            TaskGraph dlg = new TaskGraph("downsweep-leaves");
+            add(dl).append(dlg, "downsweep-leaves", rb.leafBasis, yhat, yTree, nv, true, true);
+            phases.add(dlg.snapshot());
+        }
+
+        private BlockRowBatch add(BlockRowBatch b) {
+            batches.add(b);
+            return b;
+        }
+
+        /** The phases of the per-level kernels (and linalg batched GEMMs from {@link #GEMM_MIN_VECTORS} vectors on). */
+        private void addLevelPhases(int nv) {
+            BasisTree rb = rowBasis, cb = colBasis;
             if (gemm) {
                 LaunchSequence seq = new LaunchSequence("dense", device);
                 seq.graph().task("zero-y", H2Kernels::zero, yTree, (long) rowTree.size * nv);
@@ -515,17 +641,6 @@ public final class H2Matrix implements AutoCloseable {
             phases.add(new TaskGraph("downsweep-leaves")
                     .task("downsweep-leaves", H2Kernels::leafDownsweep, rb.leafBasis, yhat, rb.rankStartArray, rowPointLeaf, yTree,
                             rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
-            phases.add(new TaskGraph("scatter")
-                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
-                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
-            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
-                    .onQueue(mainQueue);
-            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
-            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
-            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
-            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
-            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
-                    .onQueue(mainQueue);
         }
 
         /**
@@ -594,6 +709,7 @@ public final class H2Matrix implements AutoCloseable {
         void free() {
             for (ExecutionPlan p : List.of(upload, gather, dense, tree, finish, download)) p.close();
             device.free(xUser, xTree, xhat, yhat, yTree, yUser);
+            for (BlockRowBatch b : batches) device.free(b.arrays().toArray(KernelArray[]::new));
         }
     }
 
