@@ -44,13 +44,17 @@ import java.util.Objects;
  * one launch per part, and stay there.
  *
  * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
- * tree order, then on the main queue the leaf upsweep, transfer upsweep (one launch per level), coupling multiply
- * (one launch per level) and transfer downsweep (one launch per level), while the dense part runs on a second queue;
- * an event holds the leaf downsweep until the dense part is done, then y is scattered back to the caller's order. The
- * plans of a vector count are built on first use and executed for every product; only x and y cross to and from the
- * device. From {@link #GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs of
- * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA). {@link #compress} recompresses the low-rank part to a
- * tolerance, projecting the couplings on the device; ranks then differ between levels (equal within one).
+ * tree order, then on the main queue (of the greatest priority) the leaf upsweep, the transfer upsweep (one launch
+ * per level), the coupling multiply of all levels (one launch) and the transfer downsweep (one launch per level),
+ * while the dense part runs on a second queue; an event holds the leaf downsweep until the dense part is done, then y
+ * is scattered back to the caller's order. Each launch is a batch of block rows ({@link BlockRowKernels}): one
+ * work-group per output block sums all of that block's small products, in fp64 multiply-adds for fewer than 8
+ * vectors and on the FP64 tensor cores from 8 on. The plans of a vector count are built on first use and executed
+ * for every product; only x and y cross to and from the device. (With the system property
+ * {@code squall.h2.product=levels} products use the earlier per-level matrix-vector kernels and, from
+ * {@link #GEMM_MIN_VECTORS} vectors on, batched GEMMs of {@code tornado-tasks/linalg}; benchmarks compare the two.)
+ * {@link #compress} recompresses the low-rank part to a tolerance, projecting the couplings on the device; ranks then
+ * differ between levels (equal within one).
  *
  * <pre>{@code
  * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
@@ -65,8 +69,9 @@ import java.util.Objects;
  */
 public final class H2Matrix implements AutoCloseable {
     /**
-     * Fewest vectors for which a product runs its dense and coupling phases as batched GEMMs of
-     * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer vectors use the matrix-vector kernels.
+     * With the per-level kernels ({@code squall.h2.product=levels}), the fewest vectors for which a product runs its
+     * dense and coupling phases as batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer
+     * vectors use the matrix-vector kernels.
      */
     public static final int GEMM_MIN_VECTORS = 16;
 
@@ -120,7 +125,12 @@ public final class H2Matrix implements AutoCloseable {
     private final double deviceBuildMillis;
     private final Map<String, Double> buildPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
-    /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
+    /**
+     * The tree phases of a product run on the main queue, the dense part beside them on the side queue. The main
+     * queue has the greatest priority (on CUDA; an ordinary queue elsewhere), as the paper runs the dense part on a
+     * low-priority stream: the tree's small top-level launches are dispatched ahead of the dense part's pending
+     * work-groups instead of queueing behind them.
+     */
     private final DeviceQueue mainQueue, sideQueue;
     private boolean closed;
 
@@ -183,7 +193,7 @@ public final class H2Matrix implements AutoCloseable {
         denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
-        mainQueue = device.defaultQueue();
+        mainQueue = device.newPriorityQueue();
         sideQueue = device.newQueue();
 
         TaskGraph bases = new TaskGraph("leaf-bases")
@@ -270,7 +280,10 @@ public final class H2Matrix implements AutoCloseable {
         return ms[repeats / 2];
     }
 
-    /** Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs. */
+    /**
+     * Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs (only with
+     * the per-level kernels; the block-row kernels run their own tensor-core sums).
+     */
     public synchronized boolean usesGemm(int nv) {
         return product(nv, new double[Math.multiplyExact(cols(), nv)]).gemm;
     }
@@ -848,6 +861,7 @@ public final class H2Matrix implements AutoCloseable {
         for (Product p : products.values()) p.free();
         products.clear();
         sideQueue.close();
+        mainQueue.close();
         device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
                 colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
         freeLowRank();
