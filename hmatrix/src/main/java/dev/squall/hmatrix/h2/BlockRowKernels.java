@@ -112,19 +112,27 @@ public final class BlockRowKernels {
                 for (int q = q0; q < q1; q++) {
                     int inner = term.get(2 * q);
                     long ab = termOff.get(q);
-                    // this lane's A(ra, fq) and X(fq, v0 + fr); A's rows ra + 8 are aHalf further, its columns aCol apart
-                    long aLane = rowMajor != 0 ? ab + (long) ra * inner + fq : ab + (long) fq * rows + ra;
-                    long aHalf = rowMajor != 0 ? 8L * inner : 8;
+                    // this lane's rows ra and ra + 8 of A, clamped into the block: every load below reads a valid address
+                    // unconditionally and a select zeroes what lies outside (no branch around a load)
                     long aCol = rowMajor != 0 ? 1 : rows;
-                    long xLane = ((long) term.get(2 * q + 1) + fq) * nv + v0 + fr;
+                    long aRow = rowMajor != 0 ? inner : 1;
+                    long a0 = ab + Math.min(ra, rows - 1) * aRow;
+                    long a1 = ab + Math.min(ra + 8, rows - 1) * aRow;
+                    long xr = term.get(2 * q + 1);
                     for (int c0 = 0; c0 < inner; c0 += 16) {
                         for (@Unroll int s = 0; s < 4; s++) {
-                            boolean in = c0 + 4 * s + fq < inner;
-                            long ao = aLane + (long) (c0 + 4 * s) * aCol;
-                            af[2 * s] = in && ra < rows ? a.get(ao) : 0.0;
-                            af[2 * s + 1] = in && ra + 8 < rows ? a.get(ao + aHalf) : 0.0;
-                            long xo = xLane + (long) (c0 + 4 * s) * nv;
-                            for (@Unroll int j = 0; j < 4; j++) bf[4 * s + j] = in && v0 + 8 * j + fr < nv ? x.get(xo + 8 * j) : 0.0;
+                            int c = c0 + 4 * s + fq;
+                            long cc = Math.min(c, inner - 1);
+                            double e0 = a.get(a0 + cc * aCol);
+                            double e1 = a.get(a1 + cc * aCol);
+                            af[2 * s] = c < inner && ra < rows ? e0 : 0.0;
+                            af[2 * s + 1] = c < inner && ra + 8 < rows ? e1 : 0.0;
+                            long xo = (xr + cc) * nv;
+                            for (@Unroll int j = 0; j < 4; j++) {
+                                int v = v0 + 8 * j + fr;
+                                double xv = x.get(xo + Math.min(v, nv - 1));
+                                bf[4 * s + j] = c < inner && v < nv ? xv : 0.0;
+                            }
                         }
                         for (@Unroll int s = 0; s < 4; s++) {
                             for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * s], af[2 * s + 1], bf[4 * s + j], acc, 4 * j);
