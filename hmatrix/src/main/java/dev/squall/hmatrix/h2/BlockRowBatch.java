@@ -18,8 +18,11 @@ import java.util.List;
  * {@link BlockRowKernels#mma} (FP64 tensor cores on CUDA).
  */
 final class BlockRowBatch {
-    /** Fewest vectors for which a batch runs on the tensor-core kernel (its tiles are 8 vectors wide). */
-    static final int MMA_MIN_VECTORS = 8;
+    /**
+     * Fewest vectors for which a batch runs on the tensor-core kernel: it reads each block once for all vectors (its
+     * tiles are 8 wide), where {@link BlockRowKernels#lanes} reads a block row once per vector.
+     */
+    static final int MMA_MIN_VECTORS = 2;
 
     private int groups, terms;
     private int[] group = new int[64];

@@ -34,7 +34,7 @@ public final class BlockRowKernels {
     }
 
     /**
-     * Block rows for a few vectors, in fp64 multiply-adds: the group takes {@link #ROWS} rows at a time and each row's
+     * Block rows for one vector (more are looped over, each reading the block row again), in fp64 multiply-adds: the group takes {@link #ROWS} rows at a time and each row's
      * {@code inner} sum is split over {@link #LANES} work-items (column {@code c} to lane {@code c % LANES}), summed
      * in local memory. Work-items are laid out so that a sub-group's loads of {@code A} are contiguous: consecutive
      * rows share a column in the column-major case, consecutive lanes share a row in the row-major one.

@@ -48,8 +48,8 @@ import java.util.Objects;
  * per level), the coupling multiply of all levels (one launch) and the transfer downsweep (one launch per level),
  * while the dense part runs on a second queue; an event holds the leaf downsweep until the dense part is done, then y
  * is scattered back to the caller's order. Each launch is a batch of block rows ({@link BlockRowKernels}): one
- * work-group per output block sums all of that block's small products, in fp64 multiply-adds for fewer than 8
- * vectors and on the FP64 tensor cores from 8 on. The plans of a vector count are built on first use and executed
+ * work-group per output block sums all of that block's small products, in fp64 multiply-adds for one vector and
+ * on the FP64 tensor cores from 2 on. The plans of a vector count are built on first use and executed
  * for every product; only x and y cross to and from the device. (With the system property
  * {@code squall.h2.product=levels} products use the earlier per-level matrix-vector kernels and, from
  * {@link #GEMM_MIN_VECTORS} vectors on, batched GEMMs of {@code tornado-tasks/linalg}; benchmarks compare the two.)

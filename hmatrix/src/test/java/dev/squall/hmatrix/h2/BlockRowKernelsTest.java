@@ -30,7 +30,7 @@ class BlockRowKernelsTest {
     /**
      * Both kernels on random batches against plain Java sums: blocks of 1 to 150 rows (more than one row tile), terms
      * of 0 to 70 columns (not multiples of 4 or 16), blocks with no terms, column- and row-major A, writing and
-     * adding, 1 to 40 vectors (the lanes kernel below 8, the tensor-core one from 8, column chunks of 32 cut short).
+     * adding, 1 to 40 vectors (the lanes kernel for one, the tensor-core one from 2, column chunks of 32 cut short).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
