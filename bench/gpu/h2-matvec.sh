@@ -16,7 +16,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=${BUDGET:-450}
+BUDGET=${BUDGET:-440}
 STEP_MIN=12
 unpack_bundle /tmp/squall-h2mv-run
 S="$B/bin/squall"
