@@ -473,7 +473,8 @@ public final class H2Matrix implements AutoCloseable {
      * The arrays and plans of products with {@code nv} vectors. The product runs on two queues: the main queue
      * gathers x into tree order, then runs the tree phases (upsweeps, couplings, transfer downsweep) while the side
      * queue runs the dense part after the gather; the main queue waits for the dense part only before the leaf
-     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. With
+     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. The phases are
+     * {@link BlockRowKernels} batches, or with {@link ProductKernels#LEVELS} the per-level kernels, where with
      * {@code nv >= }{@link #GEMM_MIN_VECTORS} (and offsets within the linalg GEMM's int range) the dense and
      * coupling phases are batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA): one launch per
      * slot (the s-th block of every block row), so no two entries of a launch write the same output.
