@@ -44,13 +44,17 @@ import java.util.Objects;
  * one launch per part, and stay there.
  *
  * <p>The product runs as batched launches over the flattened trees, all data resident on the device: gather x into
- * tree order, then on the main queue the leaf upsweep, transfer upsweep (one launch per level), coupling multiply
- * (one launch per level) and transfer downsweep (one launch per level), while the dense part runs on a second queue;
- * an event holds the leaf downsweep until the dense part is done, then y is scattered back to the caller's order. The
- * plans of a vector count are built on first use and executed for every product; only x and y cross to and from the
- * device. From {@link #GEMM_MIN_VECTORS} vectors on, the dense and coupling phases are batched GEMMs of
- * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA). {@link #compress} recompresses the low-rank part to a
- * tolerance, projecting the couplings on the device; ranks then differ between levels (equal within one).
+ * tree order, then on the main queue (of the greatest priority) the leaf upsweep, the transfer upsweep (one launch
+ * per level), the coupling multiply of all levels (one launch) and the transfer downsweep (one launch per level),
+ * while the dense part runs on a second queue; an event holds the leaf downsweep until the dense part is done, then y
+ * is scattered back to the caller's order. Each launch is a batch of block rows ({@link BlockRowKernels}): one
+ * work-group per output block sums all of that block's small products, in fp64 multiply-adds for one vector and
+ * on the FP64 tensor cores from 2 on. The plans of a vector count are built on first use and executed
+ * for every product; only x and y cross to and from the device. (With the system property
+ * {@code squall.h2.product=levels} products use the earlier per-level matrix-vector kernels and, from
+ * {@link #GEMM_MIN_VECTORS} vectors on, batched GEMMs of {@code tornado-tasks/linalg}; benchmarks compare the two.)
+ * {@link #compress} recompresses the low-rank part to a tolerance, projecting the couplings on the device; ranks then
+ * differ between levels (equal within one).
  *
  * <pre>{@code
  * PointCloud pts = PointCloud.perturbedGrid(1 << 14, 2, 1L);
@@ -65,10 +69,26 @@ import java.util.Objects;
  */
 public final class H2Matrix implements AutoCloseable {
     /**
-     * Fewest vectors for which a product runs its dense and coupling phases as batched GEMMs of
-     * {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer vectors use the matrix-vector kernels.
+     * With the per-level kernels ({@code squall.h2.product=levels}), the fewest vectors for which a product runs its
+     * dense and coupling phases as batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA); fewer
+     * vectors use the matrix-vector kernels.
      */
     public static final int GEMM_MIN_VECTORS = 16;
+
+    /** The kernels a product runs on. */
+    enum ProductKernels {
+        /** {@link BlockRowKernels}: one batch of block rows per phase (per level for the transfer sweeps). */
+        BLOCK_ROWS,
+        /** {@link H2Kernels}' per-level matrix-vector kernels, and linalg batched GEMMs from {@link #GEMM_MIN_VECTORS} vectors on. */
+        LEVELS
+    }
+
+    /**
+     * The kernels of the products of matrices built from now on: {@code BLOCK_ROWS} unless the system property
+     * {@code squall.h2.product} is {@code levels} (benchmarks compare the two; tests set it).
+     */
+    static ProductKernels productKernels = "levels".equals(System.getProperty("squall.h2.product")) ? ProductKernels.LEVELS
+            : ProductKernels.BLOCK_ROWS;
 
     /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
     static boolean hostFactorisations;
@@ -86,6 +106,8 @@ public final class H2Matrix implements AutoCloseable {
     private final int rank;
     private final int dim;
     private final boolean shared;
+    /** The kernels of this matrix's products ({@link #productKernels} when it was built). */
+    private final ProductKernels kernels = productKernels;
 
     // device-resident structure and values
     private final DoubleArray rowPoints, colPoints, rowBoxes, colBoxes;
@@ -103,7 +125,12 @@ public final class H2Matrix implements AutoCloseable {
     private final double deviceBuildMillis;
     private final Map<String, Double> buildPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
-    /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
+    /**
+     * The tree phases of a product run on the main queue, the dense part beside them on the side queue. The main
+     * queue has the greatest priority (on CUDA; an ordinary queue elsewhere), as the paper runs the dense part on a
+     * low-priority stream: the tree's small top-level launches are dispatched ahead of the dense part's pending
+     * work-groups instead of queueing behind them.
+     */
     private final DeviceQueue mainQueue, sideQueue;
     private boolean closed;
 
@@ -166,7 +193,7 @@ public final class H2Matrix implements AutoCloseable {
         denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
         hostBuildMillis = (t1 - t0) / 1e6;
-        mainQueue = device.defaultQueue();
+        mainQueue = device.newPriorityQueue();
         sideQueue = device.newQueue();
 
         TaskGraph bases = new TaskGraph("leaf-bases")
@@ -253,7 +280,10 @@ public final class H2Matrix implements AutoCloseable {
         return ms[repeats / 2];
     }
 
-    /** Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs. */
+    /**
+     * Whether products with {@code nv} vectors run their dense and coupling phases as linalg batched GEMMs (only with
+     * the per-level kernels; the block-row kernels run their own tensor-core sums).
+     */
     public synchronized boolean usesGemm(int nv) {
         return product(nv, new double[Math.multiplyExact(cols(), nv)]).gemm;
     }
@@ -443,7 +473,8 @@ public final class H2Matrix implements AutoCloseable {
      * The arrays and plans of products with {@code nv} vectors. The product runs on two queues: the main queue
      * gathers x into tree order, then runs the tree phases (upsweeps, couplings, transfer downsweep) while the side
      * queue runs the dense part after the gather; the main queue waits for the dense part only before the leaf
-     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. With
+     * downsweep adds to its result, then scatters y back. Only x and y cross between host and device. The phases are
+     * {@link BlockRowKernels} batches, or with {@link ProductKernels#LEVELS} the per-level kernels, where with
      * {@code nv >= }{@link #GEMM_MIN_VECTORS} (and offsets within the linalg GEMM's int range) the dense and
      * coupling phases are batched GEMMs of {@code tornado-tasks/linalg} (FP64 tensor cores on CUDA): one launch per
      * slot (the s-th block of every block row), so no two entries of a launch write the same output.
@@ -453,6 +484,9 @@ public final class H2Matrix implements AutoCloseable {
         final DoubleArray xUser, xTree, xhat, yhat, yTree, yUser;
         final List<ImmutableTaskGraph> phases = new ArrayList<>();
         final boolean gemm;
+        /** Whether the phases are {@link BlockRowKernels} batches ({@link ProductKernels#BLOCK_ROWS}). */
+        final boolean blockRows;
+        final List<BlockRowBatch> batches = new ArrayList<>();
         final ExecutionPlan upload, gather, dense, tree, finish, download;
 
         Product(int nv) {
@@ -464,10 +498,116 @@ public final class H2Matrix implements AutoCloseable {
             yhat = DoubleArray.onDevice(Math.max(1, (long) rb.coefficients() * nv));
             yTree = DoubleArray.onDevice((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
-            gemm = nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
+            blockRows = kernels == ProductKernels.BLOCK_ROWS;
+            gemm = !blockRows && nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
                     .task("gather", H2Kernels::gather, xUser, colPerm, xTree, (long) colTree.size * nv, nv).snapshot());
+            if (blockRows) {
+                addBlockRowPhases(nv);
+            } else {
+                addLevelPhases(nv);
+            }
+            phases.add(new TaskGraph("scatter")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
+                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
+            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
+                    .onQueue(mainQueue);
+            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
+            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
+            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
+            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
+            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
+                    .onQueue(mainQueue);
+        }
+
+        /**
+         * The phases as batches of block rows ({@link BlockRowKernels}), one launch each except the transfer sweeps (one
+         * per level, as each level needs the one before): dense part by row leaf; leaf upsweep {@code U^T x} by column
+         * leaf; transfer upsweep {@code sum E_c^T xhat_c} by parent; the couplings of all levels in one launch, by row
+         * node (the levels are independent, so the small top levels run beside the large ones instead of one
+         * latency-bound launch each); transfer downsweep {@code E_c yhat_parent} by child; leaf downsweep
+         * {@code U yhat} by row leaf. Each work-group writes its own output block, so nothing is zeroed first.
+         */
+        private void addBlockRowPhases(int nv) {
+            BasisTree rb = rowBasis, cb = colBasis;
+            int[] rowLeaf = rowTree.leafStart, colLeaf = colTree.leafStart;
+            BlockRowBatch d = new BlockRowBatch();
+            for (int i = 0; i < rowTree.leaves; i++) {
+                d.block(rowLeaf[i], rowLeaf[i + 1] - rowLeaf[i]);
+                for (int b = partition.denseRowPtr[i]; b < partition.denseRowPtr[i + 1]; b++) {
+                    int j = partition.denseCol[b];
+                    d.term(partition.denseOffset[b], colLeaf[j + 1] - colLeaf[j], colLeaf[j]);
+                }
+            }
+            TaskGraph dg = new TaskGraph("dense");
+            add(d).append(dg, "dense", denseValues, xTree, yTree, nv, false, false);
+            phases.add(dg.snapshot());
+
+            int kq = cb.leafRank();
+            BlockRowBatch ul = new BlockRowBatch();
+            for (int j = 0; kq > 0 && j < colTree.leaves; j++) {
+                ul.block(cb.rankStart[colTree.firstLeaf + j], kq).term((long) colLeaf[j] * kq, colLeaf[j + 1] - colLeaf[j], colLeaf[j]);
+            }
+            TaskGraph ulg = new TaskGraph("upsweep-leaves");
+            add(ul).append(ulg, "upsweep-leaves", cb.leafBasis, xTree, xhat, nv, false, false);
+            phases.add(ulg.snapshot());
+
+            TaskGraph up = new TaskGraph("upsweep-transfers");
+            for (int l = colTree.depth; l >= 1; l--) {
+                int kp = cb.levelRank[l - 1], kc = cb.levelRank[l];
+                BlockRowBatch u = new BlockRowBatch();
+                for (int t = ClusterTree.levelStart(l - 1); kp > 0 && t < ClusterTree.levelStart(l); t++) {
+                    u.block(cb.rankStart[t], kp);
+                    for (int c = 2 * t + 1; kc > 0 && c <= 2 * t + 2; c++) u.term(cb.transferOffset[c], kc, cb.rankStart[c]);
+                }
+                add(u).append(up, "upsweep-l" + l, cb.transfers, xhat, xhat, nv, false, false);
+            }
+            phases.add(up.snapshot());
+
+            BlockRowBatch cp = new BlockRowBatch();
+            for (int t = 0; t < rowTree.nodes; t++) {
+                int kt = rb.rank(t);
+                if (kt == 0) continue;
+                cp.block(rb.rankStart[t], kt);
+                for (int b = partition.couplingRowPtr[t]; b < partition.couplingRowPtr[t + 1]; b++) {
+                    int c = partition.couplingCol[b];
+                    cp.term(couplingOffset[b], cb.rank(c), cb.rankStart[c]);
+                }
+            }
+            TaskGraph cg = new TaskGraph("coupling");
+            add(cp).append(cg, "coupling", couplings, xhat, yhat, nv, false, false);
+            phases.add(cg.snapshot());
+
+            TaskGraph down = new TaskGraph("downsweep-transfers");
+            for (int l = 1; l <= rowTree.depth; l++) {
+                int kc = rb.levelRank[l], kp = rb.levelRank[l - 1];
+                BlockRowBatch dn = new BlockRowBatch();
+                for (int c = ClusterTree.levelStart(l); kc > 0 && kp > 0 && c < ClusterTree.levelStart(l + 1); c++) {
+                    dn.block(rb.rankStart[c], kc).term(rb.transferOffset[c], kp, rb.rankStart[(c - 1) / 2]);
+                }
+                add(dn).append(down, "downsweep-l" + l, rb.transfers, yhat, yhat, nv, true, true);
+            }
+            phases.add(down.snapshot());
+
+            int kl = rb.leafRank();
+            BlockRowBatch dl = new BlockRowBatch();
+            for (int i = 0; kl > 0 && i < rowTree.leaves; i++) {
+                dl.block(rowLeaf[i], rowLeaf[i + 1] - rowLeaf[i]).term((long) rowLeaf[i] * kl, kl, rb.rankStart[rowTree.firstLeaf + i]);
+            }
+            TaskGraph dlg = new TaskGraph("downsweep-leaves");
+            add(dl).append(dlg, "downsweep-leaves", rb.leafBasis, yhat, yTree, nv, true, true);
+            phases.add(dlg.snapshot());
+        }
+
+        private BlockRowBatch add(BlockRowBatch b) {
+            batches.add(b);
+            return b;
+        }
+
+        /** The phases of the per-level kernels (and linalg batched GEMMs from {@link #GEMM_MIN_VECTORS} vectors on). */
+        private void addLevelPhases(int nv) {
+            BasisTree rb = rowBasis, cb = colBasis;
             if (gemm) {
                 LaunchSequence seq = new LaunchSequence("dense", device);
                 seq.graph().task("zero-y", H2Kernels::zero, yTree, (long) rowTree.size * nv);
@@ -515,17 +655,6 @@ public final class H2Matrix implements AutoCloseable {
             phases.add(new TaskGraph("downsweep-leaves")
                     .task("downsweep-leaves", H2Kernels::leafDownsweep, rb.leafBasis, yhat, rb.rankStartArray, rowPointLeaf, yTree,
                             rowTree.firstLeaf, (long) rowTree.size * nv, kl, nv).snapshot());
-            phases.add(new TaskGraph("scatter")
-                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPerm)
-                    .task("scatter", H2Kernels::scatter, yTree, rowPerm, yUser, (long) rowTree.size * nv, nv).snapshot());
-            upload = new ExecutionPlan(new TaskGraph("upload-x").transferToDevice(DataTransferMode.EVERY_EXECUTION, xUser).snapshot())
-                    .onQueue(mainQueue);
-            gather = new ExecutionPlan(phases.get(0)).onQueue(mainQueue);
-            dense = new ExecutionPlan(phases.get(1)).onQueue(sideQueue);
-            tree = new ExecutionPlan(phases.get(2), phases.get(3), phases.get(4), phases.get(5)).onQueue(mainQueue);
-            finish = new ExecutionPlan(phases.get(6), phases.get(7)).onQueue(mainQueue);
-            download = new ExecutionPlan(new TaskGraph("download-y").transferToHost(DataTransferMode.EVERY_EXECUTION, yUser).snapshot())
-                    .onQueue(mainQueue);
         }
 
         /**
@@ -594,6 +723,7 @@ public final class H2Matrix implements AutoCloseable {
         void free() {
             for (ExecutionPlan p : List.of(upload, gather, dense, tree, finish, download)) p.close();
             device.free(xUser, xTree, xhat, yhat, yTree, yUser);
+            for (BlockRowBatch b : batches) device.free(b.arrays().toArray(KernelArray[]::new));
         }
     }
 
@@ -732,6 +862,7 @@ public final class H2Matrix implements AutoCloseable {
         for (Product p : products.values()) p.free();
         products.clear();
         sideQueue.close();
+        mainQueue.close();
         device.free(rowPoints, colPoints, rowBoxes, colBoxes, rowPointLeaf, colPointLeaf, rowLeafStart, colLeafStart, rowPerm,
                 colPerm, couplingRowPtr, couplingRow, couplingCol, denseRowPtr, denseRow, denseCol, denseOffset, denseValues);
         freeLowRank();
