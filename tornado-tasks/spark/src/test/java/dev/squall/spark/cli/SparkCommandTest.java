@@ -77,7 +77,7 @@ class SparkCommandTest {
         assertEquals(0, t.code(), t.out() + t.err());
         assertTrue(t.out().contains("in 4 subtrees (level 2)") && t.out().contains("relative difference") && !t.out().contains("FAILED"), t.out());
         Run j = run("h2", "--points", "3d", "--n", "2000", "--tasks", "8", "--order", "3", "--leaf", "20", "--kernel", "gauss:0.3", "--admissibility",
-                "center", "--master", "local[2]", "--no-local-gpus", "--verify", "--tolerance", "1e-2", "--json");
+                "center", "--master", "local[2]", "--no-local-gpus", "--verify", "--tolerance", "5e-2", "--json");
         assertEquals(0, j.code(), j.out() + j.err());
         JsonNode r = JsonOutput.mapper().readTree(j.out().strip());
         assertEquals("spark h2", r.get("command").asText());
@@ -85,7 +85,7 @@ class SparkCommandTest {
         assertEquals(27, r.get("rank").asInt());
         assertEquals(8, r.get("devices").size());
         assertEquals(3, r.get("level").asInt());
-        assertTrue(r.get("relative_difference").asDouble() <= 1e-12 && r.get("sample_error").asDouble() <= 1e-2 && r.get("ok").asBoolean(), j.out());
+        assertTrue(r.get("relative_difference").asDouble() <= 1e-12 && r.get("sample_error").asDouble() <= 5e-2 && r.get("ok").asBoolean(), j.out());
         assertTrue(r.get("halo_values").asLong() > 0 && r.get("product_seconds").asDouble() > 0, j.out());
         Run bad = run("h2", "--tasks", "3", "--master", "local[1]");
         assertEquals(2, bad.code(), bad.out() + bad.err());
