@@ -113,6 +113,32 @@ class DistributedH2Test {
         }
     }
 
+    /** Tasks on OpenCL (PoCL on CI) against the single-process matrix on the same device and on the JVM. */
+    @Test
+    void openClTasksEqualTheSingleProcessMatrix() {
+        boolean opencl = Devices.all().stream().anyMatch(d -> d.id().startsWith("opencl:"));
+        if (!opencl) {
+            assertNull(System.getenv("SQUALL_REQUIRE_OPENCL"), "SQUALL_REQUIRE_OPENCL is set but no OpenCL device is present");
+            return;
+        }
+        String id = Devices.all().stream().filter(d -> d.id().startsWith("opencl:")).findFirst().orElseThrow().id();
+        PointCloud p = PointCloud.perturbedGrid(1800, 3, 21L);
+        CovarianceKernel k = CovarianceKernel.matern52(0.25);
+        H2Options o = H2Options.defaults().withOrder(3).withLeafSize(30);
+        double[] x = new SplittableRandom(2).doubles(p.size(), -1, 1).toArray();
+        double[] onDevice;
+        try (H2Matrix a = H2Matrix.build(p, k, o.withDevice(Devices.get(id)))) {
+            onDevice = a.multiply(x);
+        }
+        double[] onJvm = single(p, k, o, x);
+        try (DistributedH2 d = DistributedH2.build(sc, p, k, o, 2, TaskDevices.fallingBackTo(id).localGpus(false))) {
+            DistributedH2.Product r = d.multiply(x);
+            assertTrue(r.devices().stream().allMatch(id::equals), r.devices().toString());
+            assertTrue(relDiff(r.y(), onDevice) <= 1e-12, "relative difference " + relDiff(r.y(), onDevice) + " from H2Matrix on " + id);
+            assertTrue(relDiff(r.y(), onJvm) <= 1e-12, "relative difference " + relDiff(r.y(), onJvm) + " from H2Matrix on the JVM");
+        }
+    }
+
     @Test
     void matchesTheDenseProductToInterpolationAccuracyAndRepeatsBitForBit() {
         PointCloud p = PointCloud.perturbedGrid(2048, 2, 11L);
