@@ -55,7 +55,7 @@ run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,81
 unset SQUALL_JAVA_OPTS
 run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
 run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm
-H=(spark h2 --points 3d --n 1048576 --kernel exp:0.2 --order 4 --leaf 64 --admissibility center --require-gpu --repeat 5 --verify --tolerance 1e-3)
+H=(spark h2 --points 3d --n 1048576 --kernel exp:0.2 --order 4 --leaf 64 --admissibility center --require-gpu --repeat 5 --verify --tolerance 1e-2)
 run "h2-8" 150 "${H[@]}" --tasks 8 --master 'local[8]'
 run "h2-4" 120 "${H[@]}" --tasks 4 --master 'local[4]'
 python3 bench/peers/spark_summary.py "$J" 2>&1 | tee "$OUT/spark-summary.txt"
