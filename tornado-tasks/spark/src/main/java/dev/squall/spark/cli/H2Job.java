@@ -54,7 +54,7 @@ public final class H2Job implements Callable<Integer> {
      * @param devices            each task's device, in part order
      * @param contextSeconds     start-up: the Spark context and a first one-task job
      * @param emptyJobMs         a job of {@code tasks} empty tasks (median of 5): Spark's part of each of a product's two jobs
-     * @param cutSeconds         the driver's cut: tree, traversal, parts, top, parts persisted
+     * @param cutSeconds         the driver's cut: tree, traversal, parts, top, the parts' broadcast
      * @param firstSeconds       the first product (the tasks build their parts on their devices)
      * @param productSeconds     the median of the later products (all of them when {@code --repeat 1})
      * @param upsweepSeconds     its first job (median)

@@ -8,14 +8,11 @@ import dev.squall.spark.TaskDevices;
 import dev.squall.spark.permanent.DistributedPermanent.Fault;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Devices;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.storage.StorageLevel;
-import scala.Tuple2;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -82,7 +79,10 @@ public final class DistributedH2 implements AutoCloseable {
     private final H2Structure structure;
     private final SubtreeCut cut;
     private final int[] perm;
-    private final JavaPairRDD<Integer, SubtreePart> rdd;
+    /** The parts' host structure, one broadcast: a task takes its part by partition number, so a retried task or a new executor finds it. */
+    private final Broadcast<List<SubtreePart>> partList;
+    /** One partition per part, holding only its number: tasks carry no data. */
+    private final JavaRDD<Integer> rdd;
     private final TopTree top;
     private final TaskDevices devices;
     private final double buildSeconds;
@@ -100,16 +100,16 @@ public final class DistributedH2 implements AutoCloseable {
         perm = structure.permutation();
         top = new TopTree(structure, kernel, level, topDevice);
         int parts = cut.parts().size();
-        List<Tuple2<Integer, SubtreePart>> keyed = new ArrayList<>();
-        for (SubtreePart p : cut.parts()) keyed.add(new Tuple2<>(p.part(), p));
-        rdd = sc.parallelizePairs(keyed, parts).partitionBy(new HashPartitioner(parts)).persist(StorageLevel.MEMORY_ONLY());
-        rdd.count();
+        partList = sc.broadcast(cut.parts());
+        List<Integer> ids = new ArrayList<>();
+        for (int a = 0; a < parts; a++) ids.add(a);
+        rdd = sc.parallelize(ids, parts);
         buildSeconds = (System.nanoTime() - t0) / 1e9;
     }
 
     /**
      * Cuts the H2 matrix of {@code kernel} over {@code points} at tree level {@code level} ({@code 2^level} parts, one task
-     * each) and persists the parts; the top runs on the JVM in the driver. The parts' device values are computed by the
+     * each) and broadcasts the parts' host structure; the top runs on the JVM in the driver. The parts' device values are computed by the
      * first product's tasks and cached in their executors.
      *
      * @throws IllegalArgumentException for a level outside {@code [0, depth]}, a kernel {@code CovarianceKernel.parse}
@@ -135,7 +135,7 @@ public final class DistributedH2 implements AutoCloseable {
         return structure;
     }
 
-    /** Driver time of the cut: tree, traversal, parts, top, persisting the parts. */
+    /** Driver time of the cut: tree, traversal, parts, top, the parts' broadcast. */
     public double buildSeconds() {
         return buildSeconds;
     }
@@ -173,7 +173,9 @@ public final class DistributedH2 implements AutoCloseable {
         int fp = faultPart, fj = faultJob;
         Broadcast<Inbound> in = null;
         try {
-            List<Upsweep> ups = new ArrayList<>(rdd.values().map(p -> {
+            Broadcast<List<SubtreePart>> all = partList;
+            List<Upsweep> ups = new ArrayList<>(rdd.map(a -> {
+                SubtreePart p = part(all, a);
                 if (fj == 1) strike(f, p.part(), fp);
                 return td.run(d -> {
                     double[] own = Arrays.copyOfRange(bx.value(), p.firstPoint(), p.firstPoint() + p.size());
@@ -185,7 +187,8 @@ public final class DistributedH2 implements AutoCloseable {
             in = sc.broadcast(route(ups));
             long t2 = System.nanoTime();
             Broadcast<Inbound> inbound = in;
-            List<Rows> rows = new ArrayList<>(rdd.values().map(p -> {
+            List<Rows> rows = new ArrayList<>(rdd.map(a -> {
+                SubtreePart p = part(all, a);
                 if (fj == 2) strike(f, p.part(), fp);
                 return td.run(d -> {
                     double[] xe = extended(p, bx.value());
@@ -230,6 +233,12 @@ public final class DistributedH2 implements AutoCloseable {
         return new Inbound(halo, rootY);
     }
 
+    /** Part {@code a} of the broadcast, checked against the task's partition. */
+    private static SubtreePart part(Broadcast<List<SubtreePart>> all, int a) {
+        if (a != TaskContext.getPartitionId()) throw new IllegalStateException("part " + a + " is in partition " + TaskContext.getPartitionId());
+        return all.value().get(a);
+    }
+
     /** A part's x then its halo leaves' x, from x in tree order. */
     private static double[] extended(SubtreePart p, double[] xt) {
         int own = p.ownLeaves();
@@ -259,10 +268,10 @@ public final class DistributedH2 implements AutoCloseable {
         }
     }
 
-    /** Unpersists the parts and frees the top; the executors' device copies go when their cache needs the room. */
+    /** Frees the top, the parts' broadcast and, where the eviction tasks land, the executors' device copies (else they go when their cache needs the room). */
     @Override
     public void close() {
-        rdd.unpersist(false);
+        partList.destroy();
         top.close();
         String key = id;
         int parts = parts();
