@@ -14,11 +14,16 @@
 #            as one piece (single_seconds) and the ratio
 # then local-cluster[1,1,8192] (one executor JVM, its GPU from Spark's resource scheduling and the discovery script),
 # and the overhead benchmark (empty tasks, chunk scaling) in local mode and with one executor JVM.
+# Then H2 products across tasks (squall spark h2): 3D perturbed grid n = 2^20, exp:0.2, order 4 (rank 64), leaves of 64,
+# box-center admissibility (39 GB on the device), the tree cut into 8 and into 4 subtrees, all tasks on cuda:0 (local
+# mode, round-robin over one GPU, one task on it at a time), 5 products each (the first builds the parts on the GPU),
+# then --verify: the single-process H2Matrix on cuda:0 (built after the parts are freed), its product time, y to 1e-12,
+# 200 rows against the exact kernel sum.
 # Writes under $OUT: spark.jsonl (labelled JSON lines), spark.log, spark-summary.txt.
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=470
+BUDGET=575
 STEP_MIN=20
 unpack_bundle /tmp/squall-spark-run
 unset JAVA_HOME   # Spark's workers start executors with JAVA_HOME's java when set, else with this runtime
@@ -50,4 +55,7 @@ run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,81
 unset SQUALL_JAVA_OPTS
 run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
 run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm
+H=(spark h2 --points 3d --n 1048576 --kernel exp:0.2 --order 4 --leaf 64 --admissibility center --require-gpu --repeat 5 --verify --tolerance 1e-2)
+run "h2-8" 150 "${H[@]}" --tasks 8 --master 'local[8]'
+run "h2-4" 120 "${H[@]}" --tasks 4 --master 'local[4]'
 python3 bench/peers/spark_summary.py "$J" 2>&1 | tee "$OUT/spark-summary.txt"

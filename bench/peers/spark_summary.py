@@ -1,5 +1,6 @@
 """Summary for bench/gpu/spark.sh: the n = 40 permanent as one process and as a Spark job (job time over the
-single-process sweep, agreement of the values), and Spark's start-up, per-task and per-chunk overheads.
+single-process sweep, agreement of the values), Spark's start-up, per-task and per-chunk overheads, and H2 products
+with one task per subtree against the single-process H2Matrix.
 
 Usage: python3 bench/peers/spark_summary.py spark.jsonl
 """
@@ -34,3 +35,12 @@ for r in rs:
         if s:
             pts = "; ".join(f"{p['chunks_per_slot']}/slot {p['seconds']:.3f}" for p in s["points"])
             print(f"  chunk scaling n = {s['n']} on {s['device']}: {pts}; fit {s['fixed_seconds']:.3f} s + {s['per_chunk_ms']:.2f} ms per chunk and slot")
+for r in rs:
+    if r.get("command") == "spark h2":
+        print(f"{r['label']}: H2 {r['dim']}D n = {r['n']} rank {r['rank']} in {r['tasks']} subtrees (level {r['level']} of {r['depth']}) on"
+              f" {sorted(set(r['devices']))}: context {r['context_seconds']:.2f} s, empty {r['tasks']}-task job {r['empty_job_ms']:.1f} ms,"
+              f" cut {r['cut_seconds']:.2f} s, first product {r['first_seconds']:.2f} s, then {r['product_seconds']:.4f} s"
+              f" (upsweep job {r['upsweep_seconds']:.4f}, top {r['top_seconds']:.4f}, rows job {r['rows_seconds']:.4f}), {r['halo_values']} halo values")
+        if r.get("verified"):
+            print(f"  single process: build {r['single_build_seconds']:.2f} s, product {r['single_seconds']:.4f} s; Spark / single = {r['ratio']:.2f};"
+                  f" |y - y_single| / |y_single| = {r['relative_difference']:.1e}; sampled rows vs exact {r['sample_error']:.1e}; ok {r['ok']}")

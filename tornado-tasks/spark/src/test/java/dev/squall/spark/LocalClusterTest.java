@@ -3,6 +3,11 @@ package dev.squall.spark;
 import dev.squall.permanent.cpu.ChunkedJvmPermanent;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.RowScaling;
+import dev.squall.hmatrix.h2.H2Matrix;
+import dev.squall.hmatrix.h2.H2Options;
+import dev.squall.hmatrix.kernel.CovarianceKernel;
+import dev.squall.hmatrix.points.PointCloud;
+import dev.squall.spark.h2.DistributedH2;
 import dev.squall.spark.permanent.DistributedPermanent;
 import dev.squall.spark.sparse.DistributedCsr;
 import dev.squall.sparse.format.CsrMatrix;
@@ -95,6 +100,38 @@ class LocalClusterTest {
             double diff = 0, scale = Arrays.stream(ref.x()).map(Math::abs).max().orElse(1);
             for (int i = 0; i < b.length; i++) diff = Math.max(diff, Math.abs(barrier.x()[i] - ref.x()[i]));
             assertTrue(diff <= 1e-10 * scale, "max difference " + diff);
+        }
+    }
+
+    /**
+     * An H2 product with its 4 subtrees' tasks over both executors equals the single-process H2Matrix (bit for bit
+     * here, both on the JVM; 1e-12 is the contract); with the executor under part 2's rows task halted, the part is
+     * rebuilt and its rows recomputed elsewhere: the same y bit for bit. Before the permanent's lost executor.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE - 1)
+    void h2ProductAcrossExecutorsAndAfterALostExecutor() throws Exception {
+        PointCloud p = PointCloud.perturbedGrid(2500, 3, 6L);
+        CovarianceKernel k = CovarianceKernel.exponential(0.3);
+        H2Options o = H2Options.defaults().withOrder(3).withLeafSize(32);
+        double[] x = new Random(8).doubles(p.size(), -1, 1).toArray();
+        double[] want;
+        try (H2Matrix single = H2Matrix.build(p, k, o.withDevice(Devices.jvm()))) {
+            want = single.multiply(x);
+        }
+        try (DistributedH2 d = DistributedH2.build(sc, p, k, o, 2, TaskDevices.fallingBackTo("jvm"))) {
+            double[] y = d.multiply(x).y();
+            double num = 0, den = 0;
+            for (int i = 0; i < y.length; i++) {
+                num += (y[i] - want[i]) * (y[i] - want[i]);
+                den += want[i] * want[i];
+            }
+            assertTrue(Math.sqrt(num / den) <= 1e-12, "relative difference " + Math.sqrt(num / den));
+            int before = failedTasks.get();
+            double[] again = d.injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 2, 2).multiply(x).y();
+            sc.sc().listenerBus().waitUntilEmpty();
+            assertTrue(failedTasks.get() - before >= 1, "the task on the halted executor failed and was re-run");
+            assertArrayEquals(y, again, 0.0);
         }
     }
 

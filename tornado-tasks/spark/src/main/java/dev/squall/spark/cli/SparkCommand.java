@@ -18,7 +18,7 @@ import java.util.List;
  * {@code squall spark --help} work without Spark; a job first checks ({@link #requireSpark()}) that Spark's jars and
  * its JVM options are there, and says how to get them when they are not (exit 2).
  */
-@Command(name = "spark", header = "Permanents and sparse CG as Apache Spark jobs, one GPU per task.",
+@Command(name = "spark", header = "Permanents, sparse CG and H2 products as Apache Spark jobs, one GPU per task.",
         sortOptions = false,
         description = {"Runs Squall work as Spark jobs. Tasks get their GPU from Spark's resource scheduling",
                 "(spark.task.resource.gpu.amount; address A -> cuda:A). Local mode ignores GPU requests, so there",
@@ -30,11 +30,12 @@ import java.util.List;
                 "Examples (exit 2 where Spark's jars are not on the class path):",
                 "  squall spark permanent --random 22:0.5 --master local[2] --verify   # exit 2 without Spark's jars",
                 "  squall spark cg --hpcg 8:8:8 --blocks 2 --master local[2] --verify   # exit 2 without Spark's jars",
+                "  squall spark h2 --points 2d --n 16384 --tasks 4 --master local[2] --verify   # exit 2 without Spark's jars",
                 "  squall spark overhead --master local[2] --tasks 16 --json   # exit 2 without Spark's jars",
                 "  spark-submit --class dev.squall.spark.cli.SquallSparkMain --jars <target/lib jars, comma-separated> \\",
                 "    squall-spark.jar permanent --random 40:0.5 --method codegen-hybrid --require-gpu"},
         footer = {"", ExitCode.HELP},
-        subcommands = {PermanentJob.class, CgJob.class, OverheadJob.class, CommandLine.HelpCommand.class})
+        subcommands = {PermanentJob.class, CgJob.class, H2Job.class, OverheadJob.class, CommandLine.HelpCommand.class})
 public final class SparkCommand implements SquallSubcommand {
     /** What a user without Spark's jars is told. */
     static final String HOW_TO_GET_SPARK = "pack them with tornado-tasks/spark/scripts/spark-dist (it writes "

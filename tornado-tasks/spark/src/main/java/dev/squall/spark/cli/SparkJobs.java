@@ -13,6 +13,11 @@ import dev.squall.permanent.numeric.RowScaling;
 import dev.squall.spark.SquallSpark;
 import dev.squall.spark.TaskDevices;
 import dev.squall.spark.bench.SparkOverhead;
+import dev.squall.spark.h2.DistributedH2;
+import dev.squall.hmatrix.h2.H2Matrix;
+import dev.squall.hmatrix.h2.H2Options;
+import dev.squall.hmatrix.kernel.CovarianceKernel;
+import dev.squall.hmatrix.points.PointCloud;
 import dev.squall.spark.permanent.DistributedPermanent;
 import dev.squall.spark.sparse.DistributedCsr;
 import dev.squall.sparse.format.CsrMatrix;
@@ -30,6 +35,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -177,6 +183,123 @@ final class SparkJobs {
             }
         }
         return res;
+    }
+
+    static H2Job.Result h2(H2Job j) {
+        if (!j.points.equals("2d") && !j.points.equals("3d")) throw new IllegalArgumentException("--points must be 2d or 3d, got '" + j.points + "'");
+        if (j.n < 1) throw new IllegalArgumentException("--n must be >= 1, got " + j.n);
+        if (j.tasks < 1 || Integer.bitCount(j.tasks) != 1) throw new IllegalArgumentException("--tasks must be a power of two (one subtree each), got " + j.tasks);
+        if (j.sample < 0) throw new IllegalArgumentException("--sample must be >= 0, got " + j.sample);
+        H2Options.Admissibility adm = switch (j.admissibility) {
+            case "box" -> H2Options.Admissibility.BOX_DISTANCE;
+            case "center" -> H2Options.Admissibility.BOX_CENTER;
+            default -> throw new IllegalArgumentException("--admissibility must be box or center, got '" + j.admissibility + "'");
+        };
+        CovarianceKernel kernel = CovarianceKernel.parse(j.kernel);
+        H2Options options = H2Options.defaults().withOrder(j.order).withLeafSize(j.leaf).withEta(j.eta).withAdmissibility(adm);
+        int dim = j.points.equals("2d") ? 2 : 3;
+        PointCloud pts = PointCloud.perturbedGrid(j.n, dim, j.seed);
+        double[] x = new SplittableRandom(j.seed + 1).doubles(j.n, -1, 1).toArray();
+        int level = Integer.numberOfTrailingZeros(j.tasks);
+        H2Job.Result res;
+        long t0 = System.nanoTime();
+        try (JavaSparkContext sc = start(j.spark, "squall-spark-h2")) {
+            SparkOverhead.emptyJobMillis(sc, 1);
+            double context = (System.nanoTime() - t0) / 1e9;
+            double[] empty = new double[5];
+            for (int r = 0; r < empty.length; r++) empty[r] = SparkOverhead.emptyJobMillis(sc, j.tasks);
+            double[] y;
+            List<DistributedH2.Product> later = new ArrayList<>();
+            DistributedH2.Product first;
+            int depth, rank;
+            long halo;
+            double cut;
+            DistributedH2 built;
+            try {
+                built = DistributedH2.build(sc, pts, kernel, options, level, devices(j.spark, j.run.deviceId()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--tasks " + j.tasks + ": " + e.getMessage(), e);
+            }
+            try (DistributedH2 a = built) {
+                cut = a.buildSeconds();
+                depth = a.structure().depth();
+                rank = a.structure().rank();
+                halo = a.haloValues();
+                first = job(() -> a.multiply(x));
+                for (int r = 1; r < j.run.repeat(); r++) later.add(job(() -> a.multiply(x)));
+            }
+            List<DistributedH2.Product> timed = later.isEmpty() ? List.of(first) : later;
+            y = timed.get(timed.size() - 1).y();
+            double product = median(timed.stream().mapToDouble(DistributedH2.Product::seconds).toArray());
+            Double singleBuild = null, single = null, ratio = null, diff = null, sampleErr = null;
+            boolean ok = true;
+            if (j.run.verify()) {
+                // after the distributed matrix is freed: both at once may not fit one GPU
+                Device d = Devices.get(first.devices().get(0));
+                long b0 = System.nanoTime();
+                try (H2Matrix m = H2Matrix.build(pts, kernel, options.withDevice(d))) {
+                    singleBuild = (System.nanoTime() - b0) / 1e9;
+                    double[] ys = null;
+                    double[] secs = new double[Math.max(2, j.run.repeat())];
+                    for (int r = 0; r < secs.length; r++) {
+                        long s0 = System.nanoTime();
+                        ys = m.multiply(x);
+                        secs[r] = (System.nanoTime() - s0) / 1e9;
+                    }
+                    single = median(Arrays.copyOfRange(secs, 1, secs.length)); // the first builds the product's plans
+                    diff = relDiff(ys, y);
+                    ratio = product / single;
+                    ok = diff <= 1e-12;
+                }
+                if (j.sample > 0) {
+                    sampleErr = sampleError(pts, kernel, x, y, j.sample);
+                    ok &= sampleErr <= j.tolerance;
+                }
+            }
+            res = new H2Job.Result("spark h2", j.spark.master(), j.n, dim, rank, j.tasks, level, depth, first.devices(), context, median(empty), cut,
+                    first.seconds(), product, median(timed.stream().mapToDouble(DistributedH2.Product::upsweepSeconds).toArray()),
+                    median(timed.stream().mapToDouble(DistributedH2.Product::topSeconds).toArray()),
+                    median(timed.stream().mapToDouble(DistributedH2.Product::rowsSeconds).toArray()), halo, j.run.verify(), singleBuild, single, ratio,
+                    diff, sampleErr, ok);
+        }
+        if (j.run.json()) {
+            JsonOutput.print(System.out, res);
+        } else {
+            System.out.printf(Locale.ROOT, "H2 y = A x: %d points (%dD, rank %d, depth %d) in %d subtrees (level %d) on %s (master %s)%n",
+                    res.n(), res.dim(), res.rank(), res.depth(), res.tasks(), res.level(), res.devices(), res.master());
+            System.out.printf(Locale.ROOT, "  context %.2f s, empty job of %d tasks %.1f ms, cut %.2f s, first product %.3f s, then %.4f s"
+                    + " (upsweep job %.4f s, top %.4f s, rows job %.4f s), %d halo values%n", res.contextSeconds(), res.tasks(), res.emptyJobMs(),
+                    res.cutSeconds(), res.firstSeconds(), res.productSeconds(), res.upsweepSeconds(), res.topSeconds(), res.rowsSeconds(), res.haloValues());
+            if (res.verified()) {
+                System.out.printf(Locale.ROOT, "  verify: single process built in %.2f s, product %.4f s (Spark / single = %.2f), relative difference %.2e: %s%n",
+                        res.singleBuildSeconds(), res.singleSeconds(), res.ratio(), res.relativeDifference(), res.relativeDifference() <= 1e-12 ? "ok" : "FAILED");
+                if (res.sampleError() != null) {
+                    System.out.printf(Locale.ROOT, "  %d rows against the exact kernel sum: relative error %.2e: %s%n", j.sample, res.sampleError(),
+                            res.sampleError() <= j.tolerance ? "ok" : "FAILED");
+                }
+            }
+        }
+        return res;
+    }
+
+    /** Relative error of {@code count} evenly spaced rows of {@code y} against the exact kernel sum. */
+    static double sampleError(PointCloud p, CovarianceKernel k, double[] x, double[] y, int count) {
+        int n = p.size(), c = Math.min(count, n);
+        double num = 0, den = 0;
+        for (int s = 0; s < c; s++) {
+            int i = (int) ((long) s * n / c);
+            double e = 0;
+            for (int j = 0; j < n; j++) e += k.evaluate(p, i, p, j) * x[j];
+            num += (y[i] - e) * (y[i] - e);
+            den += e * e;
+        }
+        return Math.sqrt(num / Math.max(den, Double.MIN_NORMAL));
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
     }
 
     static OverheadJob.Result overhead(OverheadJob j) {

@@ -71,6 +71,32 @@ class SparkCommandTest {
     }
 
     @Test
+    void h2VerifiesAgainstTheSingleProcessMatrixAndTheExactSum() throws Exception {
+        Run t = run("h2", "--points", "2d", "--n", "3000", "--tasks", "4", "--master", "local[2]", "--no-local-gpus", "--verify",
+                "--repeat", "2");
+        assertEquals(0, t.code(), t.out() + t.err());
+        assertTrue(t.out().contains("in 4 subtrees (level 2)") && t.out().contains("relative difference") && !t.out().contains("FAILED"), t.out());
+        Run j = run("h2", "--points", "3d", "--n", "2000", "--tasks", "8", "--order", "3", "--leaf", "20", "--kernel", "gauss:0.3", "--admissibility",
+                "center", "--master", "local[2]", "--no-local-gpus", "--verify", "--tolerance", "5e-2", "--json");
+        assertEquals(0, j.code(), j.out() + j.err());
+        JsonNode r = JsonOutput.mapper().readTree(j.out().strip());
+        assertEquals("spark h2", r.get("command").asText());
+        assertEquals(2000, r.get("n").asInt());
+        assertEquals(27, r.get("rank").asInt());
+        assertEquals(8, r.get("devices").size());
+        assertEquals(3, r.get("level").asInt());
+        assertTrue(r.get("relative_difference").asDouble() <= 1e-12 && r.get("sample_error").asDouble() <= 5e-2 && r.get("ok").asBoolean(), j.out());
+        assertTrue(r.get("halo_values").asLong() > 0 && r.get("product_seconds").asDouble() > 0, j.out());
+        Run bad = run("h2", "--tasks", "3", "--master", "local[1]");
+        assertEquals(2, bad.code(), bad.out() + bad.err());
+        assertTrue(bad.err().contains("power of two"), bad.err());
+        Run deep = run("h2", "--n", "100", "--tasks", "64", "--master", "local[1]", "--no-local-gpus");
+        assertEquals(2, deep.code(), deep.out() + deep.err());
+        assertTrue(deep.err().contains("--tasks 64") && deep.err().contains("cut level"), deep.err());
+        assertEquals(2, run("h2", "--points", "4d", "--master", "local[1]").code());
+    }
+
+    @Test
     void overheadReportsJson() throws Exception {
         Run j = run("overhead", "--master", "local[2]", "--tasks", "8", "--repeat", "1", "--scaling-n", "14", "--max-chunks-per-slot", "2",
                 "--no-local-gpus", "--json");
@@ -108,7 +134,7 @@ class SparkCommandTest {
     void helpTeachesWithoutStartingSpark() {
         Run h = run("--help");
         assertEquals(0, h.code());
-        assertTrue(h.out().contains("permanent") && h.out().contains("cg") && h.out().contains("overhead") && h.out().contains("spark-dist"), h.out());
+        assertTrue(h.out().contains("permanent") && h.out().contains("cg") && h.out().contains("h2") && h.out().contains("overhead") && h.out().contains("spark-dist"), h.out());
         Run none = run();
         assertEquals(2, none.code());
         assertTrue(none.err().contains("Usage: spark"), none.err());
