@@ -44,12 +44,24 @@ final class CouplingProjection {
      */
     static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, double[][] left, int[] leftRows,
             int[] rowRank, double[][] right, int[] rightRows, int[] colRank) {
-        int blocks = row.length;
         boolean sameFactors = left == right;
         long[] lOff = offsets(left);
         long[] rOff = sameFactors ? lOff : offsets(right);
         DoubleArray l = pack(left, lOff);
         DoubleArray r = sameFactors ? l : pack(right, rOff);
+        Result res = project(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, true);
+        device.free(l, r);
+        return res;
+    }
+
+    /**
+     * As above with the factors already in arrays ({@code l}, {@code r}: factor of node {@code t} at {@code lOff[t]},
+     * {@code rOff[t]}), on the device when not {@code upload} (the same array for both sides when they share a basis).
+     */
+    static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
+            int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload) {
+        int blocks = row.length;
+        boolean sameFactors = l == r;
         long[] wOff = new long[blocks + 1], oOff = new long[blocks + 1];
         double flops = 0;
         for (int b = 0; b < blocks; b++) {
@@ -74,7 +86,7 @@ final class CouplingProjection {
             DoubleArray w = DoubleArray.onDevice(Math.max(1, blocks == 0 ? 1 : wOff[b1] - wBase));
             LaunchSequence seq = new LaunchSequence("coupling-projection", device);
             TaskGraph g = seq.graph();
-            if (!factorsUploaded) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
+            if (!factorsUploaded && upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
             factorsUploaded = true;
             if (blocks > 0 && gemm) {
                 int nb = b1 - b0;
@@ -134,7 +146,6 @@ final class CouplingProjection {
             b0 = b1;
             if (blocks == 0) break;
         }
-        device.free(l, r);
         return new Result(out, oOff, flops, ms, gemm);
     }
 

@@ -303,6 +303,7 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized H2CompressionReport compress(double eps) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
+        if (!hostFactorisations) return compressOnDevice(eps);
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
@@ -363,6 +364,86 @@ public final class H2Matrix implements AutoCloseable {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
         }
+    }
+
+    /**
+     * {@link #compress} with every batch formed and kept on the device ({@link DeviceCompression}): the host holds only
+     * offsets, ranks and indices (per node and per block) and one level's singular values at a time.
+     */
+    private H2CompressionReport compressOnDevice(double eps) {
+        long t0 = System.nanoTime();
+        H2Memory before = memory();
+        Map<String, Double> ms = new LinkedHashMap<>();
+        DeviceCompression.Side ro = DeviceCompression.orthogonalise(device, rowBasis);
+        DeviceCompression.Side co = shared ? ro : DeviceCompression.orthogonalise(device, colBasis);
+        long t1 = System.nanoTime();
+        ms.put("orthogonalise", (t1 - t0) / 1e6);
+        int[] row = partition.couplingRow, col = partition.couplingCol;
+        int nb = row.length;
+        int[] rowOrth = nodeRanks(ro), colOrth = nodeRanks(co);
+        CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r, ro.rOff, rowOrth,
+                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false);
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(couplings);
+        long t2 = System.nanoTime();
+        ms.put("project-orthogonal", (t2 - t1) / 1e6);
+        try {
+            // squared norms of the dense blocks and of the couplings on orthonormal bases, per block on the device
+            int nd = partition.denseBlocks();
+            DoubleArray denseSq = DoubleArray.onDevice(Math.max(1, nd)), cplSq = DoubleArray.onDevice(Math.max(1, nb));
+            LongArray p1Off = longs(p1.offset());
+            DeviceCompression.run(device, new TaskGraph("squares").transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off)
+                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
+                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb));
+            double norm2 = 0;
+            for (double v : DeviceCompression.download(device, denseSq)) norm2 += v;
+            double[] cs = DeviceCompression.download(device, cplSq);
+            for (int b = 0; b < nb; b++) norm2 += cs[b];
+            device.free(denseSq, cplSq);
+            DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            lists.upload(device);
+            IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
+            DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
+            DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, lists, rowRanksArray, colRanksArray);
+            if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, lists, rowRanksArray, colRanksArray);
+            lists.free(device);
+            device.free(rowRanksArray, colRanksArray, p1Off);
+            long t3 = System.nanoTime();
+            ms.put("basis-generation", (t3 - t2) / 1e6);
+            DeviceCompression.Truncated rt = DeviceCompression.truncate(device, ro, eps);
+            DeviceCompression.Truncated ct = shared ? rt : DeviceCompression.truncate(device, co, eps);
+            ro.free(device);
+            if (!shared) co.free(device);
+            long t4 = System.nanoTime();
+            ms.put("truncate", (t4 - t3) / 1e6);
+            CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
+                    nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
+            device.free(p1.blocks(), rt.t(), rt.tOffArray());
+            if (!shared) device.free(ct.t(), ct.tOffArray());
+            freeLowRank();
+            rowBasis = rt.basis();
+            colBasis = shared ? rowBasis : ct.basis();
+            couplings = p2.blocks();
+            couplingOffset = p2.offset();
+            couplingOffsetArray = longs(couplingOffset);
+            long t5 = System.nanoTime();
+            ms.put("project-truncated", (t5 - t4) / 1e6);
+            double discarded = rt.discarded() + (shared ? 0 : ct.discarded());
+            double err = norm2 > 0 ? Math.sqrt(discarded / norm2) : 0;
+            return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
+                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm());
+        } catch (RuntimeException | Error e) {
+            close(); // the old couplings are gone: a matrix half-compressed must not multiply
+            throw e;
+        }
+    }
+
+    /** Rank of each node of an orthonormal basis during compression. */
+    private static int[] nodeRanks(DeviceCompression.Side s) {
+        int[] r = new int[s.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = s.rank(t);
+        return r;
     }
 
     /** The truncation and second projection of {@link #compress}, which replace the bases and couplings. */

@@ -94,10 +94,10 @@ class H2CompressionTest {
     }
 
     /**
-     * The orthogonalisation's and basis weights' QRs and the truncation's SVDs as batched QRs or SVDs per level on the
-     * device (the weights in one batch, or several) give what the host's per-node factorisations give: the
-     * same ranks per level, error estimate and memory, and the same compressed product to rounding; a shared basis
-     * (2D, leaves of uneven size) and two point sets (3D, separate row and column bases), two tolerances.
+     * Compression with every batch on the device (batched QRs, Gram matrices, batched SVDs) gives what the host's
+     * per-node factorisations of the stacked weights give: the same ranks per level and memory, the same error
+     * estimate to 1%, and the same compressed product to well within the tolerance; a shared basis (2D, leaves of
+     * uneven size) and two point sets (3D, separate row and column bases), two tolerances.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -130,9 +130,10 @@ class H2CompressionTest {
             assertEquals(Arrays.toString(r[1].colRanks()), Arrays.toString(r[0].colRanks()), what);
             assertEquals(r[1].memoryAfter().total(), r[0].memoryAfter().total(), what);
             assertTrue(r[0].memoryAfter().total() <= r[0].memoryBefore().total(), what);
-            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate() + 1e-14, what);
+            // the device works through Gram matrices, whose rounding blurs singular values below ~1e-8 of a node's largest
+            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-2 * r[1].relativeErrorEstimate() + 1e-14, what);
             double diff = H2MatrixTest.relativeError(y[0], y[1]);
-            assertTrue(diff < 1e-11, what + ": device and host factorisations differ by " + diff);
+            assertTrue(diff < 0.1 * eps[c], what + ": device and host compressions differ by " + diff);
         }
     }
 
