@@ -158,7 +158,41 @@ final class DeviceCompression {
      * ({@code orthRank_t x orthRank_s}, column-major at {@code sOff[b]}); a side serving rows sums its block rows, one
      * serving columns its block columns, a shared one both.
      */
-    static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, BlockLists lists,
+    /** Whether block rows' Gram matrices run as batched GEMMs (else the per-entry kernel; tests compare the two). */
+    static boolean gramByGemm = true;
+
+    /**
+     * {@code G_t += alpha M_t M_t^T} for the nodes {@code t0 .. t0 + nodes - 1}, {@code M_t} the {@code r x sum(k_s)}
+     * column-major run of node {@code t}'s blocks at {@code off[rowPtr[t]]}, as one batched GEMM (the level's run of
+     * blocks copied to a scratch array where its offsets pass the GEMM's int range).
+     */
+    private static void rowGramGemm(Device device, DoubleArray s1, long[] off, int[] rowPtr, int t0, int nodes, int r, DoubleArray g,
+            double alpha) {
+        long base = off[rowPtr[t0]], end = off[rowPtr[t0 + nodes]];
+        if (end == base) return;
+        boolean copy = end >= Integer.MAX_VALUE;
+        if (copy && end - base >= Integer.MAX_VALUE) throw new IllegalStateException("a level's couplings exceed " + Integer.MAX_VALUE + " values");
+        long shift = copy ? base : 0;
+        java.util.List<int[]> e = new java.util.ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            int t = t0 + i;
+            long k = off[rowPtr[t + 1]] - off[rowPtr[t]];
+            if (k == 0) continue;
+            int a = (int) (off[rowPtr[t]] - shift);
+            e.add(new int[] {r, r, (int) (k / r), a, r, a, r, i * r * r, r});
+        }
+        int[][] f = new int[9][e.size()];
+        for (int x = 0; x < e.size(); x++) for (int y = 0; y < 9; y++) f[y][x] = e.get(x)[y];
+        DoubleArray src = copy ? DoubleArray.onDevice(end - base) : s1;
+        LaunchSequence seq = new LaunchSequence("gram-gemm", device);
+        if (copy) seq.graph().task("level-blocks", CompressionKernels::copyRange, s1, base, src, 0L, end - base);
+        dev.squall.linalg.gemm.BatchedGemm.append(seq, dev.squall.linalg.gemm.Transpose.N, dev.squall.linalg.gemm.Transpose.T, alpha, src,
+                src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
+        run(device, seq);
+        if (copy) device.free(src);
+    }
+
+    static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
             IntArray rowRanks, IntArray colRanks) {
         ClusterTree tr = s.tree;
         for (int l = 0; l <= tr.depth; l++) {
@@ -176,21 +210,32 @@ final class DeviceCompression {
                 tg.task("e-g", CompressionKernels::transferTimesGram, s.transfers, s.eOffArray, s.gram[l - 1], h, t0, r, rp, (long) nodes * r * rp)
                         .task("g-et", CompressionKernels::gramFromParent, h, s.transfers, s.eOffArray, g, t0, r, rp, total);
             }
-            if (r > 0 && asRow) {
-                tg.task("rows", CompressionKernels::gramOfBlocks, s1, sOff, lists.rowPtr, lists.rowList, lists.col, colRanks, g, t0, r, 1, total);
-            }
-            if (r > 0 && asCol) {
-                tg.task("cols", CompressionKernels::gramOfBlocks, s1, sOff, lists.colPtr, lists.colList, lists.row, rowRanks, g, t0, r, 0, total);
-            }
-            if (r > 0) tg.task("flush", CompressionKernels::flushTiny, g, r, total);
             run(device, tg);
             if (h != null) device.free(h);
+            if (r == 0) continue;
+            // a block row's blocks lie one after another (column-major r x k_s each): together one r x sum(k_s) matrix
+            // M_t, whose M_t M_t^T is the row part, one batched GEMM per level; a shared basis of a symmetric matrix
+            // (S_st = S_ts^T) has the same column part, so the row part counts twice
+            boolean symmetric = asRow && asCol;
+            if (asRow && gramByGemm) {
+                rowGramGemm(device, s1, offsets, lists.rowPtrHost, t0, nodes, r, g, symmetric ? 2.0 : 1.0);
+            }
+            TaskGraph bg = new TaskGraph("gram-blocks-l" + l);
+            if (asRow && !gramByGemm) {
+                bg.task("rows", CompressionKernels::gramOfBlocks, s1, sOff, lists.rowPtr, lists.rowList, lists.col, colRanks, g, t0, r, 1, total);
+            }
+            if (asCol && !(symmetric && gramByGemm)) {
+                bg.task("cols", CompressionKernels::gramOfBlocks, s1, sOff, lists.colPtr, lists.colList, lists.row, rowRanks, g, t0, r, 0, total);
+            }
+            bg.task("flush", CompressionKernels::flushTiny, g, r, total);
+            run(device, bg);
         }
     }
 
     /** Block indices on the device: block rows (CSR, blocks in order) and block columns (CSC) of the couplings. */
     static final class BlockLists {
         final IntArray rowPtr, rowList, colPtr, colList, row, col;
+        final int[] rowPtrHost;
 
         BlockLists(BlockPartition p, int colNodes) {
             int nb = p.couplingBlocks();
@@ -201,6 +246,7 @@ final class DeviceCompression {
             for (int c = 0; c < colNodes; c++) cp[c + 1] += cp[c];
             int[] at = cp.clone(), cl = new int[nb];
             for (int b = 0; b < nb; b++) cl[at[p.couplingCol[b]]++] = b;
+            rowPtrHost = p.couplingRowPtr;
             rowPtr = H2Matrix.ints(p.couplingRowPtr);
             rowList = H2Matrix.ints(ids);
             colPtr = H2Matrix.ints(cp);

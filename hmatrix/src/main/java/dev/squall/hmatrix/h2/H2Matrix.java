@@ -102,6 +102,7 @@ public final class H2Matrix implements AutoCloseable {
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
     private final Map<String, Double> buildPartMillis;
+    private final Map<String, Double> buildHostPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
     /** The tree phases of a product run on the main queue, the dense part beside them on the side queue. */
     private final DeviceQueue mainQueue, sideQueue;
@@ -123,9 +124,15 @@ public final class H2Matrix implements AutoCloseable {
         rank = (int) r;
         device = options.device() != null ? options.device() : Devices.select(null);
         shared = rows == cols;
+        Map<String, Double> hostParts = new LinkedHashMap<>();
+        long h0 = System.nanoTime();
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
+        long h1 = System.nanoTime();
+        hostParts.put("trees", (h1 - h0) / 1e6);
         partition = BlockPartition.build(rowTree, colTree, options.eta(), options.admissibility());
+        long h2 = System.nanoTime();
+        hostParts.put("traversal", (h2 - h1) / 1e6);
         int k = rank, p = options.order();
         long kk = (long) k * k;
 
@@ -165,6 +172,8 @@ public final class H2Matrix implements AutoCloseable {
         couplingOffsetArray = longs(couplingOffset);
         denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
+        hostParts.put("structure", (t1 - h2) / 1e6);
+        buildHostPartMillis = Collections.unmodifiableMap(hostParts);
         hostBuildMillis = (t1 - t0) / 1e6;
         mainQueue = device.defaultQueue();
         sideQueue = device.newQueue();
@@ -405,8 +414,8 @@ public final class H2Matrix implements AutoCloseable {
             lists.upload(device);
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
             DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
-            DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, lists, rowRanksArray, colRanksArray);
-            if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, lists, rowRanksArray, colRanksArray);
+            DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
+            if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
             lists.free(device);
             device.free(rowRanksArray, colRanksArray, p1Off);
             long t3 = System.nanoTime();
@@ -773,6 +782,15 @@ public final class H2Matrix implements AutoCloseable {
      */
     public Map<String, Double> buildPartMillis() {
         return buildPartMillis;
+    }
+
+    /**
+     * Wall time of each host part of construction in milliseconds: {@code trees} (KD-trees of both point sets),
+     * {@code traversal} (dual-tree traversal and block lists), {@code structure} (offsets and index arrays handed to
+     * the device).
+     */
+    public Map<String, Double> buildHostPartMillis() {
+        return buildHostPartMillis;
     }
 
     /** Bytes kept on the device, by part. */
