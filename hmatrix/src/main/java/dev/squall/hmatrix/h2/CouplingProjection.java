@@ -35,10 +35,13 @@ final class CouplingProjection {
     /** Forces the 64-bit kernel path (tests). */
     static boolean forceKernels;
 
-    /** Copies runs of blocks to and from chunk-sized arrays as for blocks beyond the int offsets (tests). */
+    /** Copies runs of blocks to and from chunk-sized arrays as for blocks beyond the int offsets (tests; the Gram GEMMs too). */
     static boolean forceCopy;
 
-    /** Most values of the intermediate {@code W} on the device at once (2 GB); tests lower it to run several chunks. */
+    /**
+     * Most values of the intermediate {@code W} on the device at once (2 GB), and of a run of blocks copied for GEMMs
+     * past the int offsets (here and in the Gram matrices); tests lower it to run several chunks.
+     */
     static long chunkValues = 1L << 28;
 
     /**

@@ -163,33 +163,39 @@ final class DeviceCompression {
 
     /**
      * {@code G_t += alpha M_t M_t^T} for the nodes {@code t0 .. t0 + nodes - 1}, {@code M_t} the {@code r x sum(k_s)}
-     * column-major run of node {@code t}'s blocks at {@code off[rowPtr[t]]}, as one batched GEMM (the level's run of
-     * blocks copied to a scratch array where its offsets pass the GEMM's int range).
+     * column-major run of node {@code t}'s blocks at {@code off[rowPtr[t]]}, as one batched GEMM (where the couplings
+     * pass the GEMM's int offsets, runs of block rows are copied to a chunk-sized scratch array, one GEMM each).
      */
     private static void rowGramGemm(Device device, DoubleArray s1, long[] off, int[] rowPtr, int t0, int nodes, int r, DoubleArray g,
             double alpha) {
-        long base = off[rowPtr[t0]], end = off[rowPtr[t0 + nodes]];
-        if (end == base) return;
-        boolean copy = end >= Integer.MAX_VALUE;
-        if (copy && end - base >= Integer.MAX_VALUE) throw new IllegalStateException("a level's couplings exceed " + Integer.MAX_VALUE + " values");
-        long shift = copy ? base : 0;
-        java.util.List<int[]> e = new java.util.ArrayList<>();
-        for (int i = 0; i < nodes; i++) {
-            int t = t0 + i;
-            long k = off[rowPtr[t + 1]] - off[rowPtr[t]];
-            if (k == 0) continue;
-            int a = (int) (off[rowPtr[t]] - shift);
-            e.add(new int[] {r, r, (int) (k / r), a, r, a, r, i * r * r, r});
+        long total = off[rowPtr[t0 + nodes]];
+        boolean copy = CouplingProjection.forceCopy || total >= Integer.MAX_VALUE;
+        for (int n0 = 0; n0 < nodes; ) { // runs of nodes whose blocks fit a chunk when they must be copied
+            int n1 = n0 + 1;
+            while (n1 < nodes && (!copy || off[rowPtr[t0 + n1 + 1]] - off[rowPtr[t0 + n0]] <= CouplingProjection.chunkValues)) n1++;
+            long base = off[rowPtr[t0 + n0]], end = off[rowPtr[t0 + n1]];
+            if (end - base >= Integer.MAX_VALUE) throw new IllegalStateException("block row " + (t0 + n0) + " holds more than " + Integer.MAX_VALUE + " values");
+            long shift = copy ? base : 0;
+            java.util.List<int[]> e = new java.util.ArrayList<>();
+            for (int i = n0; i < n1; i++) {
+                int t = t0 + i;
+                long k = off[rowPtr[t + 1]] - off[rowPtr[t]];
+                if (k == 0) continue;
+                int a = (int) (off[rowPtr[t]] - shift);
+                e.add(new int[] {r, r, (int) (k / r), a, r, a, r, i * r * r, r});
+            }
+            n0 = n1;
+            if (e.isEmpty()) continue;
+            int[][] f = new int[9][e.size()];
+            for (int x = 0; x < e.size(); x++) for (int y = 0; y < 9; y++) f[y][x] = e.get(x)[y];
+            DoubleArray src = copy ? DoubleArray.onDevice(end - base) : s1;
+            LaunchSequence seq = new LaunchSequence("gram-gemm", device);
+            if (copy) seq.graph().task("level-blocks", CompressionKernels::copyRange, s1, base, src, 0L, end - base);
+            dev.squall.linalg.gemm.BatchedGemm.append(seq, dev.squall.linalg.gemm.Transpose.N, dev.squall.linalg.gemm.Transpose.T, alpha, src,
+                    src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
+            run(device, seq);
+            if (copy) device.free(src);
         }
-        int[][] f = new int[9][e.size()];
-        for (int x = 0; x < e.size(); x++) for (int y = 0; y < 9; y++) f[y][x] = e.get(x)[y];
-        DoubleArray src = copy ? DoubleArray.onDevice(end - base) : s1;
-        LaunchSequence seq = new LaunchSequence("gram-gemm", device);
-        if (copy) seq.graph().task("level-blocks", CompressionKernels::copyRange, s1, base, src, 0L, end - base);
-        dev.squall.linalg.gemm.BatchedGemm.append(seq, dev.squall.linalg.gemm.Transpose.N, dev.squall.linalg.gemm.Transpose.T, alpha, src,
-                src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
-        run(device, seq);
-        if (copy) device.free(src);
     }
 
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
