@@ -70,7 +70,10 @@ public final class H2Matrix implements AutoCloseable {
      */
     public static final int GEMM_MIN_VECTORS = 16;
 
-    /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
+    /**
+     * Compresses through host copies of the bases and orthogonalised couplings ({@link H2Compression}, weights as
+     * stacked QRs) instead of on the device (tests compare the two).
+     */
     static boolean hostFactorisations;
 
     /** The phases of a product, in the order they run. */
@@ -300,12 +303,12 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The bases come to the host, where the basis weights are formed (the nodes of a level in parallel); the QRs of the
-     * orthogonalisation and the SVDs of the truncation run as one batched QR or SVD per level on the device (linalg's
-     * {@code BatchedQr}, {@code BatchedSvd}; on the JVM on the host); the couplings stay on the device,
-     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step), the old
-     * couplings freed after the first so the device holds them at most twice. A failure after that point (a device
-     * running out of memory, say) closes the matrix.
+     * Every batch is formed and kept on the device ({@link DeviceCompression}): batched QRs of the leaves and of the
+     * stacked children (linalg's {@code BatchedQr}), Gram matrices of what each basis carries, batched Jacobi SVDs
+     * ({@code BatchedSvd}), both coupling projections as batched GEMMs ({@link H2CompressionReport#stepMillis()} times
+     * each step); the host holds only per-node and per-block offsets and indices and one level's singular values. The
+     * old couplings are freed after the first projection, so the device holds them at most twice. A failure after that
+     * point (a device running out of memory, say) closes the matrix.
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
