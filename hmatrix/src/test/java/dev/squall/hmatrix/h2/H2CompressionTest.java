@@ -49,6 +49,10 @@ class H2CompressionTest {
                 // a second compression at the same tolerance keeps what the first left, to about eps again
                 H2CompressionReport again = a.compress(eps[i]);
                 assertTrue(again.memoryAfter().total() <= again.memoryBefore().total());
+                for (int l = 0; l < r.rowRanks().length; l++) {
+                    assertTrue(again.rowRanks()[l] <= r.rowRanks()[l], "level " + l + ": " + Arrays.toString(r.rowRanks()) + " -> "
+                            + Arrays.toString(again.rowRanks()));
+                }
                 assertTrue(H2MatrixTest.relativeError(a.multiply(x), y1) < 10 * eps[i]);
             }
         }
