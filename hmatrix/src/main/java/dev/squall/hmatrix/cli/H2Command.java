@@ -78,6 +78,10 @@ public final class H2Command implements SquallSubcommand {
             description = "recompress the low-rank part to relative tolerance EPS before timing (ranks, error estimate, memory before/after)")
     Double compress;
 
+    @Option(names = "--warm-build",
+            description = "build twice in the process and report the second (warm: kernels compiled, JIT warm) build, the first as cold_build")
+    boolean warmBuild;
+
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the points and vectors (default 1)")
     long seed;
 
@@ -103,7 +107,15 @@ public final class H2Command implements SquallSubcommand {
                          String device, String precision, int depth, int couplingBlocks, int denseBlocks, double buildMs, double buildHostMs,
                          double buildDeviceMs, Map<String, Double> buildPartsMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian,
                          Map<String, Double> phaseMs, double phaseSumMs, double productDeviceMs, boolean gemm, long countedBytes, double gbs, double copyGbs,
-                         double ratioToCopy, double gflops, Compression compression, boolean verified, Double relError, boolean ok) {
+                         double ratioToCopy, double gflops, Compression compression, boolean verified, Double relError, boolean ok,
+                         Map<String, Double> buildHostPartsMs, Build coldBuild) {
+    }
+
+    /** One construction: wall time, host and device parts (ms), each host part and each device part. */
+    public record Build(double ms, double hostMs, double deviceMs, Map<String, Double> hostPartsMs, Map<String, Double> devicePartsMs) {
+        static Build of(H2Matrix a) {
+            return new Build(a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(), a.buildHostPartMillis(), a.buildPartMillis());
+        }
     }
 
     /** Memory of each part of the H2 matrix, in bytes. */
@@ -135,6 +147,13 @@ public final class H2Command implements SquallSubcommand {
             default -> throw new IllegalArgumentException("--admissibility " + admissibility + ": use box or center");
         });
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
+        Build cold = null;
+        if (warmBuild) {
+            try (H2Matrix first = H2Matrix.build(pts, k, opts)) {
+                cold = Build.of(first);
+            }
+            progress("building again (warm)");
+        }
         try (H2Matrix a = H2Matrix.build(pts, k, opts)) {
             H2CompressionReport cr = null;
             if (compress != null) {
@@ -177,7 +196,8 @@ public final class H2Command implements SquallSubcommand {
                         a.couplingBlocks(), a.denseBlocks(), a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis(), a.buildPartMillis(),
                         new Memory(mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total()),
                         firstMs, wall[repeat / 2], phases, phaseSum, deviceMs, a.usesGemm(vectors), mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs,
-                        gflops, compression(cr), verify, verify ? err : null, ok));
+                        gflops, compression(cr), verify, verify ? err : null, ok,
+                        a.buildHostPartMillis(), cold));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
                         size, size, pts.dim(), points, k, leaf, order, a.rank(), eta);
@@ -185,7 +205,12 @@ public final class H2Command implements SquallSubcommand {
                 System.out.printf(Locale.ROOT, "device     %s (%s)%n", dev.id(), dev.info().name());
                 System.out.printf(Locale.ROOT, "build      %.1f ms (host: trees and traversal %.1f ms; device: bases, transfers, couplings, dense %.1f ms)%n",
                         a.buildMillis(), a.hostBuildMillis(), a.deviceBuildMillis());
+                for (var e : a.buildHostPartMillis().entrySet()) System.out.printf(Locale.ROOT, "  %-20s %.1f ms host%n", e.getKey(), e.getValue());
                 for (var e : a.buildPartMillis().entrySet()) System.out.printf(Locale.ROOT, "  %-20s %.4f ms device%n", e.getKey(), e.getValue());
+                if (cold != null) {
+                    System.out.printf(Locale.ROOT, "cold build %.1f ms (host %.1f ms, device %.1f ms); the build above is the second in this process%n",
+                            cold.ms(), cold.hostMs(), cold.deviceMs());
+                }
                 if (cr != null) {
                     System.out.printf(Locale.ROOT, "compress   to %.1e in %.1f ms: estimated relative error %.3e, row ranks %s, memory %.2f -> %.2f MB%n",
                             cr.tolerance(), cr.millis(), cr.relativeErrorEstimate(), Arrays.toString(cr.rowRanks()),

@@ -28,21 +28,100 @@ final class BlockPartition {
     private final ClusterTree cols;
     private final double eta;
     private final boolean center;
-    private long[] couplings = new long[64];
-    private int nc;
-    private long[] denses = new long[64];
-    private int nd;
+
+    /** Node pairs met by one traversal: couplings {@code (t << 32) | s}, dense leaf pairs likewise by leaf number. */
+    private final class Pairs {
+        long[] couplings = new long[64];
+        int nc;
+        long[] denses = new long[64];
+        int nd;
+
+        void coupling(int t, int s) {
+            if (nc == couplings.length) couplings = Arrays.copyOf(couplings, nc * 2);
+            couplings[nc++] = ((long) t << 32) | s;
+        }
+
+        void dense(int t, int s) {
+            if (nd == denses.length) denses = Arrays.copyOf(denses, nd * 2);
+            denses[nd++] = ((long) (t - rows.firstLeaf) << 32) | (s - cols.firstLeaf);
+        }
+
+        /** Traverses the pair {@code (t, s)}: admissible pairs and inadmissible leaf pairs here, others split further. */
+        void traverse(int t, int s) {
+            if (admissible(t, s)) {
+                coupling(t, s);
+                return;
+            }
+            boolean tl = rows.isLeaf(t), sl = cols.isLeaf(s);
+            if (tl && sl) {
+                dense(t, s);
+            } else if (tl) {
+                traverse(t, 2 * s + 1);
+                traverse(t, 2 * s + 2);
+            } else if (sl) {
+                traverse(2 * t + 1, s);
+                traverse(2 * t + 2, s);
+            } else {
+                for (int a = 1; a <= 2; a++) {
+                    for (int b = 1; b <= 2; b++) traverse(2 * t + a, 2 * s + b);
+                }
+            }
+        }
+    }
+
+    /** Pairs from which the traversal goes on in parallel: enough to spread over the host's cores. */
+    private static final int PARALLEL_PAIRS = 1024;
 
     private BlockPartition(ClusterTree rows, ClusterTree cols, double eta, boolean center) {
         this.rows = rows;
         this.cols = cols;
         this.eta = eta;
         this.center = center;
-        traverse(0, 0);
-        long[] cp = Arrays.copyOf(couplings, nc);
-        long[] dp = Arrays.copyOf(denses, nd);
-        couplings = null;
-        denses = null;
+        // breadth-first from the root pair until there are enough pairs to split among the cores, then each pair's
+        // subtree traversed on its own; the sort below makes the result independent of the order
+        Pairs top = new Pairs();
+        long[] frontier = {0L};
+        while (frontier.length > 0 && frontier.length < PARALLEL_PAIRS) {
+            long[] next = new long[frontier.length * 4];
+            int nn = 0;
+            for (long pair : frontier) {
+                int t = (int) (pair >>> 32), s = (int) pair;
+                if (admissible(t, s)) {
+                    top.coupling(t, s);
+                    continue;
+                }
+                boolean tl = rows.isLeaf(t), sl = cols.isLeaf(s);
+                if (tl && sl) {
+                    top.dense(t, s);
+                    continue;
+                }
+                for (int a = tl ? 0 : 1; a <= (tl ? 0 : 2); a++) {
+                    for (int b = sl ? 0 : 1; b <= (sl ? 0 : 2); b++) next[nn++] = ((long) (tl ? t : 2 * t + a) << 32) | (sl ? s : 2 * s + b);
+                }
+            }
+            frontier = Arrays.copyOf(next, nn);
+        }
+        long[] work = frontier;
+        Pairs[] parts = new Pairs[work.length];
+        java.util.stream.IntStream.range(0, work.length).parallel().forEach(i -> {
+            Pairs p = new Pairs();
+            p.traverse((int) (work[i] >>> 32), (int) work[i]);
+            parts[i] = p;
+        });
+        int nc = top.nc, nd = top.nd;
+        for (Pairs p : parts) {
+            nc += p.nc;
+            nd += p.nd;
+        }
+        long[] cp = Arrays.copyOf(top.couplings, nc);
+        long[] dp = Arrays.copyOf(top.denses, nd);
+        int ac = top.nc, ad = top.nd;
+        for (Pairs p : parts) {
+            System.arraycopy(p.couplings, 0, cp, ac, p.nc);
+            System.arraycopy(p.denses, 0, dp, ad, p.nd);
+            ac += p.nc;
+            ad += p.nd;
+        }
         Arrays.parallelSort(cp);
         Arrays.parallelSort(dp);
         couplingRow = new int[nc];
@@ -93,28 +172,5 @@ final class BlockPartition {
         if (!(dist > 0)) return false;
         if (center) return 0.5 * (rows.diameter(t) + cols.diameter(s)) <= eta * ClusterTree.centerDistance(rows, t, cols, s);
         return Math.max(rows.diameter(t), cols.diameter(s)) <= eta * dist;
-    }
-
-    private void traverse(int t, int s) {
-        if (admissible(t, s)) {
-            if (nc == couplings.length) couplings = Arrays.copyOf(couplings, nc * 2);
-            couplings[nc++] = ((long) t << 32) | s;
-            return;
-        }
-        boolean tl = rows.isLeaf(t), sl = cols.isLeaf(s);
-        if (tl && sl) {
-            if (nd == denses.length) denses = Arrays.copyOf(denses, nd * 2);
-            denses[nd++] = ((long) (t - rows.firstLeaf) << 32) | (s - cols.firstLeaf);
-        } else if (tl) {
-            traverse(t, 2 * s + 1);
-            traverse(t, 2 * s + 2);
-        } else if (sl) {
-            traverse(2 * t + 1, s);
-            traverse(2 * t + 2, s);
-        } else {
-            for (int a = 1; a <= 2; a++) {
-                for (int b = 1; b <= 2; b++) traverse(2 * t + a, 2 * s + b);
-            }
-        }
     }
 }

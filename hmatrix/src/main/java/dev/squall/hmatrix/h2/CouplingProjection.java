@@ -20,8 +20,9 @@ import java.lang.foreign.ValueLayout;
  * writes its own block): {@code W_b = A_t S_b}, then {@code S'_b = W_b B_s^T}. The couplings stay on the device;
  * only the small factors are uploaded. Blocks are column-major ({@code k_t x k_s} at their offset), factors row-major
  * ({@code a_t x k_t}). The intermediate {@code W} is formed for a run of blocks at a time ({@link #chunkValues}), so the
- * device holds the blocks, their projections and one bounded {@code W}. Where an offset exceeds the int range of the linalg batch descriptor, the same two products
- * run as {@link H2Kernels#projectBlocks}, with 64-bit offsets.
+ * device holds the blocks, their projections and one bounded {@code W}. Where the blocks or their projections exceed
+ * the int offsets of the linalg batch descriptor, each run of blocks is copied into a chunk-sized array, projected, and
+ * copied out; {@link H2Kernels#projectBlocks} does the same two products with 64-bit offsets (tests compare the two).
  */
 final class CouplingProjection {
     private CouplingProjection() {
@@ -34,7 +35,13 @@ final class CouplingProjection {
     /** Forces the 64-bit kernel path (tests). */
     static boolean forceKernels;
 
-    /** Most values of the intermediate {@code W} on the device at once (2 GB); tests lower it to run several chunks. */
+    /** Copies runs of blocks to and from chunk-sized arrays as for blocks beyond the int offsets (tests; the Gram GEMMs too). */
+    static boolean forceCopy;
+
+    /**
+     * Most values of the intermediate {@code W} on the device at once (2 GB), and of a run of blocks copied for GEMMs
+     * past the int offsets (here and in the Gram matrices); tests lower it to run several chunks.
+     */
     static long chunkValues = 1L << 28;
 
     /**
@@ -44,12 +51,24 @@ final class CouplingProjection {
      */
     static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, double[][] left, int[] leftRows,
             int[] rowRank, double[][] right, int[] rightRows, int[] colRank) {
-        int blocks = row.length;
         boolean sameFactors = left == right;
         long[] lOff = offsets(left);
         long[] rOff = sameFactors ? lOff : offsets(right);
         DoubleArray l = pack(left, lOff);
         DoubleArray r = sameFactors ? l : pack(right, rOff);
+        Result res = project(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, true);
+        device.free(l, r);
+        return res;
+    }
+
+    /**
+     * As above with the factors already in arrays ({@code l}, {@code r}: factor of node {@code t} at {@code lOff[t]},
+     * {@code rOff[t]}), on the device when not {@code upload} (the same array for both sides when they share a basis).
+     */
+    static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
+            int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload) {
+        int blocks = row.length;
+        boolean sameFactors = l == r;
         long[] wOff = new long[blocks + 1], oOff = new long[blocks + 1];
         double flops = 0;
         for (int b = 0; b < blocks; b++) {
@@ -61,20 +80,26 @@ final class CouplingProjection {
         }
         DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         long lim = Integer.MAX_VALUE;
-        boolean gemm = !forceKernels && sOff[blocks] < lim && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim
-                && Math.min(wOff[blocks], chunkValues) < lim && oOff[blocks] < lim;
+        // blocks or results past the GEMM's int offsets: each run of blocks is copied to and from chunk-sized arrays
+        boolean big = forceCopy || sOff[blocks] >= lim || oOff[blocks] >= lim;
+        boolean gemm = !forceKernels && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim && chunkValues < lim;
         double ms = 0;
         boolean factorsUploaded = false;
         // the intermediate W of a run of blocks at a time, so the device holds S, S' and one bounded W at once
         for (int b0 = 0; b0 < blocks || b0 == 0; ) {
             int b1 = b0 + 1;
-            while (b1 < blocks && wOff[b1 + 1] - wOff[b0] <= chunkValues) b1++;
+            while (b1 < blocks && wOff[b1 + 1] - wOff[b0] <= chunkValues
+                    && (!big || sOff[b1 + 1] - sOff[b0] <= chunkValues && oOff[b1 + 1] - oOff[b0] <= chunkValues)) b1++;
             b1 = Math.min(b1, blocks);
             long wBase = blocks == 0 ? 0 : wOff[b0];
             DoubleArray w = DoubleArray.onDevice(Math.max(1, blocks == 0 ? 1 : wOff[b1] - wBase));
+            boolean copy = big && gemm && blocks > 0;
+            long sBase = copy ? sOff[b0] : 0, oBase = copy ? oOff[b0] : 0;
+            DoubleArray sIn = copy ? DoubleArray.onDevice(Math.max(1, sOff[b1] - sBase)) : s;
+            DoubleArray oOut = copy ? DoubleArray.onDevice(Math.max(1, oOff[b1] - oBase)) : out;
             LaunchSequence seq = new LaunchSequence("coupling-projection", device);
             TaskGraph g = seq.graph();
-            if (!factorsUploaded) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
+            if (!factorsUploaded && upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
             factorsUploaded = true;
             if (blocks > 0 && gemm) {
                 int nb = b1 - b0;
@@ -83,15 +108,17 @@ final class CouplingProjection {
                     int t = row[b], c = col[b];
                     int at = leftRows[t], kt = rowRank[t], as = rightRows[c], ks = colRank[c];
                     int wo = (int) (wOff[b] - wBase);
-                    int[] a1 = {at, ks, kt, (int) lOff[t], Math.max(1, kt), (int) sOff[b], Math.max(1, kt), wo, Math.max(1, at)};
-                    int[] a2 = {at, as, ks, wo, Math.max(1, at), (int) rOff[c], Math.max(1, ks), (int) oOff[b], Math.max(1, at)};
+                    int[] a1 = {at, ks, kt, (int) lOff[t], Math.max(1, kt), (int) (sOff[b] - sBase), Math.max(1, kt), wo, Math.max(1, at)};
+                    int[] a2 = {at, as, ks, wo, Math.max(1, at), (int) rOff[c], Math.max(1, ks), (int) (oOff[b] - oBase), Math.max(1, at)};
                     for (int f = 0; f < 9; f++) {
                         e1[f][b - b0] = a1[f];
                         e2[f][b - b0] = a2[f];
                     }
                 }
-                BatchedGemm.append(seq, Transpose.T, Transpose.N, 1.0, l, s, 0.0, w, descriptor(e1), false);
-                BatchedGemm.append(seq, Transpose.N, Transpose.N, 1.0, w, r, 0.0, out, descriptor(e2), false);
+                if (copy) g.task("blocks-in", CompressionKernels::copyRange, s, sBase, sIn, 0L, sOff[b1] - sBase);
+                BatchedGemm.append(seq, Transpose.T, Transpose.N, 1.0, l, sIn, 0.0, w, descriptor(e1), false);
+                BatchedGemm.append(seq, Transpose.N, Transpose.N, 1.0, w, r, 0.0, oOut, descriptor(e2), false);
+                if (copy) g.task("blocks-out", CompressionKernels::copyRange, oOut, 0L, out, oBase, oOff[b1] - oBase);
             } else if (blocks > 0) {
                 int nb = b1 - b0;
                 int[] d1 = new int[3 * nb], d2 = new int[3 * nb], rows = new int[nb], cols = new int[nb];
@@ -131,10 +158,10 @@ final class CouplingProjection {
                 if (!Double.isNaN(k)) ms += k;
             }
             device.free(w);
+            if (copy) device.free(sIn, oOut);
             b0 = b1;
             if (blocks == 0) break;
         }
-        device.free(l, r);
         return new Result(out, oOff, flops, ms, gemm);
     }
 

@@ -29,7 +29,8 @@ import java.util.stream.IntStream;
  * the orthogonalisation run there as one batched Householder QR ({@code linalg}'s {@link BatchedQr}) and the SVDs of
  * each level of the truncation as one batched one-sided Jacobi SVD ({@link BatchedSvd}), matrices zero-padded to the
  * level's largest, the basis weights' tall QRs in batches of bounded size; the ranks and the error estimate then come
- * from the device's singular values.
+ * from the device's singular values. {@link H2Matrix#compress} runs {@link DeviceCompression}, every batch on the
+ * device; this host path is what the tests compare it with.
  */
 final class H2Compression {
     private H2Compression() {

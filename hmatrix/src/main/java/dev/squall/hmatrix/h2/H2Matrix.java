@@ -90,7 +90,10 @@ public final class H2Matrix implements AutoCloseable {
     static ProductKernels productKernels = "levels".equals(System.getProperty("squall.h2.product")) ? ProductKernels.LEVELS
             : ProductKernels.BLOCK_ROWS;
 
-    /** Runs compression's QRs and SVDs on the host instead of the device (tests compare the two). */
+    /**
+     * Compresses through host copies of the bases and orthogonalised couplings ({@link H2Compression}, weights as
+     * stacked QRs) instead of on the device (tests compare the two).
+     */
     static boolean hostFactorisations;
 
     /** The phases of a product, in the order they run. */
@@ -124,6 +127,7 @@ public final class H2Matrix implements AutoCloseable {
     private final double hostBuildMillis;
     private final double deviceBuildMillis;
     private final Map<String, Double> buildPartMillis;
+    private final Map<String, Double> buildHostPartMillis;
     private final Map<Integer, Product> products = new HashMap<>();
     /**
      * The tree phases of a product run on the main queue, the dense part beside them on the side queue. The main
@@ -150,9 +154,15 @@ public final class H2Matrix implements AutoCloseable {
         rank = (int) r;
         device = options.device() != null ? options.device() : Devices.select(null);
         shared = rows == cols;
+        Map<String, Double> hostParts = new LinkedHashMap<>();
+        long h0 = System.nanoTime();
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
+        long h1 = System.nanoTime();
+        hostParts.put("trees", (h1 - h0) / 1e6);
         partition = BlockPartition.build(rowTree, colTree, options.eta(), options.admissibility());
+        long h2 = System.nanoTime();
+        hostParts.put("traversal", (h2 - h1) / 1e6);
         int k = rank, p = options.order();
         long kk = (long) k * k;
 
@@ -192,6 +202,8 @@ public final class H2Matrix implements AutoCloseable {
         couplingOffsetArray = longs(couplingOffset);
         denseValues = DoubleArray.onDevice(Math.max(1, nDense));
         long t1 = System.nanoTime();
+        hostParts.put("structure", (t1 - h2) / 1e6);
+        buildHostPartMillis = Collections.unmodifiableMap(hostParts);
         hostBuildMillis = (t1 - t0) / 1e6;
         mainQueue = device.newPriorityQueue();
         sideQueue = device.newQueue();
@@ -321,18 +333,19 @@ public final class H2Matrix implements AutoCloseable {
      * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
      * {@code eps} times each node's largest, and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
-     * The bases come to the host, where the basis weights are formed (the nodes of a level in parallel); the QRs of the
-     * orthogonalisation and the SVDs of the truncation run as one batched QR or SVD per level on the device (linalg's
-     * {@code BatchedQr}, {@code BatchedSvd}; on the JVM on the host); the couplings stay on the device,
-     * where both projections run as batched GEMMs ({@link H2CompressionReport#stepMillis()} times each step), the old
-     * couplings freed after the first so the device holds them at most twice. A failure after that point (a device
-     * running out of memory, say) closes the matrix.
+     * Every batch is formed and kept on the device ({@link DeviceCompression}): batched QRs of the leaves and of the
+     * stacked children (linalg's {@code BatchedQr}), Gram matrices of what each basis carries, batched Jacobi SVDs
+     * ({@code BatchedSvd}), both coupling projections as batched GEMMs ({@link H2CompressionReport#stepMillis()} times
+     * each step); the host holds only per-node and per-block offsets and indices and one level's singular values. The
+     * old couplings are freed after the first projection, so the device holds them at most twice. A failure after that
+     * point (a device running out of memory, say) closes the matrix.
      *
      * @throws IllegalArgumentException unless {@code 0 < eps < 1}
      */
     public synchronized H2CompressionReport compress(double eps) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
+        if (!hostFactorisations) return compressOnDevice(eps);
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
@@ -393,6 +406,86 @@ public final class H2Matrix implements AutoCloseable {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
         }
+    }
+
+    /**
+     * {@link #compress} with every batch formed and kept on the device ({@link DeviceCompression}): the host holds only
+     * offsets, ranks and indices (per node and per block) and one level's singular values at a time.
+     */
+    private H2CompressionReport compressOnDevice(double eps) {
+        long t0 = System.nanoTime();
+        H2Memory before = memory();
+        Map<String, Double> ms = new LinkedHashMap<>();
+        DeviceCompression.Side ro = DeviceCompression.orthogonalise(device, rowBasis);
+        DeviceCompression.Side co = shared ? ro : DeviceCompression.orthogonalise(device, colBasis);
+        long t1 = System.nanoTime();
+        ms.put("orthogonalise", (t1 - t0) / 1e6);
+        int[] row = partition.couplingRow, col = partition.couplingCol;
+        int nb = row.length;
+        int[] rowOrth = nodeRanks(ro), colOrth = nodeRanks(co);
+        CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r, ro.rOff, rowOrth,
+                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false);
+        for (Product p : products.values()) p.free();
+        products.clear();
+        device.free(couplings);
+        long t2 = System.nanoTime();
+        ms.put("project-orthogonal", (t2 - t1) / 1e6);
+        try {
+            // squared norms of the dense blocks and of the couplings on orthonormal bases, per block on the device
+            int nd = partition.denseBlocks();
+            DoubleArray denseSq = DoubleArray.onDevice(Math.max(1, nd)), cplSq = DoubleArray.onDevice(Math.max(1, nb));
+            LongArray p1Off = longs(p1.offset());
+            DeviceCompression.run(device, new TaskGraph("squares").transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off)
+                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
+                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb));
+            double norm2 = 0;
+            for (double v : DeviceCompression.download(device, denseSq)) norm2 += v;
+            double[] cs = DeviceCompression.download(device, cplSq);
+            for (int b = 0; b < nb; b++) norm2 += cs[b];
+            device.free(denseSq, cplSq);
+            DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            lists.upload(device);
+            IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
+            DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
+            DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
+            if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
+            lists.free(device);
+            device.free(rowRanksArray, colRanksArray, p1Off);
+            long t3 = System.nanoTime();
+            ms.put("basis-generation", (t3 - t2) / 1e6);
+            DeviceCompression.Truncated rt = DeviceCompression.truncate(device, ro, eps);
+            DeviceCompression.Truncated ct = shared ? rt : DeviceCompression.truncate(device, co, eps);
+            ro.free(device);
+            if (!shared) co.free(device);
+            long t4 = System.nanoTime();
+            ms.put("truncate", (t4 - t3) / 1e6);
+            CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
+                    nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
+            device.free(p1.blocks(), rt.t(), rt.tOffArray());
+            if (!shared) device.free(ct.t(), ct.tOffArray());
+            freeLowRank();
+            rowBasis = rt.basis();
+            colBasis = shared ? rowBasis : ct.basis();
+            couplings = p2.blocks();
+            couplingOffset = p2.offset();
+            couplingOffsetArray = longs(couplingOffset);
+            long t5 = System.nanoTime();
+            ms.put("project-truncated", (t5 - t4) / 1e6);
+            double discarded = rt.discarded() + (shared ? 0 : ct.discarded());
+            double err = norm2 > 0 ? Math.sqrt(discarded / norm2) : 0;
+            return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
+                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm());
+        } catch (RuntimeException | Error e) {
+            close(); // the old couplings are gone: a matrix half-compressed must not multiply
+            throw e;
+        }
+    }
+
+    /** Rank of each node of an orthonormal basis during compression. */
+    private static int[] nodeRanks(DeviceCompression.Side s) {
+        int[] r = new int[s.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = s.rank(t);
+        return r;
     }
 
     /** The truncation and second projection of {@link #compress}, which replace the bases and couplings. */
@@ -822,6 +915,15 @@ public final class H2Matrix implements AutoCloseable {
      */
     public Map<String, Double> buildPartMillis() {
         return buildPartMillis;
+    }
+
+    /**
+     * Wall time of each host part of construction in milliseconds: {@code trees} (KD-trees of both point sets),
+     * {@code traversal} (dual-tree traversal and block lists), {@code structure} (offsets and index arrays handed to
+     * the device).
+     */
+    public Map<String, Double> buildHostPartMillis() {
+        return buildHostPartMillis;
     }
 
     /** Bytes kept on the device, by part. */

@@ -63,6 +63,22 @@ class H2CommandTest {
         assertEquals(field(mem, "dense") + field(mem, "coupling") + field(mem, "bases") + field(mem, "transfers"), counted);
     }
 
+    /** --warm-build builds twice and reports both builds, each with its host parts (trees, traversal, structure) and device parts. */
+    @Test
+    void warmBuildReportsColdAndWarmParts() {
+        Object[] r = run("--points", "3d", "--n", "2500", "--order", "3", "--device", "jvm", "--repeat", "1", "--warm-build", "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        String cold = json.substring(json.indexOf("\"cold_build\""));
+        assertTrue(field(cold, "ms") > 0 && field(cold, "host_ms") > 0, json);
+        for (String part : new String[] {"trees", "traversal", "structure"}) {
+            assertTrue(field(cold, part) >= 0 && field(json.substring(json.indexOf("\"build_host_parts_ms\"")), part) >= 0, part + " in " + json);
+        }
+        assertTrue(cold.contains("\"couplings\":") && field(json, "build_ms") > 0, json);
+        Object[] plain = run("--points", "3d", "--n", "2500", "--order", "3", "--device", "jvm", "--repeat", "1", "--json");
+        assertTrue(((String) plain[1]).contains("\"cold_build\":null"), (String) plain[1]);
+    }
+
     @Test
     void csvPointsSeveralVectorsAndText() throws IOException {
         StringBuilder sb = new StringBuilder("x,y,z\n");

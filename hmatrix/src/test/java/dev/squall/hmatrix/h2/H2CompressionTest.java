@@ -49,6 +49,10 @@ class H2CompressionTest {
                 // a second compression at the same tolerance keeps what the first left, to about eps again
                 H2CompressionReport again = a.compress(eps[i]);
                 assertTrue(again.memoryAfter().total() <= again.memoryBefore().total());
+                for (int l = 0; l < r.rowRanks().length; l++) {
+                    assertTrue(again.rowRanks()[l] <= r.rowRanks()[l], "level " + l + ": " + Arrays.toString(r.rowRanks()) + " -> "
+                            + Arrays.toString(again.rowRanks()));
+                }
                 assertTrue(H2MatrixTest.relativeError(a.multiply(x), y1) < 10 * eps[i]);
             }
         }
@@ -58,7 +62,7 @@ class H2CompressionTest {
     /**
      * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
      * the GEMM's int range (forced here), each with the intermediate products formed all at once or a few blocks at a
-     * time: all give the same compressed product, and it is within O(eps) of the dense product; the report counts the
+     * time, and the GEMMs on runs of blocks copied to and from chunk-sized arrays: all give the same compressed product, and it is within O(eps) of the dense product; the report counts the
      * projection flops and their device time.
      */
     @ParameterizedTest(name = "{0}")
@@ -69,10 +73,11 @@ class H2CompressionTest {
         CovarianceKernel k = CovarianceKernel.matern52(0.2);
         double[] x = H2MatrixTest.random(cols.size(), 42L);
         double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
-        double[][] y = new double[4][];
+        double[][] y = new double[5][];
         long chunk = CouplingProjection.chunkValues;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             CouplingProjection.forceKernels = i % 2 == 1;
+            CouplingProjection.forceCopy = i == 4; // runs of blocks copied in and out, as past the int offsets
             CouplingProjection.chunkValues = i < 2 ? chunk : 7000; // ~2 to 5 blocks of W at a time
             try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(50).withOrder(6).withDevice(device))) {
                 double before = H2MatrixTest.relativeError(a.multiply(x), exact);
@@ -84,20 +89,21 @@ class H2CompressionTest {
                 assertTrue(H2MatrixTest.relativeError(y[i], exact) < before + 1e-5);
             } finally {
                 CouplingProjection.forceKernels = false;
+                CouplingProjection.forceCopy = false;
                 CouplingProjection.chunkValues = chunk;
             }
         }
-        for (int i = 1; i < 4; i++) {
+        for (int i = 1; i < 5; i++) {
             assertTrue(H2MatrixTest.relativeError(y[i], y[0]) < 1e-12, "projection " + i + " differs from the GEMM one by "
                     + H2MatrixTest.relativeError(y[i], y[0]));
         }
     }
 
     /**
-     * The orthogonalisation's and basis weights' QRs and the truncation's SVDs as batched QRs or SVDs per level on the
-     * device (the weights in one batch, or several) give what the host's per-node factorisations give: the
-     * same ranks per level, error estimate and memory, and the same compressed product to rounding; a shared basis
-     * (2D, leaves of uneven size) and two point sets (3D, separate row and column bases), two tolerances.
+     * Compression with every batch on the device (batched QRs, Gram matrices, batched SVDs) gives what the host's
+     * per-node factorisations of the stacked weights give: the same ranks per level and memory, the same error
+     * estimate to 1%, and the same compressed product to well within the tolerance; a shared basis (2D, leaves of
+     * uneven size) and two point sets (3D, separate row and column bases), two tolerances.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -130,10 +136,38 @@ class H2CompressionTest {
             assertEquals(Arrays.toString(r[1].colRanks()), Arrays.toString(r[0].colRanks()), what);
             assertEquals(r[1].memoryAfter().total(), r[0].memoryAfter().total(), what);
             assertTrue(r[0].memoryAfter().total() <= r[0].memoryBefore().total(), what);
-            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate() + 1e-14, what);
+            // the device works through Gram matrices, whose rounding blurs singular values below ~1e-8 of a node's largest
+            assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-2 * r[1].relativeErrorEstimate() + 1e-14, what);
             double diff = H2MatrixTest.relativeError(y[0], y[1]);
-            assertTrue(diff < 1e-11, what + ": device and host factorisations differ by " + diff);
+            assertTrue(diff < 0.1 * eps[c], what + ": device and host compressions differ by " + diff);
         }
+    }
+
+    /**
+     * The Gram matrices of the block rows as batched GEMMs (a shared basis counting its row part twice, the symmetric
+     * matrix's column part being the same) and as the per-entry kernel over block rows and columns give the same
+     * ranks, estimate and compressed product.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void gramGemmAndKernelAgree(Device device) {
+        PointCloud pts = PointCloud.uniform(1500, 3, 31L);
+        CovarianceKernel k = CovarianceKernel.matern32(0.3);
+        double[] x = H2MatrixTest.random(pts.size(), 32L);
+        double[][] y = new double[2][];
+        H2CompressionReport[] r = new H2CompressionReport[2];
+        for (int i = 0; i < 2; i++) {
+            DeviceCompression.gramByGemm = i == 0;
+            try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withLeafSize(30).withOrder(4).withDevice(device))) {
+                r[i] = a.compress(1e-5);
+                y[i] = a.multiply(x);
+            } finally {
+                DeviceCompression.gramByGemm = true;
+            }
+        }
+        assertEquals(Arrays.toString(r[1].rowRanks()), Arrays.toString(r[0].rowRanks()));
+        assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate());
+        assertTrue(H2MatrixTest.relativeError(y[0], y[1]) < 1e-10, "differ by " + H2MatrixTest.relativeError(y[0], y[1]));
     }
 
     /** Separate row and column bases (two point sets) compress each on its own weights. */

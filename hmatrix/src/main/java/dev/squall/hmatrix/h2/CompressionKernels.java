@@ -1,0 +1,363 @@
+package dev.squall.hmatrix.h2;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.api.Parallel;
+
+/**
+ * The batched kernels of H2 recompression on the device ({@link DeviceCompression}): packing tree quantities into the
+ * column-major batches of linalg's batched QR and SVD, unpacking their results into bases, transfers and per-node
+ * factors, and the small per-node products (stacked children, Gram matrices of block rows and columns). Every kernel
+ * covers one tree level (or all leaves) in one launch, one work-item per output entry, 64-bit offsets throughout.
+ *
+ * <p>Layouts: batches are column-major {@code m x n} per matrix, matrix {@code e} at {@code e m n}; per-node factors
+ * ({@code R}, {@code T}) and transfers are row-major at node-indexed offsets ({@code fOff[t]}, {@code eOff[c]}); the
+ * leaf basis is row-major {@code size x k} in tree order; coupling blocks are column-major {@code k_t x k_s} at
+ * {@code sOff[b]}.
+ */
+public final class CompressionKernels {
+    private CompressionKernels() {
+    }
+
+    /**
+     * Leaf basis rows into the batch of leaves: {@code out[e][r, c] = u[(leafStart[e] + r) k + c]} for the leaf's
+     * {@code r < m_e} rows, zero for the padding rows up to {@code mPad}; {@code total = leaves mPad k}.
+     */
+    @Kernel
+    public static void packLeaves(DoubleArray u, IntArray leafStart, DoubleArray out, int k, int mPad, long total) {
+        for (@Parallel long i = 0; i < total; i++) {
+            long mk = (long) mPad * k;
+            int e = (int) (i / mk);
+            int rem = (int) (i % mk);
+            int c = rem / mPad;
+            int r = rem % mPad;
+            int a0 = leafStart.get(e);
+            int mi = leafStart.get(e + 1) - a0;
+            double v = 0.0;
+            if (r < mi) {
+                v = u.get((long) (a0 + r) * k + c);
+            }
+            out.set(i, v);
+        }
+    }
+
+    /**
+     * New leaf basis {@code uNew[a kNew + j] = sum_p uOld[a kOld + p] f[leaf(a)][p, j]} for every point {@code a}, with
+     * {@code f} the leaf's column-major {@code fRows x fCols} matrix at {@code leaf fRows fCols} of which the first
+     * {@code kNew} columns are used; with {@code identityOld = 1} the old basis is skipped and
+     * {@code uNew[a kNew + j] = f[leaf][a - leafStart[leaf], j]} (Q of the leaf's QR). {@code total = size kNew}.
+     */
+    @Kernel
+    public static void leafBasisFrom(DoubleArray uOld, DoubleArray f, IntArray pointLeaf, IntArray leafStart, DoubleArray uNew,
+            int kOld, int fRows, int fCols, int kNew, int identityOld, long total) {
+        for (@Parallel long i = 0; i < total; i++) {
+            long a = i / kNew;
+            int j = (int) (i % kNew);
+            int leaf = pointLeaf.get(a);
+            long fb = (long) leaf * fRows * fCols + (long) j * fRows;
+            double v = 0.0;
+            if (identityOld == 1) {
+                v = f.get(fb + (a - leafStart.get(leaf)));
+            } else {
+                for (int p = 0; p < kOld; p++) {
+                    v += uOld.get(a * kOld + p) * f.get(fb + p);
+                }
+            }
+            uNew.set(i, v);
+        }
+    }
+
+    /**
+     * The upper triangle of each factored matrix of a QR batch ({@code m x n} column-major at {@code e m n}) as the
+     * row-major {@code rRows x n} factor of node {@code first + e} at {@code fOff[first + e]}, zero below the
+     * diagonal; {@code total = batch rRows n}.
+     */
+    @Kernel
+    public static void upperFactor(DoubleArray a, DoubleArray f, LongArray fOff, int first, int m, int n, int rRows, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long rn = (long) rRows * n;
+            int e = (int) (q / rn);
+            int rem = (int) (q % rn);
+            int i = rem / n;
+            int j = rem % n;
+            double v = 0.0;
+            if (i <= j) {
+                v = a.get((long) e * m * n + (long) j * m + i);
+            }
+            f.set(fOff.get(first + e) + rem, v);
+        }
+    }
+
+    /**
+     * Stacked children of the parents {@code firstParent ..}: batch entry {@code e} is the column-major
+     * {@code mPad x n} matrix {@code [F_c1 E_c1; F_c2 E_c2]} (zero rows past {@code 2 a}) of parent
+     * {@code t = firstParent + e}, children {@code c = 2t + 1 + h}, {@code F_c} row-major {@code a x kc} at
+     * {@code fOff[c]}, {@code E_c} row-major {@code kc x n} at {@code eOff[c]}; {@code total = parents mPad n}.
+     */
+    @Kernel
+    public static void stackChildren(DoubleArray f, LongArray fOff, DoubleArray e, LongArray eOff, DoubleArray z, int firstParent,
+            int a, int kc, int n, int mPad, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long mn = (long) mPad * n;
+            int ent = (int) (q / mn);
+            int rem = (int) (q % mn);
+            int j = rem / mPad;
+            int row = rem % mPad;
+            double v = 0.0;
+            if (row < 2 * a) {
+                int h = row / a;
+                int ii = row % a;
+                int c = 2 * (firstParent + ent) + 1 + h;
+                long fo = fOff.get(c) + (long) ii * kc;
+                long eo = eOff.get(c) + j;
+                for (int p = 0; p < kc; p++) {
+                    v += f.get(fo + p) * e.get(eo + (long) p * n);
+                }
+            }
+            z.set(q, v);
+        }
+    }
+
+    /**
+     * Transfers from the rows of each batch entry's left factor ({@code q}, column-major {@code m x qCols} at
+     * {@code e m qCols}): child {@code c = 2(firstParent + e) + 1 + h} gets rows {@code h a .. h a + a - 1}, first
+     * {@code kNew} columns, row-major {@code a x kNew} at {@code eOff[c]}; {@code total = parents 2 a kNew}.
+     */
+    @Kernel
+    public static void transfersFrom(DoubleArray q, DoubleArray e, LongArray eOff, int firstParent, int a, int m, int qCols, int kNew,
+            long total) {
+        for (@Parallel long i = 0; i < total; i++) {
+            long per = 2L * a * kNew;
+            int ent = (int) (i / per);
+            int rem = (int) (i % per);
+            int h = rem / (a * kNew);
+            int r2 = rem % (a * kNew);
+            int ii = r2 / kNew;
+            int jj = r2 % kNew;
+            int c = 2 * (firstParent + ent) + 1 + h;
+            e.set(eOff.get(c) + r2, q.get((long) ent * m * qCols + (long) jj * m + h * a + ii));
+        }
+    }
+
+    /**
+     * Gram matrices of the coupling blocks of the nodes {@code first ..} of one level ({@code r x r} each, column-major
+     * at {@code (t - first) r r} in {@code g}), added to {@code g}: as a row node ({@code asRow = 1}),
+     * {@code sum over blocks b of t's block row of S_b S_b^T} ({@code S_b} is {@code r x k_s}); as a column node,
+     * {@code sum over blocks b of t's block column of S_b^T S_b} ({@code S_b} is {@code k_t x r}). The blocks of node
+     * {@code t} are {@code list[ptr[t]] .. list[ptr[t + 1] - 1]}; {@code otherRank[node]} is the rank of the block's
+     * other side. {@code total = nodes r r}.
+     */
+    @Kernel
+    public static void gramOfBlocks(DoubleArray s, LongArray sOff, IntArray ptr, IntArray list, IntArray other, IntArray otherRank,
+            DoubleArray g, int first, int r, int asRow, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long rr = (long) r * r;
+            int t = first + (int) (q / rr);
+            int rem = (int) (q % rr);
+            int i = rem % r;
+            int j = rem / r;
+            double acc = 0.0;
+            int b1 = ptr.get(t + 1);
+            for (int x = ptr.get(t); x < b1; x++) {
+                int b = list.get(x);
+                long o = sOff.get(b);
+                int ko = otherRank.get(other.get(b));
+                if (asRow == 1) {
+                    for (int mu = 0; mu < ko; mu++) {
+                        acc += s.get(o + (long) mu * r + i) * s.get(o + (long) mu * r + j);
+                    }
+                } else {
+                    for (int nu = 0; nu < ko; nu++) {
+                        acc += s.get(o + (long) i * ko + nu) * s.get(o + (long) j * ko + nu);
+                    }
+                }
+            }
+            g.set(q, g.get(q) + acc);
+        }
+    }
+
+    /**
+     * First half of the parent's share of a Gram matrix, {@code h = E_t G_parent} ({@code r x rp}, column-major at
+     * {@code (t - first) r rp}) for the nodes {@code t = first ..} of one level; {@code E_t} row-major
+     * {@code r x rp} at {@code eOff[t]}, {@code G_parent} column-major at {@code (parent - firstParent) rp rp} of
+     * {@code gp}; {@code total = nodes r rp}.
+     */
+    @Kernel
+    public static void transferTimesGram(DoubleArray e, LongArray eOff, DoubleArray gp, DoubleArray h, int first, int r, int rp,
+            long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long per = (long) r * rp;
+            int t = first + (int) (q / per);
+            int rem = (int) (q % per);
+            int i = rem % r;
+            int j = rem / r;
+            int par = (t - 1) / 2;
+            int firstParent = (first - 1) / 2;
+            long eo = eOff.get(t) + (long) i * rp;
+            long go = (long) (par - firstParent) * rp * rp + (long) j * rp;
+            double acc = 0.0;
+            for (int p = 0; p < rp; p++) {
+                acc += e.get(eo + p) * gp.get(go + p);
+            }
+            h.set(q, acc);
+        }
+    }
+
+    /**
+     * Second half: {@code g = h E_t^T} ({@code r x r}, column-major at {@code (t - first) r r}), overwriting
+     * {@code g}; {@code total = nodes r r}.
+     */
+    @Kernel
+    public static void gramFromParent(DoubleArray h, DoubleArray e, LongArray eOff, DoubleArray g, int first, int r, int rp,
+            long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long rr = (long) r * r;
+            int t = first + (int) (q / rr);
+            int rem = (int) (q % rr);
+            int i = rem % r;
+            int j = rem / r;
+            long ho = (long) (t - first) * r * rp + i;
+            long eo = eOff.get(t) + (long) j * rp;
+            double acc = 0.0;
+            for (int p = 0; p < rp; p++) {
+                acc += h.get(ho + (long) p * r) * e.get(eo + p);
+            }
+            g.set(q, acc);
+        }
+    }
+
+    /**
+     * The weighted stack {@code y = Z V diag(sqrt(lambda))} per node of one level: {@code Z} column-major
+     * {@code zRows x n} at {@code e zRows n} (rows past {@code zRows} up to {@code mPad} are zero), {@code V} and
+     * {@code lambda} the eigenvectors (column-major {@code n x n} at {@code e n n}) and eigenvalues ({@code n} at
+     * {@code e n}, descending) of the node's Gram matrix; {@code y} column-major {@code mPad x n}. Eigenvalues below
+     * {@code 1e-18} of the largest are rounding noise of the Gram matrix and weigh 0 (their square roots' squares
+     * would underflow in the SVD's rotations and stall it); {@code total = nodes mPad n}.
+     */
+    @Kernel
+    public static void weightedStack(DoubleArray z, DoubleArray v, DoubleArray lambda, DoubleArray y, int zRows, int n, int mPad,
+            long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long per = (long) mPad * n;
+            int ent = (int) (q / per);
+            int rem = (int) (q % per);
+            int j = rem / mPad;
+            int i = rem % mPad;
+            double acc = 0.0;
+            if (i < zRows) {
+                long zo = (long) ent * zRows * n + i;
+                long vo = (long) ent * n * n + (long) j * n;
+                for (int p = 0; p < n; p++) {
+                    acc += z.get(zo + (long) p * zRows) * v.get(vo + p);
+                }
+                double l = lambda.get((long) ent * n + j);
+                double l0 = lambda.get((long) ent * n);
+                acc = l > 1e-18 * l0 ? acc * Math.sqrt(l) : 0.0;
+            }
+            y.set(q, acc);
+        }
+    }
+
+    /**
+     * The projection onto the truncated basis, {@code T_t = Q^T Z} ({@code kNew x n}, row-major at {@code fOff[t]}) for
+     * the nodes {@code t = first + e} of one level: {@code Q} the first {@code kNew} columns of the left factor
+     * (column-major {@code m x qCols} at {@code e m qCols}), {@code Z} column-major {@code zRows x n} at
+     * {@code e zRows n} ({@code zRows <= m}); with {@code identityZ = 1}, {@code Z} is the identity
+     * ({@code T = Q^T}, {@code zRows = n}). {@code total = nodes kNew n}.
+     */
+    @Kernel
+    public static void projectionFactor(DoubleArray q, DoubleArray z, DoubleArray f, LongArray fOff, int first, int m, int qCols,
+            int zRows, int n, int kNew, int identityZ, long total) {
+        for (@Parallel long x = 0; x < total; x++) {
+            long per = (long) kNew * n;
+            int ent = (int) (x / per);
+            int rem = (int) (x % per);
+            int i = rem / n;
+            int j = rem % n;
+            long qo = (long) ent * m * qCols + (long) i * m;
+            double acc = 0.0;
+            if (identityZ == 1) {
+                acc = q.get(qo + j);
+            } else {
+                long zo = (long) ent * zRows * n + (long) j * zRows;
+                for (int p = 0; p < zRows; p++) {
+                    acc += q.get(qo + p) * z.get(zo + p);
+                }
+            }
+            f.set(fOff.get(first + ent) + rem, acc);
+        }
+    }
+
+    /**
+     * Zeroes the left singular vectors of zero singular values ({@code u} column-major {@code m x n} at {@code e m n},
+     * {@code s} at {@code e n}), whose content a Jacobi SVD leaves undefined; {@code total = batch m n}.
+     */
+    @Kernel
+    public static void dropNullColumns(DoubleArray u, DoubleArray s, int m, int n, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long mn = (long) m * n;
+            long e = q / mn;
+            int j = (int) ((q % mn) / m);
+            if (!(s.get(e * n + j) > 0.0)) {
+                u.set(q, 0.0);
+            }
+        }
+    }
+
+    /**
+     * Flushes to zero the entries of each node's Gram matrix ({@code r x r} at {@code e r r}) below {@code 1e-20} of
+     * its trace: they are far under its rounding noise, and their squares would underflow in the Jacobi rotations of
+     * the eigen-decomposition and stall it; {@code total = nodes r r}.
+     */
+    @Kernel
+    public static void flushTiny(DoubleArray g, int r, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long rr = (long) r * r;
+            long base = (q / rr) * rr;
+            double tr = 0.0;
+            for (int i = 0; i < r; i++) {
+                tr += g.get(base + (long) i * r + i);
+            }
+            double v = g.get(q);
+            if (Math.abs(v) < 1e-20 * tr) {
+                g.set(q, 0.0);
+            }
+        }
+    }
+
+    /** {@code out[e] = max |a[e per + i]|} over the {@code per} entries of each of {@code batch} matrices. */
+    @Kernel
+    public static void largestEntries(DoubleArray a, DoubleArray out, long per, int batch) {
+        for (@Parallel int e = 0; e < batch; e++) {
+            double mx = 0.0;
+            for (long i = 0; i < per; i++) {
+                mx = Math.max(mx, Math.abs(a.get(e * per + i)));
+            }
+            out.set(e, mx);
+        }
+    }
+
+    /**
+     * Flushes to zero the entries below {@code 1e-30} of their matrix's largest ({@code largest[e]}, {@code per}
+     * entries a matrix): far under rounding, and their squares would underflow in the Jacobi rotations of an SVD
+     * and stall it; {@code total = batch per}.
+     */
+    @Kernel
+    public static void flushBelow(DoubleArray a, DoubleArray largest, long per, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            if (Math.abs(a.get(q)) < 1e-30 * largest.get(q / per)) {
+                a.set(q, 0.0);
+            }
+        }
+    }
+
+    /** {@code dst[dstStart + i] = src[srcStart + i]} for {@code i < n}: moves a run of coupling blocks between arrays. */
+    @Kernel
+    public static void copyRange(DoubleArray src, long srcStart, DoubleArray dst, long dstStart, long n) {
+        for (@Parallel long i = 0; i < n; i++) {
+            dst.set(dstStart + i, src.get(srcStart + i));
+        }
+    }
+}
