@@ -7,7 +7,9 @@ graph where CuPy can capture it), median of 5 batches; counted bytes as the work
 row pointers, x and y once each). Checked against a float64 product on the host. Writes the `squall bench` JSON schema
 (suite_json.py).
 
-    python3 bench/peers/cusparse_spmv.py --dump DIR --out FILE.json [--limits SQUALL.json] 1138_bus 27pt:64x64x64 ...
+    python3 bench/peers/cusparse_spmv.py --dump DIR --out FILE.json [--limits SQUALL.json] 1138_bus 27pt_64=27pt:64x64x64 ...
+
+A matrix is NAME (the --dump-name) or NAME=LABEL, LABEL being how the suite names it (its size is "LABEL nnz=N").
 """
 import argparse
 import sys
@@ -29,11 +31,13 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--limits")
     p.add_argument("--samples", type=int, default=5)
-    p.add_argument("matrices", nargs="+")
+    p.add_argument("matrices", nargs="+", help="NAME or NAME=LABEL")
     a = p.parse_args()
     lims = suite_json.limits(a.limits)
     rows = []
-    for name in a.matrices:
+    for spec in a.matrices:
+        name, _, label = spec.partition("=")
+        label = label or name
         t0 = time.perf_counter()
         nrows, ncols, nnz = (int(v) for v in open(f"{a.dump}/{name}.shape.txt").read().split())
         ptr = np.fromfile(f"{a.dump}/{name}.ptr.i32", dtype=np.int32)
@@ -51,7 +55,7 @@ def main():
         err = suite_json.relative_error(cp.asnumpy(out["y"]), host_product(ptr, col, val, xh))
         samples = [timed(fn, 1, 20)[0] for _ in range(a.samples)]
         work = nnz * (8 + 4) + 4.0 * (nrows + 1) + 8.0 * (ncols + nrows)
-        rows.append(suite_json.row("spmv", "SpMV, cuSPARSE CSR", f"{name} nnz={nnz}", nnz, "entries", "cusparse:0", "fp64", samples, "memory", work,
+        rows.append(suite_json.row("spmv", "SpMV, cuSPARSE CSR", f"{label} nnz={nnz}", nnz, "entries", "cusparse:0", "fp64", samples, "memory", work,
                                    "cusparseSpMV through CuPy " + cp.__version__, err, 1e-12, "float64 host product, relative 2-norm", lims,
                                    (time.perf_counter() - t0) * 1e3))
         del m, x, out

@@ -287,6 +287,10 @@ public final class BenchCommand implements SquallSubcommand {
 
     private static void table(List<DemoCommand.DeviceLimitsRow> limits, List<SuiteRow> rows) {
         for (DemoCommand.DeviceLimitsRow l : limits) {
+            if (Double.isNaN(l.copyGbs())) {
+                System.out.printf(Locale.ROOT, "device     %s (%s): a peer, no limits given%n", l.device(), l.name());
+                continue;
+            }
             System.out.printf(Locale.ROOT, "device     %s (%s): STREAM copy %.1f GB/s, multiply-add %.1f GFLOP/s%n", l.device(), l.name(), l.copyGbs(), l.fmaGflops());
         }
         System.out.printf(Locale.ROOT, "%-12s %-26s %-12s %11s %17s %10s %8s %6s %s%n", "workload", "size", "device", "median ms", "rate", "of limit", "vs jvm",
