@@ -29,7 +29,7 @@ public final class Peers {
     public record Device(String id, String name, double copyGbs, double fmaGflops) {
     }
 
-    private static final List<String> REQUIRED = List.of("workload", "title", "size", "scale", "scale_unit", "device", "precision", "samples_ms",
+    private static final List<String> REQUIRED = List.of("workload", "title", "size", "scale", "device", "precision", "samples_ms",
             "median_ms", "spread", "bound", "work", "rate", "error", "tolerance", "checked_against", "ok");
 
     /**
@@ -71,7 +71,7 @@ public final class Peers {
             double limit = number(r.get("limit"));
             double rate = r.get("rate").asDouble();
             out.add(new Measurement(r.get("workload").asText(), r.get("title").asText(), r.get("size").asText(), r.get("scale").asDouble(),
-                    r.get("scale_unit").asText(), r.get("device").asText(), r.get("precision").asText(), samples, r.get("median_ms").asDouble(),
+                    r.path("scale_unit").asText(""), r.get("device").asText(), r.get("precision").asText(), samples, r.get("median_ms").asDouble(),
                     r.get("spread").asDouble(), bound, r.get("work").asDouble(), rate, limit, rate / limit, r.path("note").asText(""),
                     r.get("error").asDouble(), r.get("tolerance").asDouble(), r.get("checked_against").asText(), r.get("ok").asBoolean(),
                     number(r.get("wall_ms"))));
