@@ -33,7 +33,7 @@ pocl=$(python3 bench/peers/squall_devices.py --backend opencl --name-excludes NV
 echo "# devices: cuda:0 ${ocl:-(no NVIDIA OpenCL)} ${pocl:-(no PoCL)} jvm" | tee -a "$L"
 
 # 1. the full tour on the GPU; its JSON holds cuda:0's measured copy bandwidth and multiply-add rate
-step 45 "squall demo --full --device cuda:0" bash -c "\"$S\" demo --full --device cuda:0 --json > \"$R/demo-full-cuda_0.json\" 2>> \"$L\""
+step 60 "squall demo --full --device cuda:0" bash -c "\"$S\" demo --full --device cuda:0 --json > \"$R/demo-full-cuda_0.json\" 2>> \"$L\""
 
 # 2. peers, on the full suite's sizes (bench/src/main/java/dev/squall/bench/suite/Suites.java)
 DUMP=/tmp/squall-demo-dump
@@ -62,7 +62,7 @@ step 150 "squall bench --suite full --devices cuda:0 --peers" bash -c "\"$S\" be
 # 4. the JMH suites on cuda, one JSON file a suite (-rf json); EJML runs on the host's cores in the same runs
 jmh() {
   local name=$1; shift
-  "$J" -jar "$B/benchmarks.jar" "$@" -f 1 -wi 1 -w 1 -i 3 -r 1 -foe false -rf json -rff "$R/jmh/$name.json" > "$R/jmh/$name.txt" 2>&1
+  "$J" -jar "$B/benchmarks.jar" "$@" -f 1 -wi 1 -w 1 -i 2 -r 1 -foe false -rf json -rff "$R/jmh/$name.json" > "$R/jmh/$name.txt" 2>&1
 }
 jmh_all() {
   jmh stream 'StreamBenchmark.triad$' -p device=cuda -p size=67108864 -p precision=fp32,fp64
