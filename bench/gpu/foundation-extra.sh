@@ -16,7 +16,7 @@ ocl=$("$B/bin/squall" devices --json | python3 bench/peers/squall_devices.py --b
     echo "-- -Dsquall.loopGlobalCap=$cap"
     SQUALL_JAVA_OPTS=-Dsquall.loopGlobalCap=$cap "$B/bin/squall" bench stream --devices "cuda:0,$ocl" --repeat 30 2>&1 | grep -v dispatch
   done
-  echo "== JMH StreamBenchmark (triad64 and dispatchOverhead, us/op)"
+  echo "== JMH StreamBenchmark (fp64 triad and dispatchOverhead, us/op)"
   "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$B/lib/*" org.openjdk.jmh.Main StreamBenchmark \
-    -p device="cuda:0,$ocl,jvm" -p size=67108864 -f 1 -wi 3 -i 5 -w 1 -r 1 2>&1 | grep -E "^(Benchmark|StreamBenchmark)|Error|Exception"
+    -p device="cuda:0,$ocl,jvm" -p size=67108864 -p precision=fp64 -f 1 -wi 3 -i 5 -w 1 -r 1 2>&1 | grep -E "^(Benchmark|StreamBenchmark)|Error|Exception"
 } 2>&1 | tee "$OUT/extra.txt"

@@ -8,6 +8,7 @@ import dev.squall.bench.stream.StreamResult;
 import dev.squall.bench.suite.Comparison;
 import dev.squall.bench.suite.DeviceLimits;
 import dev.squall.bench.suite.Measurement;
+import dev.squall.bench.suite.Peers;
 import dev.squall.bench.suite.ResultHook;
 import dev.squall.bench.suite.Suites;
 import dev.squall.bench.suite.Workload;
@@ -47,7 +48,9 @@ import java.util.Locale;
                 + " plain-Java reference (a wrong result exits 1). --out DIR writes the rows as JSON and CSV and draws charts (SVG and"
                 + " PNG): bars of each workload's time per device, and per workload the time against the size. --compare OLD.json"
                 + " flags each workload, size and device whose median time grew by more than the run-to-run spread (max - min over"
-                + " median of the --repeat samples) either run measured.",
+                + " median of the --repeat samples) either run measured. --peers FILE,... adds other libraries' results on the same"
+                + " workloads (cuSPARSE, cuSOLVER, PyTorch: the bench/peers/ scripts write them in this command's JSON schema) as devices"
+                + " of their own in the table, CSV, JSON and charts.",
                 "Other suites: stream (STREAM copy/scale/add/triad in fp32 and fp64, plus dispatch overhead; --size, --precision,"
                 + " --dispatch-runs), queues (two independent kernels, each a few work-groups of a long loop, on one queue and on two"
                 + " queues: the ratio is the overlap). Runs on every device present (--devices all), a list (--devices cuda:0,jvm) or"
@@ -72,6 +75,10 @@ public final class BenchCommand implements SquallSubcommand {
 
     @Option(names = "--compare", paramLabel = "OLD.json", description = "a JSON file an earlier run wrote (--out): flag the timings that got slower beyond the measured spread")
     Path compare;
+
+    @Option(names = "--peers", paramLabel = "FILE", split = ",", description = "results of other libraries on the same workloads, in this command's"
+            + " JSON schema (the bench/peers/ scripts write them: cuSPARSE, cuSOLVER, PyTorch): shown as devices of their own in the table, CSV, JSON and charts")
+    List<Path> peers;
 
     @Option(names = "--devices", paramLabel = "LIST", description = "all, or a comma-separated list of device ids (default: all; --device D runs one)")
     String devices;
@@ -152,6 +159,7 @@ public final class BenchCommand implements SquallSubcommand {
         String s = (suiteName != null ? suiteName : suite).strip().toLowerCase(java.util.Locale.ROOT);
         List<Workload> workloads = s.equals("stream") || s.equals("queues") ? null : Suites.suite(s);   // names the suites on a typo
         if (run.deviceId() != null && devices != null) throw new IllegalArgumentException("give --device D (one device) or --devices LIST, not both");
+        if (peers != null && workloads == null) throw new IllegalArgumentException("--peers works with the workload suites (quick, full, a workload), not " + s);
         if (compare != null && workloads == null) throw new IllegalArgumentException("--compare works with the workload suites (quick, full, a workload), not " + s);
         if (workloads != null) {
             for (String o : List.of("--precision", "--size", "--dispatch-runs", "--iterations", "--groups", "--local")) {
@@ -218,6 +226,7 @@ public final class BenchCommand implements SquallSubcommand {
     private int workloads(String suiteName, List<Workload> workloads, List<Device> ds, boolean json) throws IOException {
         int samples = spec.commandLine().getParseResult().hasMatchedOption("--repeat") ? run.repeat() : WORKLOAD_SAMPLES;
         List<Comparison.Entry> old = compare == null ? null : Comparison.read(compare);
+        for (Path p : peers == null ? List.<Path>of() : peers) Peers.read(p);   // a bad file fails before the runs
         List<DemoCommand.DeviceLimitsRow> limitRows = new ArrayList<>();
         List<Measurement> rows = new ArrayList<>();
         try (Progress bar = Progress.open(run.progress(), "bench " + suiteName, (long) ds.size() * (workloads.size() + 1), "steps")) {
@@ -233,6 +242,11 @@ public final class BenchCommand implements SquallSubcommand {
                     if (!run.progress()) System.err.printf(Locale.ROOT, "squall bench: %s %s %s: %.4g ms%s%n", d.id(), m.workload(), m.size(), m.medianMs(), m.ok() ? "" : " WRONG");
                 }
             }
+        }
+        for (Path p : peers == null ? List.<Path>of() : peers) {
+            Peers.File f = Peers.read(p);
+            for (Peers.Device d : f.devices()) limitRows.add(new DemoCommand.DeviceLimitsRow(d.id(), d.name(), d.copyGbs(), d.fmaGflops(), 0));
+            rows.addAll(f.rows());
         }
         List<SuiteRow> out = rows.stream().map(m -> row(m, rows)).toList();
         List<Comparison.Delta> deltas = old == null ? List.of() : Comparison.compare(old, rows.stream().map(Comparison::of).toList());
@@ -273,6 +287,10 @@ public final class BenchCommand implements SquallSubcommand {
 
     private static void table(List<DemoCommand.DeviceLimitsRow> limits, List<SuiteRow> rows) {
         for (DemoCommand.DeviceLimitsRow l : limits) {
+            if (Double.isNaN(l.copyGbs())) {
+                System.out.printf(Locale.ROOT, "device     %s (%s): a peer, no limits given%n", l.device(), l.name());
+                continue;
+            }
             System.out.printf(Locale.ROOT, "device     %s (%s): STREAM copy %.1f GB/s, multiply-add %.1f GFLOP/s%n", l.device(), l.name(), l.copyGbs(), l.fmaGflops());
         }
         System.out.printf(Locale.ROOT, "%-12s %-26s %-12s %11s %17s %10s %8s %6s %s%n", "workload", "size", "device", "median ms", "rate", "of limit", "vs jvm",

@@ -81,6 +81,53 @@ class BenchCommandTest {
     }
 
     @Test
+    void peersFilesAddTheirRowsAsDevicesOfTheirOwn(@TempDir Path dir) throws Exception {
+        CliRun first = CliRun.of("bench", "--suite", "permanent", "--devices", "jvm", "--repeat", "2", "--json");
+        assertEquals(0, first.code(), first.toString());
+        // a peer in the schema bench/peers/suite_json.py writes: its own device id, no limits, twice the time of this run
+        ObjectNode peer = (ObjectNode) JsonOutput.mapper().readTree(first.out().strip());
+        ArrayNode devices = peer.putArray("devices");
+        devices.addObject().put("device", "peerlib:0").put("name", "a peer library").putNull("copy_gbs").putNull("fma_gflops").put("measure_ms", 0.0);
+        for (JsonNode row : peer.get("rows")) {
+            ObjectNode o = (ObjectNode) row;
+            double ms = 2 * o.get("median_ms").asDouble();
+            o.put("device", "peerlib:0").put("median_ms", ms).put("rate", o.get("work").asDouble() / (ms * 1e-3) / 1e9).putNull("limit").putNull("ratio_to_limit");
+        }
+        Path peerFile = Files.writeString(dir.resolve("peer.json"), peer.toString());
+
+        CliRun r = CliRun.of("bench", "--suite", "permanent", "--devices", "jvm", "--repeat", "2", "--peers", peerFile.toString(), "--out", dir.toString());
+        assertEquals(0, r.code(), r.toString());
+        assertEquals(3, r.out().lines().filter(l -> l.startsWith("permanent") && l.contains("peerlib:0")).count(), r.out());
+        assertEquals(3, r.out().lines().filter(l -> l.startsWith("permanent") && l.contains(" jvm ")).count(), r.out());
+        Path json;
+        try (var files = Files.list(dir)) {
+            json = files.filter(f -> f.getFileName().toString().startsWith("bench-permanent-") && f.toString().endsWith(".json")).findFirst().orElseThrow();
+        }
+        JsonNode res = JsonOutput.mapper().readTree(Files.readString(json));
+        assertEquals(6, res.get("rows").size(), res.toString());
+        assertEquals(List.of("jvm", "peerlib:0"), List.of(res.get("devices").get(0).get("device").asText(), res.get("devices").get(1).get("device").asText()));
+        for (JsonNode row : res.get("rows")) {
+            SquallCommandJsonTest.fields(BenchCommand.SuiteRow.class, row);
+            if (!row.get("device").asText().equals("peerlib:0")) continue;
+            JsonNode jvm = null;
+            for (JsonNode j : res.get("rows")) if (j.get("device").asText().equals("jvm") && j.get("size").equals(row.get("size"))) jvm = j;
+            assertNotNull(jvm, row.toString());
+            assertEquals(jvm.get("median_ms").asDouble() / row.get("median_ms").asDouble(), row.get("speedup_over_jvm").asDouble(), 1e-12, row.toString());
+            assertTrue(row.get("limit").isNull() && row.get("ratio_to_limit").isNull(), "no limit: null, " + row);
+        }
+        Path csv = Path.of(json.toString().replace(".json", ".csv"));
+        assertEquals(3, Files.readAllLines(csv).stream().filter(l -> l.contains("\"peerlib:0\"")).count(), "the CSV holds the peer's rows");
+        assertTrue(Files.size(dir.resolve("bars-permanent.png")) > 1000, "charts drawn with the peer");
+
+        // a row without its time is named, before anything runs
+        ((ObjectNode) peer.get("rows").get(1)).remove("median_ms");
+        Path bad = Files.writeString(dir.resolve("bad.json"), peer.toString());
+        CliRun named = CliRun.of("bench", "--suite", "permanent", "--devices", "jvm", "--peers", bad.toString());
+        assertEquals(2, named.code(), named.toString());
+        assertTrue(named.err().contains("--peers " + bad + ": row 1 has no median_ms") && !named.stackTrace(), named.toString());
+    }
+
+    @Test
     void badSuitesAndComparisonsAreNamed(@TempDir Path dir) {
         CliRun unknown = CliRun.of("bench", "--suite", "fft", "--devices", "jvm");
         assertEquals(2, unknown.code(), unknown.toString());
