@@ -23,7 +23,9 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=575
+BUDGET=${BUDGET:-575}
+# SHORT=1: one single-process and one local-mode permanent run, then the H2 runs (skips the cluster and overhead steps)
+SHORT=${SHORT:-0}
 STEP_MIN=20
 unpack_bundle /tmp/squall-spark-run
 unset JAVA_HOME   # Spark's workers start executors with JAVA_HOME's java when set, else with this runtime
@@ -44,17 +46,17 @@ run() {
   step "$t" "$label" bash -c 'label=$1; shift; "$@" --json 2>> "'"$L"'" | sed "s/^{/{\"label\":\"$label\",/" >> "'"$J"'"' _ "$label" "$S" "$@"
 }
 M=(--random 40:0.5:1 --method codegen-hybrid)
-for k in 1 2; do
+for k in $([ "$SHORT" = 1 ] && echo 1 || echo 1 2); do
   run "single-$k" 60 permanent "${M[@]}" --device cuda:0 --no-decompose
   run "spark-local-$k" 90 spark permanent "${M[@]}" --master 'local[1]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
 done
 disc="$B/spark/gpu-discovery.sh"
 printf '#!/usr/bin/env bash\necho %s\n' "'{\"name\": \"gpu\", \"addresses\": [\"0\"]}'" > "$disc" && chmod +x "$disc"
 export SQUALL_JAVA_OPTS="-Dspark.worker.resource.gpu.amount=1 -Dspark.worker.resource.gpu.discoveryScript=$disc -Dspark.executor.resource.gpu.amount=1 -Dspark.task.resource.gpu.amount=1"
-run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,8192]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+[ "$SHORT" = 1 ] || run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,8192]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
 unset SQUALL_JAVA_OPTS
-run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
-run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm
+[ "$SHORT" = 1 ] || run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
+[ "$SHORT" = 1 ] || run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm
 H=(spark h2 --points 3d --n 1048576 --kernel exp:0.2 --order 4 --leaf 64 --admissibility center --require-gpu --repeat 5 --verify --tolerance 1e-2)
 run "h2-8" 150 "${H[@]}" --tasks 8 --master 'local[8]'
 run "h2-4" 120 "${H[@]}" --tasks 4 --master 'local[4]'
