@@ -33,7 +33,7 @@ pocl=$(python3 bench/peers/squall_devices.py --backend opencl --name-excludes NV
 echo "# devices: cuda:0 ${ocl:-(no NVIDIA OpenCL)} ${pocl:-(no PoCL)} jvm" | tee -a "$L"
 
 # 1. the full tour on the GPU; its JSON holds cuda:0's measured copy bandwidth and multiply-add rate
-step 60 "squall demo --full --device cuda:0" bash -c "\"$S\" demo --full --device cuda:0 --json > \"$R/demo-full-cuda_0.json\" 2>> \"$L\""
+step 100 "squall demo --full --device cuda:0" bash -c "\"$S\" demo --full --device cuda:0 --json > \"$R/demo-full-cuda_0.json\" 2>> \"$L\""
 
 # 2. peers, on the full suite's sizes (bench/src/main/java/dev/squall/bench/suite/Suites.java)
 DUMP=/tmp/squall-demo-dump
