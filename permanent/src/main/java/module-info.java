@@ -24,6 +24,7 @@ module dev.squall.permanent {
     exports dev.squall.permanent.reference;
 
     opens dev.squall.permanent.exact to dev.squall.tasks.runtime;
+    opens dev.squall.permanent.frontier to dev.squall.tasks.runtime;
     opens dev.squall.permanent.kernel to dev.squall.tasks.runtime;
     opens dev.squall.permanent.cli to info.picocli;
 

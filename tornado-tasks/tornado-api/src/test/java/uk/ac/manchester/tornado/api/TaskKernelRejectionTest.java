@@ -9,6 +9,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
+import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +73,12 @@ class TaskKernelRejectionTest {
                 return source;
             }
         };
-        List<String> options = List.of("-proc:full", "-classpath", System.getProperty("java.class.path"), "-d", out.toString(),
+        // the program is compiled as a class-path program against everything this test JVM sees (on the module path,
+        // the Squall modules and the processor's dependencies are in jdk.module.path, not java.class.path)
+        String modulePath = System.getProperty("jdk.module.path");
+        String classPath = System.getProperty("java.class.path")
+                + (modulePath == null || modulePath.isEmpty() ? "" : File.pathSeparator + modulePath);
+        List<String> options = List.of("-proc:full", "-classpath", classPath, "-d", out.toString(),
                 "-processor", "dev.squall.tasks.compiler.KernelProcessor");
         javac.getTask(null, null, diags, options, null, List.of(file)).call();
         return diags.getDiagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
