@@ -226,6 +226,15 @@ public final class SgdTrainer implements AutoCloseable {
      * improved by 0.01% for {@code patience} epochs in a row (0: never stop early). {@code listener} sees each epoch.
      */
     public List<EpochStats> train(int maxEpochs, int patience, Consumer<EpochStats> listener) {
+        return train(maxEpochs, patience, 0, listener);
+    }
+
+    /**
+     * As {@link #train(int, int, Consumer)}, also stopping after the first epoch whose watched RMSE is at most
+     * {@code target} (0: no target).
+     */
+    public List<EpochStats> train(int maxEpochs, int patience, double target, Consumer<EpochStats> listener) {
+        if (!(target >= 0)) throw new IllegalArgumentException("--target-rmse " + target + " must be at least 0");
         if (maxEpochs < 0) throw new IllegalArgumentException("--epochs " + maxEpochs + " must be at least 0");
         if (patience < 0) throw new IllegalArgumentException("--patience " + patience + " must be at least 0");
         List<EpochStats> out = new ArrayList<>();
@@ -237,6 +246,7 @@ public final class SgdTrainer implements AutoCloseable {
             if (listener != null) listener.accept(s);
             double watched = test != null ? s.testRmse() : s.trainRmse();
             if (!Double.isFinite(watched)) throw new IllegalStateException("RMSE became " + watched + " in epoch " + s.epoch() + ": SGD diverged; lower --lr");
+            if (watched <= target) break;
             if (watched < best * (1 - 1e-4)) {
                 best = watched;
                 stale = 0;
