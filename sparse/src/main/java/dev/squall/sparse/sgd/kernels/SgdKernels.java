@@ -4,6 +4,7 @@ import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.ShortArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.Parallel;
@@ -146,6 +147,86 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
+        }
+    }
+
+    /**
+     * The IEEE binary16 value of {@code bits} (low 16 bits) as a float: exact (every half is a float), subnormals
+     * {@code m 2^-24}, infinities and NaNs kept (the NaN's payload shifted into the float's). Integer operations only,
+     * so every backend gives the same bits as {@link Float#float16ToFloat}.
+     */
+    @DeviceFunction
+    public static float halfToFloat(int bits) {
+        int sign = (bits & 0x8000) << 16;
+        int e = (bits >>> 10) & 0x1F;
+        int m = bits & 0x3FF;
+        float v;
+        if (e == 31) {
+            v = Float.intBitsToFloat(sign | 0x7F800000 | (m << 13));
+        } else if (e == 0) {
+            float mag = (float) m * 5.9604645E-8f;              // m 2^-24, exact
+            v = sign != 0 ? -mag : mag;
+        } else {
+            v = Float.intBitsToFloat(sign | ((e + 112) << 23) | (m << 13));
+        }
+        return v;
+    }
+
+    /**
+     * {@code f} rounded to IEEE binary16, round to nearest even (as {@link Float#floatToFloat16}): overflow to
+     * infinity, gradual underflow to subnormals, NaN to a quiet NaN of the same sign. Integer operations only, bit-exact
+     * on every backend. Returns the 16 bits in an int.
+     */
+    @DeviceFunction
+    public static int floatToHalf(float f) {
+        int x = Float.floatToRawIntBits(f);
+        int sign = (x >>> 16) & 0x8000;
+        int e = (x >>> 23) & 0xFF;
+        int m = x & 0x7FFFFF;
+        int he = e - 112;                                       // the half's biased exponent: e - 127 + 15
+        int out;
+        if (e == 255) {
+            out = m != 0 ? (sign | 0x7E00 | (m >>> 13)) : (sign | 0x7C00);
+        } else if (he >= 31) {
+            out = sign | 0x7C00;
+        } else if (he <= 0) {
+            if (he < -10) {
+                out = sign;                                     // below half the smallest subnormal: zero
+            } else {
+                int full = m | 0x800000;
+                int shift = 14 - he;                            // 14..24 bits dropped
+                int q = full >>> shift;
+                int rem = full & ((1 << shift) - 1);
+                int mid = 1 << (shift - 1);
+                if (rem > mid || (rem == mid && (q & 1) != 0)) {
+                    q = q + 1;
+                }
+                out = sign | q;
+            }
+        } else {
+            int q = (he << 10) | (m >>> 13);
+            int rem = m & 0x1FFF;
+            if (rem > 0x1000 || (rem == 0x1000 && (q & 1) != 0)) {
+                q = q + 1;                                      // a carry into the exponent (or to infinity) is right
+            }
+            out = sign | q;
+        }
+        return out;
+    }
+
+    /** {@code dst[e] = halfToFloat(src[e])} for {@code e < n}: fp16-stored factors widened (download, checks). */
+    @Kernel
+    public static void widenHalf(@ReadOnly ShortArray src, FloatArray dst, int n) {
+        for (@Parallel int e = 0; e < n; e++) {
+            dst.set(e, halfToFloat(src.get(e) & 0xFFFF));
+        }
+    }
+
+    /** {@code dst[e] = floatToHalf(src[e])} for {@code e < n}: factors rounded to fp16 storage. */
+    @Kernel
+    public static void narrowToHalf(@ReadOnly FloatArray src, ShortArray dst, int n) {
+        for (@Parallel int e = 0; e < n; e++) {
+            dst.set(e, (short) floatToHalf(src.get(e)));
         }
     }
 
