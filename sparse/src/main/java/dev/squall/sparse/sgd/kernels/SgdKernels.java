@@ -157,19 +157,17 @@ public final class SgdKernels {
      */
     @DeviceFunction
     public static float halfToFloat(int bits) {
-        int sign = (bits & 0x8000) << 16;
         int e = (bits >>> 10) & 0x1F;
         int m = bits & 0x3FF;
-        float v;
+        float mag;                                              // the magnitude; the sign is a negation (a sign-bit flip, NaNs included)
         if (e == 31) {
-            v = Float.intBitsToFloat(sign | 0x7F800000 | (m << 13));
+            mag = Float.intBitsToFloat(0x7F800000 | (m << 13));
         } else if (e == 0) {
-            float mag = (float) m * 5.9604645E-8f;              // m 2^-24, exact
-            v = sign != 0 ? -mag : mag;
+            mag = (float) m * 5.9604645E-8f;                    // m 2^-24, exact
         } else {
-            v = Float.intBitsToFloat(sign | ((e + 112) << 23) | (m << 13));
+            mag = Float.intBitsToFloat(((e + 112) << 23) | (m << 13));
         }
-        return v;
+        return (bits & 0x8000) != 0 ? -mag : mag;
     }
 
     /**
