@@ -73,6 +73,10 @@ public final class SgdCommand implements SquallSubcommand {
     @Option(names = "--patience", paramLabel = "N", defaultValue = "3", description = "stop after N epochs without test RMSE improving by 0.01%% (0: never; default 3)")
     int patience;
 
+    @Option(names = "--storage", paramLabel = "S", defaultValue = "fp32",
+            description = "how W and H are kept on the device: fp32 or fp16 (IEEE half, half the bytes an update; arithmetic in fp32; default fp32)")
+    String storage;
+
     @Option(names = "--target-rmse", paramLabel = "T",
             description = "stop after the first epoch with test RMSE <= T; 'Fx' means F x the reachable RMSE (generated data), e.g. 1.01x")
     String targetRmse;
@@ -157,6 +161,11 @@ public final class SgdCommand implements SquallSubcommand {
             case "prefetch" -> SgdTrainer.Style.PREFETCH;
             default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes or prefetch");
         };
+        SgdTrainer.Storage store = switch (storage.strip().toLowerCase(Locale.ROOT)) {
+            case "fp32" -> SgdTrainer.Storage.FP32;
+            case "fp16" -> SgdTrainer.Storage.FP16;
+            default -> throw new IllegalArgumentException("--storage '" + storage + "': expected fp32 or fp16");
+        };
         TrainingOptions o = new TrainingOptions(rank, lr, decay, reg, regBias, biases, seed);
         if (epochs < 0) throw new IllegalArgumentException("--epochs " + epochs + " must be at least 0");
         if ((top == null) != (user == null)) throw new IllegalArgumentException("--top and --user go together");
@@ -218,14 +227,14 @@ public final class SgdCommand implements SquallSubcommand {
 
         progress("measuring copy bandwidth of " + dev.id());
         double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
-        long bytesPerUpdate = 16L * rank + 12 + (biases ? 16 : 0);
+        long bytesPerUpdate = (store == SgdTrainer.Storage.FP16 ? 8L : 16L) * rank + 12 + (biases ? 16 : 0);
         double bound = copyGbs * 1e9 / bytesPerUpdate;
 
         List<SgdTrainer.EpochStats> history = new ArrayList<>();
         Factors factors;
         double setupMs;
         SgdTrainer.Style ran;
-        try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style)) {
+        try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style, null, store)) {
             long t2 = System.nanoTime();
             ran = t.kernel();
             double[] r0 = t.rmse();                                   // builds, copies the data to the device
@@ -238,7 +247,8 @@ public final class SgdCommand implements SquallSubcommand {
                     System.out.printf(Locale.ROOT, "reachable  test RMSE %.4f (Bayes estimate of each user's factors given the planted item factors; %.0f ms)%n",
                             reachable, reachableMs);
                 }
-                System.out.printf(Locale.ROOT, "device     %s, rank %d, fp32, %s kernel%n", dev.id(), rank, switch (t.kernel()) {
+                System.out.printf(Locale.ROOT, "device     %s, rank %d, %s, %s kernel%n", dev.id(), rank,
+                        store == SgdTrainer.Storage.FP16 ? "fp32 arithmetic, fp16 storage" : "fp32", switch (t.kernel()) {
                     case TASKS -> "tasks (a work-item per task)";
                     case LANES -> "lanes (32 per task)";
                     default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
@@ -288,7 +298,7 @@ public final class SgdCommand implements SquallSubcommand {
             List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
             List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
             JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
-                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
+                    spec == null ? null : spec.floor(), reachable, dev.id(), store == SgdTrainer.Storage.FP16 ? "fp16-storage" : "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
                     inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp,
                     target > 0 ? target : null, toTarget, msToTarget));
         } else {

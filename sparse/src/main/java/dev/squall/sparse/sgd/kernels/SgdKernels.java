@@ -228,6 +228,119 @@ public final class SgdKernels {
         }
     }
 
+    /** As {@link #addDot} with fp16-stored rows (widened to float, products and sums in float). */
+    @DeviceFunction
+    static float addDotHalf(float acc, @ReadOnly ShortArray w, @ReadOnly ShortArray h, long wu, long hi, int f0, int stride, int k) {
+        float s = acc;
+        for (int f = f0; f < k; f += stride) {
+            s += halfToFloat(w.get(wu + f) & 0xFFFF) * halfToFloat(h.get(hi + f) & 0xFFFF);
+        }
+        return s;
+    }
+
+    /** As {@link #predict} with fp16-stored factors (biases in float). */
+    @DeviceFunction
+    static float predictHalf(@ReadOnly ShortArray w, @ReadOnly ShortArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                             int u, int i, int k, float mean, float biases) {
+        float pred = mean + addDotHalf(0.0f, w, h, (long) u * k, (long) i * k, 0, 1, k);
+        if (biases != 0.0f) {
+            pred = pred + bu.get(u) + bi.get(i);
+        }
+        return pred;
+    }
+
+    /** As {@link #stepFactors} with fp16 storage: the step in float, the new values rounded to fp16 (nearest even). */
+    @DeviceFunction
+    static void stepFactorsHalf(ShortArray w, ShortArray h, long wu, long hi, int f0, int stride, int k, float lr, float reg, float err) {
+        for (int f = f0; f < k; f += stride) {
+            float wf = halfToFloat(w.get(wu + f) & 0xFFFF);
+            float hf = halfToFloat(h.get(hi + f) & 0xFFFF);
+            w.set(wu + f, (short) floatToHalf(wf + lr * (err * hf - reg * wf)));
+            h.set(hi + f, (short) floatToHalf(hf + lr * (err * wf - reg * hf)));
+        }
+    }
+
+    /** {@link #updateTasks} with W and H stored as IEEE half (half the bytes of a row; arithmetic in float). */
+    @Kernel
+    public static void updateTasksHalf(@ReadOnly IntArray taskPtr, @ReadOnly IntArray user, @ReadOnly IntArray item,
+                                       @ReadOnly FloatArray rating, ShortArray w, ShortArray h, FloatArray bu, FloatArray bi,
+                                       @ReadOnly FloatArray params, int t0, int t1, int k) {
+        for (@Parallel int t = t0; t < t1; t++) {
+            float lr = params.get(0);
+            float reg = params.get(1);
+            float regBias = params.get(2);
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                float err = rating.get(e) - predictHalf(w, h, bu, bi, u, i, k, mean, biases);
+                stepFactorsHalf(w, h, (long) u * k, (long) i * k, 0, 1, k, lr, reg, err);
+                if (biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+        }
+    }
+
+    /** {@link #updateTasksLanes} with W and H stored as IEEE half (a lane still reads only features it wrote). */
+    @Kernel
+    public static void updateTasksLanesHalf(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                            @ReadOnly IntArray item, @ReadOnly FloatArray rating, ShortArray w, ShortArray h,
+                                            FloatArray bu, FloatArray bi, @ReadOnly FloatArray params, int t0, int t1, int k) {
+        int lane = ctx.localIdx;
+        int lanes = ctx.localGroupSizeX;
+        int groups = ctx.globalGroupSizeX / lanes;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                part = addDotHalf(part, w, h, wu, hi, lane, lanes, k);
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = rating.get(e) - pred;
+                stepFactorsHalf(w, h, wu, hi, lane, lanes, k, lr, reg, err);
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+        }
+    }
+
+    /** {@link #squaredErrors} with fp16-stored factors. */
+    @Kernel
+    public static void squaredErrorsHalf(@ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                         @ReadOnly ShortArray w, @ReadOnly ShortArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                                         @ReadOnly FloatArray params, DoubleArray sums, int n, int k, int chunk, int chunks) {
+        for (@Parallel int c = 0; c < chunks; c++) {
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int e1 = Math.min(n, (c + 1) * chunk);
+            double s = 0.0;
+            for (int e = c * chunk; e < e1; e++) {
+                float pred = predictHalf(w, h, bu, bi, user.get(e), item.get(e), k, mean, biases);
+                double d = (double) rating.get(e) - (double) pred;
+                s += d * d;
+            }
+            sums.set(c, s);
+        }
+    }
+
     /** User rows in flight in {@link #updateTasksPrefetch}: the rows of the next {@code PREFETCH} ratings of a task are being copied. */
     public static final int PREFETCH = 8;
 
