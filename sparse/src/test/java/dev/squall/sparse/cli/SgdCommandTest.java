@@ -134,6 +134,13 @@ class SgdCommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("expected blkdiag, diag, stratified or hogwild"), (String) r[2]);
 
+        r = run("--generate", "small", "--storage", "fp8", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--storage 'fp8': expected fp32 or fp16"), (String) r[2]);
+        r = run("--generate", "small", "--storage", "fp16", "--kernel", "prefetch", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("with --storage fp16 use --kernel lanes or tasks"), (String) r[2]);
+
         r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "1", "--verify");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("--verify needs --generate"), (String) r[2]);
