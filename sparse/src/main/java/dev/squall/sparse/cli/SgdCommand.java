@@ -73,6 +73,14 @@ public final class SgdCommand implements SquallSubcommand {
     @Option(names = "--patience", paramLabel = "N", defaultValue = "3", description = "stop after N epochs without test RMSE improving by 0.01%% (0: never; default 3)")
     int patience;
 
+    @Option(names = "--storage", paramLabel = "S", defaultValue = "fp32",
+            description = "how W and H are kept on the device: fp32 or fp16 (IEEE half, half the bytes an update; arithmetic in fp32; default fp32)")
+    String storage;
+
+    @Option(names = "--target-rmse", paramLabel = "T",
+            description = "stop after the first epoch with test RMSE <= T; 'Fx' means F x the reachable RMSE (generated data), e.g. 1.01x")
+    String targetRmse;
+
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "blkdiag", description = "blkdiag, diag, stratified or hogwild (default blkdiag)")
     String schedule;
 
@@ -125,12 +133,14 @@ public final class SgdCommand implements SquallSubcommand {
      * reachable test RMSE ({@link ReachableFloor}; both null for a file), device, precision (fp32), rank, schedule, its detail, the kernel that ran, steps, the span
      * (critical path in dependent updates, {@link Schedule#span}) and the largest row's ratings (its lower bound), inspector/load/setup times (ms),
      * the epochs ({@link Epoch}), the final test RMSE, training device time (ms), median updates/s, bytes per update,
-     * copy bandwidth, the bound in updates/s and the ratio to it, whether --verify ran, {@code ok}, and the --top items.
+     * copy bandwidth, the bound in updates/s and the ratio to it, whether --verify ran, {@code ok}, the --top items, and the
+     * --target-rmse (null without one), the first epoch at or below it and the training device time to it (null when not reached).
      */
     public record Result(String command, String data, int users, int items, long ratings, long train, long test, Double floor, Double reachableRmse, String device,
                          String precision, int rank, String schedule, String detail, String kernel, long steps, long span, int largestRow, double inspectorMs, double loadMs,
                          double setupMs, List<Epoch> epochs, double finalTestRmse, double trainMs, double medianUpdatesPerS, long bytesPerUpdate,
-                         double copyGbs, double boundUpdatesPerS, double ratioToBound, boolean verified, boolean ok, List<Top> top) {
+                         double copyGbs, double boundUpdatesPerS, double ratioToBound, boolean verified, boolean ok, List<Top> top,
+                         Double targetRmse, Integer epochsToTarget, Double msToTarget) {
     }
 
     /** One epoch: its learning rate, train and test RMSE (test null when there is no test set), device time, updates/s. */
@@ -150,6 +160,11 @@ public final class SgdCommand implements SquallSubcommand {
             case "lanes" -> SgdTrainer.Style.LANES;
             case "prefetch" -> SgdTrainer.Style.PREFETCH;
             default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes or prefetch");
+        };
+        SgdTrainer.Storage store = switch (storage.strip().toLowerCase(Locale.ROOT)) {
+            case "fp32" -> SgdTrainer.Storage.FP32;
+            case "fp16" -> SgdTrainer.Storage.FP16;
+            default -> throw new IllegalArgumentException("--storage '" + storage + "': expected fp32 or fp16");
         };
         TrainingOptions o = new TrainingOptions(rank, lr, decay, reg, regBias, biases, seed);
         if (epochs < 0) throw new IllegalArgumentException("--epochs " + epochs + " must be at least 0");
@@ -187,6 +202,21 @@ public final class SgdCommand implements SquallSubcommand {
             reachableMs = ms(tr);
         }
 
+        double target = 0;
+        if (targetRmse != null) {
+            String tt = targetRmse.strip().toLowerCase(Locale.ROOT);
+            boolean rel = tt.endsWith("x");
+            try {
+                target = Double.parseDouble(rel ? tt.substring(0, tt.length() - 1) : tt);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--target-rmse '" + targetRmse + "': expected a number or Fx (F x the reachable RMSE)");
+            }
+            if (!(target > 0) || !Double.isFinite(target)) throw new IllegalArgumentException("--target-rmse '" + targetRmse + "' must be positive");
+            if (rel) {
+                if (reachable == null) throw new IllegalArgumentException("--target-rmse " + targetRmse + " needs --generate and a test set (the reachable RMSE)");
+                target *= reachable;
+            }
+        }
         long t1 = System.nanoTime();
         int b = blocks != null ? blocks : ScheduleInspector.defaultBlocks(split.train(), dev.info().isGpu());
         Schedule s = ScheduleInspector.build(split.train(), kind, new ScheduleInspector.Options(b, batch, 1, seed + 2));
@@ -197,14 +227,14 @@ public final class SgdCommand implements SquallSubcommand {
 
         progress("measuring copy bandwidth of " + dev.id());
         double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
-        long bytesPerUpdate = 16L * rank + 12 + (biases ? 16 : 0);
+        long bytesPerUpdate = (store == SgdTrainer.Storage.FP16 ? 8L : 16L) * rank + 12 + (biases ? 16 : 0);
         double bound = copyGbs * 1e9 / bytesPerUpdate;
 
         List<SgdTrainer.EpochStats> history = new ArrayList<>();
         Factors factors;
         double setupMs;
         SgdTrainer.Style ran;
-        try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style)) {
+        try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style, null, store)) {
             long t2 = System.nanoTime();
             ran = t.kernel();
             double[] r0 = t.rmse();                                   // builds, copies the data to the device
@@ -217,7 +247,8 @@ public final class SgdCommand implements SquallSubcommand {
                     System.out.printf(Locale.ROOT, "reachable  test RMSE %.4f (Bayes estimate of each user's factors given the planted item factors; %.0f ms)%n",
                             reachable, reachableMs);
                 }
-                System.out.printf(Locale.ROOT, "device     %s, rank %d, fp32, %s kernel%n", dev.id(), rank, switch (t.kernel()) {
+                System.out.printf(Locale.ROOT, "device     %s, rank %d, %s, %s kernel%n", dev.id(), rank,
+                        store == SgdTrainer.Storage.FP16 ? "fp32 arithmetic, fp16 storage" : "fp32", switch (t.kernel()) {
                     case TASKS -> "tasks (a work-item per task)";
                     case LANES -> "lanes (32 per task)";
                     default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
@@ -228,7 +259,7 @@ public final class SgdCommand implements SquallSubcommand {
                 System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
             }
             try (Progress bar = Progress.open(run.progress(), "sgd", epochs, "epochs")) {
-                history = t.train(epochs, patience, st -> {
+                history = t.train(epochs, patience, target, st -> {
                     if (!json) {
                         System.out.printf(Locale.ROOT, "epoch %3d  train %.4f  test %.4f  lr %.5f  %.2f ms  %.3g updates/s%n", st.epoch(), st.trainRmse(), st.testRmse(), st.lr(),
                                 st.kernelMillis(), st.updatesPerSecond());
@@ -242,8 +273,19 @@ public final class SgdCommand implements SquallSubcommand {
         double rate = rates.length == 0 ? Double.NaN : rates[rates.length / 2];
         double finalTest = history.isEmpty() ? Double.NaN : history.getLast().testRmse();
         double trainMs = history.stream().mapToDouble(SgdTrainer.EpochStats::kernelMillis).sum();
-        double target = reachable != null ? reachable : spec == null ? Double.NaN : spec.floor();
-        boolean ok = !verify || finalTest <= 1.02 * target;
+        Integer toTarget = null;
+        Double msToTarget = null;
+        double sumMs = 0;
+        for (SgdTrainer.EpochStats st : history) {
+            sumMs += st.kernelMillis();
+            if (target > 0 && st.testRmse() <= target) {
+                toTarget = st.epoch();
+                msToTarget = sumMs;
+                break;
+            }
+        }
+        double floorRef = reachable != null ? reachable : spec == null ? Double.NaN : spec.floor();
+        boolean ok = !verify || finalTest <= 1.02 * floorRef;
         if (save != null) factors.save(save, all);
         List<Factors.Scored> best = List.of();
         int u = -1;
@@ -256,14 +298,19 @@ public final class SgdCommand implements SquallSubcommand {
             List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
             List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
             JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
-                    spec == null ? null : spec.floor(), reachable, dev.id(), "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
-                    inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp));
+                    spec == null ? null : spec.floor(), reachable, dev.id(), store == SgdTrainer.Storage.FP16 ? "fp16-storage" : "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
+                    inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp,
+                    target > 0 ? target : null, toTarget, msToTarget));
         } else {
             System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
                     rate, bytesPerUpdate, rate * bytesPerUpdate / 1e9, 100 * rate / bound, bound, copyGbs);
             System.out.printf(Locale.ROOT, "trained    %d epochs, %.1f ms of device time%s%n", history.size(), trainMs,
                     spec == null || history.isEmpty() ? "" : String.format(Locale.ROOT, ", final test RMSE %.4f = %.3f x floor, %.3f x reachable", finalTest,
-                            finalTest / spec.floor(), finalTest / target));
+                            finalTest / spec.floor(), finalTest / floorRef));
+            if (target > 0) {
+                System.out.println(toTarget == null ? String.format(Locale.ROOT, "target     test RMSE %.4f not reached", target)
+                        : String.format(Locale.ROOT, "target     test RMSE %.4f reached after epoch %d, %.1f ms of training", target, toTarget, msToTarget));
+            }
             if (save != null) System.out.println("saved      " + save.resolve("factors.bin"));
             for (int r = 0; r < best.size(); r++) {
                 System.out.printf(Locale.ROOT, "top %-2d     item %s  predicted %.3f%n", r + 1, all.itemId(best.get(r).item()), best.get(r).score());

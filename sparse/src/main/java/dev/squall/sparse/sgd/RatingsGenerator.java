@@ -11,8 +11,9 @@ import java.util.stream.IntStream;
  * on unseen ratings: that is the floor training can reach.
  *
  * <p>Degrees follow power laws, as in real ratings: user {@code j} of the seeded user order rates about
- * {@code nnz (j + 10)^-0.8 / sum} items (at least {@link Spec#minDegree}, at most half the items), chosen without
- * repetition with item popularity proportional to {@code (rank + 10)^-0.9}. Users are generated in parallel, each from
+ * {@code nnz (j + c_u)^-a_u / sum} items (at least {@link Spec#minDegree}, at most half the items), chosen without
+ * repetition with item popularity proportional to {@code (rank + c_i)^-a_i} (the {@link Spec}'s shape; {@code c = 10},
+ * {@code a_u = 0.8}, {@code a_i = 0.9} for {@code small} and {@code USERSxITEMSxNNZ}, the real data's for the presets). Users are generated in parallel, each from
  * its own random stream, so the result depends on the seed only, not on the thread count.
  *
  * <pre>{@code
@@ -25,9 +26,22 @@ public final class RatingsGenerator {
     private RatingsGenerator() {
     }
 
-    /** What to generate: dimensions, target number of ratings, planted rank, noise, mean, least ratings per user. */
-    public record Spec(String name, int users, int items, long nnz, int rank, double noise, double mean, int minDegree) {
+    /**
+     * What to generate: dimensions, target number of ratings, planted rank, noise, mean, least ratings per user, and the
+     * shape of the degree power laws: user {@code j} of the seeded order gets weight {@code (j + userOffset)^-userExponent},
+     * item {@code j} popularity {@code (j + itemOffset)^-itemExponent}.
+     */
+    public record Spec(String name, int users, int items, long nnz, int rank, double noise, double mean, int minDegree,
+                       double userExponent, double userOffset, double itemExponent, double itemOffset) {
+        /** The default degree shape: users {@code (j + 10)^-0.8}, items {@code (j + 10)^-0.9}. */
+        public Spec(String name, int users, int items, long nnz, int rank, double noise, double mean, int minDegree) {
+            this(name, users, items, nnz, rank, noise, mean, minDegree, 0.8, 10, 0.9, 10);
+        }
+
         public Spec {
+            if (!(userExponent >= 0 && userOffset > 0 && itemExponent >= 0 && itemOffset > 0)) {
+                throw new IllegalArgumentException(name + ": degree exponents must be at least 0 and offsets positive");
+            }
             if (users < 1 || items < 1) throw new IllegalArgumentException(name + ": needs at least one user and one item, got " + users + " x " + items);
             if (nnz < 1) throw new IllegalArgumentException(name + ": needs at least one rating, got " + nnz);
             if (nnz > (long) users * items / 2 + users) {
@@ -40,7 +54,7 @@ public final class RatingsGenerator {
 
         /** This spec with another planted rank. */
         public Spec withRank(int r) {
-            return new Spec(name, users, items, nnz, r, noise, mean, minDegree);
+            return new Spec(name, users, items, nnz, r, noise, mean, minDegree, userExponent, userOffset, itemExponent, itemOffset);
         }
 
         /** The RMSE floor on unseen ratings: the noise's standard deviation. */
@@ -51,10 +65,21 @@ public final class RatingsGenerator {
 
     /** 2,000 users x 1,000 items, 600,000 ratings, planted rank 2, noise 0.5: the test preset (dense enough that a rank-2 model ends within 1% of the floor). */
     public static final Spec SMALL = new Spec("small", 2000, 1000, 600_000, 2, 0.5, 3.5, 40);
-    /** MovieLens-20M-shaped: 138,493 users x 26,744 items, 20,000,263 ratings, planted rank 16. */
-    public static final Spec ML20M = new Spec("ml20m", 138_493, 26_744, 20_000_263, 16, 0.5, 3.5, 20);
-    /** Netflix-prize-shaped: 480,190 users x 17,771 items, 99,072,112 ratings, planted rank 32. */
-    public static final Spec NETFLIX = new Spec("netflix", 480_190, 17_771, 99_072_112L, 32, 0.5, 3.6, 5);
+    /**
+     * MovieLens-20M-shaped: 138,493 users x 26,744 items, 20,000,263 ratings, planted rank 16. Degrees calibrated to the
+     * real data set (GroupLens' README: every user rated at least 20 films; the most rated film has ~67k ratings, 0.34%):
+     * users {@code (j + 500)^-1}, items {@code (j + 110)^-1.8}, which give (sampling without repetition) the hottest item
+     * ~0.35% of the ratings, item median ~65 against a mean of 748, user median ~64 (sparse/SGD.md, "Generator").
+     */
+    public static final Spec ML20M = new Spec("ml20m", 138_493, 26_744, 20_000_263, 16, 0.5, 3.5, 20, 1.0, 500, 1.8, 110);
+    /**
+     * Netflix-prize-shaped: 480,190 users x 17,771 items, 99,072,112 ratings, planted rank 32. Degrees calibrated to the
+     * real data set's published statistics (100,480,507 ratings; most rated film ~233k = 0.23%; films' ratings mean
+     * ~5,654, median ~561; users' mean ~209, median ~96): users {@code (j + 3000)^-0.9}, items {@code (j + 230)^-2.1},
+     * which give the hottest item ~0.235% of the ratings, item median ~520, user median 96 (sparse/SGD.md, "Generator").
+     * Users are capped at half the items (8,885; the real heaviest rated ~17.6k).
+     */
+    public static final Spec NETFLIX = new Spec("netflix", 480_190, 17_771, 99_072_112L, 32, 0.5, 3.6, 5, 0.9, 3000, 2.1, 230);
 
     /**
      * {@code small}, {@code ml20m}, {@code netflix} or {@code USERSxITEMSxNNZ[rRANK]} (planted rank 8 unless given,
@@ -103,7 +128,7 @@ public final class RatingsGenerator {
         long[] start = new long[users + 1];
         for (int u = 0; u < users; u++) start[u + 1] = start[u] + degree[u];
         int n = (int) start[users];
-        double[] cdf = popularity(items, itemSeed ^ 0x5DEECE66DL);
+        double[] cdf = popularity(items, spec.itemExponent(), spec.itemOffset(), itemSeed ^ 0x5DEECE66DL);
         int[] user = new int[n];
         int[] item = new int[n];
         float[] value = new float[n];
@@ -174,7 +199,7 @@ public final class RatingsGenerator {
         int floor = Math.min(spec.minDegree(), cap);
         double[] wgt = new double[users];
         double sum = 0;
-        for (int j = 0; j < users; j++) sum += wgt[j] = Math.pow(j + 10, -0.8);
+        for (int j = 0; j < users; j++) sum += wgt[j] = Math.pow(j + spec.userOffset(), -spec.userExponent());
         long left = spec.nnz() - (long) floor * users;
         int[] byRank = new int[users];
         for (int j = 0; j < users; j++) byRank[j] = (int) Math.min(cap, floor + Math.max(0, Math.round(left * wgt[j] / sum)));
@@ -193,10 +218,10 @@ public final class RatingsGenerator {
     }
 
     /** Cumulative item popularity, power law over a seeded item order. */
-    private static double[] popularity(int items, long seed) {
+    private static double[] popularity(int items, double exponent, double offset, long seed) {
         int[] perm = permutation(items, seed);
         double[] p = new double[items];
-        for (int j = 0; j < items; j++) p[perm[j]] = Math.pow(j + 10, -0.9);
+        for (int j = 0; j < items; j++) p[perm[j]] = Math.pow(j + offset, -exponent);
         double[] cdf = new double[items];
         double s = 0;
         for (int i = 0; i < items; i++) cdf[i] = s += p[i];

@@ -5,6 +5,7 @@ import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.ShortArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
@@ -38,6 +39,12 @@ public final class SgdTrainer implements AutoCloseable {
      */
     public enum Style { AUTO, TASKS, LANES, PREFETCH }
 
+    /**
+     * How W and H are kept on the device: fp32, or IEEE half (fp16: half the bytes an update; every load widened and
+     * every store rounded to nearest even, arithmetic in fp32). fp16 runs the tasks and lanes kernels (not prefetch).
+     */
+    public enum Storage { FP32, FP16 }
+
     /** Ratings per chunk of the RMSE sums. */
     static final int RMSE_CHUNK = 1024;
     /** Lanes per task in the GPU-style kernel: one warp. */
@@ -60,6 +67,9 @@ public final class SgdTrainer implements AutoCloseable {
     private final Device device;
     private final Style kernel;
     private final FloatArray w, h, bu, bi, params;
+    /** The fp16 copies of W and H (null with fp32 storage; then w and h hold the factors). */
+    private final ShortArray wHalf, hHalf;
+    private final Storage storage;
     private final DoubleArray trainSums, testSums;
     private final int trainChunks, testChunks;
     private final ExecutionPlan epochPlan, rmsePlan;
@@ -74,6 +84,11 @@ public final class SgdTrainer implements AutoCloseable {
 
     /** As above, starting from {@code initial} factors (copied) instead of seeded random ones. */
     public SgdTrainer(Ratings train, Ratings test, Schedule schedule, TrainingOptions o, Device device, Style style, Factors initial) {
+        this(train, test, schedule, o, device, style, initial, Storage.FP32);
+    }
+
+    /** As above, keeping W and H on the device in {@code storage}. */
+    public SgdTrainer(Ratings train, Ratings test, Schedule schedule, TrainingOptions o, Device device, Style style, Factors initial, Storage storage) {
         if (train.size() == 0) throw new IllegalArgumentException("no ratings to train on");
         if (schedule.size() != train.size()) throw new IllegalArgumentException("the schedule holds " + schedule.size() + " ratings, the training set " + train.size());
         int k = o.rank();
@@ -93,16 +108,29 @@ public final class SgdTrainer implements AutoCloseable {
         if (style == Style.PREFETCH && !schedule.kind().conflictFree()) {
             throw new IllegalArgumentException("--kernel prefetch needs a conflict-free schedule (blkdiag, diag or stratified), not " + schedule.kind().cliName());
         }
+        if (style == Style.PREFETCH && storage == Storage.FP16) {
+            throw new IllegalArgumentException("--kernel prefetch keeps fp32 rows; with --storage fp16 use --kernel lanes or tasks");
+        }
+        this.storage = storage;
         this.kernel = style != Style.AUTO ? style
                 : !device.info().isGpu() ? Style.TASKS
-                : schedule.kind().conflictFree() ? Style.PREFETCH : Style.LANES;
+                : schedule.kind().conflictFree() && storage == Storage.FP32 ? Style.PREFETCH : Style.LANES;
         this.mean = initial != null ? initial.mean() : (float) train.mean();
         Factors f0 = initial != null ? initial.copy() : Factors.random(train.users(), train.items(), k, o.biases(), mean, o.seed());
         if (f0.rank() != k || f0.users() != train.users() || f0.items() != train.items() || f0.biases() != o.biases()) {
             throw new IllegalArgumentException("initial factors (" + f0.users() + " x " + f0.items() + ", rank " + f0.rank() + ") do not match the training set and options");
         }
-        w = FloatArray.fromArray(f0.w());
-        h = FloatArray.fromArray(f0.h());
+        if (storage == Storage.FP16) {
+            w = new FloatArray(1);
+            h = new FloatArray(1);
+            wHalf = ShortArray.fromArray(toHalf(f0.w()));
+            hHalf = ShortArray.fromArray(toHalf(f0.h()));
+        } else {
+            w = FloatArray.fromArray(f0.w());
+            h = FloatArray.fromArray(f0.h());
+            wHalf = null;
+            hHalf = null;
+        }
         bu = o.biases() ? FloatArray.fromArray(f0.userBias()) : new FloatArray(1);
         bi = o.biases() ? FloatArray.fromArray(f0.itemBias()) : new FloatArray(1);
         params = new FloatArray(SgdKernels.PARAMS);
@@ -126,7 +154,13 @@ public final class SgdTrainer implements AutoCloseable {
         for (int s = 0; s < schedule.steps(); s++) {
             int t0 = stepPtr[s], t1 = stepPtr[s + 1];
             WorkerGrid grid = WorkerGrid.of((long) Math.min(t1 - t0, MAX_GROUPS) * LANES).withLocal(LANES);
-            if (kernel == Style.PREFETCH) {
+            if (storage == Storage.FP16) {
+                if (kernel == Style.LANES) {
+                    g.task("s" + s, grid, SgdKernels::updateTasksLanesHalf, new KernelContext(), taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
+                } else {
+                    g.task("s" + s, SgdKernels::updateTasksHalf, taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
+                }
+            } else if (kernel == Style.PREFETCH) {
                 g.task("s" + s, grid, SgdKernels::updateTasksPrefetch, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.LANES) {
                 g.task("s" + s, grid, SgdKernels::updateTasksLanes, new KernelContext(), taskPtr, user, item, rating, w, h, bu, bi, params, t0, t1, k);
@@ -139,16 +173,18 @@ public final class SgdTrainer implements AutoCloseable {
 
         trainChunks = (n + RMSE_CHUNK - 1) / RMSE_CHUNK;
         trainSums = new DoubleArray(trainChunks);
-        TaskGraph r = new TaskGraph("sgdRmse").transferToDevice(DataTransferMode.EVERY_EXECUTION, params)
-                .task("train", SgdKernels::squaredErrors, user, item, rating, w, h, bu, bi, params, trainSums, n, k, RMSE_CHUNK, trainChunks);
+        TaskGraph r = new TaskGraph("sgdRmse").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
+        if (storage == Storage.FP16) r.task("train", SgdKernels::squaredErrorsHalf, user, item, rating, wHalf, hHalf, bu, bi, params, trainSums, n, k, RMSE_CHUNK, trainChunks);
+        else r.task("train", SgdKernels::squaredErrors, user, item, rating, w, h, bu, bi, params, trainSums, n, k, RMSE_CHUNK, trainChunks);
         if (this.test != null) {
             int m = this.test.size();
             testChunks = (m + RMSE_CHUNK - 1) / RMSE_CHUNK;
             testSums = new DoubleArray(testChunks);
             IntArray tu = ints(this.test.userArray()), ti = ints(this.test.itemArray());
             FloatArray tv = FloatArray.fromArray(this.test.valueArray());
-            r.task("test", SgdKernels::squaredErrors, tu, ti, tv, w, h, bu, bi, params, testSums, m, k, RMSE_CHUNK, testChunks)
-                    .transferToHost(DataTransferMode.EVERY_EXECUTION, trainSums, testSums);
+            if (storage == Storage.FP16) r.task("test", SgdKernels::squaredErrorsHalf, tu, ti, tv, wHalf, hHalf, bu, bi, params, testSums, m, k, RMSE_CHUNK, testChunks);
+            else r.task("test", SgdKernels::squaredErrors, tu, ti, tv, w, h, bu, bi, params, testSums, m, k, RMSE_CHUNK, testChunks);
+            r.transferToHost(DataTransferMode.EVERY_EXECUTION, trainSums, testSums);
         } else {
             testChunks = 0;
             testSums = null;
@@ -226,6 +262,15 @@ public final class SgdTrainer implements AutoCloseable {
      * improved by 0.01% for {@code patience} epochs in a row (0: never stop early). {@code listener} sees each epoch.
      */
     public List<EpochStats> train(int maxEpochs, int patience, Consumer<EpochStats> listener) {
+        return train(maxEpochs, patience, 0, listener);
+    }
+
+    /**
+     * As {@link #train(int, int, Consumer)}, also stopping after the first epoch whose watched RMSE is at most
+     * {@code target} (0: no target).
+     */
+    public List<EpochStats> train(int maxEpochs, int patience, double target, Consumer<EpochStats> listener) {
+        if (!(target >= 0)) throw new IllegalArgumentException("--target-rmse " + target + " must be at least 0");
         if (maxEpochs < 0) throw new IllegalArgumentException("--epochs " + maxEpochs + " must be at least 0");
         if (patience < 0) throw new IllegalArgumentException("--patience " + patience + " must be at least 0");
         List<EpochStats> out = new ArrayList<>();
@@ -237,6 +282,7 @@ public final class SgdTrainer implements AutoCloseable {
             if (listener != null) listener.accept(s);
             double watched = test != null ? s.testRmse() : s.trainRmse();
             if (!Double.isFinite(watched)) throw new IllegalStateException("RMSE became " + watched + " in epoch " + s.epoch() + ": SGD diverged; lower --lr");
+            if (watched <= target) break;
             if (watched < best * (1 - 1e-4)) {
                 best = watched;
                 stale = 0;
@@ -250,6 +296,12 @@ public final class SgdTrainer implements AutoCloseable {
     /** The current factors, copied back from the device. */
     public Factors factors() {
         if (last == null) rmse();
+        if (storage == Storage.FP16) {
+            if (options.biases()) last.transferToHost(wHalf, hHalf, bu, bi);
+            else last.transferToHost(wHalf, hHalf);
+            return new Factors(train.users(), train.items(), options.rank(), fromHalf(wHalf.toHeapArray()), fromHalf(hHalf.toHeapArray()),
+                    options.biases() ? bu.toHeapArray() : null, options.biases() ? bi.toHeapArray() : null, mean);
+        }
         if (options.biases()) last.transferToHost(w, h, bu, bi);
         else last.transferToHost(w, h);
         return new Factors(train.users(), train.items(), options.rank(), w.toHeapArray(), h.toHeapArray(),
@@ -260,6 +312,24 @@ public final class SgdTrainer implements AutoCloseable {
         double s = 0;
         for (int c = 0; c < n; c++) s += a.get(c);
         return s;
+    }
+
+    /** The storage W and H are kept in. */
+    public Storage storage() {
+        return storage;
+    }
+
+    /** {@code v} rounded to fp16 (nearest even, as the kernels' stores). */
+    static short[] toHalf(float[] v) {
+        short[] out = new short[v.length];
+        for (int i = 0; i < v.length; i++) out[i] = Float.floatToFloat16(v[i]);
+        return out;
+    }
+
+    private static float[] fromHalf(short[] v) {
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) out[i] = Float.float16ToFloat(v[i]);
+        return out;
     }
 
     private static IntArray ints(int[] v) {

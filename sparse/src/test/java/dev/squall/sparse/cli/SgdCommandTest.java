@@ -82,6 +82,41 @@ class SgdCommandTest {
     }
 
     @Test
+    void targetRmseStopsAtTheFirstEpochBelowIt() {
+        // a 12-epoch run without a target gives the per-epoch test RMSE; with --target-rmse 1.02x the same run (same
+        // seeds) must stop at the first epoch at or below 1.02 x reachable and report it with the summed device time
+        Object[] full = run("--generate", "small", "--rank", "2", "--epochs", "12", "--patience", "0", "--schedule", "blkdiag", "--blocks", "8",
+                "--device", "jvm", "--json");
+        assertEquals(0, full[0], (String) full[2]);
+        String fj = (String) full[1];
+        double reachable = field(fj, "reachable_rmse");
+        Matcher m = Pattern.compile("\\{\"epoch\":(\\d+)[^}]*\"test_rmse\":([-0-9.eE+]+)").matcher(fj);
+        int first = -1;
+        while (m.find()) {
+            if (Double.parseDouble(m.group(2)) <= 1.02 * reachable) {
+                first = Integer.parseInt(m.group(1));
+                break;
+            }
+        }
+        assertTrue(first > 1 && first < 12, "first epoch within 2% of reachable: " + first + " in " + fj);
+        Object[] r = run("--generate", "small", "--rank", "2", "--epochs", "12", "--patience", "0", "--schedule", "blkdiag", "--blocks", "8",
+                "--device", "jvm", "--json", "--target-rmse", "1.02x");
+        assertEquals(0, r[0], (String) r[2]);
+        String j = (String) r[1];
+        assertEquals(first, (int) field(j, "epochs_to_target"), j);
+        assertEquals(1.02 * reachable, field(j, "target_rmse"), 1e-12);
+        assertEquals(field(j, "train_ms"), field(j, "ms_to_target"), 1e-9, "training stopped at the target");
+        assertEquals(first, Pattern.compile("\\{\"epoch\":").matcher(j).results().count(), "epochs run");
+        // an absolute target that cannot be met: all epochs run, nothing reached
+        r = run("--generate", "small", "--rank", "2", "--epochs", "2", "--device", "jvm", "--target-rmse", "0.1");
+        assertEquals(0, r[0], (String) r[2]);
+        assertTrue(((String) r[1]).contains("target     test RMSE 0.1000 not reached"), (String) r[1]);
+        r = run("--generate", "small", "--device", "jvm", "--target-rmse", "fast");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--target-rmse 'fast': expected a number or Fx"), (String) r[2]);
+    }
+
+    @Test
     void badInputSaysWhatIsWrong() throws Exception {
         Path nan = dir.resolve("nan.txt");
         Files.writeString(nan, "1 1 4\n1 2 NaN\n");
@@ -98,6 +133,13 @@ class SgdCommandTest {
         r = run("--generate", "small", "--schedule", "zigzag", "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("expected blkdiag, diag, stratified or hogwild"), (String) r[2]);
+
+        r = run("--generate", "small", "--storage", "fp8", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--storage 'fp8': expected fp32 or fp16"), (String) r[2]);
+        r = run("--generate", "small", "--storage", "fp16", "--kernel", "prefetch", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("with --storage fp16 use --kernel lanes or tasks"), (String) r[2]);
 
         r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "1", "--verify");
         assertEquals(2, r[0]);

@@ -76,6 +76,51 @@ class RatingsGeneratorTest {
     }
 
     @Test
+    void degreeShapeGivesTheExpectedHottestItemAndMedians() {
+        // the netflix preset's shape at 1/24 of the users: the item counts must match the successive-sampling model
+        // (a user of degree d takes item i with probability 1 - exp(-lambda_d p_i), sum over i = d), computed here
+        RatingsGenerator.Spec nf = RatingsGenerator.NETFLIX;
+        RatingsGenerator.Spec spec = new RatingsGenerator.Spec("shape", 20_000, 3_000, 400_000, 4, 0.5, 3.5, 5,
+                nf.userExponent(), nf.userOffset(), nf.itemExponent(), nf.itemOffset());
+        Ratings r = RatingsGenerator.generate(spec, 7);
+        int[] du = RatingsGenerator.degrees(spec, 1);
+        double[] p = new double[spec.items()];
+        double ps = 0;
+        for (int j = 0; j < p.length; j++) ps += p[j] = Math.pow(j + spec.itemOffset(), -spec.itemExponent());
+        double[] expect = new double[p.length];
+        java.util.Map<Integer, Integer> byDegree = new java.util.TreeMap<>();
+        for (int d : du) byDegree.merge(d, 1, Integer::sum);
+        for (var e : byDegree.entrySet()) {
+            double lo = 0, hi = 1;
+            while (taken(p, ps, hi) < e.getKey()) hi *= 2;
+            for (int it = 0; it < 60; it++) {
+                double mid = (lo + hi) / 2;
+                if (taken(p, ps, mid) < e.getKey()) lo = mid;
+                else hi = mid;
+            }
+            for (int j = 0; j < p.length; j++) expect[j] += e.getValue() * -Math.expm1(-hi * p[j] / ps);
+        }
+        java.util.Arrays.sort(expect);
+        int[] di = r.itemDegrees().clone();
+        java.util.Arrays.sort(di);
+        double top = di[di.length - 1], topModel = expect[expect.length - 1];
+        assertEquals(topModel, top, 0.05 * topModel, "hottest item");
+        double med = di[di.length / 2], medModel = expect[expect.length / 2];
+        assertEquals(medModel, med, 0.1 * medModel, "median item");
+        // the old default shape gives a flatter tail: the preset's median item is further below the mean
+        Ratings flat = RatingsGenerator.generate(new RatingsGenerator.Spec("flat", 20_000, 3_000, 400_000, 4, 0.5, 3.5, 5), 7);
+        int[] df = flat.itemDegrees().clone();
+        java.util.Arrays.sort(df);
+        assertTrue(df[df.length / 2] > 1.5 * med, "median item: default shape " + df[df.length / 2] + ", netflix shape " + med);
+    }
+
+    private static double taken(double[] p, double ps, double lambda) {
+        double s = 0;
+        for (double v : p) s += -Math.expm1(-lambda * v / ps);
+        return s;
+    }
+
+    @Test
     void specsAreParsedAndChecked() {
         assertEquals(480_190, RatingsGenerator.parse("netflix").users());
         assertEquals(26_744, RatingsGenerator.parse("ML20M").items());

@@ -50,6 +50,37 @@ class SgdTrainerTest {
         return tests.stream();
     }
 
+    @TestFactory
+    Stream<DynamicTest> fp16StorageReachesTheFloorAndRepeatsBitForBit() {
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.HOGWILD}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
+                    tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
+                        Schedule s = schedule(SMALL.train(), kind);
+                        float[][] runs = new float[2][];
+                        for (int rep = 0; rep < (kind.conflictFree() ? 2 : 1); rep++) {
+                            try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, floorOptions(), d, style, null, SgdTrainer.Storage.FP16)) {
+                                List<SgdTrainer.EpochStats> h = t.train(12, 0, null);
+                                double test = h.getLast().testRmse();
+                                Factors f = t.factors();
+                                // the factors are fp16 values (every one survives a round trip through half)
+                                for (float v : f.w()) assertEquals(v, Float.float16ToFloat(Float.floatToFloat16(v)), "W value " + v + " is not a half");
+                                // the device's RMSE (fp16 loads) agrees with the host's on the widened factors
+                                assertEquals(f.rmse(SMALL.test()), test, 1e-5 * test, "device and host test RMSE");
+                                assertTrue(test <= 1.02 * floor, kind + " fp16 on " + d.id() + ": test RMSE " + test + " is not within 2% of the floor " + floor);
+                                runs[rep] = f.w();
+                            }
+                        }
+                        if (kind.conflictFree()) assertTrue(java.util.Arrays.equals(runs[0], runs[1]), "blkdiag fp16 run twice differs");
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
     /** A sparser generated matrix: 300 users x 200 items, 8,000 ratings (trained at rank 8 with biases). */
     private static final Ratings MID = RatingsGenerator.generate(RatingsGenerator.parse("300x200x8000"), 21);
 

@@ -4,6 +4,7 @@ import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.ShortArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.Parallel;
@@ -146,6 +147,197 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
+        }
+    }
+
+    /**
+     * The IEEE binary16 value of {@code bits} (low 16 bits) as a float: exact (every half is a float), subnormals
+     * {@code m 2^-24}, infinities and NaNs kept (the NaN's payload shifted into the float's). Integer operations only,
+     * so every backend gives the same bits as {@link Float#float16ToFloat}.
+     */
+    @DeviceFunction
+    public static float halfToFloat(int bits) {
+        int e = (bits >>> 10) & 0x1F;
+        int m = bits & 0x3FF;
+        float mag;                                              // the magnitude; the sign is a negation (a sign-bit flip, NaNs included)
+        if (e == 31) {
+            mag = Float.intBitsToFloat(0x7F800000 | (m << 13));
+        } else if (e == 0) {
+            mag = (float) m * 5.9604645E-8f;                    // m 2^-24, exact
+        } else {
+            mag = Float.intBitsToFloat(((e + 112) << 23) | (m << 13));
+        }
+        return (bits & 0x8000) != 0 ? -mag : mag;
+    }
+
+    /**
+     * {@code f} rounded to IEEE binary16, round to nearest even (as {@link Float#floatToFloat16}): overflow to
+     * infinity, gradual underflow to subnormals, NaN to a quiet NaN of the same sign. Integer operations only, bit-exact
+     * on every backend. Returns the 16 bits in an int.
+     */
+    @DeviceFunction
+    public static int floatToHalf(float f) {
+        int x = Float.floatToRawIntBits(f);
+        int sign = (x >>> 16) & 0x8000;
+        int e = (x >>> 23) & 0xFF;
+        int m = x & 0x7FFFFF;
+        int he = e - 112;                                       // the half's biased exponent: e - 127 + 15
+        int out;
+        if (e == 255) {
+            out = m != 0 ? (sign | 0x7E00 | (m >>> 13)) : (sign | 0x7C00);
+        } else if (he >= 31) {
+            out = sign | 0x7C00;
+        } else if (he <= 0) {
+            if (he < -10) {
+                out = sign;                                     // below half the smallest subnormal: zero
+            } else {
+                int full = m | 0x800000;
+                int shift = 14 - he;                            // 14..24 bits dropped
+                int q = full >>> shift;
+                int rem = full & ((1 << shift) - 1);
+                int mid = 1 << (shift - 1);
+                if (rem > mid || (rem == mid && (q & 1) != 0)) {
+                    q = q + 1;
+                }
+                out = sign | q;
+            }
+        } else {
+            int q = (he << 10) | (m >>> 13);
+            int rem = m & 0x1FFF;
+            if (rem > 0x1000 || (rem == 0x1000 && (q & 1) != 0)) {
+                q = q + 1;                                      // a carry into the exponent (or to infinity) is right
+            }
+            out = sign | q;
+        }
+        return out;
+    }
+
+    /** {@code dst[e] = halfToFloat(src[e])} for {@code e < n}: fp16-stored factors widened (download, checks). */
+    @Kernel
+    public static void widenHalf(@ReadOnly ShortArray src, FloatArray dst, int n) {
+        for (@Parallel int e = 0; e < n; e++) {
+            dst.set(e, halfToFloat(src.get(e) & 0xFFFF));
+        }
+    }
+
+    /** {@code dst[e] = floatToHalf(src[e])} for {@code e < n}: factors rounded to fp16 storage. */
+    @Kernel
+    public static void narrowToHalf(@ReadOnly FloatArray src, ShortArray dst, int n) {
+        for (@Parallel int e = 0; e < n; e++) {
+            dst.set(e, (short) floatToHalf(src.get(e)));
+        }
+    }
+
+    /** As {@link #addDot} with fp16-stored rows (widened to float, products and sums in float). */
+    @DeviceFunction
+    static float addDotHalf(float acc, @ReadOnly ShortArray w, @ReadOnly ShortArray h, long wu, long hi, int f0, int stride, int k) {
+        float s = acc;
+        for (int f = f0; f < k; f += stride) {
+            s += halfToFloat(w.get(wu + f) & 0xFFFF) * halfToFloat(h.get(hi + f) & 0xFFFF);
+        }
+        return s;
+    }
+
+    /** As {@link #predict} with fp16-stored factors (biases in float). */
+    @DeviceFunction
+    static float predictHalf(@ReadOnly ShortArray w, @ReadOnly ShortArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                             int u, int i, int k, float mean, float biases) {
+        float pred = mean + addDotHalf(0.0f, w, h, (long) u * k, (long) i * k, 0, 1, k);
+        if (biases != 0.0f) {
+            pred = pred + bu.get(u) + bi.get(i);
+        }
+        return pred;
+    }
+
+    /** As {@link #stepFactors} with fp16 storage: the step in float, the new values rounded to fp16 (nearest even). */
+    @DeviceFunction
+    static void stepFactorsHalf(ShortArray w, ShortArray h, long wu, long hi, int f0, int stride, int k, float lr, float reg, float err) {
+        for (int f = f0; f < k; f += stride) {
+            float wf = halfToFloat(w.get(wu + f) & 0xFFFF);
+            float hf = halfToFloat(h.get(hi + f) & 0xFFFF);
+            w.set(wu + f, (short) floatToHalf(wf + lr * (err * hf - reg * wf)));
+            h.set(hi + f, (short) floatToHalf(hf + lr * (err * wf - reg * hf)));
+        }
+    }
+
+    /** {@link #updateTasks} with W and H stored as IEEE half (half the bytes of a row; arithmetic in float). */
+    @Kernel
+    public static void updateTasksHalf(@ReadOnly IntArray taskPtr, @ReadOnly IntArray user, @ReadOnly IntArray item,
+                                       @ReadOnly FloatArray rating, ShortArray w, ShortArray h, FloatArray bu, FloatArray bi,
+                                       @ReadOnly FloatArray params, int t0, int t1, int k) {
+        for (@Parallel int t = t0; t < t1; t++) {
+            float lr = params.get(0);
+            float reg = params.get(1);
+            float regBias = params.get(2);
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                float err = rating.get(e) - predictHalf(w, h, bu, bi, u, i, k, mean, biases);
+                stepFactorsHalf(w, h, (long) u * k, (long) i * k, 0, 1, k, lr, reg, err);
+                if (biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+        }
+    }
+
+    /** {@link #updateTasksLanes} with W and H stored as IEEE half (a lane still reads only features it wrote). */
+    @Kernel
+    public static void updateTasksLanesHalf(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                            @ReadOnly IntArray item, @ReadOnly FloatArray rating, ShortArray w, ShortArray h,
+                                            FloatArray bu, FloatArray bi, @ReadOnly FloatArray params, int t0, int t1, int k) {
+        int lane = ctx.localIdx;
+        int lanes = ctx.localGroupSizeX;
+        int groups = ctx.globalGroupSizeX / lanes;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int end = taskPtr.get(t + 1);
+            for (int e = taskPtr.get(t); e < end; e++) {
+                int u = user.get(e);
+                int i = item.get(e);
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                part = addDotHalf(part, w, h, wu, hi, lane, lanes, k);
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = rating.get(e) - pred;
+                stepFactorsHalf(w, h, wu, hi, lane, lanes, k, lr, reg, err);
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+        }
+    }
+
+    /** {@link #squaredErrors} with fp16-stored factors. */
+    @Kernel
+    public static void squaredErrorsHalf(@ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                         @ReadOnly ShortArray w, @ReadOnly ShortArray h, @ReadOnly FloatArray bu, @ReadOnly FloatArray bi,
+                                         @ReadOnly FloatArray params, DoubleArray sums, int n, int k, int chunk, int chunks) {
+        for (@Parallel int c = 0; c < chunks; c++) {
+            float mean = params.get(3);
+            float biases = params.get(4);
+            int e1 = Math.min(n, (c + 1) * chunk);
+            double s = 0.0;
+            for (int e = c * chunk; e < e1; e++) {
+                float pred = predictHalf(w, h, bu, bi, user.get(e), item.get(e), k, mean, biases);
+                double d = (double) rating.get(e) - (double) pred;
+                s += d * d;
+            }
+            sums.set(c, s);
         }
     }
 
