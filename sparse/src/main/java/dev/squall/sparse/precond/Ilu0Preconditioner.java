@@ -73,6 +73,8 @@ public final class Ilu0Preconditioner implements Preconditioner {
         this.syncFree = switch (o) {
             case SYNC_FREE -> SyncFreeSolve.natural(m.rows());
             case SYNC_FREE_LEVELS -> new SyncFreeSolve(fwd.order(), bwd.order(), "level order");
+            case SYNC_FREE_WARP -> SyncFreeSolve.natural(m.rows(), true);
+            case SYNC_FREE_WARP_LEVELS -> new SyncFreeSolve(fwd.order(), bwd.order(), "level order", true);
             default -> null;
         };
         this.solveReason = (syncFree == null ? "level-scheduled" : "sync-free, rows in " + syncFree.orderName()) + " (" + why[0] + ")";

@@ -449,6 +449,98 @@ public final class SolverKernels {
         }
     }
 
+    /**
+     * {@link #syncFreeRows} with one sub-group (32 work-items) per work-group, which waits as a whole: a work-item per
+     * row as there, but no work-item spins on its own. Phase one waits for the rows of earlier blocks: every work-item
+     * tests the flags of its row's inputs outside the block ({@code pos[j] < first}, {@code pos} the inverse of
+     * {@code order}) in one pass; while any is missing, lane 0 alone spins on the one latest in {@code order} (a
+     * sub-group maximum), then all pass again. So a waiting warp issues one load per turn, not 32 scattered ones, and
+     * no lane of a warp spins while another of its lanes could compute. Phase two resolves the rows of the block in
+     * rounds: a work-item whose inputs inside the block are flagged computes, publishes its value, fences and flags;
+     * the sub-group repeats while any row is left (each round finishes at least the lowest unfinished position, whose
+     * inputs lie before it). Flags and {@code ticket[0]} are cleared by {@link #syncFreeReset}; launch with work-groups
+     * of 32.
+     *
+     * <p>Forward progress as in {@link #syncFreeRows}: blocks are taken by ticket, so phase one waits only on groups
+     * that started earlier, and phase two waits on nobody outside its own sub-group, which moves in lockstep.
+     */
+    @Kernel
+    public static void syncFreeWarpRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                        @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                        IntArray ready, IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir,
+                                        int part, int unit) {
+        int[] block = ctx.allocateIntLocalArray(1);
+        if (ctx.localIdx == 0) {
+            block[0] = ctx.atomicAdd(ticket, 0, 1);
+        }
+        ctx.localBarrier();
+        int first = block[0] * ctx.localGroupSizeX;
+        int k = first + ctx.localIdx;
+        int i = order.get(Math.min(k, n - 1));
+        int start = k < n ? rowPtr.get(i) : 0;
+        int end = k < n ? rowPtr.get(i + 1) : 0;
+        int total = 1;
+        while (total > 0) {
+            int missing = 0;
+            int latest = -1;
+            for (int q = start; q < end; q++) {
+                int j = col.get(q);
+                boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                if (take && (dir == 1 ? j < i : j > i)) {
+                    int pj = pos.get(j);
+                    if (pj < first && ctx.volatileLoad(ready, j) == 0) {
+                        missing = 1;
+                        latest = Math.max(latest, pj);
+                    }
+                }
+            }
+            total = ctx.subgroupReduceAdd(missing);
+            if (total > 0) {
+                latest = Math.max(latest, ctx.shuffleXor(latest, 16));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 8));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 4));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 2));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 1));
+                if (ctx.localIdx == 0) {
+                    int w = order.get(latest);
+                    while (ctx.volatileLoad(ready, w) == 0) {
+                    }
+                }
+            }
+        }
+        int done = k < n ? 0 : 1;
+        int left = ctx.subgroupReduceAdd(1 - done);
+        while (left > 0) {
+            if (done == 0) {
+                int wait = 0;
+                for (int q = start; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    if (take && (dir == 1 ? j < i : j > i) && pos.get(j) >= first && ctx.volatileLoad(ready, j) == 0) {
+                        wait = 1;
+                    }
+                }
+                if (wait == 0) {
+                    double s = b.get(i);
+                    for (int q = start; q < end; q++) {
+                        int j = col.get(q);
+                        boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                        boolean before = dir == 1 ? j < i : j > i;
+                        if (take) {
+                            s -= val.get(q) * (before ? ctx.volatileLoad(x, j) : xOld.get(j));
+                        }
+                    }
+                    double v = unit == 1 ? s : s / val.get(diagPos.get(i));
+                    ctx.volatileStore(x, i, v);
+                    ctx.globalFence();
+                    ctx.volatileStore(ready, i, 1);
+                    done = 1;
+                }
+            }
+            left = ctx.subgroupReduceAdd(1 - done);
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
