@@ -48,8 +48,9 @@ public final class SyncFreeSolve {
 
     /**
      * As {@link #SyncFreeSolve(int[], int[], String)}; {@code warp} waits by sub-groups of 32 rows
-     * ({@link SolverKernels#syncFreeWarpRows}: one spinning lane per warp, rows inside a warp in lockstep rounds)
-     * rather than by work-item ({@link SolverKernels#syncFreeRows}).
+     * ({@link SolverKernels#syncFreeWarpRows}: one spinning lane per warp, rows inside a warp in lockstep rounds, values
+     * that are their own flags: {@code x} is set to NaN before each solve) rather than by work-item
+     * ({@link SolverKernels#syncFreeRows}).
      */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp) {
         if (forwardOrder.length != backwardOrder.length) {
@@ -100,20 +101,23 @@ public final class SyncFreeSolve {
     /**
      * Appends one solve {@code x[i] = (b[i] - sum_part val_ij x'[j]) / (unit ? 1 : val_ii)}, where {@code x'[j]} is the
      * new value for rows before {@code i} in the sweep ({@code j < i} when {@code forward}, else {@code j > i}) and
-     * {@code xOld[j]} for the others; {@code x} must not be {@code xOld} when {@code part} takes columns on both sides.
+     * {@code xOld[j]} for the others; {@code x} must not be {@code xOld} when {@code part} takes columns on both sides,
+     * nor {@code b} when solving by warps.
      */
     public void append(TaskGraph g, String prefix, Precision p, DeviceMatrix m, KernelArray val, KernelArray b, KernelArray xOld,
                        KernelArray x, boolean forward, int part, int unit) {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
-        g.task(prefix + "/clear", SolverKernelVariants.syncFreeReset.at(p), ready, ticket, n);
         if (warp) {
+            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
+            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             long items = ((long) n + WARP - 1) / WARP * WARP;
             g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
-                    m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ready, ticket, forward ? this.forward : this.backward,
+                    m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
                     forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit);
             return;
         }
+        g.task(prefix + "/clear", SolverKernelVariants.syncFreeReset.at(p), ready, ticket, n);
         long items = ((long) n + GROUP - 1) / GROUP * GROUP;
         g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(GROUP), SolverKernelVariants.syncFreeRows.at(p), new KernelContext(),
                 m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ready, ticket, forward ? this.forward : this.backward, n,

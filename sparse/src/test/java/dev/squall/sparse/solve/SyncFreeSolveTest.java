@@ -148,6 +148,31 @@ class SyncFreeSolveTest {
         });
     }
 
+    @TestFactory
+    Stream<DynamicTest> aNanInTheRightHandSideEndsTheWarpSolveWithNonFiniteValues() {
+        CsrMatrix a = mirrored(300, 11, (i, r) -> i > 0 ? new int[] {i - 1, r.nextInt(i)} : new int[0]);
+        int n = a.rows();
+        return DeviceCases.each(new Integer[] {0, 37, 299}, d -> "", (d, p, bad) -> {
+            double[] b = new SplittableRandom(bad).doubles(n, -1, 1).toArray();
+            b[bad] = Double.NaN;
+            double[] want = substitute(a, b, true, false);
+            DeviceMatrix m = DeviceMatrix.of(a, p);
+            KernelArray kb = p.allocate(n);
+            KernelArray x = p.allocate(n);
+            Precision.write(kb, b);
+            TaskGraph tg = new TaskGraph("syncfreenan").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
+            SyncFreeSolve.natural(n, true).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
+            tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
+            try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
+                plan.withDevice(d).execute();
+            }
+            double[] got = Precision.read(x, n);
+            SolverChecks.assertClose(java.util.Arrays.copyOf(want, bad), java.util.Arrays.copyOf(got, bad), p, "rows before the NaN");
+            // every later row reads row `bad` through the chain: none may come out finite (NaN is published as infinity)
+            for (int i = bad; i < n; i++) assertTrue(!Double.isFinite(got[i]), "row " + i + " = " + got[i]);
+        });
+    }
+
     private record Sweep(String matrix, GaussSeidel.Ordering ordering) {
         @Override
         public String toString() {
