@@ -28,7 +28,8 @@ for r in rows(sys.argv[1]):
     ratio = f"{p['ms'] / r['ms_per_sweep']:.2f}x" if p else "-"
     pms = f"{p['ms']:.4f}" if p else "-"
     if "sync-free" in r["layout"]:
-        label = "sync-free, rows in " + ("level order" if "level order" in r["layout"] else "natural order")
+        label = "sync-free, rows in " + ("level order" if "level order" in r["layout"] else "natural order") \
+            + (", by warps" if "waiting by warps" in r["layout"] else "")
     else:
         label = f"{r['schedule']}, chain-max 512, {r['layout'].split(' ')[0]}"
     print(f"{name:12} {label[:44]:44} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"

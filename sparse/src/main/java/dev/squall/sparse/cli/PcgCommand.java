@@ -63,8 +63,9 @@ public final class PcgCommand implements SquallSubcommand {
     String precond;
 
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "for gs and mg smoothing: auto, levelset or multicolor; for gs also syncfree or syncfree-levels (one launch a sweep); "
-            + "for ilu0's triangular solves: auto (on GPUs sync-free when levels are narrower than the device keeps busy; the reason printed), "
-            + "levelset, syncfree (rows in natural order) or syncfree-levels (rows in level order) (default auto)")
+            + "for ilu0's triangular solves: auto (level sets; the reason printed), "
+            + "levelset, syncfree (rows in natural order) or syncfree-levels (rows in level order); for both syncfree-warp and "
+            + "syncfree-warp-levels (waiting by warps of 32 rows) (default auto)")
     String schedule;
 
     @Option(names = "--tol", paramLabel = "T", defaultValue = "1e-8", description = "relative residual to reach (default 1e-8)")
@@ -123,7 +124,7 @@ public final class PcgCommand implements SquallSubcommand {
         String kind = precond.strip().toLowerCase(Locale.ROOT);
         if (!kind.matches("none|jacobi|gs|symgs|ilu0|mg")) throw new IllegalArgumentException("--precond must be none, jacobi, gs, ilu0 or mg, got '" + precond + "'");
         GaussSeidel.Ordering ordering = GaussSeidel.Ordering.parse(schedule);
-        boolean syncFree = ordering == GaussSeidel.Ordering.SYNC_FREE || ordering == GaussSeidel.Ordering.SYNC_FREE_LEVELS;
+        boolean syncFree = ordering.syncFree();
         if (syncFree && !kind.matches("gs|symgs|ilu0")) {
             throw new IllegalArgumentException("--schedule " + schedule + " applies to --precond gs and ilu0, not " + kind);
         }

@@ -42,7 +42,16 @@ public final class GaussSeidel implements AutoCloseable {
         /** Natural order, one launch per sweep: work-items wait on the rows they read ({@link SyncFreeSweeper}). */
         SYNC_FREE,
         /** As {@link #SYNC_FREE} with work-items taking rows in level order. */
-        SYNC_FREE_LEVELS;
+        SYNC_FREE_LEVELS,
+        /** As {@link #SYNC_FREE}, waiting by warps of 32 rows ({@link SyncFreeSolve} with {@code warp}). */
+        SYNC_FREE_WARP,
+        /** As {@link #SYNC_FREE_LEVELS}, waiting by warps of 32 rows. */
+        SYNC_FREE_WARP_LEVELS;
+
+        /** Whether rows are scheduled by a sync-free solve. */
+        public boolean syncFree() {
+            return this == SYNC_FREE || this == SYNC_FREE_LEVELS || this == SYNC_FREE_WARP || this == SYNC_FREE_WARP_LEVELS;
+        }
 
         /**
          * {@code auto}, {@code levelset}/{@code levels}, {@code multicolor}/{@code multicolour}/{@code colours},
@@ -55,7 +64,10 @@ public final class GaussSeidel implements AutoCloseable {
                 case "multicolor", "multicolour", "colors", "colours", "color", "colour" -> COLOURS;
                 case "syncfree", "sync-free" -> SYNC_FREE;
                 case "syncfree-levels", "sync-free-levels" -> SYNC_FREE_LEVELS;
-                default -> throw new IllegalArgumentException("--schedule must be auto, levelset, multicolor, syncfree or syncfree-levels, got '"
+                case "syncfree-warp", "sync-free-warp" -> SYNC_FREE_WARP;
+                case "syncfree-warp-levels", "sync-free-warp-levels" -> SYNC_FREE_WARP_LEVELS;
+                default -> throw new IllegalArgumentException("--schedule must be auto, levelset, multicolor, syncfree, syncfree-levels, "
+                        + "syncfree-warp or syncfree-warp-levels, got '"
                         + s + "'");
             };
         }
@@ -81,10 +93,10 @@ public final class GaussSeidel implements AutoCloseable {
                     fwd = Colouring.greedy(g);
                     reason = "colours requested";
                 }
-                case SYNC_FREE, SYNC_FREE_LEVELS -> {
+                case SYNC_FREE, SYNC_FREE_LEVELS, SYNC_FREE_WARP, SYNC_FREE_WARP_LEVELS -> {
                     fwd = LevelSets.forward(g);
                     reason = "sync-free requested: one launch per sweep, work-items take rows in "
-                            + (o == Ordering.SYNC_FREE ? "natural" : "level") + " order and wait on the rows they read";
+                            + (o == Ordering.SYNC_FREE || o == Ordering.SYNC_FREE_WARP ? "natural" : "level") + " order and wait on the rows they read";
                 }
                 default -> {
                     ScheduleChooser.Choice c = ScheduleChooser.choose(g, device);
@@ -151,6 +163,8 @@ public final class GaussSeidel implements AutoCloseable {
         return switch (o) {
             case SYNC_FREE -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows()));
             case SYNC_FREE_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order"));
+            case SYNC_FREE_WARP -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), true));
+            case SYNC_FREE_WARP_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order", true));
             default -> Sweeper.create(m, plan, p, chainMax, layout, gpu);
         };
     }

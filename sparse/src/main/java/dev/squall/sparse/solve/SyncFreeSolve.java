@@ -28,6 +28,8 @@ import dev.squall.tasks.runtime.WorkerGrid;
 public final class SyncFreeSolve {
     /** Work-items per work-group. */
     public static final int GROUP = 128;
+    /** Work-items per work-group (one sub-group) of the solve that waits by warps. */
+    public static final int WARP = 32;
 
     private final int n;
     private final IntArray forward;
@@ -35,9 +37,22 @@ public final class SyncFreeSolve {
     private final IntArray ready;
     private final IntArray ticket;
     private final String orderName;
+    private final boolean warp;
+    private final IntArray forwardPos;
+    private final IntArray backwardPos;
 
     /** Solves over {@code forwardOrder} (rows waiting on earlier ones) and {@code backwardOrder} (on later ones). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName) {
+        this(forwardOrder, backwardOrder, orderName, false);
+    }
+
+    /**
+     * As {@link #SyncFreeSolve(int[], int[], String)}; {@code warp} waits by sub-groups of 32 rows
+     * ({@link SolverKernels#syncFreeWarpRows}: one spinning lane per warp, rows inside a warp in lockstep rounds, values
+     * that are their own flags: {@code x} is set to NaN before each solve) rather than by work-item
+     * ({@link SolverKernels#syncFreeRows}).
+     */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp) {
         if (forwardOrder.length != backwardOrder.length) {
             throw new IllegalArgumentException("forward order has " + forwardOrder.length + " rows, backward " + backwardOrder.length);
         }
@@ -47,21 +62,35 @@ public final class SyncFreeSolve {
         this.ready = new IntArray(Math.max(1, n));
         this.ticket = new IntArray(1);
         this.orderName = orderName;
+        this.warp = warp;
+        this.forwardPos = warp ? ints(inverse(forwardOrder)) : null;
+        this.backwardPos = warp ? ints(inverse(backwardOrder)) : null;
+    }
+
+    private static int[] inverse(int[] order) {
+        int[] pos = new int[Math.max(1, order.length)];
+        for (int k = 0; k < order.length; k++) pos[order[k]] = k;
+        return pos;
     }
 
     /** Rows in natural order forward and in reverse natural order backward: no inspector. */
     public static SyncFreeSolve natural(int n) {
+        return natural(n, false);
+    }
+
+    /** As {@link #natural(int)}, waiting by sub-groups when {@code warp}. */
+    public static SyncFreeSolve natural(int n, boolean warp) {
         int[] f = new int[n], b = new int[n];
         for (int i = 0; i < n; i++) {
             f[i] = i;
             b[i] = n - 1 - i;
         }
-        return new SyncFreeSolve(f, b, "natural order");
+        return new SyncFreeSolve(f, b, "natural order", warp);
     }
 
     /** How work-items take rows, for reports. */
     public String orderName() {
-        return orderName;
+        return orderName + (warp ? ", waiting by warps" : "");
     }
 
     /** Launches of one solve. */
@@ -72,12 +101,22 @@ public final class SyncFreeSolve {
     /**
      * Appends one solve {@code x[i] = (b[i] - sum_part val_ij x'[j]) / (unit ? 1 : val_ii)}, where {@code x'[j]} is the
      * new value for rows before {@code i} in the sweep ({@code j < i} when {@code forward}, else {@code j > i}) and
-     * {@code xOld[j]} for the others; {@code x} must not be {@code xOld} when {@code part} takes columns on both sides.
+     * {@code xOld[j]} for the others; {@code x} must not be {@code xOld} when {@code part} takes columns on both sides,
+     * nor {@code b} when solving by warps.
      */
     public void append(TaskGraph g, String prefix, Precision p, DeviceMatrix m, KernelArray val, KernelArray b, KernelArray xOld,
                        KernelArray x, boolean forward, int part, int unit) {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
+        if (warp) {
+            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
+            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
+            long items = ((long) n + WARP - 1) / WARP * WARP;
+            g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
+                    m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
+                    forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit);
+            return;
+        }
         g.task(prefix + "/clear", SolverKernelVariants.syncFreeReset.at(p), ready, ticket, n);
         long items = ((long) n + GROUP - 1) / GROUP * GROUP;
         g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(GROUP), SolverKernelVariants.syncFreeRows.at(p), new KernelContext(),

@@ -96,10 +96,8 @@ class Ilu0PreconditionerTest {
         org.junit.jupiter.api.Assertions.assertTrue(ilu.describe().contains("(auto: CPU device, level sets with narrow levels chained)"), ilu.describe());
         dev.squall.sparse.inspect.Schedule chain = dev.squall.sparse.inspect.LevelSets.forward(dev.squall.sparse.inspect.DependenceGraph.of(a));
         String[] why = new String[1];
-        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.SYNC_FREE_LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 512, why));
-        org.junit.jupiter.api.Assertions.assertEquals("auto: 1 rows per level on average < 512 the device keeps busy, 300 levels", why[0]);
-        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 1, why));
-        org.junit.jupiter.api.Assertions.assertTrue(why[0].contains(">= 1 the device keeps busy"), why[0]);
+        org.junit.jupiter.api.Assertions.assertEquals(GaussSeidel.Ordering.LEVELS, Ilu0Preconditioner.chooseSolves(chain, true, 512, why));
+        org.junit.jupiter.api.Assertions.assertTrue(why[0].endsWith("1 rows per level on average, 300 levels"), why[0]);
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new Ilu0Preconditioner(DeviceMatrix.of(a, Precision.FP64), Precision.FP64, jvm, 512, GaussSeidel.Ordering.COLOURS));
     }

@@ -100,10 +100,11 @@ class SyncFreeSolveTest {
         return x;
     }
 
-    private record Case(String matrix, boolean levelOrder, boolean lower, boolean unit) {
+    private record Case(String matrix, boolean levelOrder, boolean lower, boolean unit, boolean warp) {
         @Override
         public String toString() {
-            return matrix + (levelOrder ? " level order" : " natural order") + (lower ? " lower" : " upper") + (unit ? " unit" : "");
+            return matrix + (levelOrder ? " level order" : " natural order") + (lower ? " lower" : " upper") + (unit ? " unit" : "")
+                    + (warp ? " by warps" : "");
         }
     }
 
@@ -113,10 +114,12 @@ class SyncFreeSolveTest {
         List<Case> cases = new ArrayList<>();
         for (String name : ms.keySet()) {
             for (boolean levels : new boolean[] {false, true}) {
-                cases.add(new Case(name, levels, true, false));
-                cases.add(new Case(name, levels, false, false));
-                // a unit-diagonal solve over bcsstk01's entries (up to 1e9) overflows: unit cases on the scaled shapes only
-                if (!name.equals("bcsstk01")) cases.add(new Case(name, levels, true, true));
+                for (boolean warp : new boolean[] {false, true}) {
+                    cases.add(new Case(name, levels, true, false, warp));
+                    cases.add(new Case(name, levels, false, false, warp));
+                    // a unit-diagonal solve over bcsstk01's entries (up to 1e9) overflows: unit cases on the scaled shapes only
+                    if (!name.equals("bcsstk01")) cases.add(new Case(name, levels, true, true, warp));
+                }
             }
         }
         return DeviceCases.each(cases.toArray(Case[]::new), d -> "", (d, p, c) -> {
@@ -125,8 +128,8 @@ class SyncFreeSolveTest {
             double[] b = new SplittableRandom(n).doubles(n, -1, 1).toArray();
             DeviceMatrix m = DeviceMatrix.of(a, p);
             DependenceGraph g = DependenceGraph.of(a);
-            SyncFreeSolve s = c.levelOrder() ? new SyncFreeSolve(LevelSets.forward(g).order(), LevelSets.backward(g).order(), "level order")
-                    : SyncFreeSolve.natural(n);
+            SyncFreeSolve s = c.levelOrder() ? new SyncFreeSolve(LevelSets.forward(g).order(), LevelSets.backward(g).order(), "level order", c.warp())
+                    : SyncFreeSolve.natural(n, c.warp());
             KernelArray kb = p.allocate(n);
             KernelArray x = p.allocate(n);
             Precision.write(kb, b);
@@ -142,6 +145,31 @@ class SyncFreeSolveTest {
                     SolverChecks.assertClose(want, Precision.read(x, n), p, c + " run " + run);
                 }
             }
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aNanInTheRightHandSideEndsTheWarpSolveWithNonFiniteValues() {
+        CsrMatrix a = mirrored(300, 11, (i, r) -> i > 0 ? new int[] {i - 1, r.nextInt(i)} : new int[0]);
+        int n = a.rows();
+        return DeviceCases.each(new Integer[] {0, 37, 299}, d -> "", (d, p, bad) -> {
+            double[] b = new SplittableRandom(bad).doubles(n, -1, 1).toArray();
+            b[bad] = Double.NaN;
+            double[] want = substitute(a, b, true, false);
+            DeviceMatrix m = DeviceMatrix.of(a, p);
+            KernelArray kb = p.allocate(n);
+            KernelArray x = p.allocate(n);
+            Precision.write(kb, b);
+            TaskGraph tg = new TaskGraph("syncfreenan").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
+            SyncFreeSolve.natural(n, true).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
+            tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
+            try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
+                plan.withDevice(d).execute();
+            }
+            double[] got = Precision.read(x, n);
+            SolverChecks.assertClose(java.util.Arrays.copyOf(want, bad), java.util.Arrays.copyOf(got, bad), p, "rows before the NaN");
+            // every later row reads row `bad` through the chain: none may come out finite (NaN is published as infinity)
+            for (int i = bad; i < n; i++) assertTrue(!Double.isFinite(got[i]), "row " + i + " = " + got[i]);
         });
     }
 
@@ -163,6 +191,8 @@ class SyncFreeSolveTest {
         for (String name : ms.keySet()) {
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE));
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_LEVELS));
+            vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_WARP));
+            vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_WARP_LEVELS));
         }
         return DeviceCases.each(vs.toArray(Sweep[]::new), d -> "", (d, p, v) -> {
             CsrMatrix a = ms.get(v.matrix());

@@ -449,6 +449,93 @@ public final class SolverKernels {
         }
     }
 
+    /** Marks every value of a sync-free solve by warps not computed yet (NaN) and clears its ticket counter. */
+    @Kernel
+    public static void syncFreeResetValues(DoubleArray x, IntArray ticket, int n) {
+        for (@Parallel int k = 0; k < n; k++) {
+            x.set(k, Double.NaN);
+            if (k == 0) {
+                ticket.set(0, 0);
+            }
+        }
+    }
+
+    /**
+     * {@link #syncFreeRows} by sub-groups: one sub-group (32 work-items, a warp) per work-group, a work-item per row,
+     * and values that are their own flags. {@link #syncFreeResetValues} sets {@code x} to NaN; a row is ready when its
+     * value is not NaN (a NaN result is published as +infinity, which keeps it non-finite for the solvers' divergence
+     * tests), so a row needs no fence and no flag, and one volatile load both tests an input and reads it. In rounds,
+     * the sub-group in lockstep: every unfinished work-item loads its earlier inputs ({@code ctx.volatileLoad}, all in
+     * one pass) and, if none is missing, stores its value; while a row is left, lane 0 alone spins on the missing
+     * input latest in {@code order} among those of earlier blocks ({@code pos[j] < first}, {@code pos} the inverse of
+     * {@code order}; a sub-group maximum), then all pass again. A waiting warp thus issues one load a turn, not 32
+     * scattered ones, and no lane spins while another lane of its warp could compute. Launch with work-groups of 32.
+     *
+     * <p>Forward progress as in {@link #syncFreeRows}: blocks are taken by ticket, lane 0 spins only on rows of groups
+     * that started earlier, and each round finishes at least the lowest unfinished row of the block whose inputs of
+     * earlier blocks are ready (its inputs inside the block lie before it and are done).
+     */
+    @Kernel
+    public static void syncFreeWarpRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                        @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                        IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit) {
+        int[] block = ctx.allocateIntLocalArray(1);
+        if (ctx.localIdx == 0) {
+            block[0] = ctx.atomicAdd(ticket, 0, 1);
+        }
+        ctx.localBarrier();
+        int first = block[0] * ctx.localGroupSizeX;
+        int k = first + ctx.localIdx;
+        int i = order.get(Math.min(k, n - 1));
+        int start = k < n ? rowPtr.get(i) : 0;
+        int end = k < n ? rowPtr.get(i + 1) : 0;
+        int done = k < n ? 0 : 1;
+        int left = ctx.subgroupReduceAdd(1 - done);
+        while (left > 0) {
+            int latest = -1;
+            if (done == 0) {
+                int missing = 0;
+                double s = b.get(i);
+                // straight-line body: every entry loads unconditionally and nothing branches on a loaded value, so the
+                // compiler issues the loads of unrolled entries back to back (one memory round trip, not one per entry)
+                for (int q = start; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    boolean before = dir == 1 ? j < i : j > i;
+                    double xNew = ctx.volatileLoad(x, j);
+                    double xPrev = xOld.get(j);
+                    double a = val.get(q);
+                    int pj = pos.get(j);
+                    boolean miss = take && before && xNew != xNew;
+                    missing += miss ? 1 : 0;
+                    latest = Math.max(latest, miss && pj < first ? pj : -1);
+                    double t = a * (before ? xNew : xPrev);
+                    s -= take ? t : 0.0;
+                }
+                if (missing == 0) {
+                    double v = unit == 1 ? s : s / val.get(diagPos.get(i));
+                    ctx.volatileStore(x, i, v == v ? v : Double.POSITIVE_INFINITY);
+                    done = 1;
+                }
+            }
+            left = ctx.subgroupReduceAdd(1 - done);
+            if (left > 0) {
+                latest = Math.max(latest, ctx.shuffleXor(latest, 16));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 8));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 4));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 2));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 1));
+                if (ctx.localIdx == 0 && latest >= 0) {
+                    int w = order.get(latest);
+                    double xw = ctx.volatileLoad(x, w);
+                    while (xw != xw) {
+                        xw = ctx.volatileLoad(x, w);
+                    }
+                }
+            }
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
