@@ -71,7 +71,7 @@ jmh_all() {
   jmh ksum 'KernelSumBenchmark.dense' -p device=cuda -p precision=fp32 -p n=65536
 }
 export -f jmh jmh_all
-step 80 "JMH suites on cuda (benchmarks.jar)" bash -c jmh_all
+step 130 "JMH suites on cuda (benchmarks.jar)" bash -c jmh_all
 
 # 5. the full tour on the other devices
 for d in $ocl $pocl jvm; do

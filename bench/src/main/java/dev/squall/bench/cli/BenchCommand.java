@@ -259,7 +259,14 @@ public final class BenchCommand implements SquallSubcommand {
             Path jsonFile = this.out.resolve(stem + ".json"), csvFile = this.out.resolve(stem + ".csv");
             files.add(jsonFile.toString());
             files.add(csvFile.toString());
-            for (Path f : BenchCharts.write(this.out, suiteName, rows)) files.add(f.toString());
+            try {
+                for (Path f : BenchCharts.write(this.out, suiteName, rows)) files.add(f.toString());
+            } catch (RuntimeException | java.awt.AWTError | LinkageError e) {
+                // Java2D needs fonts from the host (fontconfig); a bare GPU host may have none. The measurements are
+                // still written: the charts can be drawn from the JSON elsewhere (scripts/docs).
+                System.err.println("squall bench: charts not drawn (" + e.getMessage() + "): this host's Java finds no fonts; "
+                        + "the table, JSON and CSV are written, scripts/docs draws the charts from the JSON");
+            }
             Files.writeString(csvFile, csv(out));
             Files.writeString(jsonFile, JsonOutput.toJson(new SuiteResult("bench", suiteName, Runtime.version().toString(), limitRows, out,
                     compare == null ? null : compare.toString(), deltas, regressions, files, ok)) + "\n");
