@@ -9,7 +9,7 @@
 # Same matrix (--random 40:0.5:1), same method (codegen-hybrid), cuda:0, interleaved twice:
 #   single   squall permanent --no-decompose --json: sweep_seconds (the Gray-code sweep) and seconds (with the
 #            error estimate's sampled re-computation)
-#   spark    squall spark permanent --master local[1] --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+#   spark    squall spark permanent --master local[1] --slots 1 --require-gpu --repeat 2 --verify
 #            --json: the job's seconds per run (run 1 loads the kernel), and on run 2 the same sweep in the same JVM
 #            as one piece (single_seconds) and the ratio
 # then local-cluster[1,1,8192] (one executor JVM, its GPU from Spark's resource scheduling and the discovery script),
@@ -48,12 +48,12 @@ run() {
 M=(--random 40:0.5:1 --method codegen-hybrid)
 for k in $([ "$SHORT" = 1 ] && echo 1 || echo 1 2); do
   run "single-$k" 60 permanent "${M[@]}" --device cuda:0 --no-decompose
-  run "spark-local-$k" 90 spark permanent "${M[@]}" --master 'local[1]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+  run "spark-local-$k" 90 spark permanent "${M[@]}" --master 'local[1]' --slots 1 --require-gpu --repeat 2 --verify
 done
 disc="$B/spark/gpu-discovery.sh"
 printf '#!/usr/bin/env bash\necho %s\n' "'{\"name\": \"gpu\", \"addresses\": [\"0\"]}'" > "$disc" && chmod +x "$disc"
 export SQUALL_JAVA_OPTS="-Dspark.worker.resource.gpu.amount=1 -Dspark.worker.resource.gpu.discoveryScript=$disc -Dspark.executor.resource.gpu.amount=1 -Dspark.task.resource.gpu.amount=1"
-[ "$SHORT" = 1 ] || run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,8192]' --slots 1 --chunks-per-slot 4 --require-gpu --repeat 2 --verify
+[ "$SHORT" = 1 ] || run "spark-cluster" 120 spark permanent "${M[@]}" --master 'local-cluster[1,1,8192]' --slots 1 --require-gpu --repeat 2 --verify
 unset SQUALL_JAVA_OPTS
 [ "$SHORT" = 1 ] || run "overhead-local" 90 spark overhead --master 'local[16]' --tasks 64 --repeat 5 --scaling-n 26 --max-chunks-per-slot 16 --no-local-gpus --device jvm
 [ "$SHORT" = 1 ] || run "overhead-cluster" 90 spark overhead --master 'local-cluster[1,16,8192]' --tasks 64 --repeat 3 --scaling-n 26 --max-chunks-per-slot 8 --device jvm

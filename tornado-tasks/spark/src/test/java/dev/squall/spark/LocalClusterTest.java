@@ -76,7 +76,7 @@ class LocalClusterTest {
         long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
         assertEquals(want, Double.doubleToLongBits(new DistributedPermanent(sc).compute(a).sweepValue()));
         int before = failedTasks.get();
-        DistributedPermanent.Result retried = new DistributedPermanent(sc).failFirstAttemptOf(3).compute(a);
+        DistributedPermanent.Result retried = new DistributedPermanent(sc).chunksPerSlot(4).failFirstAttemptOf(3).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
         assertEquals(1, failedTasks.get() - before, "one task attempt failed and was re-run");
         assertEquals(want, Double.doubleToLongBits(retried.sweepValue()));
@@ -149,7 +149,7 @@ class LocalClusterTest {
         SquareMatrix a = SquareMatrix.of(20, v);
         long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
         int before = failedTasks.get();
-        DistributedPermanent.Result lost = new DistributedPermanent(sc).injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 1).compute(a);
+        DistributedPermanent.Result lost = new DistributedPermanent(sc).chunksPerSlot(4).injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 1).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
         assertTrue(failedTasks.get() - before >= 1, "the task on the halted executor failed and was re-run");
         assertEquals(want, Double.doubleToLongBits(lost.sweepValue()));

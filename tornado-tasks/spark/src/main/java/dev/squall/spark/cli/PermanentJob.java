@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
 /** {@code squall spark permanent}: a permanent as a Spark job of Gray-code chunks. */
 @Command(name = "permanent", header = "Matrix permanent, one Spark task per chunk of Gray-code steps.", sortOptions = false,
         description = {"The 2^(n-1) Gray-code steps of Ryser's formula (rows scaled by powers of two) are cut into",
-                "power-of-two chunks, --slots x --chunks-per-slot of them, one task each; the matrix goes out as a",
+                "power-of-two chunks, --slots x --chunks-per-slot of them (by default as many as keep each chunk near a",
+                "second of work or more, at most 4 a slot), one task each; the matrix goes out as a",
                 "broadcast. The driver adds the chunks' partial sums in chunk order with compensation, so the value",
                 "does not depend on scheduling, retries or speculation. Tasks run on their GPU (local mode: CUDA devices",
                 "round-robin), else on --device (default jvm).",
@@ -38,7 +39,7 @@ public final class PermanentJob implements Callable<Integer> {
     @ArgGroup(multiplicity = "1", order = 0) Input input;
     @Mixin SparkOptions spark;
     @Option(names = "--method", defaultValue = "dense", order = 10, description = "dense, sparse, codegen-hybrid or codegen-reg (default: ${DEFAULT-VALUE})") String method;
-    @Option(names = "--chunks-per-slot", defaultValue = "4", order = 11, description = "chunks per task slot (default: ${DEFAULT-VALUE})") int chunksPerSlot;
+    @Option(names = "--chunks-per-slot", order = 11, description = "chunks per task slot (default: 1 to 4, as many as keep each chunk at 2^39 Gray steps or more for codegen methods, 2^31 for dense and sparse: about a second of work, so Spark's per-task cost stays small)") Integer chunksPerSlot;
     @Option(names = "--slots", order = 12, description = "task slots to size the job for (default: the context's parallelism; on a GPU cluster: its GPUs)") Integer slots;
     @Mixin RunOptions run;
 

@@ -90,7 +90,8 @@ final class SparkJobs {
         Method m = Method.parse(j.method);
         List<PermanentJob.Result> out = new ArrayList<>();
         try (JavaSparkContext sc = start(j.spark, "squall-spark-permanent")) {
-            DistributedPermanent job = new DistributedPermanent(sc).method(m).chunksPerSlot(j.chunksPerSlot).devices(devices(j.spark, j.run.deviceId()));
+            DistributedPermanent job = new DistributedPermanent(sc).method(m).devices(devices(j.spark, j.run.deviceId()));
+            if (j.chunksPerSlot != null) job.chunksPerSlot(j.chunksPerSlot);
             if (j.slots != null) job.slots(j.slots);
             for (int k = 1; k <= j.run.repeat(); k++) {
                 DistributedPermanent.Result r = job(() -> job.compute(a));

@@ -51,9 +51,15 @@ class SparkCommandTest {
         assertEquals(17, r.get("n").asInt());
         assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(r.get("sweep_value").asDouble()), j.out());
         assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(r.get("reference").asDouble()));
-        assertEquals(8, r.get("chunks").asInt(), "2 slots x 4 chunks");
+        assertEquals(2, r.get("chunks").asInt(), "2 slots x 1 chunk by default: 2^16 steps are far below 2^31 a chunk");
         assertEquals(1L << 16, r.get("chunks").asLong() * r.get("chunk_steps").asLong());
-        assertEquals(8, r.get("ran_on").get("jvm").asInt());
+        assertEquals(2, r.get("ran_on").get("jvm").asInt());
+
+        Run four = run("permanent", "--random", "17:0.5:4", "--master", "local[2]", "--no-local-gpus", "--device", "jvm", "--chunks-per-slot", "4", "--json");
+        assertEquals(0, four.code(), four.out() + four.err());
+        JsonNode f = JsonOutput.mapper().readTree(four.out().strip());
+        assertEquals(8, f.get("chunks").asInt(), "2 slots x 4 chunks");
+        assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(f.get("sweep_value").asDouble()), "the value does not depend on the chunking");
         assertTrue(r.get("verified").asBoolean() && r.get("ok").asBoolean() && r.get("relative_error").asDouble() == 0, j.out());
     }
 

@@ -112,7 +112,7 @@ class DistributedPermanentTest {
         SquareMatrix a = random(21, 77);
         double clean = new DistributedPermanent(sc).devices(JVM).compute(a).sweepValue();
         int before = failedTasks.get();
-        DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).failFirstAttemptOf(5).compute(a);
+        DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(4).failFirstAttemptOf(5).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
         assertEquals(1, failedTasks.get() - before, "one task attempt failed");
         assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
@@ -128,7 +128,7 @@ class DistributedPermanentTest {
         int killedBefore = killedTasks.get();
         killPartition = 6;
         try {
-            DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).injectFault(DistributedPermanent.Fault.WAIT_FOR_KILL, 6).compute(a);
+            DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(4).injectFault(DistributedPermanent.Fault.WAIT_FOR_KILL, 6).compute(a);
             sc.sc().listenerBus().waitUntilEmpty();
             assertEquals(1, killedTasks.get() - killedBefore, "one task attempt was killed and re-run");
             assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
@@ -181,5 +181,21 @@ class DistributedPermanentTest {
         assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).method(Method.AUTO));
         assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).chunksPerSlot(0));
         assertThrows(IllegalArgumentException.class, () -> new DistributedPermanent(sc).devices(JVM).compute(SquareMatrix.of(64, new double[64 * 64])));
+    }
+
+    @Test
+    void defaultChunksKeepEachChunkLongAndStayBetweenOneAndFourPerSlot() {
+        // generated kernels: at least 2^39 steps a chunk; 2^(n-1) steps over the slots
+        assertEquals(1, DistributedPermanent.autoChunksPerSlot(40, 1, Method.CODEGEN_HYBRID), "2^39 steps: one chunk");
+        assertEquals(2, DistributedPermanent.autoChunksPerSlot(41, 1, Method.CODEGEN_HYBRID));
+        assertEquals(4, DistributedPermanent.autoChunksPerSlot(42, 1, Method.CODEGEN_REG));
+        assertEquals(4, DistributedPermanent.autoChunksPerSlot(50, 1, Method.CODEGEN_HYBRID), "at most 4 a slot");
+        assertEquals(1, DistributedPermanent.autoChunksPerSlot(42, 8, Method.CODEGEN_HYBRID), "2^41 steps over 8 slots");
+        assertEquals(2, DistributedPermanent.autoChunksPerSlot(44, 8, Method.CODEGEN_HYBRID));
+        // dense and sparse sweeps: at least 2^31 steps a chunk
+        assertEquals(1, DistributedPermanent.autoChunksPerSlot(17, 2, Method.DENSE));
+        assertEquals(2, DistributedPermanent.autoChunksPerSlot(33, 1, Method.SPARSE));
+        assertEquals(4, DistributedPermanent.autoChunksPerSlot(34, 1, Method.DENSE));
+        assertEquals(4, DistributedPermanent.autoChunksPerSlot(60, 64, Method.DENSE));
     }
 }
