@@ -16,8 +16,6 @@ import dev.squall.sparse.solve.Pcg;
 import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.Precision;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,7 +27,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -37,17 +34,12 @@ import static org.junit.jupiter.api.Assertions.*;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalClusterTest {
     static JavaSparkContext sc;
-    static final AtomicInteger failedTasks = new AtomicInteger();
+    static TaskFaultListener faults;
 
     @BeforeAll
     static void start() {
         sc = SquallSpark.start(SquallSpark.conf("local-cluster[2,1,1024]", "squall-local-cluster-test"));
-        sc.sc().addSparkListener(new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd end) {
-                if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
-            }
-        });
+        faults = TaskFaultListener.on(sc);
     }
 
     @AfterAll
@@ -75,10 +67,10 @@ class LocalClusterTest {
         SquareMatrix a = SquareMatrix.of(22, v);
         long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
         assertEquals(want, Double.doubleToLongBits(new DistributedPermanent(sc).compute(a).sweepValue()));
-        int before = failedTasks.get();
+        int before = faults.failed.get();
         DistributedPermanent.Result retried = new DistributedPermanent(sc).chunksPerSlot(4).failFirstAttemptOf(3).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
-        assertEquals(1, failedTasks.get() - before, "one task attempt failed and was re-run");
+        assertEquals(1, faults.failed.get() - before, "one task attempt failed and was re-run");
         assertEquals(want, Double.doubleToLongBits(retried.sweepValue()));
     }
 
@@ -127,10 +119,10 @@ class LocalClusterTest {
                 den += want[i] * want[i];
             }
             assertTrue(Math.sqrt(num / den) <= 1e-12, "relative difference " + Math.sqrt(num / den));
-            int before = failedTasks.get();
+            int before = faults.failed.get();
             double[] again = d.injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 2, 2).multiply(x).y();
             sc.sc().listenerBus().waitUntilEmpty();
-            assertTrue(failedTasks.get() - before >= 1, "the task on the halted executor failed and was re-run");
+            assertTrue(faults.failed.get() - before >= 1, "the task on the halted executor failed and was re-run");
             assertArrayEquals(y, again, 0.0);
         }
     }
@@ -148,10 +140,10 @@ class LocalClusterTest {
         for (int k = 0; k < v.length; k++) v[k] = r.nextDouble() * 2 - 1;
         SquareMatrix a = SquareMatrix.of(20, v);
         long want = Double.doubleToLongBits(new ChunkedJvmPermanent(2).dense(RowScaling.of(a).scaled()));
-        int before = failedTasks.get();
+        int before = faults.failed.get();
         DistributedPermanent.Result lost = new DistributedPermanent(sc).chunksPerSlot(4).injectFault(DistributedPermanent.Fault.HALT_EXECUTOR, 1).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
-        assertTrue(failedTasks.get() - before >= 1, "the task on the halted executor failed and was re-run");
+        assertTrue(faults.failed.get() - before >= 1, "the task on the halted executor failed and was re-run");
         assertEquals(want, Double.doubleToLongBits(lost.sweepValue()));
     }
 }

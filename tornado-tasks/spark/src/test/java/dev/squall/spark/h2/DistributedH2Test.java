@@ -6,19 +6,15 @@ import dev.squall.hmatrix.kernel.CovarianceKernel;
 import dev.squall.hmatrix.points.PointCloud;
 import dev.squall.spark.SquallSpark;
 import dev.squall.spark.TaskDevices;
+import dev.squall.spark.TaskFaultListener;
 import dev.squall.spark.permanent.DistributedPermanent.Fault;
 import dev.squall.tasks.runtime.Devices;
-import org.apache.spark.TaskKilled;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
-import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -26,29 +22,12 @@ import static org.junit.jupiter.api.Assertions.*;
 class DistributedH2Test {
     static final TaskDevices JVM = TaskDevices.fallingBackTo("jvm").localGpus(false);
     static JavaSparkContext sc;
-    static final AtomicInteger killedTasks = new AtomicInteger();
-    static final AtomicInteger failedTasks = new AtomicInteger();
-    /** Partition whose first attempt the listener kills when it starts (-1: none). */
-    static volatile int killPartition = -1;
+    static TaskFaultListener faults;
 
     @BeforeAll
     static void start() {
         sc = SquallSpark.start(SquallSpark.conf("local[4,4]", "squall-h2-test"));
-        sc.sc().addSparkListener(new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd end) {
-                if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
-                if (end.reason() instanceof TaskKilled) killedTasks.incrementAndGet();
-            }
-
-            @Override
-            public void onTaskStart(SparkListenerTaskStart start) {
-                if (start.taskInfo().index() == killPartition && start.taskInfo().attemptNumber() == 0) {
-                    killPartition = -1; // once: the first job's attempt, which waits for it
-                    sc.sc().killTaskAttempt(start.taskInfo().taskId(), true, "killed by the test");
-                }
-            }
-        });
+        faults = TaskFaultListener.on(sc);
     }
 
     @AfterAll
@@ -166,19 +145,19 @@ class DistributedH2Test {
         try (DistributedH2 d = DistributedH2.build(sc, p, k, o, 2, JVM)) {
             double[] clean = d.multiply(x).y();
             sc.sc().listenerBus().waitUntilEmpty();
-            int failedBefore = failedTasks.get();
+            int failedBefore = faults.failed.get();
             assertArrayEquals(clean, d.injectFault(Fault.THROW, 1, 1).multiply(x).y(), 0.0);
             sc.sc().listenerBus().waitUntilEmpty();
-            assertEquals(1, failedTasks.get() - failedBefore, "one failed attempt");
-            int killedBefore = killedTasks.get();
-            killPartition = 3;
+            assertEquals(1, faults.failed.get() - failedBefore, "one failed attempt");
+            int killedBefore = faults.killed.get();
+            faults.killFirstAttemptOf(3);
             try {
                 assertArrayEquals(clean, d.injectFault(Fault.WAIT_FOR_KILL, 3, 1).multiply(x).y(), 0.0);
                 sc.sc().listenerBus().waitUntilEmpty();
             } finally {
-                killPartition = -1;
+                faults.killFirstAttemptOf(-1);
             }
-            assertEquals(1, killedTasks.get() - killedBefore, "one task attempt was killed and re-run");
+            assertEquals(1, faults.killed.get() - killedBefore, "one task attempt was killed and re-run");
         }
     }
 }

@@ -6,13 +6,10 @@ import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.permanent.numeric.RowScaling;
 import dev.squall.spark.SquallSpark;
 import dev.squall.spark.TaskDevices;
+import dev.squall.spark.TaskFaultListener;
 import dev.squall.tasks.runtime.Devices;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.TaskKilled;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
-import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -29,28 +25,12 @@ class DistributedPermanentTest {
     /** The JVM even where this machine has GPUs (local mode would hand them out round-robin). */
     static final TaskDevices JVM = TaskDevices.fallingBackTo("jvm").localGpus(false);
     static JavaSparkContext sc;
-    static final AtomicInteger failedTasks = new AtomicInteger();
-    static final AtomicInteger killedTasks = new AtomicInteger();
-    /** Partition whose first attempt the listener kills when it starts (-1: none). */
-    static volatile int killPartition = -1;
+    static TaskFaultListener faults;
 
     @BeforeAll
     static void start() {
         sc = SquallSpark.start(SquallSpark.conf("local[4,4]", "squall-permanent-test"));
-        sc.sc().addSparkListener(new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd end) {
-                if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
-                if (end.reason() instanceof TaskKilled) killedTasks.incrementAndGet();
-            }
-
-            @Override
-            public void onTaskStart(SparkListenerTaskStart start) {
-                if (start.taskInfo().index() == killPartition && start.taskInfo().attemptNumber() == 0) {
-                    sc.sc().killTaskAttempt(start.taskInfo().taskId(), true, "killed by the test");
-                }
-            }
-        });
+        faults = TaskFaultListener.on(sc);
     }
 
     @AfterAll
@@ -111,10 +91,10 @@ class DistributedPermanentTest {
     void failedTaskIsRetriedAndTheValueIsUnchanged() throws Exception {
         SquareMatrix a = random(21, 77);
         double clean = new DistributedPermanent(sc).devices(JVM).compute(a).sweepValue();
-        int before = failedTasks.get();
+        int before = faults.failed.get();
         DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(4).failFirstAttemptOf(5).compute(a);
         sc.sc().listenerBus().waitUntilEmpty();
-        assertEquals(1, failedTasks.get() - before, "one task attempt failed");
+        assertEquals(1, faults.failed.get() - before, "one task attempt failed");
         assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
         assertEquals(16, r.devices().size());
     }
@@ -125,16 +105,16 @@ class DistributedPermanentTest {
         SquareMatrix a = random(20, 2020);
         double clean = new DistributedPermanent(sc).devices(JVM).compute(a).sweepValue();
         sc.sc().listenerBus().waitUntilEmpty();
-        int killedBefore = killedTasks.get();
-        killPartition = 6;
+        int killedBefore = faults.killed.get();
+        faults.killFirstAttemptOf(6);
         try {
             DistributedPermanent.Result r = new DistributedPermanent(sc).devices(JVM).chunksPerSlot(4).injectFault(DistributedPermanent.Fault.WAIT_FOR_KILL, 6).compute(a);
             sc.sc().listenerBus().waitUntilEmpty();
-            assertEquals(1, killedTasks.get() - killedBefore, "one task attempt was killed and re-run");
+            assertEquals(1, faults.killed.get() - killedBefore, "one task attempt was killed and re-run");
             assertEquals(Double.doubleToLongBits(clean), Double.doubleToLongBits(r.sweepValue()));
             assertEquals(16, r.devices().size());
         } finally {
-            killPartition = -1;
+            faults.killFirstAttemptOf(-1);
         }
     }
 
