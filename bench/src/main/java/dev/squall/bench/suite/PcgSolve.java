@@ -61,7 +61,9 @@ public final class PcgSolve extends Workload {
 
             @Override
             public String note(double medianMs) {
-                return String.format(Locale.ROOT, "%s after %d iterations, %.3g ms each", r.status().name().toLowerCase(Locale.ROOT), r.iterations(), medianMs / Math.max(1, r.iterations()));
+                return String.format(Locale.ROOT, "%s after %d iterations, %.3g ms each, %.1f MB moved an iteration (more than"
+                        + " the copy bandwidth when that fits in the device's cache)", r.status().name().toLowerCase(Locale.ROOT),
+                        r.iterations(), medianMs / Math.max(1, r.iterations()), cg.bytesPerIteration() / 1e6);
             }
 
             @Override
