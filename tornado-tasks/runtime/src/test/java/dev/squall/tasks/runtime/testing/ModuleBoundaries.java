@@ -4,6 +4,7 @@ import dev.squall.tasks.runtime.Device;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.module.ModuleDescriptor;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -53,5 +54,20 @@ public final class ModuleBoundaries {
         Class<?> spi = Class.forName("dev.squall.tasks.runtime.spi.NativeDevice", false, runtime.getClassLoader());
         assertThrows(IllegalAccessException.class, () -> lookup.accessClass(spi));
         assertFalse(library.isNativeAccessEnabled(), library.getName() + " has native access: only the runtime should");
+    }
+
+    /**
+     * {@code module} provides at least one implementation of {@code service} in its descriptor, and the providers that
+     * a {@link java.util.ServiceLoader} found ({@code loaded}, from every module) include exactly those of
+     * {@code module}: a command that the descriptor leaves out, or one found some other way, fails.
+     */
+    public static void assertProvidersLoaded(Module module, Class<?> service, Collection<?> loaded) {
+        Set<String> provided = module.getDescriptor().provides().stream()
+                .filter(p -> p.service().equals(service.getName()))
+                .flatMap(p -> p.providers().stream()).collect(Collectors.toSet());
+        Set<String> found = loaded.stream().map(Object::getClass).filter(c -> c.getModule() == module)
+                .map(Class::getName).collect(Collectors.toSet());
+        assertFalse(provided.isEmpty(), module.getName() + " provides no " + service.getSimpleName());
+        assertEquals(provided, found);
     }
 }
