@@ -1,6 +1,7 @@
 package dev.squall.cli;
 
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.DeviceInfo;
 import dev.squall.tasks.runtime.DeviceType;
 
 import java.io.PrintStream;
@@ -8,8 +9,9 @@ import java.util.Locale;
 
 /**
  * Warns on stderr before work expected to take more than {@link #WARN_SECONDS} on the chosen device. The rates are
- * deliberately rough (a GPU at 1 TFLOP/s, a CPU or the JVM at 4 GFLOP/s per core): the point is to say "this will take
- * minutes" before a 10-minute run, not to predict times.
+ * deliberately rough: a GPU at 150 GFLOP/s per multiprocessor (about a third of an H100 multiprocessor's fp32 FMA peak,
+ * 128 lanes x 2 x 1.98 GHz), at least 1 TFLOP/s; a CPU or the JVM at 4 GFLOP/s per core. The point is to say "this
+ * will take minutes" before a 10-minute run without crying wolf before a 5-second one, not to predict times.
  */
 public final class CostEstimate {
     /** Work expected to take longer than this draws a warning. */
@@ -20,10 +22,19 @@ public final class CostEstimate {
 
     /** Floating-point operations per second assumed for {@code device}. */
     public static double flopRate(Device device) {
-        DeviceType t = device.info().type();
-        if (t == DeviceType.GPU) return 1e12;
-        return 4e9 * Math.max(1, device.info().computeUnits());
+        return flopRate(device.info());
     }
+
+    static double flopRate(DeviceInfo info) {
+        int units = Math.max(1, info.computeUnits());
+        if (info.type() == DeviceType.GPU) return Math.max(1e12, GPU_FLOPS_PER_UNIT * units);
+        return CPU_FLOPS_PER_CORE * units;
+    }
+
+    /** Assumed rate of one GPU multiprocessor / compute unit. */
+    static final double GPU_FLOPS_PER_UNIT = 1.5e11;
+    /** Assumed rate of one CPU core. */
+    static final double CPU_FLOPS_PER_CORE = 4e9;
 
     /** Expected seconds of {@code flops} operations on {@code device}. */
     public static double seconds(Device device, double flops) {
