@@ -56,7 +56,8 @@ class SgdTrainerTest {
         double floor = RatingsGenerator.SMALL.floor();
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.HOGWILD}) {
-                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.WARPS}) {
+                    if (style == SgdTrainer.Style.WARPS && kind.conflictFree()) continue;
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
                         Schedule s = schedule(SMALL.train(), kind);
                         float[][] runs = new float[2][];
@@ -79,6 +80,66 @@ class SgdTrainerTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> warpsKernelReachesTheNoiseFloorWithHogwild() {
+        // 8 sub-groups a work-group racing on shared rows, launches of 4,096 ratings (not a multiple of the groups' reach)
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : TestDevices.all()) {
+            tests.add(DynamicTest.dynamicTest(d.id(), () -> {
+                Schedule s = schedule(SMALL.train(), ScheduleKind.HOGWILD);
+                try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, floorOptions(), d, SgdTrainer.Style.WARPS)) {
+                    assertEquals(SgdTrainer.Style.WARPS, t.kernel());
+                    double test = t.train(12, 0, null).getLast().testRmse();
+                    assertEquals(t.factors().rmse(SMALL.test()), test, 1e-5 * test, "device and host test RMSE");
+                    assertTrue(test <= 1.02 * floor, "warps on " + d.id() + ": test RMSE " + test + " is not within 2% of the floor " + floor);
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> warpsKernelEqualsTheSequentialPassWhenALaunchHoldsOneRating() {
+        // Hogwild launches of one rating: one sub-group works, so the kernel must give the sequential pass. Ranks below
+        // the 32 lanes, between multiples of them, exactly the 128 held in registers, and above it (the wide kernel)
+        List<DynamicTest> tests = new ArrayList<>();
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x1500"), 33);
+        for (Device d : TestDevices.all()) {
+            for (int k : new int[] {5, 37, 128, 150}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " rank " + k, () -> {
+                    TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37 || k == 150, 4);
+                    Schedule s = ScheduleInspector.build(r, ScheduleKind.HOGWILD, new ScheduleInspector.Options(8, 1, 1, 6));
+                    Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
+                    SgdReference.pass(r, s, ref, o.learningRate(0), (float) o.reg(), (float) o.regBias());
+                    try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.WARPS)) {
+                        t.train(1, 0, null);
+                        Factors got = t.factors();
+                        assertClose(ref.w(), got.w(), "W");
+                        assertClose(ref.h(), got.h(), "H");
+                        if (o.biases()) {
+                            assertClose(ref.userBias(), got.userBias(), "user biases");
+                            assertClose(ref.itemBias(), got.itemBias(), "item biases");
+                        }
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void warpsKernelIsForHogwildAndFp16RanksUpTo128() {
+        Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(4), jvm, SgdTrainer.Style.WARPS));
+        assertTrue(e.getMessage().contains("--kernel warps races ratings") && e.getMessage().contains("blkdiag"), e.getMessage());
+        IllegalArgumentException wide = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.HOGWILD), TrainingOptions.defaults(150), jvm, SgdTrainer.Style.WARPS, null,
+                        SgdTrainer.Storage.FP16));
+        assertTrue(wide.getMessage().contains("rank up to 128, not 150"), wide.getMessage());
     }
 
     /** A sparser generated matrix: 300 users x 200 items, 8,000 ratings (trained at rank 8 with biases). */

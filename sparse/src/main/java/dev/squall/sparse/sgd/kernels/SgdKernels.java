@@ -7,8 +7,10 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.ShortArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LaunchBounds;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * SGD matrix-factorisation kernels, fp32 factors. A schedule is a list of tasks (each a range of ratings in
@@ -147,6 +149,256 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
+        }
+    }
+
+    /** Sub-groups of 32 lanes in one work-group of {@link #updateRatingsWarps} and {@link #updateRatingsWarpsHalf}. */
+    public static final int WARPS = 8;
+    /** Features of each row a lane keeps in registers between the dot product and the step: 4 a lane, rank 128 for 32 lanes. */
+    public static final int HELD = 4;
+
+    /**
+     * Hogwild, GPU style, built for memory-level parallelism: work-groups of {@link #WARPS} sub-groups of 32 lanes
+     * (256 work-items; 32-lane groups cap an H100 SM at half its warps), each sub-group updating one rating at a time,
+     * ratings {@code p0 + g, p0 + g + G, ...} of the launch's range {@code [p0, p1)} for sub-group {@code g} of
+     * {@code G}. Rank at most {@code 32 HELD} = 128: lane {@code l} owns features {@code l + 32 j}, {@code j < HELD},
+     * loaded at once into registers, both rows together, so every load of an update is in flight at the same time and
+     * the step reuses them instead of reading again (32 registers, no spills, on sm_90: 8 groups, 64 warps an SM); the next rating's ids and value are loaded before
+     * the current update so their latency overlaps it. Tasks are ignored: every rating races with the others (Hogwild).
+     * The loop is uniform over a work-group (sub-group operations synchronise the whole group on OpenCL CPUs).
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 8)
+    public static void updateRatingsWarps(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                          FloatArray w, FloatArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                          int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                hr[j] = f < k ? h.get(hi + f) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        h.set(hi + f, hr[j] + lr * (err * wr[j] - reg * hr[j]));
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
+        }
+    }
+
+    /**
+     * {@link #updateRatingsWarps} for any rank: features from {@code 32 HELD} on are read and stepped in a loop after
+     * the held ones (more registers: 4 groups an SM on sm_90). Hogwild, GPU style: work-groups of {@link #WARPS} sub-groups of 32 lanes
+     * (256 work-items; 32-lane groups cap an H100 SM at half its warps), each sub-group updating one rating at a time,
+     * ratings {@code p0 + g, p0 + g + G, ...} of the launch's range {@code [p0, p1)} for sub-group {@code g} of
+     * {@code G}. Lane {@code l} owns features {@code l, l + 32, ...}; the first {@link #HELD} of them are loaded at once
+     * into registers and reused by the step; the next rating's ids and value are loaded before
+     * the current update so their latency overlaps it. Tasks are ignored: every rating races with the others (Hogwild).
+     * The loop is uniform over a work-group (sub-group operations synchronise the whole group on OpenCL CPUs).
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 4)
+    public static void updateRatingsWarpsWide(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                          FloatArray w, FloatArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                          int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                hr[j] = f < k ? h.get(hi + f) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            part = addDot(part, w, h, wu, hi, lane + 32 * HELD, 32, k);
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        h.set(hi + f, hr[j] + lr * (err * wr[j] - reg * hr[j]));
+                    }
+                }
+                stepFactors(w, h, wu, hi, lane + 32 * HELD, 32, k, lr, reg, err);
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
+        }
+    }
+
+    /**
+     * {@link #updateRatingsWarps} (rank at most 128) with W and H stored as IEEE half (widened on load, rounded to nearest
+     * even on store); the conversions take 40 registers on sm_90, so 6 groups an SM.
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 6)
+    public static void updateRatingsWarpsHalf(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                              ShortArray w, ShortArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                              int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? halfToFloat(w.get(wu + f) & 0xFFFF) : 0.0f;
+                hr[j] = f < k ? halfToFloat(h.get(hi + f) & 0xFFFF) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, (short) floatToHalf(wr[j] + lr * (err * hr[j] - reg * wr[j])));
+                        h.set(hi + f, (short) floatToHalf(hr[j] + lr * (err * wr[j] - reg * hr[j])));
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
         }
     }
 
