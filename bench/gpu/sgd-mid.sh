@@ -2,7 +2,8 @@
 # SGD Hogwild kernels on the Netflix-shaped generated set (480,190 x 17,771, ~99M ratings, k = 128): the 32-lane
 # `lanes` kernel (a work-group per rating) against the `warps` kernel (8 sub-groups of 32 lanes a work-group, a rating
 # each, both rows' loads in flight together, next ids prefetched), interleaved so clock or thermal drift shows as a
-# difference between the two runs of one kernel; then `warps` with fp16 storage, and Nsight Compute on one full-size
+# difference between the two runs of one kernel; then blkdiag with the `prefetch` kernel (user and item rows of the
+# next 4 ratings in flight), and Nsight Compute on one full-size
 # (1,048,576-rating) launch of the fp32 `warps` kernel and on one mid-epoch step of blkdiag's `prefetch` kernel. From the bundle:
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/sgd-mid.sh
@@ -26,7 +27,7 @@ run 30 "$H --kernel lanes"
 run 30 "$H --kernel warps"
 run 30 "$H --kernel lanes"
 run 30 "$H --kernel warps"
-run 30 "$H --kernel warps --storage fp16"
+run 40 "--schedule blkdiag --epochs 3 --patience 0 --device cuda:0 --kernel prefetch"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 SECTIONS="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
 step 60 "ncu updateRatingsWarps" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name regex:'^updateRatingsWarps\$' --launch-skip 1 --launch-count 1 $SECTIONS --page details --print-units base \"$S\" sgd --generate netflix --rank 128 --schedule hogwild --kernel warps --epochs 1 --patience 0 --device cuda:0 > \"$OUT/ncu-sgd-warps.txt\" 2>> \"$L\""

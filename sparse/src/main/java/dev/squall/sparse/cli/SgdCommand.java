@@ -254,7 +254,7 @@ public final class SgdCommand implements SquallSubcommand {
                     case TASKS -> "tasks (a work-item per task)";
                     case LANES -> "lanes (32 per task)";
                     case WARPS -> "warps (" + SgdKernels.WARPS + " sub-groups of 32 lanes a work-group, a rating each)";
-                    default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
+                    default -> "prefetch (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PREFETCH + " ratings in flight)";
                 });
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
                 System.out.printf(Locale.ROOT, "span       %d dependent updates an epoch (largest row: %d ratings; average parallelism %.0f)%n", span, rowBound,

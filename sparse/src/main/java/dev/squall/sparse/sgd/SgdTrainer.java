@@ -159,7 +159,7 @@ public final class SgdTrainer implements AutoCloseable {
             rating.set(p, train.value(e));
         }
         IntArray taskPtr = ints(schedule.taskPtr());
-        IntArray stale = kernel == Style.PREFETCH ? ints(staleRows(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
+        IntArray stale = kernel == Style.PREFETCH ? ints(staleFlags(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
 
         TaskGraph g = new TaskGraph("sgdEpoch").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
         int[] stepPtr = schedule.stepPtr(), ptr = schedule.taskPtr();
@@ -256,6 +256,38 @@ public final class SgdTrainer implements AutoCloseable {
                 last[u] = p;
             }
         }
+        return out;
+    }
+
+    /**
+     * For each position {@code p} of the schedule's order, 1 when the item of rating {@code p} starts a new run of its
+     * task (the rating before it in the task has another item) and also rates one of the positions {@code p - depth ..
+     * p - 2} of the task: its row was written back (when that earlier run ended) after the prefetch for {@code p},
+     * issued {@code depth} ratings ahead, had started. Else 0.
+     */
+    static int[] staleItems(Ratings r, Schedule s, int depth) {
+        int[] order = s.order(), taskPtr = s.taskPtr();
+        int[] out = new int[order.length];
+        int[] last = new int[r.items()];
+        java.util.Arrays.fill(last, -1);
+        for (int t = 0; t < s.tasks(); t++) {
+            for (int p = taskPtr[t]; p < taskPtr[t + 1]; p++) {
+                int i = r.item(order[p]);
+                if (last[i] >= taskPtr[t] && last[i] != p - 1 && p - last[i] <= depth) out[p] = 1;
+                last[i] = p;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The {@code stale} flags of {@link SgdKernels#updateTasksPrefetch} with rows prefetched {@code depth} ratings
+     * ahead: {@link SgdKernels#STALE_USER} from {@link #staleRows}, {@link SgdKernels#STALE_ITEM} from {@link #staleItems}.
+     */
+    static int[] staleFlags(Ratings r, Schedule s, int depth) {
+        int[] users = staleRows(r, s, depth), items = staleItems(r, s, depth);
+        int[] out = new int[users.length];
+        for (int p = 0; p < out.length; p++) out[p] = users[p] * SgdKernels.STALE_USER + items[p] * SgdKernels.STALE_ITEM;
         return out;
     }
 

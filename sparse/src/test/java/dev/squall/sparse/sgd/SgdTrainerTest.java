@@ -175,17 +175,22 @@ class SgdTrainerTest {
     @TestFactory
     Stream<DynamicTest> prefetchKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
         // ranks below, between and above multiples of the 32 lanes; block-diagonal tasks sorted by item, so users recur
-        // within the prefetch window across item runs (the stale rows are re-read: asserted to happen)
+        // within the prefetch window across item runs, and stratified tasks in random order, so items recur too (the
+        // stale rows are re-read: asserted to happen)
         List<DynamicTest> tests = new ArrayList<>();
         Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("120x90x3000"), 31);
         for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
             for (int k : new int[] {5, 37, 70}) {
-                tests.add(DynamicTest.dynamicTest(d.id() + " rank " + k, () -> {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " rank " + k, () -> {
                     TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
-                    Schedule s = ScheduleInspector.build(r, ScheduleKind.BLKDIAG, new ScheduleInspector.Options(3, 1, 1, 1));
+                    Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(3, 1, 1, 1));
                     int stale = 0;
                     for (int v : SgdTrainer.staleRows(r, s, SgdKernels.PREFETCH)) stale += v;
-                    assertTrue(stale > 0, "no stale prefetch to exercise");
+                    assertTrue(stale > 0, "no stale user prefetch to exercise");
+                    int staleItems = 0;
+                    for (int v : SgdTrainer.staleItems(r, s, SgdKernels.PREFETCH)) staleItems += v;
+                    if (kind == ScheduleKind.STRATIFIED) assertTrue(staleItems > 0, "no stale item prefetch to exercise");
                     Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
                     for (int e = 0; e < 2; e++) SgdReference.pass(r, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
                     try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.PREFETCH)) {
@@ -218,6 +223,35 @@ class SgdTrainerTest {
                     assertEquals(want, got[p], kind + " depth " + depth + " position " + p);
                 }
             }
+        }
+    }
+
+    @Test
+    void staleItemsMarkAnItemRunStartingWithinTheWindowAfterAnEarlierRunOfTheSameItem() {
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("60x50x900"), 8);
+        for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
+            Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(2, 1, 1, 5));
+            int[] task = new int[s.size()];
+            for (int t = 0; t < s.tasks(); t++) for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) task[p] = t;
+            for (int depth : new int[] {1, 2, 4, 8}) {
+                int[] got = SgdTrainer.staleItems(r, s, depth);
+                int marked = 0;
+                for (int p = 0; p < s.size(); p++) {
+                    int item = r.item(s.order()[p]);
+                    boolean newRun = p > 0 && task[p - 1] == task[p] && r.item(s.order()[p - 1]) != item;
+                    int want = 0;
+                    for (int q = Math.max(0, p - depth); q <= p - 2; q++) {
+                        if (newRun && task[q] == task[p] && r.item(s.order()[q]) == item) want = 1;
+                    }
+                    assertEquals(want, got[p], kind + " depth " + depth + " position " + p);
+                    marked += got[p];
+                }
+                // block-diagonal tasks are sorted by item: an item's ratings form one run, never stale
+                if (kind == ScheduleKind.BLKDIAG) assertEquals(0, marked, "blkdiag depth " + depth);
+                if (kind == ScheduleKind.STRATIFIED && depth >= 4) assertTrue(marked > 0, "stratified depth " + depth + ": nothing marked");
+            }
+            int[] flags = SgdTrainer.staleFlags(r, s, 4), users = SgdTrainer.staleRows(r, s, 4), items = SgdTrainer.staleItems(r, s, 4);
+            for (int p = 0; p < flags.length; p++) assertEquals(users[p] * SgdKernels.STALE_USER + items[p] * SgdKernels.STALE_ITEM, flags[p]);
         }
     }
 

@@ -593,21 +593,30 @@ public final class SgdKernels {
         }
     }
 
-    /** User rows in flight in {@link #updateTasksPrefetch}: the rows of the next {@code PREFETCH} ratings of a task are being copied. */
-    public static final int PREFETCH = 8;
+    /**
+     * Ratings ahead whose rows are in flight in {@link #updateTasksPrefetch}: the user row (and the item row where a new
+     * item starts) of each of the next {@code PREFETCH} ratings of a task are being copied.
+     */
+    public static final int PREFETCH = 4;
+    /** Bit of {@code stale[p]} in {@link #updateTasksPrefetch}: the user row prefetched for position {@code p} is out of date. */
+    public static final int STALE_USER = 1;
+    /** Bit of {@code stale[p]}: the item row prefetched for position {@code p} is out of date. */
+    public static final int STALE_ITEM = 2;
 
     /**
-     * GPU style for conflict-free schedules, built to shorten the chain of dependent updates of one row (on power-law
-     * data the hottest item's updates are serial and bound the epoch; see sparse/SGD.md). One 32-lane work-group per
-     * task, lanes own features {@code l, l + 32, ...} as in {@link #updateTasksLanes}, and:
+     * GPU style for conflict-free schedules, built to shorten the chain of dependent updates of one task (on power-law
+     * data the longest tasks of each step bound the epoch; see sparse/SGD.md). One 32-lane work-group per task, lanes
+     * own features {@code l, l + 32, ...} as in {@link #updateTasksLanes}, and:
      * <ul>
      * <li>the item row stays in local memory while consecutive ratings of the task share the item (tasks of the
      *     block-diagonal schedule are sorted by item), written back when the item changes and at the task's end; each
      *     lane only touches its own features of it, so it needs no barrier;</li>
-     * <li>the user rows of the next {@link #PREFETCH} ratings are copied asynchronously into a ring in local memory
-     *     while the current rating is updated, so a user row's memory latency is off the chain. A prefetched row is
-     *     stale when the same user was updated by one of the ratings in between: {@code stale[p] != 0} (computed by
-     *     the host, {@code SgdTrainer}) makes the lanes re-read their features from global memory.</li>
+     * <li>the user row of each of the next {@link #PREFETCH} ratings, and its item row when the item differs from the
+     *     rating before it, are copied asynchronously into rings in local memory while the current rating is updated,
+     *     so neither row's memory latency is on the chain (two copy groups a rating, one of them empty when the item
+     *     runs on). A prefetched row is out of date when its row was written after the copy started: {@code stale[p]}
+     *     ({@link #STALE_USER}, {@link #STALE_ITEM}; computed by the host, {@code SgdTrainer}) makes the lanes read it
+     *     from global memory instead.</li>
      * </ul>
      * The arithmetic is that of {@link #updateTasksLanes}, in the same order, so the two agree bit for bit on a device.
      */
@@ -616,7 +625,8 @@ public final class SgdKernels {
                                            @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
                                            FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
                                            @ReadOnly FloatArray params, int t0, int t1, int k) {
-        float[] ring = ctx.allocateFloatLocalArray(8 * 512);
+        float[] ring = ctx.allocateFloatLocalArray(4 * 512);
+        float[] hring = ctx.allocateFloatLocalArray(4 * 512);
         float[] hrow = ctx.allocateFloatLocalArray(512);
         int lane = ctx.localIdx;
         int lanes = ctx.localGroupSizeX;
@@ -629,10 +639,19 @@ public final class SgdKernels {
         for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
             int e0 = taskPtr.get(t);
             int e1 = taskPtr.get(t + 1);
-            for (int d = 0; d < 8; d++) {
+            int iPrev = -1;
+            for (int d = 0; d < 4; d++) {
                 if (e0 + d < e1) {
+                    int iAt = item.get(e0 + d);
                     ctx.asyncCopy(ring, d * k, w, (long) user.get(e0 + d) * k, k);
+                    if (iAt != iPrev) {
+                        ctx.asyncCopy(hring, d * k, h, (long) iAt * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                    iPrev = iAt;
                 } else {
+                    ctx.asyncCommit();
                     ctx.asyncCommit();
                 }
             }
@@ -648,16 +667,19 @@ public final class SgdKernels {
                 r = rating.get(e0);
             }
             for (int e = e0; e < e1; e++) {
-                int slot = ((e - e0) % 8) * k;
-                // the next rating's ids and the user of the row to prefetch are loaded now, used later: their
+                int slot = ((e - e0) % 4) * k;
+                // the next rating's ids and the ids of the rows to prefetch are loaded now, used later: their
                 // latency overlaps this update instead of adding to it
                 int en = e + 1 < e1 ? e + 1 : e;
                 int uNext = user.get(en);
                 int iNext = item.get(en);
                 int oldNext = stale.get(en);
                 float rNext = rating.get(en);
-                int uAhead = user.get(e + 8 < e1 ? e + 8 : e);
-                ctx.asyncWaitGroups(7);
+                int ea = e + 4 < e1 ? e + 4 : e;
+                int uAhead = user.get(ea);
+                int iAhead = item.get(ea);
+                int iBefore = item.get(ea - 1 >= e0 ? ea - 1 : ea);
+                ctx.asyncWaitGroups(6);
                 ctx.localBarrier();
                 long wu = (long) u * k;
                 long hi = (long) i * k;
@@ -667,12 +689,18 @@ public final class SgdKernels {
                             h.set((long) cur * k + f, hrow[f]);
                         }
                     }
-                    for (int f = lane; f < k; f += lanes) {
-                        hrow[f] = h.get(hi + f);
+                    if ((old & 2) != 0) {
+                        for (int f = lane; f < k; f += lanes) {
+                            hrow[f] = h.get(hi + f);
+                        }
+                    } else {
+                        for (int f = lane; f < k; f += lanes) {
+                            hrow[f] = hring[slot + f];
+                        }
                     }
                     cur = i;
                 }
-                if (old != 0) {
+                if ((old & 1) != 0) {
                     for (int f = lane; f < k; f += lanes) {
                         ring[slot + f] = w.get(wu + f);
                     }
@@ -699,9 +727,15 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
                 ctx.localBarrier();
-                if (e + 8 < e1) {
+                if (e + 4 < e1) {
                     ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
+                    if (iAhead != iBefore) {
+                        ctx.asyncCopy(hring, slot, h, (long) iAhead * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
                 } else {
+                    ctx.asyncCommit();
                     ctx.asyncCommit();
                 }
                 u = uNext;
