@@ -110,7 +110,7 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
             description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task), prefetch (lanes keeping the item row and"
-                    + " prefetching user rows; conflict-free schedules), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
+                    + " prefetching the next ratings' rows; conflict-free schedules), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
                     + " (tasks on CPUs; on GPUs prefetch, warps for hogwild; default)")
     String kernel;
 

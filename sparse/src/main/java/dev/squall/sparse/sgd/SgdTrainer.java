@@ -187,6 +187,8 @@ public final class SgdTrainer implements AutoCloseable {
                 } else {
                     g.task("s" + s, SgdKernels::updateTasksHalf, taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
                 }
+            } else if (kernel == Style.PREFETCH && held) {
+                g.task("s" + s, grid, SgdKernels::updateTasksPrefetchHeld, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.PREFETCH) {
                 g.task("s" + s, grid, SgdKernels::updateTasksPrefetch, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.LANES) {

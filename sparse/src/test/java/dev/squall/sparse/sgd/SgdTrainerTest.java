@@ -178,10 +178,11 @@ class SgdTrainerTest {
         // within the prefetch window across item runs, and stratified tasks in random order, so items recur too (the
         // stale rows are re-read: asserted to happen)
         List<DynamicTest> tests = new ArrayList<>();
-        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("120x90x3000"), 31);
+        // (rank <= 128 runs the kernel that holds the rows in registers, 150 the general one)
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x3000"), 31);
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
-            for (int k : new int[] {5, 37, 70}) {
+            for (int k : new int[] {5, 37, 128, 150}) {
                 tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " rank " + k, () -> {
                     TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
                     Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(3, 1, 1, 1));

@@ -754,6 +754,159 @@ public final class SgdKernels {
     }
 
     /**
+     * {@link #updateTasksPrefetch} for rank at most {@code 32 HELD} = 128, with the rows in registers: lane {@code l}
+     * holds features {@code l + 32 j}, {@code j < HELD}, of the current item row for the whole item run (written back
+     * from registers when the item changes) and of the current user row (from the ring, read once), so an update
+     * reads local memory once and the dot product, step and write-back are register work. The rings hold 128
+     * features a slot (4 KB a work-group). Same arithmetic and order as {@link #updateTasksLanes}: equal bit for bit.
+     */
+    @Kernel
+    public static void updateTasksPrefetchHeld(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                               @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
+                                               FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
+                                               @ReadOnly FloatArray params, int t0, int t1, int k) {
+        float[] ring = ctx.allocateFloatLocalArray(4 * 128);
+        float[] hring = ctx.allocateFloatLocalArray(4 * 128);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int lane = ctx.localIdx;
+        int groups = ctx.globalGroupSizeX / ctx.localGroupSizeX;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int e0 = taskPtr.get(t);
+            int e1 = taskPtr.get(t + 1);
+            int iPrev = -1;
+            for (int d = 0; d < 4; d++) {
+                if (e0 + d < e1) {
+                    int iAt = item.get(e0 + d);
+                    ctx.asyncCopy(ring, d * k, w, (long) user.get(e0 + d) * k, k);
+                    if (iAt != iPrev) {
+                        ctx.asyncCopy(hring, d * k, h, (long) iAt * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                    iPrev = iAt;
+                } else {
+                    ctx.asyncCommit();
+                    ctx.asyncCommit();
+                }
+            }
+            int cur = -1;
+            int u = 0;
+            int i = 0;
+            int old = 0;
+            float r = 0.0f;
+            if (e0 < e1) {
+                u = user.get(e0);
+                i = item.get(e0);
+                old = stale.get(e0);
+                r = rating.get(e0);
+            }
+            for (int e = e0; e < e1; e++) {
+                int slot = ((e - e0) % 4) * k;
+                int en = e + 1 < e1 ? e + 1 : e;
+                int uNext = user.get(en);
+                int iNext = item.get(en);
+                int oldNext = stale.get(en);
+                float rNext = rating.get(en);
+                int ea = e + 4 < e1 ? e + 4 : e;
+                int uAhead = user.get(ea);
+                int iAhead = item.get(ea);
+                int iBefore = item.get(ea - 1 >= e0 ? ea - 1 : ea);
+                ctx.asyncWaitGroups(6);
+                ctx.localBarrier();
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                if (i != cur) {
+                    if (cur >= 0) {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            if (f < k) {
+                                h.set((long) cur * k + f, hr[j]);
+                            }
+                        }
+                    }
+                    if ((old & 2) != 0) {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            hr[j] = f < k ? h.get(hi + f) : 0.0f;
+                        }
+                    } else {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            hr[j] = f < k ? hring[slot + f] : 0.0f;
+                        }
+                    }
+                    cur = i;
+                }
+                if ((old & 1) != 0) {
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        int f = lane + 32 * j;
+                        wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                    }
+                } else {
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        int f = lane + 32 * j;
+                        wr[j] = f < k ? ring[slot + f] : 0.0f;
+                    }
+                }
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                for (@Unroll int j = 0; j < 4; j++) {
+                    part += wr[j] * hr[j];
+                }
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = r - pred;
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        hr[j] = hr[j] + lr * (err * wr[j] - reg * hr[j]);
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+                ctx.localBarrier();
+                if (e + 4 < e1) {
+                    ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
+                    if (iAhead != iBefore) {
+                        ctx.asyncCopy(hring, slot, h, (long) iAhead * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                } else {
+                    ctx.asyncCommit();
+                    ctx.asyncCommit();
+                }
+                u = uNext;
+                i = iNext;
+                old = oldNext;
+                r = rNext;
+            }
+            if (cur >= 0) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        h.set((long) cur * k + f, hr[j]);
+                    }
+                }
+            }
+            ctx.asyncWait();
+            ctx.localBarrier();
+        }
+    }
+
+    /**
      * Sum of squared prediction errors over chunks of {@code chunk} ratings, in double: {@code sums[c]} for chunk
      * {@code c}. The host adds the chunks in order, so the result does not depend on the device's thread count.
      */
