@@ -46,6 +46,6 @@ SECTIONS="--section SpeedOfLight --section MemoryWorkloadAnalysis --section Warp
 prof() { local name=$1 regex=$2 skip=$3; shift 3
   step 60 "ncu $name" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name regex:'$regex' --launch-skip $skip --launch-count 1 $SECTIONS --page details --print-units base \"\$@\" > \"$OUT/ncu-$name.txt\" 2>> \"$L\"" _ "$@"; }
 prof sgd-warps '^updateRatingsWarps$' 1 "$S" sgd --generate netflix --rank 128 --schedule hogwild --epochs 1 --patience 0 --device cuda:0
-prof sgd-prefetch '^updateTasksPrefetch$' 600 "$S" sgd --generate netflix --rank 128 --schedule blkdiag --epochs 1 --patience 0 --device cuda:0
+prof sgd-prefetch '^updateTasksPrefetchHeld$' 600 "$S" sgd --generate netflix --rank 128 --schedule blkdiag --epochs 1 --patience 0 --device cuda:0
 python3 bench/peers/sgd_summary.py "$J" 2>&1 | tee "$OUT/sgd-summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"
