@@ -34,9 +34,10 @@ import java.util.function.Consumer;
 public final class SgdTrainer implements AutoCloseable {
     /**
      * Which update kernel runs: one work-item per task (CPU style), a sub-group per task (GPU style), a sub-group per
-     * task with the item row kept and the user rows prefetched (GPU style, conflict-free schedules only), or by device
-     * and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for conflict-free schedules, WARPS for Hogwild). WARPS
-     * (Hogwild only) runs {@link SgdKernels#WARPS} sub-groups a work-group, each updating one rating at a time.
+     * task with the item row kept and the next ratings' rows prefetched (GPU style, conflict-free schedules only; both
+     * rows in registers up to rank 128), or by device and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for
+     * conflict-free schedules, WARPS for Hogwild). WARPS (Hogwild only) runs {@link SgdKernels#WARPS} sub-groups a
+     * work-group, each updating one rating at a time.
      */
     public enum Style { AUTO, TASKS, LANES, PREFETCH, WARPS }
 
