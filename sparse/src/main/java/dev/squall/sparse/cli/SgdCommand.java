@@ -110,7 +110,8 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
             description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task), prefetch (lanes keeping the item row and"
-                    + " prefetching user rows; conflict-free schedules) or auto (tasks on CPUs; on GPUs prefetch, lanes for hogwild; default)")
+                    + " prefetching the next ratings' rows; conflict-free schedules), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
+                    + " (tasks on CPUs; on GPUs prefetch, warps for hogwild; default)")
     String kernel;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generation, split, schedules and initial factors (default 1)")
@@ -159,7 +160,8 @@ public final class SgdCommand implements SquallSubcommand {
             case "tasks" -> SgdTrainer.Style.TASKS;
             case "lanes" -> SgdTrainer.Style.LANES;
             case "prefetch" -> SgdTrainer.Style.PREFETCH;
-            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes or prefetch");
+            case "warps" -> SgdTrainer.Style.WARPS;
+            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes, prefetch or warps");
         };
         SgdTrainer.Storage store = switch (storage.strip().toLowerCase(Locale.ROOT)) {
             case "fp32" -> SgdTrainer.Storage.FP32;
@@ -251,7 +253,8 @@ public final class SgdCommand implements SquallSubcommand {
                         store == SgdTrainer.Storage.FP16 ? "fp32 arithmetic, fp16 storage" : "fp32", switch (t.kernel()) {
                     case TASKS -> "tasks (a work-item per task)";
                     case LANES -> "lanes (32 per task)";
-                    default -> "prefetch (32 lanes per task, item row kept, " + SgdKernels.PREFETCH + " user rows in flight)";
+                    case WARPS -> "warps (" + SgdKernels.WARPS + " sub-groups of 32 lanes a work-group, a rating each)";
+                    default -> "prefetch (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PREFETCH + " ratings in flight)";
                 });
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
                 System.out.printf(Locale.ROOT, "span       %d dependent updates an epoch (largest row: %d ratings; average parallelism %.0f)%n", span, rowBound,

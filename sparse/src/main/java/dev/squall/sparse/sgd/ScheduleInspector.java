@@ -46,7 +46,7 @@ public final class ScheduleInspector {
         if (r.size() == 0) throw new IllegalArgumentException("no ratings to schedule");
         return switch (kind) {
             case DIAG -> diagonal(r);
-            case BLKDIAG -> blockDiagonal(r, o.blocks());
+            case BLKDIAG -> blockDiagonal(r, o.blocks(), o.seed());
             case STRATIFIED -> stratified(r, o.blocks(), o.seed());
             case HOGWILD -> hogwild(r, o.batch(), o.perTask(), o.seed());
         };
@@ -81,13 +81,19 @@ public final class ScheduleInspector {
                 steps + " non-empty diagonals of " + n + ", " + tasks + " tasks");
     }
 
-    static Schedule blockDiagonal(Ratings r, int blocks) {
+    /**
+     * Users and items cut into {@code blocks} ranges of balanced rating counts; step = one block diagonal, the diagonals
+     * in seeded random order. In shift order (0, 1, 2, ...) an item range meets the user blocks c, c - 1, c - 2, ... in
+     * consecutive steps, and SGD then converges several times slower per epoch (a tenth of the Netflix shape, rank 32,
+     * host: test RMSE 1.137 after one epoch against 0.750 with the diagonals shuffled, 0.759 for Hogwild's order).
+     */
+    static Schedule blockDiagonal(Ratings r, int blocks, long seed) {
         int b = Math.max(1, Math.min(blocks, Math.min(r.users(), r.items())));
         int[] ub = balancedRanges(r.userDegrees(), b);
         int[] ib = balancedRanges(r.itemDegrees(), b);
         int[] sorted = countingSort(countingSort(identity(r.size()), r.userArray(), r.users()), r.itemArray(), r.items());
-        return blocked(r, ScheduleKind.BLKDIAG, sorted, ub, ib, b, identity(b),
-                b + " x " + b + " blocks of balanced rating counts, ratings by item in a block");
+        return blocked(r, ScheduleKind.BLKDIAG, sorted, ub, ib, b, RatingsGenerator.permutation(b, new SplittableRandom(seed).nextLong()),
+                b + " x " + b + " blocks of balanced rating counts, diagonals in seeded random order, ratings by item in a block");
     }
 
     static Schedule stratified(Ratings r, int blocks, long seed) {

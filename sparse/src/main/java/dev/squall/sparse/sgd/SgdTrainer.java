@@ -34,10 +34,12 @@ import java.util.function.Consumer;
 public final class SgdTrainer implements AutoCloseable {
     /**
      * Which update kernel runs: one work-item per task (CPU style), a sub-group per task (GPU style), a sub-group per
-     * task with the item row kept and the user rows prefetched (GPU style, conflict-free schedules only), or by device
-     * and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for conflict-free schedules, LANES for Hogwild).
+     * task with the item row kept and the next ratings' rows prefetched (GPU style, conflict-free schedules only; both
+     * rows in registers up to rank 128), or by device and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for
+     * conflict-free schedules, WARPS for Hogwild). WARPS (Hogwild only) runs {@link SgdKernels#WARPS} sub-groups a
+     * work-group, each updating one rating at a time.
      */
-    public enum Style { AUTO, TASKS, LANES, PREFETCH }
+    public enum Style { AUTO, TASKS, LANES, PREFETCH, WARPS }
 
     /**
      * How W and H are kept on the device: fp32, or IEEE half (fp16: half the bytes an update; every load widened and
@@ -111,10 +113,21 @@ public final class SgdTrainer implements AutoCloseable {
         if (style == Style.PREFETCH && storage == Storage.FP16) {
             throw new IllegalArgumentException("--kernel prefetch keeps fp32 rows; with --storage fp16 use --kernel lanes or tasks");
         }
+        if (style == Style.WARPS && schedule.kind().conflictFree()) {
+            throw new IllegalArgumentException("--kernel warps races ratings against each other (Hogwild); for " + schedule.kind().cliName()
+                    + " use --kernel prefetch, lanes or tasks");
+        }
+        boolean held = k <= 32 * SgdKernels.HELD;
+        if (style == Style.WARPS && storage == Storage.FP16 && !held) {
+            throw new IllegalArgumentException("--kernel warps with --storage fp16 takes rank up to " + 32 * SgdKernels.HELD + ", not " + k
+                    + "; use --kernel lanes");
+        }
         this.storage = storage;
         this.kernel = style != Style.AUTO ? style
                 : !device.info().isGpu() ? Style.TASKS
-                : schedule.kind().conflictFree() && storage == Storage.FP32 ? Style.PREFETCH : Style.LANES;
+                : !schedule.kind().conflictFree() && (held || storage == Storage.FP32) ? Style.WARPS
+                : !schedule.kind().conflictFree() ? Style.LANES
+                : storage == Storage.FP32 ? Style.PREFETCH : Style.LANES;
         this.mean = initial != null ? initial.mean() : (float) train.mean();
         Factors f0 = initial != null ? initial.copy() : Factors.random(train.users(), train.items(), k, o.biases(), mean, o.seed());
         if (f0.rank() != k || f0.users() != train.users() || f0.items() != train.items() || f0.biases() != o.biases()) {
@@ -147,19 +160,36 @@ public final class SgdTrainer implements AutoCloseable {
             rating.set(p, train.value(e));
         }
         IntArray taskPtr = ints(schedule.taskPtr());
-        IntArray stale = kernel == Style.PREFETCH ? ints(staleRows(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
+        IntArray stale = kernel == Style.PREFETCH ? ints(staleFlags(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
 
         TaskGraph g = new TaskGraph("sgdEpoch").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
-        int[] stepPtr = schedule.stepPtr();
+        int[] stepPtr = schedule.stepPtr(), ptr = schedule.taskPtr();
+        // WARPS launches as many work-groups as are resident at once (the kernels' launch bounds: 8 an SM at rank <= 128
+        // in fp32, 6 in fp16, 4 above rank 128), each sub-group walking ratings G apart, so one wave covers the launch
+        // and the next rating's ids load while the current one is updated
+        int residentGroups = Math.max(1, device.info().computeUnits()) * (!held ? 4 : storage == Storage.FP16 ? 6 : 8);
         for (int s = 0; s < schedule.steps(); s++) {
             int t0 = stepPtr[s], t1 = stepPtr[s + 1];
             WorkerGrid grid = WorkerGrid.of((long) Math.min(t1 - t0, MAX_GROUPS) * LANES).withLocal(LANES);
-            if (storage == Storage.FP16) {
+            if (kernel == Style.WARPS) {
+                int p0 = ptr[t0], p1 = ptr[t1];
+                int groups = (int) Math.max(1, Math.min((p1 - p0 + SgdKernels.WARPS - 1) / SgdKernels.WARPS, residentGroups));
+                WorkerGrid wg = WorkerGrid.of((long) groups * SgdKernels.WARPS * LANES).withLocal(SgdKernels.WARPS * LANES);
+                if (storage == Storage.FP16) {
+                    g.task("s" + s, wg, SgdKernels::updateRatingsWarpsHalf, new KernelContext(), user, item, rating, wHalf, hHalf, bu, bi, params, p0, p1, k);
+                } else if (held) {
+                    g.task("s" + s, wg, SgdKernels::updateRatingsWarps, new KernelContext(), user, item, rating, w, h, bu, bi, params, p0, p1, k);
+                } else {
+                    g.task("s" + s, wg, SgdKernels::updateRatingsWarpsWide, new KernelContext(), user, item, rating, w, h, bu, bi, params, p0, p1, k);
+                }
+            } else if (storage == Storage.FP16) {
                 if (kernel == Style.LANES) {
                     g.task("s" + s, grid, SgdKernels::updateTasksLanesHalf, new KernelContext(), taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
                 } else {
                     g.task("s" + s, SgdKernels::updateTasksHalf, taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
                 }
+            } else if (kernel == Style.PREFETCH && held) {
+                g.task("s" + s, grid, SgdKernels::updateTasksPrefetchHeld, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.PREFETCH) {
                 g.task("s" + s, grid, SgdKernels::updateTasksPrefetch, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.LANES) {
@@ -229,6 +259,38 @@ public final class SgdTrainer implements AutoCloseable {
                 last[u] = p;
             }
         }
+        return out;
+    }
+
+    /**
+     * For each position {@code p} of the schedule's order, 1 when the item of rating {@code p} starts a new run of its
+     * task (the rating before it in the task has another item) and also rates one of the positions {@code p - depth ..
+     * p - 2} of the task: its row was written back (when that earlier run ended) after the prefetch for {@code p},
+     * issued {@code depth} ratings ahead, had started. Else 0.
+     */
+    static int[] staleItems(Ratings r, Schedule s, int depth) {
+        int[] order = s.order(), taskPtr = s.taskPtr();
+        int[] out = new int[order.length];
+        int[] last = new int[r.items()];
+        java.util.Arrays.fill(last, -1);
+        for (int t = 0; t < s.tasks(); t++) {
+            for (int p = taskPtr[t]; p < taskPtr[t + 1]; p++) {
+                int i = r.item(order[p]);
+                if (last[i] >= taskPtr[t] && last[i] != p - 1 && p - last[i] <= depth) out[p] = 1;
+                last[i] = p;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The {@code stale} flags of {@link SgdKernels#updateTasksPrefetch} with rows prefetched {@code depth} ratings
+     * ahead: {@link SgdKernels#STALE_USER} from {@link #staleRows}, {@link SgdKernels#STALE_ITEM} from {@link #staleItems}.
+     */
+    static int[] staleFlags(Ratings r, Schedule s, int depth) {
+        int[] users = staleRows(r, s, depth), items = staleItems(r, s, depth);
+        int[] out = new int[users.length];
+        for (int p = 0; p < out.length; p++) out[p] = users[p] * SgdKernels.STALE_USER + items[p] * SgdKernels.STALE_ITEM;
         return out;
     }
 

@@ -141,6 +141,14 @@ class SgdCommandTest {
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("with --storage fp16 use --kernel lanes or tasks"), (String) r[2]);
 
+        r = run("--generate", "small", "--schedule", "blkdiag", "--kernel", "warps", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--kernel warps races ratings against each other (Hogwild); for blkdiag use --kernel prefetch, lanes or tasks"),
+                (String) r[2]);
+        r = run("--generate", "small", "--kernel", "fastest", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--kernel 'fastest': expected auto, tasks, lanes, prefetch or warps"), (String) r[2]);
+
         r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "1", "--verify");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("--verify needs --generate"), (String) r[2]);

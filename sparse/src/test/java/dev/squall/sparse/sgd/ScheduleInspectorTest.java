@@ -106,10 +106,17 @@ class ScheduleInspectorTest {
         Schedule s = ScheduleInspector.build(r, ScheduleKind.BLKDIAG, new ScheduleInspector.Options(b, 1, 1, 1));
         assertTrue(s.steps() <= b && s.tasks() <= b * b);
         int[] ub = ScheduleInspector.balancedRanges(r.userDegrees(), b), ib = ScheduleInspector.balancedRanges(r.itemDegrees(), b);
+        boolean[] shiftSeen = new boolean[b];
         for (int st = 0; st < s.steps(); st++) {
+            int stepShift = -1;
             for (int t = s.stepPtr()[st]; t < s.stepPtr()[st + 1]; t++) {
                 int first = s.order()[s.taskPtr()[t]];
                 int shift = Math.floorMod(ib[r.item(first)] - ub[r.user(first)], b);
+                if (stepShift < 0) {
+                    assertTrue(!shiftSeen[shift], "block diagonal " + shift + " in two steps");
+                    shiftSeen[shift] = true;
+                    stepShift = shift;
+                }
                 int prevItem = -1;
                 for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) {
                     int e = s.order()[p];
@@ -123,9 +130,9 @@ class ScheduleInspectorTest {
     }
 
     @Test
-    void stratifiedAndHogwildAreSeeded() {
+    void blockDiagonalStratifiedAndHogwildAreSeeded() {
         Ratings r = awkward(6);
-        for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.STRATIFIED, ScheduleKind.HOGWILD}) {
+        for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED, ScheduleKind.HOGWILD}) {
             Schedule a = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(5, 64, 2, 9));
             Schedule b = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(5, 64, 2, 9));
             Schedule c = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(5, 64, 2, 10));

@@ -56,7 +56,8 @@ class SgdTrainerTest {
         double floor = RatingsGenerator.SMALL.floor();
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.HOGWILD}) {
-                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.WARPS}) {
+                    if (style == SgdTrainer.Style.WARPS && kind.conflictFree()) continue;
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
                         Schedule s = schedule(SMALL.train(), kind);
                         float[][] runs = new float[2][];
@@ -79,6 +80,66 @@ class SgdTrainerTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> warpsKernelReachesTheNoiseFloorWithHogwild() {
+        // 8 sub-groups a work-group racing on shared rows, launches of 4,096 ratings (not a multiple of the groups' reach)
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : TestDevices.all()) {
+            tests.add(DynamicTest.dynamicTest(d.id(), () -> {
+                Schedule s = schedule(SMALL.train(), ScheduleKind.HOGWILD);
+                try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, floorOptions(), d, SgdTrainer.Style.WARPS)) {
+                    assertEquals(SgdTrainer.Style.WARPS, t.kernel());
+                    double test = t.train(12, 0, null).getLast().testRmse();
+                    assertEquals(t.factors().rmse(SMALL.test()), test, 1e-5 * test, "device and host test RMSE");
+                    assertTrue(test <= 1.02 * floor, "warps on " + d.id() + ": test RMSE " + test + " is not within 2% of the floor " + floor);
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> warpsKernelEqualsTheSequentialPassWhenALaunchHoldsOneRating() {
+        // Hogwild launches of one rating: one sub-group works, so the kernel must give the sequential pass. Ranks below
+        // the 32 lanes, between multiples of them, exactly the 128 held in registers, and above it (the wide kernel)
+        List<DynamicTest> tests = new ArrayList<>();
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x1500"), 33);
+        for (Device d : TestDevices.all()) {
+            for (int k : new int[] {5, 37, 128, 150}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " rank " + k, () -> {
+                    TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37 || k == 150, 4);
+                    Schedule s = ScheduleInspector.build(r, ScheduleKind.HOGWILD, new ScheduleInspector.Options(8, 1, 1, 6));
+                    Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
+                    SgdReference.pass(r, s, ref, o.learningRate(0), (float) o.reg(), (float) o.regBias());
+                    try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.WARPS)) {
+                        t.train(1, 0, null);
+                        Factors got = t.factors();
+                        assertClose(ref.w(), got.w(), "W");
+                        assertClose(ref.h(), got.h(), "H");
+                        if (o.biases()) {
+                            assertClose(ref.userBias(), got.userBias(), "user biases");
+                            assertClose(ref.itemBias(), got.itemBias(), "item biases");
+                        }
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void warpsKernelIsForHogwildAndFp16RanksUpTo128() {
+        Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(4), jvm, SgdTrainer.Style.WARPS));
+        assertTrue(e.getMessage().contains("--kernel warps races ratings") && e.getMessage().contains("blkdiag"), e.getMessage());
+        IllegalArgumentException wide = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.HOGWILD), TrainingOptions.defaults(150), jvm, SgdTrainer.Style.WARPS, null,
+                        SgdTrainer.Storage.FP16));
+        assertTrue(wide.getMessage().contains("rank up to 128, not 150"), wide.getMessage());
     }
 
     /** A sparser generated matrix: 300 users x 200 items, 8,000 ratings (trained at rank 8 with biases). */
@@ -114,17 +175,23 @@ class SgdTrainerTest {
     @TestFactory
     Stream<DynamicTest> prefetchKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
         // ranks below, between and above multiples of the 32 lanes; block-diagonal tasks sorted by item, so users recur
-        // within the prefetch window across item runs (the stale rows are re-read: asserted to happen)
+        // within the prefetch window across item runs, and stratified tasks in random order, so items recur too (the
+        // stale rows are re-read: asserted to happen)
         List<DynamicTest> tests = new ArrayList<>();
-        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("120x90x3000"), 31);
+        // (rank <= 128 runs the kernel that holds the rows in registers, 150 the general one)
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x3000"), 31);
         for (Device d : TestDevices.all()) {
-            for (int k : new int[] {5, 37, 70}) {
-                tests.add(DynamicTest.dynamicTest(d.id() + " rank " + k, () -> {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
+            for (int k : new int[] {5, 37, 128, 150}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " rank " + k, () -> {
                     TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
-                    Schedule s = ScheduleInspector.build(r, ScheduleKind.BLKDIAG, new ScheduleInspector.Options(3, 1, 1, 1));
+                    Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(3, 1, 1, 1));
                     int stale = 0;
                     for (int v : SgdTrainer.staleRows(r, s, SgdKernels.PREFETCH)) stale += v;
-                    assertTrue(stale > 0, "no stale prefetch to exercise");
+                    assertTrue(stale > 0, "no stale user prefetch to exercise");
+                    int staleItems = 0;
+                    for (int v : SgdTrainer.staleItems(r, s, SgdKernels.PREFETCH)) staleItems += v;
+                    if (kind == ScheduleKind.STRATIFIED) assertTrue(staleItems > 0, "no stale item prefetch to exercise");
                     Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
                     for (int e = 0; e < 2; e++) SgdReference.pass(r, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
                     try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.PREFETCH)) {
@@ -157,6 +224,35 @@ class SgdTrainerTest {
                     assertEquals(want, got[p], kind + " depth " + depth + " position " + p);
                 }
             }
+        }
+    }
+
+    @Test
+    void staleItemsMarkAnItemRunStartingWithinTheWindowAfterAnEarlierRunOfTheSameItem() {
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("60x50x900"), 8);
+        for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
+            Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(2, 1, 1, 5));
+            int[] task = new int[s.size()];
+            for (int t = 0; t < s.tasks(); t++) for (int p = s.taskPtr()[t]; p < s.taskPtr()[t + 1]; p++) task[p] = t;
+            for (int depth : new int[] {1, 2, 4, 8}) {
+                int[] got = SgdTrainer.staleItems(r, s, depth);
+                int marked = 0;
+                for (int p = 0; p < s.size(); p++) {
+                    int item = r.item(s.order()[p]);
+                    boolean newRun = p > 0 && task[p - 1] == task[p] && r.item(s.order()[p - 1]) != item;
+                    int want = 0;
+                    for (int q = Math.max(0, p - depth); q <= p - 2; q++) {
+                        if (newRun && task[q] == task[p] && r.item(s.order()[q]) == item) want = 1;
+                    }
+                    assertEquals(want, got[p], kind + " depth " + depth + " position " + p);
+                    marked += got[p];
+                }
+                // block-diagonal tasks are sorted by item: an item's ratings form one run, never stale
+                if (kind == ScheduleKind.BLKDIAG) assertEquals(0, marked, "blkdiag depth " + depth);
+                if (kind == ScheduleKind.STRATIFIED && depth >= 4) assertTrue(marked > 0, "stratified depth " + depth + ": nothing marked");
+            }
+            int[] flags = SgdTrainer.staleFlags(r, s, 4), users = SgdTrainer.staleRows(r, s, 4), items = SgdTrainer.staleItems(r, s, 4);
+            for (int p = 0; p < flags.length; p++) assertEquals(users[p] * SgdKernels.STALE_USER + items[p] * SgdKernels.STALE_ITEM, flags[p]);
         }
     }
 

@@ -7,8 +7,10 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.ShortArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LaunchBounds;
 import dev.squall.tasks.api.Parallel;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * SGD matrix-factorisation kernels, fp32 factors. A schedule is a list of tasks (each a range of ratings in
@@ -147,6 +149,256 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
             }
+        }
+    }
+
+    /** Sub-groups of 32 lanes in one work-group of {@link #updateRatingsWarps} and {@link #updateRatingsWarpsHalf}. */
+    public static final int WARPS = 8;
+    /** Features of each row a lane keeps in registers between the dot product and the step: 4 a lane, rank 128 for 32 lanes. */
+    public static final int HELD = 4;
+
+    /**
+     * Hogwild, GPU style, built for memory-level parallelism: work-groups of {@link #WARPS} sub-groups of 32 lanes
+     * (256 work-items; 32-lane groups cap an H100 SM at half its warps), each sub-group updating one rating at a time,
+     * ratings {@code p0 + g, p0 + g + G, ...} of the launch's range {@code [p0, p1)} for sub-group {@code g} of
+     * {@code G}. Rank at most {@code 32 HELD} = 128: lane {@code l} owns features {@code l + 32 j}, {@code j < HELD},
+     * loaded at once into registers, both rows together, so every load of an update is in flight at the same time and
+     * the step reuses them instead of reading again (32 registers, no spills, on sm_90: 8 groups, 64 warps an SM); the next rating's ids and value are loaded before
+     * the current update so their latency overlaps it. Tasks are ignored: every rating races with the others (Hogwild).
+     * The loop is uniform over a work-group (sub-group operations synchronise the whole group on OpenCL CPUs).
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 8)
+    public static void updateRatingsWarps(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                          FloatArray w, FloatArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                          int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                hr[j] = f < k ? h.get(hi + f) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        h.set(hi + f, hr[j] + lr * (err * wr[j] - reg * hr[j]));
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
+        }
+    }
+
+    /**
+     * {@link #updateRatingsWarps} for any rank: features from {@code 32 HELD} on are read and stepped in a loop after
+     * the held ones (more registers: 4 groups an SM on sm_90). Hogwild, GPU style: work-groups of {@link #WARPS} sub-groups of 32 lanes
+     * (256 work-items; 32-lane groups cap an H100 SM at half its warps), each sub-group updating one rating at a time,
+     * ratings {@code p0 + g, p0 + g + G, ...} of the launch's range {@code [p0, p1)} for sub-group {@code g} of
+     * {@code G}. Lane {@code l} owns features {@code l, l + 32, ...}; the first {@link #HELD} of them are loaded at once
+     * into registers and reused by the step; the next rating's ids and value are loaded before
+     * the current update so their latency overlaps it. Tasks are ignored: every rating races with the others (Hogwild).
+     * The loop is uniform over a work-group (sub-group operations synchronise the whole group on OpenCL CPUs).
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 4)
+    public static void updateRatingsWarpsWide(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                          FloatArray w, FloatArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                          int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                hr[j] = f < k ? h.get(hi + f) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            part = addDot(part, w, h, wu, hi, lane + 32 * HELD, 32, k);
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        h.set(hi + f, hr[j] + lr * (err * wr[j] - reg * hr[j]));
+                    }
+                }
+                stepFactors(w, h, wu, hi, lane + 32 * HELD, 32, k, lr, reg, err);
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
+        }
+    }
+
+    /**
+     * {@link #updateRatingsWarps} (rank at most 128) with W and H stored as IEEE half (widened on load, rounded to nearest
+     * even on store); the conversions take 40 registers on sm_90, so 6 groups an SM.
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 256, minGroupsPerUnit = 6)
+    public static void updateRatingsWarpsHalf(KernelContext ctx, @ReadOnly IntArray user, @ReadOnly IntArray item, @ReadOnly FloatArray rating,
+                                              ShortArray w, ShortArray h, FloatArray bu, FloatArray bi, @ReadOnly FloatArray params,
+                                              int p0, int p1, int k) {
+        int lane = ctx.localIdx & 31;
+        int warps = ctx.localGroupSizeX >> 5;
+        int stride = ctx.globalGroupSizeX >> 5;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int first = p0 + ctx.groupIdx * warps;
+        int e = first + (ctx.localIdx >> 5);
+        int u = 0;
+        int i = 0;
+        float r = 0.0f;
+        if (e < p1) {
+            u = user.get(e);
+            i = item.get(e);
+            r = rating.get(e);
+        }
+        for (int base = first; base < p1; base += stride) {
+            int en = e + stride;
+            int uNext = 0;
+            int iNext = 0;
+            float rNext = 0.0f;
+            if (en < p1) {
+                uNext = user.get(en);
+                iNext = item.get(en);
+                rNext = rating.get(en);
+            }
+            long wu = (long) u * k;
+            long hi = (long) i * k;
+            for (@Unroll int j = 0; j < 4; j++) {
+                int f = lane + 32 * j;
+                wr[j] = f < k ? halfToFloat(w.get(wu + f) & 0xFFFF) : 0.0f;
+                hr[j] = f < k ? halfToFloat(h.get(hi + f) & 0xFFFF) : 0.0f;
+            }
+            float part = 0.0f;
+            if (lane == 0) {
+                part = mean;
+                if (biases != 0.0f) {
+                    part = part + bu.get(u) + bi.get(i);
+                }
+            }
+            for (@Unroll int j = 0; j < 4; j++) {
+                part += wr[j] * hr[j];
+            }
+            float pred = ctx.subgroupReduceAdd(part);
+            float err = r - pred;
+            if (e < p1) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, (short) floatToHalf(wr[j] + lr * (err * hr[j] - reg * wr[j])));
+                        h.set(hi + f, (short) floatToHalf(hr[j] + lr * (err * wr[j] - reg * hr[j])));
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+            }
+            e = en;
+            u = uNext;
+            i = iNext;
+            r = rNext;
         }
     }
 
@@ -341,21 +593,30 @@ public final class SgdKernels {
         }
     }
 
-    /** User rows in flight in {@link #updateTasksPrefetch}: the rows of the next {@code PREFETCH} ratings of a task are being copied. */
-    public static final int PREFETCH = 8;
+    /**
+     * Ratings ahead whose rows are in flight in {@link #updateTasksPrefetch}: the user row (and the item row where a new
+     * item starts) of each of the next {@code PREFETCH} ratings of a task are being copied.
+     */
+    public static final int PREFETCH = 4;
+    /** Bit of {@code stale[p]} in {@link #updateTasksPrefetch}: the user row prefetched for position {@code p} is out of date. */
+    public static final int STALE_USER = 1;
+    /** Bit of {@code stale[p]}: the item row prefetched for position {@code p} is out of date. */
+    public static final int STALE_ITEM = 2;
 
     /**
-     * GPU style for conflict-free schedules, built to shorten the chain of dependent updates of one row (on power-law
-     * data the hottest item's updates are serial and bound the epoch; see sparse/SGD.md). One 32-lane work-group per
-     * task, lanes own features {@code l, l + 32, ...} as in {@link #updateTasksLanes}, and:
+     * GPU style for conflict-free schedules, built to shorten the chain of dependent updates of one task (on power-law
+     * data the longest tasks of each step bound the epoch; see sparse/SGD.md). One 32-lane work-group per task, lanes
+     * own features {@code l, l + 32, ...} as in {@link #updateTasksLanes}, and:
      * <ul>
      * <li>the item row stays in local memory while consecutive ratings of the task share the item (tasks of the
      *     block-diagonal schedule are sorted by item), written back when the item changes and at the task's end; each
      *     lane only touches its own features of it, so it needs no barrier;</li>
-     * <li>the user rows of the next {@link #PREFETCH} ratings are copied asynchronously into a ring in local memory
-     *     while the current rating is updated, so a user row's memory latency is off the chain. A prefetched row is
-     *     stale when the same user was updated by one of the ratings in between: {@code stale[p] != 0} (computed by
-     *     the host, {@code SgdTrainer}) makes the lanes re-read their features from global memory.</li>
+     * <li>the user row of each of the next {@link #PREFETCH} ratings, and its item row when the item differs from the
+     *     rating before it, are copied asynchronously into rings in local memory while the current rating is updated,
+     *     so neither row's memory latency is on the chain (two copy groups a rating, one of them empty when the item
+     *     runs on). A prefetched row is out of date when its row was written after the copy started: {@code stale[p]}
+     *     ({@link #STALE_USER}, {@link #STALE_ITEM}; computed by the host, {@code SgdTrainer}) makes the lanes read it
+     *     from global memory instead.</li>
      * </ul>
      * The arithmetic is that of {@link #updateTasksLanes}, in the same order, so the two agree bit for bit on a device.
      */
@@ -364,7 +625,8 @@ public final class SgdKernels {
                                            @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
                                            FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
                                            @ReadOnly FloatArray params, int t0, int t1, int k) {
-        float[] ring = ctx.allocateFloatLocalArray(8 * 512);
+        float[] ring = ctx.allocateFloatLocalArray(4 * 512);
+        float[] hring = ctx.allocateFloatLocalArray(4 * 512);
         float[] hrow = ctx.allocateFloatLocalArray(512);
         int lane = ctx.localIdx;
         int lanes = ctx.localGroupSizeX;
@@ -377,10 +639,19 @@ public final class SgdKernels {
         for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
             int e0 = taskPtr.get(t);
             int e1 = taskPtr.get(t + 1);
-            for (int d = 0; d < 8; d++) {
+            int iPrev = -1;
+            for (int d = 0; d < 4; d++) {
                 if (e0 + d < e1) {
+                    int iAt = item.get(e0 + d);
                     ctx.asyncCopy(ring, d * k, w, (long) user.get(e0 + d) * k, k);
+                    if (iAt != iPrev) {
+                        ctx.asyncCopy(hring, d * k, h, (long) iAt * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                    iPrev = iAt;
                 } else {
+                    ctx.asyncCommit();
                     ctx.asyncCommit();
                 }
             }
@@ -396,16 +667,19 @@ public final class SgdKernels {
                 r = rating.get(e0);
             }
             for (int e = e0; e < e1; e++) {
-                int slot = ((e - e0) % 8) * k;
-                // the next rating's ids and the user of the row to prefetch are loaded now, used later: their
+                int slot = ((e - e0) % 4) * k;
+                // the next rating's ids and the ids of the rows to prefetch are loaded now, used later: their
                 // latency overlaps this update instead of adding to it
                 int en = e + 1 < e1 ? e + 1 : e;
                 int uNext = user.get(en);
                 int iNext = item.get(en);
                 int oldNext = stale.get(en);
                 float rNext = rating.get(en);
-                int uAhead = user.get(e + 8 < e1 ? e + 8 : e);
-                ctx.asyncWaitGroups(7);
+                int ea = e + 4 < e1 ? e + 4 : e;
+                int uAhead = user.get(ea);
+                int iAhead = item.get(ea);
+                int iBefore = item.get(ea - 1 >= e0 ? ea - 1 : ea);
+                ctx.asyncWaitGroups(6);
                 ctx.localBarrier();
                 long wu = (long) u * k;
                 long hi = (long) i * k;
@@ -415,12 +689,18 @@ public final class SgdKernels {
                             h.set((long) cur * k + f, hrow[f]);
                         }
                     }
-                    for (int f = lane; f < k; f += lanes) {
-                        hrow[f] = h.get(hi + f);
+                    if ((old & 2) != 0) {
+                        for (int f = lane; f < k; f += lanes) {
+                            hrow[f] = h.get(hi + f);
+                        }
+                    } else {
+                        for (int f = lane; f < k; f += lanes) {
+                            hrow[f] = hring[slot + f];
+                        }
                     }
                     cur = i;
                 }
-                if (old != 0) {
+                if ((old & 1) != 0) {
                     for (int f = lane; f < k; f += lanes) {
                         ring[slot + f] = w.get(wu + f);
                     }
@@ -447,9 +727,15 @@ public final class SgdKernels {
                     stepBiases(bu, bi, u, i, lr, regBias, err);
                 }
                 ctx.localBarrier();
-                if (e + 8 < e1) {
+                if (e + 4 < e1) {
                     ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
+                    if (iAhead != iBefore) {
+                        ctx.asyncCopy(hring, slot, h, (long) iAhead * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
                 } else {
+                    ctx.asyncCommit();
                     ctx.asyncCommit();
                 }
                 u = uNext;
@@ -460,6 +746,159 @@ public final class SgdKernels {
             if (cur >= 0) {
                 for (int f = lane; f < k; f += lanes) {
                     h.set((long) cur * k + f, hrow[f]);
+                }
+            }
+            ctx.asyncWait();
+            ctx.localBarrier();
+        }
+    }
+
+    /**
+     * {@link #updateTasksPrefetch} for rank at most {@code 32 HELD} = 128, with the rows in registers: lane {@code l}
+     * holds features {@code l + 32 j}, {@code j < HELD}, of the current item row for the whole item run (written back
+     * from registers when the item changes) and of the current user row (from the ring, read once), so an update
+     * reads local memory once and the dot product, step and write-back are register work. The rings hold 128
+     * features a slot (4 KB a work-group). Same arithmetic and order as {@link #updateTasksLanes}: equal bit for bit.
+     */
+    @Kernel
+    public static void updateTasksPrefetchHeld(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                               @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
+                                               FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
+                                               @ReadOnly FloatArray params, int t0, int t1, int k) {
+        float[] ring = ctx.allocateFloatLocalArray(4 * 128);
+        float[] hring = ctx.allocateFloatLocalArray(4 * 128);
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int lane = ctx.localIdx;
+        int groups = ctx.globalGroupSizeX / ctx.localGroupSizeX;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int e0 = taskPtr.get(t);
+            int e1 = taskPtr.get(t + 1);
+            int iPrev = -1;
+            for (int d = 0; d < 4; d++) {
+                if (e0 + d < e1) {
+                    int iAt = item.get(e0 + d);
+                    ctx.asyncCopy(ring, d * k, w, (long) user.get(e0 + d) * k, k);
+                    if (iAt != iPrev) {
+                        ctx.asyncCopy(hring, d * k, h, (long) iAt * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                    iPrev = iAt;
+                } else {
+                    ctx.asyncCommit();
+                    ctx.asyncCommit();
+                }
+            }
+            int cur = -1;
+            int u = 0;
+            int i = 0;
+            int old = 0;
+            float r = 0.0f;
+            if (e0 < e1) {
+                u = user.get(e0);
+                i = item.get(e0);
+                old = stale.get(e0);
+                r = rating.get(e0);
+            }
+            for (int e = e0; e < e1; e++) {
+                int slot = ((e - e0) % 4) * k;
+                int en = e + 1 < e1 ? e + 1 : e;
+                int uNext = user.get(en);
+                int iNext = item.get(en);
+                int oldNext = stale.get(en);
+                float rNext = rating.get(en);
+                int ea = e + 4 < e1 ? e + 4 : e;
+                int uAhead = user.get(ea);
+                int iAhead = item.get(ea);
+                int iBefore = item.get(ea - 1 >= e0 ? ea - 1 : ea);
+                ctx.asyncWaitGroups(6);
+                ctx.localBarrier();
+                long wu = (long) u * k;
+                long hi = (long) i * k;
+                if (i != cur) {
+                    if (cur >= 0) {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            if (f < k) {
+                                h.set((long) cur * k + f, hr[j]);
+                            }
+                        }
+                    }
+                    if ((old & 2) != 0) {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            hr[j] = f < k ? h.get(hi + f) : 0.0f;
+                        }
+                    } else {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            hr[j] = f < k ? hring[slot + f] : 0.0f;
+                        }
+                    }
+                    cur = i;
+                }
+                if ((old & 1) != 0) {
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        int f = lane + 32 * j;
+                        wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                    }
+                } else {
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        int f = lane + 32 * j;
+                        wr[j] = f < k ? ring[slot + f] : 0.0f;
+                    }
+                }
+                float part = 0.0f;
+                if (lane == 0) {
+                    part = mean;
+                    if (biases != 0.0f) {
+                        part = part + bu.get(u) + bi.get(i);
+                    }
+                }
+                for (@Unroll int j = 0; j < 4; j++) {
+                    part += wr[j] * hr[j];
+                }
+                float pred = ctx.subgroupReduceAdd(part);
+                float err = r - pred;
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                        hr[j] = hr[j] + lr * (err * wr[j] - reg * hr[j]);
+                    }
+                }
+                if (lane == 0 && biases != 0.0f) {
+                    stepBiases(bu, bi, u, i, lr, regBias, err);
+                }
+                ctx.localBarrier();
+                if (e + 4 < e1) {
+                    ctx.asyncCopy(ring, slot, w, (long) uAhead * k, k);
+                    if (iAhead != iBefore) {
+                        ctx.asyncCopy(hring, slot, h, (long) iAhead * k, k);
+                    } else {
+                        ctx.asyncCommit();
+                    }
+                } else {
+                    ctx.asyncCommit();
+                    ctx.asyncCommit();
+                }
+                u = uNext;
+                i = iNext;
+                old = oldNext;
+                r = rNext;
+            }
+            if (cur >= 0) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        h.set((long) cur * k + f, hr[j]);
+                    }
                 }
             }
             ctx.asyncWait();
