@@ -109,6 +109,18 @@ public final class PermanentSolver {
     }
 
     /**
+     * Generated kernels: a work-item rebuilds x every 2^r steps (default 16; 0: once per chunk). Shorter segments keep
+     * the drift of x's rounding short, so the error and its estimate's drift part (which follows whole segments) shrink.
+     */
+    public PermanentSolver restartLog2(int r) {
+        if (r != 0 && (r < 6 || r > 62)) throw new IllegalArgumentException("restart every 2^" + r + " steps: must be 0 (never) or 6..62");
+        this.restartLog2 = r;
+        return this;
+    }
+
+    private int restartLog2 = dev.squall.permanent.codegen.KernelSourceGenerator.DEFAULT_RESTART_LOG2;
+
+    /**
      * Runs every Gray-code block as the double-double JVM sweep ({@link ChunkedJvmPermanent#accurate}),
      * whatever the method and device: about 10x slower, for matrices whose alternating sum cancels.
      */
@@ -143,6 +155,18 @@ public final class PermanentSolver {
     private boolean escalate = true;
 
     /**
+     * Estimated seconds of the sweep of the whole matrix, before preprocessing (which may split it into far cheaper
+     * blocks): the Gray-code sweep by the method this solver would use, or the frontier program where that is cheaper.
+     */
+    public double expectedSeconds(SquareMatrix a) {
+        int n = a.n();
+        Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(a, dev) * (accurate ? 10 : 1) : Double.POSITIVE_INFINITY;
+        if (accurate || (method != Method.AUTO && n <= NijenhuisWilf.MAX_N)) return ryser;
+        return Math.min(ryser, frontierSeconds(FrontierPlan.of(a)));
+    }
+
+    /**
      * @throws IllegalArgumentException  for an empty matrix, or a block no method here can take
      * @throws ToleranceNotMetException  when no method in reach meets the tolerance
      */
@@ -173,7 +197,7 @@ public final class PermanentSolver {
                 }
             }
         }
-        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[1]);
+        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[4]);
         long s0 = System.nanoTime();
         Eval root = eval(tree, ev);
         // products keep the blocks' relative errors (the tolerance was split among them); only sums of expansion terms can amplify them
@@ -226,13 +250,18 @@ public final class PermanentSolver {
             cached &= g.fromCache();
         }
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
+        double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
         PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
-                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer);
+                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
+                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
 
-    /** Leaf outcomes by block content (a block reached along several expansion terms is computed once). */
+    /**
+     * Leaf outcomes by block content (a block reached along several expansion terms is computed once); estimateSeconds:
+     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps}.
+     */
     private record Evaluation(java.util.Map<BlockKey, Cached> cache, List<GeneratedKernelPermanent.Run> generated, double leafTol, long[] steps,
                               double[] estimateSeconds) {
     }
@@ -335,14 +364,14 @@ public final class PermanentSolver {
         if (n > NijenhuisWilf.MAX_N) return false;
         if (method != Method.AUTO) return true;
         Device dev = accurate || n <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
-        return ryserSeconds(n, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
+        return ryserSeconds(pattern, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
     }
 
     /** Estimated seconds of the sweep of an irreducible block (pattern): the cheaper of Ryser and the frontier program here. */
     private double leafSeconds(SquareMatrix pattern) {
         int n = pattern.n();
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
-        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(pattern, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
         if (method != Method.AUTO && n <= NijenhuisWilf.MAX_N) return ryser;
         return Math.min(ryser, frontierSeconds(FrontierPlan.of(pattern)));
     }
@@ -375,10 +404,12 @@ public final class PermanentSolver {
         return d.info().type() == DeviceType.JVM;
     }
 
-    /** Estimated seconds of the Gray-code sweep of an order-n block on the device the method would use. */
-    private double ryserSeconds(int n, Device dev) {
-        double steps = Math.scalb(1.0, n - 1);
-        return onJvm(dev) ? steps * n / (threads * 1.5e9) : steps / 5e10 + 0.01;
+    /** Estimated seconds of the Gray-code sweep of a block (its pattern) on the device the method would use ({@link SweepCost}). */
+    private double ryserSeconds(SquareMatrix pattern, Device dev) {
+        int n = pattern.n();
+        if (onJvm(dev)) return SweepCost.jvmSeconds(n, threads);
+        boolean generic = method == Method.DENSE || method == Method.DENSE_LOCAL || method == Method.SPARSE;
+        return generic ? SweepCost.genericKernelSeconds(n, dev.info()) : SweepCost.generatedRunSeconds(n, pattern.nonzeros(), dev.info());
     }
 
     /** Frontier state updates per second on the JVM (one thread; a measured order of magnitude). */
@@ -391,7 +422,7 @@ public final class PermanentSolver {
         boolean frontierOnDevice = frontierOnDevice(plan);
         double frontierSeconds = frontierSeconds(plan);
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
-        double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
+        double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(b, dev) : Double.POSITIVE_INFINITY;
         List<String> tried = new ArrayList<>();
         BlockOutcome o;
         RyserRoundingEstimate est = null;
@@ -407,7 +438,7 @@ public final class PermanentSolver {
             boolean onDevice = !accurate && !onJvm(dev);
             GeneratedKernelPermanent gen = codegen ? new GeneratedKernelPermanent(dev,
                     m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
-                    .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress) : null;
+                    .withMinBlocksPerSm(minBlocksPerSm).withRestartLog2(restartLog2).withProgress(progress) : null;
             // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
             long runChunk = !onDevice ? ChunkedJvmPermanent.chunkSize(n) : codegen ? gen.runChunk(steps)
                     : LaunchPlan.of(steps, (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
@@ -424,6 +455,7 @@ public final class PermanentSolver {
             // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
             java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
                     ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
+            long sw0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
@@ -439,6 +471,9 @@ public final class PermanentSolver {
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
+            estimateSeconds[1] += (System.nanoTime() - sw0) / 1e9;
+            estimateSeconds[2] += RyserRoundingEstimate.workInDoubleSteps(n, runChunk);
+            estimateSeconds[3] += steps;
             est = pending != null ? pending.join() : estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();

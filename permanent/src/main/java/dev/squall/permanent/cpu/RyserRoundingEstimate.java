@@ -105,6 +105,14 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
     }
 
     /**
+     * The estimate's work in double sweep steps: each sampled step once in double and once in double-double (~7 double
+     * steps: ACCURACY.md measured 5-8.5x), each drift step ~2 (the update with TwoSum and the first-order sum).
+     */
+    public static double workInDoubleSteps(int n, long runChunk) {
+        return sampleSteps(n, runChunk) * 8.0 + driftSteps(n, runChunk) * 2.0;
+    }
+
+    /**
      * @param b        the matrix the sweep ran on (its column order: x drifts with it)
      * @param runChunk the steps one thread of the run walks from a fresh start (rounded down to a power of two)
      */

@@ -115,4 +115,34 @@ class GeneratedKernelPermanentTest {
             }
         }
     }
+
+    /**
+     * Work-items that rebuild x every 2^r steps (r = 6, 7, 10; never) give the exact value, with global rows and with
+     * one work-item walking many segments; the planned run chunk is the segment, and the source has the segment loop.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void restartedSegmentsMatchExactValues(Device d) {
+        for (int n : new int[] {13, 16, 18}) {
+            SquareMatrix a = randomDyadic(n, 0.4, 900 + n);
+            double exact = exactDyadic(a);
+            for (int r : new int[] {6, 7, 10, 0}) {
+                for (int c : new int[] {-1, 3}) {
+                    GeneratedKernelPermanent g = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(r).withMaxThreads(5);
+                    if (c >= 0) g.withRegisterColumns(c);
+                    long steps = dev.squall.permanent.gray.NijenhuisWilf.steps(n);
+                    long planned = g.runChunk(steps);
+                    GeneratedKernelPermanent.Run run = g.compute(a);
+                    String what = "n=" + n + ", restart 2^" + r + ", register columns " + c;
+                    assertEquals(planned, run.runChunk(), what);
+                    long chunk = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(0).withMaxThreads(5).runChunk(steps);
+                    assertEquals(r == 0 ? chunk : Math.min(1L << r, chunk), planned, what + ": a work-item's chunk of " + chunk + " steps in segments");
+                    if (r == 6 && n == 18) assertTrue(chunk >= 1L << 10, "a work-item walks many segments: " + chunk);
+                    assertTrue(run.source().contains(r == 0 ? "start += last - first" : "start += (i64) " + (1L << r)), what);
+                    assertRelative(exact, run.value(), 1e-10, what);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(3));
+    }
 }
