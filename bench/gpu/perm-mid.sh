@@ -7,8 +7,8 @@
 #      the predicted Ryser seconds in the block's reason (the cost model's figure)
 #   2. honesty of the estimate with restarts: for ER n=32 p=0.5 (seeds 1-3), mixed-sign dense n=30/34 (entries
 #      +-10^U(-4,4), generated here with numpy) and ER n=36 p=0.5: the double sweep with --no-escalate at --restart 16
-#      and 0, against a reference from the same binary with --tol 1e-15 (mixed: 1e-12), which escalates to
-#      double-double on the device;
+#      and 0, against a reference from the same binary with --tol 1e-15 (mixed: 1e-12), which escalates to the
+#      double-double kernel generated per matrix on the device (codegen-dd@cuda:0: its time is the new kernel's rate);
 #      summary.txt gives actual error / printed estimate per run (must stay <= 1)
 #   3. warm latency of a 2^28-step problem (n=29 p=0.5, --repeat 30): the estimate beside a ~1 ms sweep
 # Writes under $OUT: runs.jsonl (one JSON line per run, "label" and "command" added), console.txt, summary.txt

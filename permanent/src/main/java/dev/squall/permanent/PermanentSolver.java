@@ -493,12 +493,16 @@ public final class PermanentSolver {
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
-        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= DEVICE_DD_MAX_N) {
-            // double-double on the device the sweep ran on: ~10x a double sweep there, far below the JVM's
+        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= deviceDoubleDoubleMaxN()) {
+            // double-double on the device the sweep ran on, by a kernel generated for the block (every row a register
+            // pair); ~10-20x a double sweep there, far below the JVM's
             Balancing s = Balancing.of(b);
-            double p = new GenericKernelPermanent(device, true).withDoubleDouble(true).withProgress(progress).compute(ColumnDegreeSort.apply(s.scaled()));
+            GeneratedKernelPermanent.Run r = new GeneratedKernelPermanent(device, GeneratedKernelPermanent.Variant.DOUBLE_DOUBLE)
+                    .withRestartLog2(restartLog2).withProgress(progress).compute(s.scaled());
+            generated.add(r);
+            double p = r.value();
             double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
-            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@" + device.id(),
+            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "codegen-dd@" + device.id(),
                     "escalated: " + String.join("; ", tried) + " above tolerance", NijenhuisWilf.steps(n));
             if (within(d, tol)) return d;
             tried.add(describe(d));
@@ -532,10 +536,15 @@ public final class PermanentSolver {
     /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */
     static final int DD_MAX_N = 30;
     /**
-     * Largest block the double-double device kernel is tried on when escalating from a device sweep (2^35 steps: seconds
-     * on a GPU at ~1e10 double-double steps per second); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
+     * Largest block the generated double-double kernel is tried on when escalating from a device sweep on a GPU (2^39
+     * steps: about a minute at a predicted 5e9-1e10 double-double steps per second on an H100), and on other devices
+     * (2^35); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
      */
-    static final int DEVICE_DD_MAX_N = 36;
+    static final int DEVICE_DD_MAX_N = 40, OTHER_DEVICE_DD_MAX_N = 36;
+
+    private int deviceDoubleDoubleMaxN() {
+        return device.info().isGpu() ? DEVICE_DD_MAX_N : OTHER_DEVICE_DD_MAX_N;
+    }
     /** Exact work (elementary steps) escalation accepts before giving up. */
     static final double EXACT_MAX_WORK = 2e11;
 

@@ -161,7 +161,7 @@ class PermanentAccuracyTest {
                 double tol = 1e-15;
                 PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false).tolerance(tol).solve(a);
                 String what = "n=22 on " + d.id() + " at tolerance " + tol + " (" + r.reasons() + ")";
-                assertEquals(java.util.List.of("accurate@" + d.id()), r.methodsUsed(), what);
+                assertEquals(java.util.List.of("codegen-dd@" + d.id()), r.methodsUsed(), what);
                 assertTrue(r.reasons().get(0).startsWith("escalated: codegen-hybrid@" + d.id()), what);
                 assertWithinBound(a, r, what);
                 BigDecimal exact = big(RationalPermanent.of(a, false, true, 2).value());

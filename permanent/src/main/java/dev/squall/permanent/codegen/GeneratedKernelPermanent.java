@@ -22,8 +22,11 @@ import dev.squall.tasks.runtime.*;
  * }</pre>
  */
 public final class GeneratedKernelPermanent {
-    /** PureReg or the register/global hybrid. */
-    public enum Variant { PURE_REG, HYBRID }
+    /**
+     * PureReg, the register/global hybrid (double), or double-double ({@link DoubleDoubleSourceGenerator}: every row a
+     * register pair, for escalation when a double sweep misses the tolerance).
+     */
+    public enum Variant { PURE_REG, HYBRID, DOUBLE_DOUBLE }
 
     /**
      * @param value           the permanent (of a range of steps: the range's partial sum)
@@ -205,6 +208,13 @@ public final class GeneratedKernelPermanent {
             if (g != null) return g;
         }
         SquareMatrix a = ColumnOrdering.apply(matrix, ColumnOrdering.greedy(matrix));
+        if (variant == Variant.DOUBLE_DOUBLE) {
+            Generated dd = new Generated(DoubleDoubleSourceGenerator.generate(a, backend, restartLog2), a.n(), 0);
+            synchronized (SOURCES) {
+                SOURCES.put(key, dd);
+            }
+            return dd;
+        }
         HybridPartition part = variant == Variant.PURE_REG ? HybridPartition.allRegisters(a)
                 : registerColumnsOverride >= 0 ? HybridPartition.withRegisterColumns(a, registerColumnsOverride)
                 : HybridPartition.choose(a);
