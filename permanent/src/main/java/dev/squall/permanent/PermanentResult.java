@@ -42,7 +42,7 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
      * from the cache; null without generated kernels) and kernel launches with their read-backs (host wall time; of it,
      * {@code deviceKernelMs} the generated kernels' device time and {@code transferMs} their copies' device time, both
      * from device events); and the total. What the Gray-code error estimates cost against the sweeps they check:
-     * {@code sweepMs} the Ryser sweeps' own time (the JVM sweep, or the device launches' wall time), {@code estimateFraction}
+     * {@code sweepMs} the first Ryser sweeps' own time (the JVM sweep, the generic kernels' call, or a generated kernel's launches without its build), {@code estimateFraction}
      * estimate over sweep time (null without a Ryser sweep), {@code estimateWorkFraction} the estimate's re-computed steps
      * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps.
      */

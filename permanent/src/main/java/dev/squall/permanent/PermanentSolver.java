@@ -471,7 +471,8 @@ public final class PermanentSolver {
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
-            estimateSeconds[1] += (System.nanoTime() - sw0) / 1e9;
+            // the sweep's own time: a generated kernel's launches (its generation and build are not the sweep), else the whole call
+            estimateSeconds[1] += codegen ? generated.get(generated.size() - 1).kernelSeconds() : (System.nanoTime() - sw0) / 1e9;
             estimateSeconds[2] += RyserRoundingEstimate.workInDoubleSteps(n, runChunk);
             estimateSeconds[3] += steps;
             est = pending != null ? pending.join() : estimate.get();

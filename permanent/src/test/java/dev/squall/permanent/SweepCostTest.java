@@ -73,4 +73,15 @@ class SweepCostTest {
         assertEquals(Math.pow(2, 29) / 5e10 + SweepCost.DEVICE_FIXED_SECONDS, SweepCost.generatedKernelSeconds(30, 450, cpu), 1e-12);
         assertEquals(Math.pow(2, 29) / 5e10 + SweepCost.DEVICE_FIXED_SECONDS, SweepCost.genericKernelSeconds(30, cpu), 1e-12);
     }
+
+    /** The solver's pre-run figure (the CLI's warning): the sweep of the whole matrix by the method it would use. */
+    @Test
+    void solversExpectedSecondsFollowTheModel() {
+        var a = RandomSquareMatrices.erdosRenyi(26, 0.5, 3);
+        var jvm = dev.squall.tasks.runtime.Devices.jvm();
+        assertEquals(SweepCost.jvmSeconds(26, 4), new PermanentSolver().device(jvm).threads(4).method(Method.SPARSE).expectedSeconds(a), 1e-12);
+        assertEquals(10 * SweepCost.jvmSeconds(26, 4), new PermanentSolver().device(jvm).threads(4).accurate(true).expectedSeconds(a), 1e-12);
+        // AUTO may take the frontier program where it is cheaper: never above the Ryser figure
+        assertTrue(new PermanentSolver().device(jvm).threads(4).expectedSeconds(a) <= SweepCost.jvmSeconds(26, 4));
+    }
 }
