@@ -10,7 +10,8 @@
 #      and 0, against a reference from the same binary with --tol 1e-15 (mixed: 1e-12), which escalates to the
 #      double-double kernel generated per matrix on the device (codegen-dd@cuda:0: its time is the new kernel's rate);
 #      summary.txt gives actual error / printed estimate per run (must stay <= 1)
-#   3. warm latency of a 2^28-step problem (n=29 p=0.5, --repeat 30): the estimate beside a ~1 ms sweep
+#   3. warm latency of a 2^28-step problem (n=29 p=0.5, --repeat 30): the estimate beside a ~1 ms sweep; and of ER
+#      n=40 p=0.1 (an 18-block on the JVM: the estimate after a ~1 ms JVM sweep)
 # Writes under $OUT: runs.jsonl (one JSON line per run, "label" and "command" added), console.txt, summary.txt
 set -uo pipefail
 . bench/gpu/lib.sh
@@ -73,8 +74,9 @@ for n in 30 34; do
   run "mixed$n-r0" 30 --matrix "$M/mixed$n.mtx" --device cuda:0 --no-escalate --no-decompose --restart 0
 done
 run "er40-p0.5-r0" 60 --random 40:0.5:1 --device cuda:0 --timings --restart 0
-# 3. warm latency (median of 30 in one process)
+# 3. warm latency (median of 30 in one process); the fastest run's timings give the estimate's share when warm
 run "latency-n29-p0.5" 40 --random 29:0.5:1 --device cuda:0 --repeat 30
+run "latency-er40-p0.1" 40 --random 40:0.1:1 --device cuda:0 --repeat 30
 run "er36-s1-r16" 30 --random 36:0.5:1 --device cuda:0 --no-escalate
 run "er36-s1-ref" 60 --random 36:0.5:1 --device cuda:0 --tol 1e-15
 
