@@ -448,7 +448,7 @@ public final class PermanentSolver {
                     : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
-                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk);
+                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk, codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1);
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };

@@ -107,6 +107,18 @@ class RyserRoundingEstimateTest {
         assertEquals(0, RyserRoundingEstimate.driftSteps(15, 1L << 20));
     }
 
+    /** The generated kernels' factor scales the rounding part only: all of it without drift, less with it. */
+    @Test
+    void generatedKernelFactorScalesTheRoundingPart() {
+        SquareMatrix s = Balancing.of(RandomSquareMatrices.erdosRenyi(24, 0.5, 6)).scaled();
+        long len = RyserRoundingEstimate.chunkLength(24);
+        RyserRoundingEstimate plain = RyserRoundingEstimate.of(s, len), scaled = RyserRoundingEstimate.of(s, len, 8);
+        assertEquals(8 * plain.sampled(), scaled.sampled(), 1e-12 * scaled.sampled(), "no drift part at D = L");
+        RyserRoundingEstimate drift = RyserRoundingEstimate.of(s, len * 16), driftScaled = RyserRoundingEstimate.of(s, len * 16, 8);
+        assertTrue(driftScaled.sampled() > drift.sampled() && driftScaled.sampled() <= 8 * drift.sampled() * (1 + 1e-12));
+        assertThrows(IllegalArgumentException.class, () -> RyserRoundingEstimate.of(s, len, 0.5));
+    }
+
     @Test
     void sameMatrixSameEstimate() {
         SquareMatrix s = Balancing.of(RandomSquareMatrices.erdosRenyi(24, 0.4, 3)).scaled();
