@@ -538,8 +538,8 @@ public final class PermanentSolver {
     static final int DD_MAX_N = 30;
     /**
      * Largest block the generated double-double kernel is tried on when escalating from a device sweep on a GPU (2^39
-     * steps: about a minute at a predicted 5e9-1e10 double-double steps per second on an H100), and on other devices
-     * (2^35); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
+     * steps: ~17 s at the 3.2e10 double-double steps per second an H100 ran at n = 36), and on other devices (2^35);
+     * blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
      */
     static final int DEVICE_DD_MAX_N = 40, OTHER_DEVICE_DD_MAX_N = 36;
 
