@@ -41,10 +41,14 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
      * they overlap the kernel time), kernel generation, kernel builds ({@code buildCached}: every build came
      * from the cache; null without generated kernels) and kernel launches with their read-backs (host wall time; of it,
      * {@code deviceKernelMs} the generated kernels' device time and {@code transferMs} their copies' device time, both
-     * from device events); and the total.
+     * from device events); and the total. What the Gray-code error estimates cost against the sweeps they check:
+     * {@code sweepMs} the first Ryser sweeps' own time (the JVM sweep, the generic kernels' call, or a generated kernel's launches without its build), {@code estimateFraction}
+     * estimate over sweep time (null without a Ryser sweep), {@code estimateWorkFraction} the estimate's re-computed steps
+     * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps.
      */
     public record Timings(double preprocessMs, double blocksMs, double estimateMs, double generateMs, double buildMs, Boolean buildCached,
-                          double kernelMs, double totalMs, double deviceKernelMs, double transferMs) {
+                          double kernelMs, double totalMs, double deviceKernelMs, double transferMs, double sweepMs, Double estimateFraction,
+                          Double estimateWorkFraction) {
     }
 
     /** "3 blocks (2 x 15 by sparse@jvm, 1 x 12 by frontier@jvm), 2 expansions, 13 eliminated" style summary. */

@@ -109,6 +109,18 @@ public final class PermanentSolver {
     }
 
     /**
+     * Generated kernels: a work-item rebuilds x every 2^r steps (default 16; 0: once per chunk). Shorter segments keep
+     * the drift of x's rounding short, so the error and its estimate's drift part (which follows whole segments) shrink.
+     */
+    public PermanentSolver restartLog2(int r) {
+        if (r != 0 && (r < 6 || r > 62)) throw new IllegalArgumentException("restart every 2^" + r + " steps: must be 0 (never) or 6..62");
+        this.restartLog2 = r;
+        return this;
+    }
+
+    private int restartLog2 = dev.squall.permanent.codegen.KernelSourceGenerator.DEFAULT_RESTART_LOG2;
+
+    /**
      * Runs every Gray-code block as the double-double JVM sweep ({@link ChunkedJvmPermanent#accurate}),
      * whatever the method and device: about 10x slower, for matrices whose alternating sum cancels.
      */
@@ -143,6 +155,18 @@ public final class PermanentSolver {
     private boolean escalate = true;
 
     /**
+     * Estimated seconds of the sweep of the whole matrix, before preprocessing (which may split it into far cheaper
+     * blocks): the Gray-code sweep by the method this solver would use, or the frontier program where that is cheaper.
+     */
+    public double expectedSeconds(SquareMatrix a) {
+        int n = a.n();
+        Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(a, dev) * (accurate ? 10 : 1) : Double.POSITIVE_INFINITY;
+        if (accurate || (method != Method.AUTO && n <= NijenhuisWilf.MAX_N)) return ryser;
+        return Math.min(ryser, frontierSeconds(FrontierPlan.of(a)));
+    }
+
+    /**
      * @throws IllegalArgumentException  for an empty matrix, or a block no method here can take
      * @throws ToleranceNotMetException  when no method in reach meets the tolerance
      */
@@ -173,7 +197,7 @@ public final class PermanentSolver {
                 }
             }
         }
-        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[1]);
+        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[4]);
         long s0 = System.nanoTime();
         Eval root = eval(tree, ev);
         // products keep the blocks' relative errors (the tolerance was split among them); only sums of expansion terms can amplify them
@@ -226,13 +250,18 @@ public final class PermanentSolver {
             cached &= g.fromCache();
         }
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
+        double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
         PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
-                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer);
+                ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
+                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
 
-    /** Leaf outcomes by block content (a block reached along several expansion terms is computed once). */
+    /**
+     * Leaf outcomes by block content (a block reached along several expansion terms is computed once); estimateSeconds:
+     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps}.
+     */
     private record Evaluation(java.util.Map<BlockKey, Cached> cache, List<GeneratedKernelPermanent.Run> generated, double leafTol, long[] steps,
                               double[] estimateSeconds) {
     }
@@ -335,14 +364,14 @@ public final class PermanentSolver {
         if (n > NijenhuisWilf.MAX_N) return false;
         if (method != Method.AUTO) return true;
         Device dev = accurate || n <= AUTO_JVM_MAX_N ? Devices.jvm() : device;
-        return ryserSeconds(n, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
+        return ryserSeconds(pattern, dev) + estimateSeconds(n) <= frontierSeconds(FrontierPlan.of(pattern));
     }
 
     /** Estimated seconds of the sweep of an irreducible block (pattern): the cheaper of Ryser and the frontier program here. */
     private double leafSeconds(SquareMatrix pattern) {
         int n = pattern.n();
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
-        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
+        double ryser = n <= NijenhuisWilf.MAX_N ? ryserSeconds(pattern, dev) + estimateSeconds(n) : Double.POSITIVE_INFINITY;
         if (method != Method.AUTO && n <= NijenhuisWilf.MAX_N) return ryser;
         return Math.min(ryser, frontierSeconds(FrontierPlan.of(pattern)));
     }
@@ -375,10 +404,12 @@ public final class PermanentSolver {
         return d.info().type() == DeviceType.JVM;
     }
 
-    /** Estimated seconds of the Gray-code sweep of an order-n block on the device the method would use. */
-    private double ryserSeconds(int n, Device dev) {
-        double steps = Math.scalb(1.0, n - 1);
-        return onJvm(dev) ? steps * n / (threads * 1.5e9) : steps / 5e10 + 0.01;
+    /** Estimated seconds of the Gray-code sweep of a block (its pattern) on the device the method would use ({@link SweepCost}). */
+    private double ryserSeconds(SquareMatrix pattern, Device dev) {
+        int n = pattern.n();
+        if (onJvm(dev)) return SweepCost.jvmSeconds(n, threads);
+        boolean generic = method == Method.DENSE || method == Method.DENSE_LOCAL || method == Method.SPARSE;
+        return generic ? SweepCost.genericKernelSeconds(n, dev.info()) : SweepCost.generatedRunSeconds(n, pattern.nonzeros(), dev.info());
     }
 
     /** Frontier state updates per second on the JVM (one thread; a measured order of magnitude). */
@@ -391,7 +422,7 @@ public final class PermanentSolver {
         boolean frontierOnDevice = frontierOnDevice(plan);
         double frontierSeconds = frontierSeconds(plan);
         Device dev = accurate || (method == Method.AUTO && n <= AUTO_JVM_MAX_N) ? Devices.jvm() : device;
-        double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(n, dev) : Double.POSITIVE_INFINITY;
+        double ryserSeconds = n <= NijenhuisWilf.MAX_N ? ryserSeconds(b, dev) : Double.POSITIVE_INFINITY;
         List<String> tried = new ArrayList<>();
         BlockOutcome o;
         RyserRoundingEstimate est = null;
@@ -407,7 +438,7 @@ public final class PermanentSolver {
             boolean onDevice = !accurate && !onJvm(dev);
             GeneratedKernelPermanent gen = codegen ? new GeneratedKernelPermanent(dev,
                     m == Method.CODEGEN_REG ? GeneratedKernelPermanent.Variant.PURE_REG : GeneratedKernelPermanent.Variant.HYBRID)
-                    .withMinBlocksPerSm(minBlocksPerSm).withProgress(progress) : null;
+                    .withMinBlocksPerSm(minBlocksPerSm).withRestartLog2(restartLog2).withProgress(progress) : null;
             // the run's thread chunk (its longest): x starts afresh at its beginning and drifts through it
             long runChunk = !onDevice ? ChunkedJvmPermanent.chunkSize(n) : codegen ? gen.runChunk(steps)
                     : LaunchPlan.of(steps, (int) Math.min(GenericKernelPermanent.defaultThreads(dev), Math.max(1, (steps + 1023) / 1024)), 1024).get(0).delta();
@@ -417,13 +448,14 @@ public final class PermanentSolver {
                     : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
-                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk);
+                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk, codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1);
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };
             // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
             java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
                     ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
+            long sw0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
                         : new GenericKernelPermanent(dev, false).withProgress(progress).compute(s.scaled());
@@ -439,6 +471,10 @@ public final class PermanentSolver {
                 }
                 case AUTO -> throw new IllegalStateException("unresolved");
             };
+            // the sweep's own time: a generated kernel's launches (its generation and build are not the sweep), else the whole call
+            estimateSeconds[1] += codegen ? generated.get(generated.size() - 1).kernelSeconds() : (System.nanoTime() - sw0) / 1e9;
+            estimateSeconds[2] += RyserRoundingEstimate.workInDoubleSteps(n, runChunk);
+            estimateSeconds[3] += steps;
             est = pending != null ? pending.join() : estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
@@ -458,12 +494,16 @@ public final class PermanentSolver {
             if (within(f, tol)) return f;
             tried.add(describe(f));
         }
-        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= DEVICE_DD_MAX_N) {
-            // double-double on the device the sweep ran on: ~10x a double sweep there, far below the JVM's
+        if (est != null && !accurate && !onJvm(device) && n > AUTO_JVM_MAX_N && n <= deviceDoubleDoubleMaxN()) {
+            // double-double on the device the sweep ran on, by a kernel generated for the block (every row a register
+            // pair); ~10-20x a double sweep there, far below the JVM's
             Balancing s = Balancing.of(b);
-            double p = new GenericKernelPermanent(device, true).withDoubleDouble(true).withProgress(progress).compute(ColumnDegreeSort.apply(s.scaled()));
+            GeneratedKernelPermanent.Run r = new GeneratedKernelPermanent(device, GeneratedKernelPermanent.Variant.DOUBLE_DOUBLE)
+                    .withRestartLog2(restartLog2).withProgress(progress).compute(s.scaled());
+            generated.add(r);
+            double p = r.value();
             double err = finite(est.errorOfDoubleDouble(p) + entryRounding(bd, s.scaled(), p));
-            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "accurate@" + device.id(),
+            BlockOutcome d = new BlockOutcome(ScaledValue.of(p, s.exponent()), ScaledValue.of(err, s.exponent()), false, null, "codegen-dd@" + device.id(),
                     "escalated: " + String.join("; ", tried) + " above tolerance", NijenhuisWilf.steps(n));
             if (within(d, tol)) return d;
             tried.add(describe(d));
@@ -497,10 +537,15 @@ public final class PermanentSolver {
     /** Largest block the double-double JVM sweep is tried on when escalating (2^(n-1) steps at ~10^7 per second and thread). */
     static final int DD_MAX_N = 30;
     /**
-     * Largest block the double-double device kernel is tried on when escalating from a device sweep (2^35 steps: seconds
-     * on a GPU at ~1e10 double-double steps per second); blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
+     * Largest block the generated double-double kernel is tried on when escalating from a device sweep on a GPU (2^39
+     * steps: ~17 s at the 3.2e10 double-double steps per second an H100 ran at n = 36), and on other devices (2^35);
+     * blocks up to {@link #AUTO_JVM_MAX_N} take the JVM's.
      */
-    static final int DEVICE_DD_MAX_N = 36;
+    static final int DEVICE_DD_MAX_N = 40, OTHER_DEVICE_DD_MAX_N = 36;
+
+    private int deviceDoubleDoubleMaxN() {
+        return device.info().isGpu() ? DEVICE_DD_MAX_N : OTHER_DEVICE_DD_MAX_N;
+    }
     /** Exact work (elementary steps) escalation accepts before giving up. */
     static final double EXACT_MAX_WORK = 2e11;
 

@@ -131,6 +131,11 @@ public final class PermanentCommand implements SquallSubcommand {
             description = "CUDA codegen-*: __launch_bounds__(128, B) caps registers so B blocks of 128 fit per SM (0: the compiler's choice)")
     int minBlocks;
 
+    @Option(names = "--restart", paramLabel = "R", defaultValue = "16",
+            description = "generated kernels: each work-item rebuilds x every 2^R steps (default ${DEFAULT-VALUE}; 0: once per work-item),"
+                    + " so the rounding of x's updates drifts over at most 2^R steps")
+    int restartLog2;
+
     @Option(names = "--print-source", description = "print the generated kernel source(s) to stdout")
     boolean printSource;
 
@@ -152,11 +157,12 @@ public final class PermanentCommand implements SquallSubcommand {
         Device dev = accurate && run.deviceId() == null ? Devices.jvm() : run.device();
         if (accurate && dev.info().type() != DeviceType.JVM) throw new IllegalArgumentException("--accurate runs on the JVM threads; use --device jvm (got --device " + run.deviceId() + ")");
         if (exact && !a.isBinary()) return rational(out, a, json);
-        warnIfSlow(dev, a, repeat);
         StderrProgress bar = new StderrProgress(run.progress(), "permanent n=" + a.n());
         PermanentSolver solver = new PermanentSolver().device(dev).method(m).decompose(!noDecompose).expand(!noExpand).accurate(accurate).progress(bar)
                 .tolerance(tol).escalate(!noEscalate);
         if (threads != null) solver.threads(threads);
+        solver.restartLog2(restartLog2);
+        warnIfSlow(dev, a, solver, repeat);
         solver.minBlocksPerSm(minBlocks);
         // the exact path first: its limits (per block) are checked before the long float sweep starts
         ExactRun exactRun = null;
@@ -236,12 +242,15 @@ public final class PermanentCommand implements SquallSubcommand {
         }
     }
 
-    /** Warns before a Gray-code sweep expected to run past half a minute (2^(n-1) steps of about 2n flops, before preprocessing). */
-    private static void warnIfSlow(Device dev, SquareMatrix a, int repeat) {
+    /**
+     * Warns before a sweep expected to run past half a minute: the solver's estimate for the whole matrix (the method it
+     * would use, before preprocessing, which may split it), times the repeats.
+     */
+    private static void warnIfSlow(Device dev, SquareMatrix a, PermanentSolver solver, int repeat) {
         int n = a.n();
         if (n < 2) return;
-        double flops = Math.pow(2, n - 1) * 2.0 * n * repeat;
-        CostEstimate.warnIfSlow(System.err, dev, flops, String.format(Locale.ROOT, "the permanent of a %d x %d matrix (up to 2^%d Gray steps; preprocessing may split it)", n, n, n - 1));
+        CostEstimate.warnIfSlowSeconds(System.err, dev, solver.expectedSeconds(a) * repeat,
+                String.format(Locale.ROOT, "the permanent of a %d x %d matrix (up to 2^%d Gray steps; preprocessing may split it)", n, n, n - 1));
     }
 
     record Verification(String against, double reference, double relError, boolean ok, String note) {
@@ -304,6 +313,10 @@ public final class PermanentCommand implements SquallSubcommand {
                             + " of which on the device %.2f, copies %.2f), total %.2f ms%n",
                     loadMs, t.preprocessMs(), t.blocksMs(), t.estimateMs(), t.generateMs(), t.buildMs(), t.buildCached() == null ? "" : t.buildCached() ? " cached" : " compiled",
                     t.kernelMs(), t.deviceKernelMs(), t.transferMs(), t.totalMs());
+            if (t.estimateFraction() != null) {
+                out.printf(Locale.ROOT, "estimate    %.2f ms against %.2f ms of Ryser sweep: %.1f%% of its time, %.1f%% of its work (re-computed steps in double-step units)%n",
+                        t.estimateMs(), t.sweepMs(), 100 * t.estimateFraction(), 100 * t.estimateWorkFraction());
+            }
         }
         if (v != null) {
             out.printf(Locale.ROOT, "verify      %s%n", v.note.isEmpty()
@@ -324,7 +337,7 @@ public final class PermanentCommand implements SquallSubcommand {
      * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
      * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
      * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
-     * kernel, total, device_kernel, transfer; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
+     * kernel, total, device_kernel, transfer, sweep; estimate_fraction and estimate_work_fraction: the error estimate against the Ryser sweeps; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
      * repeat_ms (every solve's total milliseconds with --repeat, in run order; the other fields are the fastest run's) and
      * median_ms (their median).
      */

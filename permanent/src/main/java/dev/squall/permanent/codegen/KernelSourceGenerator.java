@@ -52,18 +52,31 @@ public final class KernelSourceGenerator {
      *
      * @param unrollLog2       k: blocks of 2^k statically unrolled steps (capped by the register columns)
      * @param minBlocksPerSm   CUDA {@code __launch_bounds__(128, B)}; 0 leaves registers to the compiler
+     * @param restartLog2      a work-item rebuilds x from the matrix every 2^r steps of its chunk (0: never), so the
+     *                         rounding x picks up from its updates drifts over at most 2^r steps; rebuilding costs
+     *                         ~n^2 additions, 0.1-0.3% of 2^16 steps at n = 40
      */
-    public record Options(int unrollLog2, int minBlocksPerSm) {
+    public record Options(int unrollLog2, int minBlocksPerSm, int restartLog2) {
         public Options {
             if (unrollLog2 < 0 || unrollLog2 > 6) throw new IllegalArgumentException("unroll 2^" + unrollLog2 + " outside 2^0..2^6");
             if (minBlocksPerSm < 0 || minBlocksPerSm > 16) throw new IllegalArgumentException("min blocks per SM " + minBlocksPerSm + " outside 0..16");
+            if (restartLog2 != 0 && (restartLog2 < unrollLog2 || restartLog2 > 62)) {
+                throw new IllegalArgumentException("restart every 2^" + restartLog2 + " steps: must be 0 (never) or 2^" + unrollLog2 + "..2^62");
+            }
         }
 
-        /** k = 5 (32-step blocks) for sparse columns, 4 when the average column has more than 8 nonzeros (code size). */
+        public Options(int unrollLog2, int minBlocksPerSm) {
+            this(unrollLog2, minBlocksPerSm, 0);
+        }
+
+        /** k = 5 (32-step blocks) for sparse columns, 4 when the average column has more than 8 nonzeros (code size); x rebuilt every 2^16 steps. */
         public static Options forMatrix(SquareMatrix a) {
-            return new Options(a.nonzeros() <= 8L * a.n() ? 5 : 4, 0);
+            return new Options(a.nonzeros() <= 8L * a.n() ? 5 : 4, 0, DEFAULT_RESTART_LOG2);
         }
     }
+
+    /** log2 of the steps after which a work-item of the generated kernels rebuilds x by default. */
+    public static final int DEFAULT_RESTART_LOG2 = 16;
 
     public static final String KERNEL_NAME = "perm_gen";
     /** The kernel's parameters: global rows of x per work-item, the launch plan {offset, delta, end}, the partial sums, the work-item count. */
@@ -119,21 +132,30 @@ public final class KernelSourceGenerator {
         String bounds = cuda && options.minBlocksPerSm() > 0 ? "__launch_bounds__(" + CUDA_BLOCK + ", " + options.minBlocksPerSm() + ") " : "";
         s.append(KernelPreamble.kernelHeader(backend, KERNEL_NAME, bounds, PARAMETERS));
         s.append("  if (t >= threads) return;\n");
-        s.append("  i64 start = plan[0] + (i64) t * plan[1];\n");
-        s.append("  i64 end = start + plan[1]; if (end > plan[2]) end = plan[2];\n");
+        s.append("  i64 first = plan[0] + (i64) t * plan[1];\n");
+        s.append("  i64 last = first + plan[1]; if (last > plan[2]) last = plan[2];\n");
         // global rows of one work-item lie together: constant offsets, no per-row address registers
         // (they are touched only on the rare cold steps, so coalescing matters little)
         s.append("  ").append(gq).append("double* xt = xg + (i64) t * ").append(Math.max(1, nGlob)).append(";\n");
         s.append("  double sum = 0.0, comp = 0.0;\n");
-        s.append("  if (start < end) {\n");
+        StringBuilder regs = new StringBuilder();
+        for (int i = 0; i < n; i++) if (kind[i] == HybridPartition.REGISTER) regs.append(regs.isEmpty() ? "" : ", ").append("r").append(i);
+        if (!regs.isEmpty()) s.append("  double ").append(regs).append(";\n");
+        for (int l = lv.levels() - 1; l >= 1; l--) s.append("  double d").append(l).append(";\n");
+        s.append("  double P, gp;\n");
+        // segments of 2^r steps (aligned: the chunk starts at a multiple of its power-of-two length), each from a fresh x
+        String segment = options.restartLog2() == 0 ? "last - first" : "(i64) " + (1L << options.restartLog2());
+        s.append("#pragma unroll 1\n");
+        s.append("  for (i64 start = first; start < last; start += ").append(segment).append(") {\n");
+        s.append("    i64 end = start + ").append(segment).append("; if (end > last) end = last;\n");
         // start vector x^(start): row by row, adding the columns whose bit is set in gray(start); a global
         // row is stored and multiplied into gp at once, so only one of them is live at a time
         s.append("    i64 code = start ^ (start >> 1);\n");
-        s.append("    double gp = ").append(cf).append(";\n");
+        s.append("    gp = ").append(cf).append(";\n");
         for (int i = 0; i < n; i++) {
             if (kind[i] == HybridPartition.CONSTANT) continue;
             String v = kind[i] == HybridPartition.REGISTER ? "r" + i : "q";
-            s.append("    ").append(kind[i] == HybridPartition.REGISTER ? "double " + v : "{ double q").append(" = ").append(lit(x0[i])).append(";");
+            s.append("    ").append(kind[i] == HybridPartition.REGISTER ? v : "{ double q").append(" = ").append(lit(x0[i])).append(";");
             for (int j = 0; j < n - 1; j++) {
                 double a_ij = a.get(i, j);
                 if (a_ij != 0) s.append(" if ((code >> ").append(j).append(") & 1) ").append(v).append(" += ").append(lit(a_ij)).append(';');
@@ -141,10 +163,8 @@ public final class KernelSourceGenerator {
             if (kind[i] == HybridPartition.GLOBAL) s.append(" xt[").append(slot[i]).append("] = q; gp *= q; }");
             s.append('\n');
         }
-        for (int l = lv.levels() - 1; l >= 1; l--) s.append("    double d").append(l).append(";\n");
-        s.append("    double P;\n");
         s.append("    ").append(levelProducts(lv, lv.levels() - 1)).append("\n");
-        s.append("    sum = (start & 1) ? -P : P;\n");
+        s.append("    { double acc = (start & 1) ? -P : P; double ts = sum + acc; double bb = ts - sum; comp += (sum - (ts - bb)) + (acc - bb); sum = ts; }\n");
         s.append("    for (i64 g = start + 1; g < end; ) {\n");
         s.append("      int j = CTZ(g);\n");
         s.append("      double s = ((g >> (j + 1)) & 1) ? -1.0 : 1.0;\n");

@@ -45,7 +45,7 @@ public final class DoubleDoubleGraySweep implements GraySweep {
     }
 
     /** x^(start) in double-double ({@code hi + lo}), every addition exact to double-double. */
-    static void startVector(SquareMatrix a, long start, double[] hi, double[] lo) {
+    public static void startVector(SquareMatrix a, long start, double[] hi, double[] lo) {
         int n = a.n();
         long code = NijenhuisWilf.gray(start);
         for (int i = 0; i < n; i++) {

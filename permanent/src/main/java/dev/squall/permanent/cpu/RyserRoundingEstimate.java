@@ -105,10 +105,35 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
     }
 
     /**
+     * The estimate's work in double sweep steps: each sampled step once in double and once in double-double (~7 double
+     * steps: ACCURACY.md measured 5-8.5x), each drift step ~2 (the update with TwoSum and the first-order sum).
+     */
+    public static double workInDoubleSteps(int n, long runChunk) {
+        return sampleSteps(n, runChunk) * 8.0 + driftSteps(n, runChunk) * 2.0;
+    }
+
+    /**
      * @param b        the matrix the sweep ran on (its column order: x drifts with it)
      * @param runChunk the steps one thread of the run walks from a fresh start (rounded down to a power of two)
      */
     public static RyserRoundingEstimate of(SquareMatrix b, long runChunk) {
+        return of(b, runChunk, 1);
+    }
+
+    /**
+     * Factor on the rounding part for the generated kernels ({@code codegen-*}): they sum 16-32 terms per unrolled block
+     * plainly (even and odd steps apart) and keep level products between steps, where the sample here sums every term
+     * compensated and multiplies afresh. On the H100 their error at n = 32 (ER p = 0.5, run chunks of 2^12, where the
+     * rounding part is the whole estimate) reached 5.1x the plain estimate (ACCURACY.md): 8 covers it.
+     */
+    public static final double GENERATED_KERNEL_ROUNDING = 8;
+
+    /**
+     * As {@link #of(SquareMatrix, long)}, with the rounding part (products and sums, sampled chunks) scaled by
+     * {@code roundingFactor} for a sweep whose arithmetic rounds more than the sample's ({@link #GENERATED_KERNEL_ROUNDING}).
+     */
+    public static RyserRoundingEstimate of(SquareMatrix b, long runChunk, double roundingFactor) {
+        if (!(roundingFactor >= 1)) throw new IllegalArgumentException("rounding factor must be >= 1, got " + roundingFactor);
         int n = b.n();
         long steps = NijenhuisWilf.steps(n);
         double f = Math.abs(NijenhuisWilf.finalFactor(n));
@@ -200,7 +225,8 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 drift += w * delta * delta;
             }
         }
-        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(rounding + COHERENCE * COHERENCE * drift), (long) picked.size() * len, f * Math.sqrt(terms), n);
+        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(roundingFactor * roundingFactor * rounding + COHERENCE * COHERENCE * drift),
+                (long) picked.size() * len, f * Math.sqrt(terms), n);
     }
 
     /**

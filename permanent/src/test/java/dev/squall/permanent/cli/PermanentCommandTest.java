@@ -164,6 +164,29 @@ class PermanentCommandTest {
         assertTrue(r.err.contains("--binary"), r.err);
     }
 
+    /** The error estimate's cost against the Ryser sweep: in the JSON timings and in the --timings text. */
+    @Test
+    void timingsStateTheEstimatesShareOfTheSweep() throws Exception {
+        Run j = run("--random", "22:0.4:5", "--device", "jvm", "--method", "sparse", "--no-decompose", "--json");
+        assertEquals(0, j.code, j.err);
+        var t = dev.squall.cli.JsonOutput.mapper().readTree(j.out).get("timings");
+        double sweep = t.get("sweep_ms").asDouble(), est = t.get("estimate_ms").asDouble();
+        assertTrue(sweep > 0 && est > 0, j.out);
+        assertEquals(est / sweep, t.get("estimate_fraction").asDouble(), 1e-9 * est / sweep);
+        // sampled steps in double and double-double (8 double steps each), drift steps (2 each), over the 2^21 swept steps
+        long chunk = dev.squall.permanent.cpu.ChunkedJvmPermanent.chunkSize(22);
+        double work = dev.squall.permanent.cpu.RyserRoundingEstimate.sampleSteps(22, chunk) * 8.0
+                + dev.squall.permanent.cpu.RyserRoundingEstimate.driftSteps(22, chunk) * 2.0;
+        assertEquals(work / Math.pow(2, 21), t.get("estimate_work_fraction").asDouble(), 1e-12);
+        Run text = run("--random", "22:0.4:5", "--device", "jvm", "--method", "sparse", "--no-decompose", "--timings");
+        assertTrue(text.out.contains("estimate    ") && text.out.contains("% of its time"), text.out);
+        // a frontier or exact result has no Ryser sweep: no fraction
+        Run f = run("--generate", "mesh:20:1", "--device", "jvm", "--json");
+        assertEquals(0, f.code, f.err);
+        var ft = dev.squall.cli.JsonOutput.mapper().readTree(f.out).get("timings");
+        if (!f.out.contains("sparse@") && !f.out.contains("dense@")) assertTrue(ft.get("estimate_fraction").isNull(), f.out);
+    }
+
     @Test
     void badInputsExitTwoWithAClearMessage(@TempDir Path dir) throws Exception {
         Path rect = dir.resolve("rect.mtx");
@@ -187,6 +210,9 @@ class PermanentCommandTest {
         r = run("--matrix", dir.resolve("missing.mtx").toString());
         assertEquals(2, r.code);
         assertTrue(r.err.contains("no such file"), r.err);
+        r = run("--random", "22:0.4", "--device", "jvm", "--restart", "3");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("restart every 2^3 steps"), r.err);
         assertEquals(2, run().code, "no input");
     }
 

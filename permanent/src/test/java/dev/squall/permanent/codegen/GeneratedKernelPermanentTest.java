@@ -115,4 +115,62 @@ class GeneratedKernelPermanentTest {
             }
         }
     }
+
+    /**
+     * Work-items that rebuild x every 2^r steps (r = 6, 7, 10; never) give the exact value, with global rows and with
+     * one work-item walking many segments; the planned run chunk is the segment, and the source has the segment loop.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void restartedSegmentsMatchExactValues(Device d) {
+        for (int n : new int[] {13, 16, 18}) {
+            SquareMatrix a = randomDyadic(n, 0.4, 900 + n);
+            double exact = exactDyadic(a);
+            for (int r : new int[] {6, 7, 10, 0}) {
+                for (int c : new int[] {-1, 3}) {
+                    GeneratedKernelPermanent g = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(r).withMaxThreads(5);
+                    if (c >= 0) g.withRegisterColumns(c);
+                    long steps = dev.squall.permanent.gray.NijenhuisWilf.steps(n);
+                    long planned = g.runChunk(steps);
+                    GeneratedKernelPermanent.Run run = g.compute(a);
+                    String what = "n=" + n + ", restart 2^" + r + ", register columns " + c;
+                    assertEquals(planned, run.runChunk(), what);
+                    long chunk = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(0).withMaxThreads(5).runChunk(steps);
+                    assertEquals(r == 0 ? chunk : Math.min(1L << r, chunk), planned, what + ": a work-item's chunk of " + chunk + " steps in segments");
+                    if (r == 6 && n == 18) assertTrue(chunk >= 1L << 10, "a work-item walks many segments: " + chunk);
+                    assertTrue(run.source().contains(r == 0 ? "start += last - first" : "start += (i64) " + (1L << r)), what);
+                    assertRelative(exact, run.value(), 1e-10, what);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).withRestartLog2(3));
+    }
+
+    /**
+     * The generated double-double kernel against exact rational permanents where the double kernels' alternating sum
+     * cancels (banded and sparse regression matrices: mixed signs over many orders, unbalanced): within ~1e-20 of Ryser's
+     * terms, where the generated double kernel misses by far more; restarted every 2^6 steps, once per work-item, and on
+     * 37 work-items (several launches).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void doubleDoubleKernelMatchesExactValuesWhereDoubleCancels(Device d) {
+        double worstDouble = 0;
+        for (String spec : List.of("banded:18:3", "sparse:20:5", "banded:20:6", "sparse:17:2")) {
+            SquareMatrix a = dev.squall.permanent.matrix.RegressionMatrices.parse(spec);
+            double exact = dev.squall.permanent.exact.RationalPermanent.of(a, false, false, 2).value().toScaled().toDouble();
+            double cancellation = dev.squall.permanent.cpu.RyserRoundingEstimate.of(a, 1).cancellation(exact);
+            double rel = 1e-13 + 1e-20 * cancellation;
+            GeneratedKernelPermanent.Run dd = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.DOUBLE_DOUBLE).compute(a);
+            assertTrue(dd.source().contains("double-double") && dd.source().contains("DD_MUL"), spec);
+            assertRelative(exact, dd.value(), rel, "double-double " + spec + " (terms ~" + cancellation + " x the permanent)");
+            for (int r : new int[] {6, 0}) {
+                assertRelative(exact, new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.DOUBLE_DOUBLE).withRestartLog2(r).withMaxThreads(37)
+                        .compute(a).value(), rel, "double-double " + spec + ", restart 2^" + r + ", 37 work-items");
+            }
+            double dbl = new GeneratedKernelPermanent(d, GeneratedKernelPermanent.Variant.HYBRID).compute(a).value();
+            worstDouble = Math.max(worstDouble, Math.abs(dbl - exact) / Math.abs(exact));
+        }
+        assertTrue(worstDouble > 1e-6, "the double kernel must miss on some of these matrices (worst relative error " + worstDouble + ")");
+    }
 }

@@ -87,6 +87,38 @@ class RyserRoundingEstimateTest {
         assertCovers("block " + block.length + " of 44:0.08:5", ColumnDegreeSort.apply(bal.scaled()), exact);
     }
 
+    /**
+     * What the estimate re-computes, in closed form: at n = 40, 64 chunks of 2^12 steps in each precision and 32 whole
+     * run chunks of drift; a generated kernel rebuilding x every 2^16 steps (D = 2^16) against one x per 2^21-step
+     * chunk: 2^21 drift steps instead of 2^26; small blocks (n <= 15) sum every step.
+     */
+    @Test
+    void reComputedStepsFollowTheRunChunk() {
+        assertEquals(1L << 18, RyserRoundingEstimate.sampleSteps(40, 1L << 16));
+        assertEquals(32L << 16, RyserRoundingEstimate.driftSteps(40, 1L << 16));
+        assertEquals(32L << 21, RyserRoundingEstimate.driftSteps(40, 1L << 21));
+        assertEquals((1L << 18) * 8.0 + (32L << 16) * 2.0, RyserRoundingEstimate.workInDoubleSteps(40, 1L << 16));
+        assertTrue(RyserRoundingEstimate.workInDoubleSteps(40, 1L << 16) / Math.pow(2, 39) < 2e-5);
+        // n = 22 (2^21 steps): 256 chunks of 2^7 steps; drift only when the run chunk is longer than a sampled chunk
+        assertEquals(256L << 7, RyserRoundingEstimate.sampleSteps(22, 1L << 10));
+        assertEquals(32L << 10, RyserRoundingEstimate.driftSteps(22, 1L << 10));
+        assertEquals(0, RyserRoundingEstimate.driftSteps(22, 1L << 7));
+        assertEquals(1L << 14, RyserRoundingEstimate.sampleSteps(15, 1L << 20));
+        assertEquals(0, RyserRoundingEstimate.driftSteps(15, 1L << 20));
+    }
+
+    /** The generated kernels' factor scales the rounding part only: all of it without drift, less with it. */
+    @Test
+    void generatedKernelFactorScalesTheRoundingPart() {
+        SquareMatrix s = Balancing.of(RandomSquareMatrices.erdosRenyi(24, 0.5, 6)).scaled();
+        long len = RyserRoundingEstimate.chunkLength(24);
+        RyserRoundingEstimate plain = RyserRoundingEstimate.of(s, len), scaled = RyserRoundingEstimate.of(s, len, 8);
+        assertEquals(8 * plain.sampled(), scaled.sampled(), 1e-12 * scaled.sampled(), "no drift part at D = L");
+        RyserRoundingEstimate drift = RyserRoundingEstimate.of(s, len * 16), driftScaled = RyserRoundingEstimate.of(s, len * 16, 8);
+        assertTrue(driftScaled.sampled() > drift.sampled() && driftScaled.sampled() <= 8 * drift.sampled() * (1 + 1e-12));
+        assertThrows(IllegalArgumentException.class, () -> RyserRoundingEstimate.of(s, len, 0.5));
+    }
+
     @Test
     void sameMatrixSameEstimate() {
         SquareMatrix s = Balancing.of(RandomSquareMatrices.erdosRenyi(24, 0.4, 3)).scaled();
