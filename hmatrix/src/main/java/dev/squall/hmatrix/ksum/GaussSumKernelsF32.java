@@ -519,6 +519,101 @@ public final class GaussSumKernelsF32 {
     }
 
     /**
+     * {@link #gaussExpandedDenseSplit3} with at most 48 registers (ten 128-wide work-groups a multiprocessor, 40 warps;
+     * the per-block sums go to local memory), measured against it.
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 128, minGroupsPerUnit = 10)
+    public static void gaussExpandedDenseSplitR48(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
+            @NoAlias FloatArray partials, @ReadOnly FloatArray centres, int m, int n, int chunk, int splits, float scale) {
+        float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
+        float[] bs = ctx.allocateFloatLocalArray(KernelSumKernelsF64.MAX_TILE);
+        int lid = ctx.localIdx;
+        int w = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int seg = g % splits;
+        int stage = KernelSumKernelsF64.MAX_TILE;
+        int tileStart = (g / splits) * (DENSE_TARGETS * w);
+        int tileEnd = Math.min(m, tileStart + DENSE_TARGETS * w);
+        float c0 = centres.get(0);
+        float c1 = centres.get(1);
+        float c2 = centres.get(2);
+        float[] u0 = new float[DENSE_TARGETS];
+        float[] u1 = new float[DENSE_TARGETS];
+        float[] u2 = new float[DENSE_TARGETS];
+        float[] acc = new float[DENSE_TARGETS];
+        float[] part = new float[DENSE_TARGETS];
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            u0[t] = 0.0f;
+            u1[t] = 0.0f;
+            u2[t] = 0.0f;
+            if (i < tileEnd) {
+                u0[t] = 2.0f * (scale * x.get(3 * i) - c0);
+                u1[t] = 2.0f * (scale * x.get(3 * i + 1) - c1);
+                u2[t] = 2.0f * (scale * x.get(3 * i + 2) - c2);
+            }
+            acc[t] = 0.0f;
+            part[t] = 0.0f;
+        }
+        boolean active = tileStart + lid < tileEnd;
+        int s0 = seg * chunk;
+        int s1 = Math.min(n, s0 + chunk);
+        for (int t0 = s0; t0 < s1; t0 += stage) {
+            for (int k = 0; k < DENSE_TARGETS; k++) {
+                int h = lid + k * w;
+                int j = t0 + h;
+                if (h < stage && j < s1) {
+                    float v0 = scale * y.get(3 * j) - c0;
+                    float v1 = scale * y.get(3 * j + 1) - c1;
+                    float v2 = scale * y.get(3 * j + 2) - c2;
+                    ys[4 * h] = v0;
+                    ys[4 * h + 1] = v1;
+                    ys[4 * h + 2] = v2;
+                    ys[4 * h + 3] = -(v0 * v0 + v1 * v1 + v2 * v2);
+                    bs[h] = b.get(j);
+                }
+            }
+            ctx.localBarrier();
+            int len = Math.min(stage, s1 - t0);
+            if (active) {
+                int q = 0;
+                while (q < len) {
+                    int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
+                    for (int p = q; p < stop; p++) {
+                        float v0 = ys[4 * p];
+                        float v1 = ys[4 * p + 1];
+                        float v2 = ys[4 * p + 2];
+                        float bj = ys[4 * p + 3];
+                        float bp = bs[p];
+                        for (int t = 0; t < DENSE_TARGETS - 1; t++) {
+                            float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                            part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                        }
+                        float e7 = KernelMath.fma(u0[DENSE_TARGETS - 1], v0, KernelMath.fma(u1[DENSE_TARGETS - 1], v1,
+                                KernelMath.fma(u2[DENSE_TARGETS - 1], v2, bj)));
+                        part[DENSE_TARGETS - 1] = KernelMath.fma(exp2Fma(e7), bp, part[DENSE_TARGETS - 1]);
+                    }
+                    q = stop;
+                    if ((t0 + q) % KernelSumKernelsF64.PARTIAL == 0) {
+                        for (int t = 0; t < DENSE_TARGETS; t++) {
+                            acc[t] += part[t];
+                            part[t] = 0.0f;
+                        }
+                    }
+                }
+            }
+            ctx.localBarrier();
+        }
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            if (i < tileEnd) {
+                partials.set(seg * m + i, acc[t] + part[t]);
+            }
+        }
+    }
+
+    /**
      * {@link #gaussExpandedDenseSplit3} with two exponentials of the eight on {@link #exp2Fma} instead of one: more
      * issue slots a pair, more room on the special-function unit (measured against it).
      */
