@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Dense kernel sums on the reference problem (Gaussian, N = M = 10^6, d = 3): the one-work-group-per-tile kernels
-# (-Dsquall.ksum.dense=tiled) against the split-source kernels (default; -Dsquall.ksum.local / -Dsquall.ksum.splits /
-# -Dsquall.ksum.fmaExps / -Dsquall.ksum.regs vary their work-group width, segment count, exponentials on the FMA pipe,
-# register cap), interleaved, in fp32 and fp64; then Nsight Compute on one launch of
+# (-Dsquall.ksum.dense=tiled) against the split-source kernels (default; -Dsquall.ksum.local / -Dsquall.ksum.splits
+# vary their work-group width and segment count), interleaved, in fp32 and fp64; then Nsight Compute on one launch of
 # each split kernel (clocks left alone) and, where the host has nvcc and cuobjdump, their SASS:
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumd-mid.sh
@@ -36,9 +35,6 @@ round
 run 30 "fp32 split w64" "-Dsquall.ksum.local=64" "$F32"
 run 30 "fp32 split w128" "-Dsquall.ksum.local=128" "$F32"
 run 30 "fp32 split w32 s32" "-Dsquall.ksum.splits=32" "$F32"
-run 30 "fp32 split fma2" "-Dsquall.ksum.fmaExps=2" "$F32"
-run 30 "fp32 split r48 w128" "-Dsquall.ksum.regs=48 -Dsquall.ksum.local=128" "$F32"
-run 30 "fp32 split r48 w64" "-Dsquall.ksum.regs=48 -Dsquall.ksum.local=64" "$F32"
 run 40 "fp64 split w64" "-Dsquall.ksum.local=64" "$F64"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 SECTIONS="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"

@@ -229,9 +229,9 @@ public final class GaussSumKernelsF64 {
             u1[t] = 0.0;
             u2[t] = 0.0;
             if (i < tileEnd) {
-                u0[t] = 2.0 * (scale * x.get(3 * i) - c0);
-                u1[t] = 2.0 * (scale * x.get(3 * i + 1) - c1);
-                u2[t] = 2.0 * (scale * x.get(3 * i + 2) - c2);
+                u0[t] = 2.0 * KernelMath.fma(scale, x.get(3 * i), -c0);
+                u1[t] = 2.0 * KernelMath.fma(scale, x.get(3 * i + 1), -c1);
+                u2[t] = 2.0 * KernelMath.fma(scale, x.get(3 * i + 2), -c2);
             }
             acc[t] = 0.0;
             part[t] = 0.0;
@@ -291,7 +291,7 @@ public final class GaussSumKernelsF64 {
 
     /**
      * {@code a[i] = 2^(-|u_i|^2) sum_s partials[s m + i]} for {@code i < m}: the segments of {@link #gaussExpandedSplit3}
-     * added in order, times the target factor ({@code u_i} formed as there).
+     * added in order, times the target factor ({@code u_i / 2} formed with the same multiply-add as there).
      */
     @Kernel
     public static void combineSplits(KernelContext ctx, @ReadOnly DoubleArray x, @ReadOnly DoubleArray partials, @NoAlias DoubleArray a,
@@ -302,9 +302,9 @@ public final class GaussSumKernelsF64 {
             for (int s = 0; s < splits; s++) {
                 sum += partials.get(s * m + i);
             }
-            double h0 = 0.5 * (2.0 * (scale * x.get(3 * i) - centres.get(0)));
-            double h1 = 0.5 * (2.0 * (scale * x.get(3 * i + 1) - centres.get(1)));
-            double h2 = 0.5 * (2.0 * (scale * x.get(3 * i + 2) - centres.get(2)));
+            double h0 = KernelMath.fma(scale, x.get(3 * i), -centres.get(0));
+            double h1 = KernelMath.fma(scale, x.get(3 * i + 1), -centres.get(1));
+            double h2 = KernelMath.fma(scale, x.get(3 * i + 2), -centres.get(2));
             a.set(i, Math.pow(2.0, -(h0 * h0 + h1 * h1 + h2 * h2)) * sum);
         }
     }

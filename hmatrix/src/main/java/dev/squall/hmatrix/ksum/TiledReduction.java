@@ -167,10 +167,6 @@ final class TiledReduction implements AutoCloseable {
         static final int LOCAL_F32 = Integer.getInteger("squall.ksum.local", 32), LOCAL_F64 = Integer.getInteger("squall.ksum.local", 128);
         /** Work-items aimed at over all work-groups: about eight waves on a 132-multiprocessor device. */
         static final int ITEMS = 1 << 20;
-        /** Exponentials of the eight a work-item's source on the FMA pipe in fp32, 1 or 2 ({@code squall.ksum.fmaExps}). */
-        static final int FMA_EXPS = Integer.getInteger("squall.ksum.fmaExps", 1);
-        /** Register cap of the fp32 split kernel, 64 or 48 ({@code squall.ksum.regs}). */
-        static final int REGS = Integer.getInteger("squall.ksum.regs", 64);
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
@@ -200,16 +196,8 @@ final class TiledReduction implements AutoCloseable {
             WorkerGrid grid = WorkerGrid.of((long) tiles * splits * local).withLocal(local);
             WorkerGrid each = WorkerGrid.of((long) (m + 255) / 256 * 256).withLocal(256);
             if (f32) {
-                if (REGS == 48) {
-                    g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplitR48, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                            (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
-                } else if (FMA_EXPS == 2) {
-                    g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplitFma2, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                            (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
-                } else {
-                    g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                            (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
-                }
+                g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
+                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
                 g.task("combine", each, GaussSumKernelsF32::combineSplits, new KernelContext(), (FloatArray) x, (FloatArray) partials,
                         (FloatArray) a, (FloatArray) centres, m, splits, scale32);
             } else {
