@@ -159,18 +159,25 @@ final class TiledReduction implements AutoCloseable {
      * The dense Gaussian in 3 dimensions with its sources split into segments ({@link GaussSumKernelsF32#gaussExpandedDenseSplit3},
      * {@link GaussSumKernelsF64#gaussExpandedSplit3}, then their {@code combineSplits}): enough work-groups for several
      * waves on a large device. The system property {@code squall.ksum.dense=tiled} runs the one-work-group-per-tile
-     * kernels instead, {@code squall.ksum.splits=S} fixes the number of segments (both for measurements).
+     * kernels instead, {@code squall.ksum.splits=S} fixes the number of segments, {@code squall.ksum.local} the work-group width (for measurements).
      */
     static final class DenseSplit {
         static final boolean ENABLED = !"tiled".equals(System.getProperty("squall.ksum.dense"));
         /** Work-items of a work-group, fp32 and fp64 ({@code squall.ksum.local} overrides; at most 128, the kernels' launch bound). */
-        static final int LOCAL_F32 = Integer.getInteger("squall.ksum.local", 32), LOCAL_F64 = Integer.getInteger("squall.ksum.local", 128);
+        static final int LOCAL_F32 = local(32), LOCAL_F64 = local(128);
         /** Work-items aimed at over all work-groups: about eight waves on a 132-multiprocessor device. */
         static final int ITEMS = 1 << 20;
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
         private DenseSplit() {
+        }
+
+        /** {@code squall.ksum.local}, or {@code fallback}: 32 to 128 (the fp32 kernel stages 256 sources, eight a work-item). */
+        private static int local(int fallback) {
+            int w = Integer.getInteger("squall.ksum.local", fallback);
+            if (w < 32 || w > 128) throw new IllegalArgumentException("squall.ksum.local=" + w + ": must be 32 to 128");
+            return w;
         }
 
         /** Segments of the {@code n} sources for {@code tiles} tiles of targets: {@code {splits, chunk}}. */
