@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Dense kernel sums on the reference problem (Gaussian, N = M = 10^6, d = 3): the split-source kernels (default)
-# against the one-work-group-per-tile kernels (-Dsquall.ksum.dense=tiled), interleaved, fp32 three rounds and fp64
-# two, each with --verify on 100 rows; Nsight Compute on one launch of each split kernel; the kernel-sum tests on CUDA
-# and NVIDIA OpenCL through gpu-check:
+# against the one-work-group-per-tile kernels (-Dsquall.ksum.dense=tiled), interleaved, fp32 and fp64 two rounds
+# each, with --verify on 100 rows; Nsight Compute on one launch of the fp32 split kernel; GaussSumKernelsTest on CUDA
+# and NVIDIA OpenCL through gpu-check; last, if the budget allows, Nsight Compute on the fp64 split kernel:
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumd.sh
 # Writes under $OUT: runs.jsonl (one {"variant": ...} line before each squall ksum JSON line), runs.log (ending with
@@ -11,7 +11,7 @@
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
-BUDGET=${BUDGET:-420}
+BUDGET=${BUDGET:-150}
 STEP_MIN=10
 unpack_bundle /tmp/squall-ksumd-run
 S="$B/bin/squall"
@@ -24,23 +24,23 @@ echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.s
 run() { local t=$1 label=$2 opts=$3 args=$4
   echo "{\"variant\":\"$label\",\"java_opts\":\"$opts\"}" >> "$J"
   step "$t" "$label" bash -c "SQUALL_JAVA_OPTS=\"$opts\" \"$S\" ksum --n 1000000 --device cuda:0 --kernel gauss:0.1 --verify --sample 100 --json $args >> \"$J\" 2>> \"$L\""; }
-F32="--precision fp32 --repeat 5"
-F64="--precision fp64 --repeat 3"
-for round in 1 2 3; do
+F32="--precision fp32 --repeat 3"
+F64="--precision fp64 --repeat 2"
+for round in 1 2; do
   run 30 "fp32 tiled" "-Dsquall.ksum.dense=tiled" "$F32"
   run 30 "fp32 split" "" "$F32"
 done
-for round in 1 2; do
-  run 40 "fp64 tiled" "-Dsquall.ksum.dense=tiled" "$F64"
-  run 40 "fp64 split" "" "$F64"
-done
+run 40 "fp64 tiled" "-Dsquall.ksum.dense=tiled" "$F64"
+run 40 "fp64 split" "" "$F64"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 SECTIONS="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
 prof() { local file=$1 kernel=$2 prec=$3
   step 60 "ncu $kernel" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name $kernel --launch-count 1 $SECTIONS --page details --print-units base \"$S\" ksum --n 1000000 --device cuda:0 --kernel gauss:0.1 --precision $prec --repeat 1 > \"$OUT/$file\" 2>> \"$L\""; }
 prof ncu-fp32.txt gaussExpandedDenseSplit3 fp32
+step 70 "gpu-check ksum" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.GaussSumKernelsTest > \"$OUT/gpu-check.txt\" 2>&1"
+run 40 "fp64 tiled" "-Dsquall.ksum.dense=tiled" "$F64"
+run 40 "fp64 split" "" "$F64"
 prof ncu-fp64.txt gaussExpandedSplit3 fp64
-step 150 "gpu-check ksum" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.GaussSumKernelsTest --select dev.squall.hmatrix.ksum.KernelSumTest --select dev.squall.hmatrix.ksum.BlockSparseSumTest > \"$OUT/gpu-check.txt\" 2>&1"
 rm -rf "$OUT/gpu-check-reports"  # the JUnit XML repeats gpu-check.txt; at most 6 files come back
 python3 - "$J" <<'EOF' | tee -a "$L"
 import json, sys
