@@ -170,8 +170,8 @@ public final class GaussSumKernelsF64 {
      * memory) and a Taylor polynomial of degree 3 for {@code 2^r}, {@code |r| <= 1/4096} (truncation below
      * {@code 4e-17} relative): the rounding ({@code n = round(2048 e)} by the {@link #ROUNDER} addition; its low 32
      * bits are {@code n}), the reduction, three for the polynomial and the table multiply-add: seven fp64 operations
-     * against ten in {@link #exp2}. The power {@code 2^(n >> 11)} is added to the high word's exponent bits with
-     * integer operations, its exponent held at {@code -1020} or above (so an argument below {@code -1020} gives a term
+     * against ten in {@link #exp2}. The power {@code 2^(n >> 11)} is added to the exponent bits with integer
+     * operations, its exponent held at {@code -1020} or above (so an argument below {@code -1020} gives a term
      * between {@code 2^-1020} and {@code 2^-1019}, instead of its smaller true value), which keeps the clamp off the fp64
      * pipe.
      */
@@ -182,9 +182,8 @@ public final class GaussSumKernelsF64 {
         int n = (int) Double.doubleToRawLongBits(t);
         double q = r * KernelMath.fma(r, KernelMath.fma(r, C3, C2), C1);
         double ti = table[n & (FINE_TABLE - 1)];
-        long v = Double.doubleToRawLongBits(KernelMath.fma(ti, q, ti));
-        int hi = (int) (v >>> 32) + ((Math.max(n, FINE_LOWEST) >> 11) << 20);
-        return Double.longBitsToDouble(((long) hi << 32) | (v & 0xFFFFFFFFL));
+        double v = KernelMath.fma(ti, q, ti);
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(v) + ((long) (Math.max(n, FINE_LOWEST) >> 11) << 52));
     }
 
     /**
