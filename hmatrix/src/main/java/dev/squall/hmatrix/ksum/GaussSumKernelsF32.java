@@ -6,6 +6,7 @@ import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.KernelMath;
+import dev.squall.tasks.api.LaunchBounds;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.ReadOnly;
 
@@ -31,9 +32,12 @@ public final class GaussSumKernelsF32 {
     public static final int DENSE_TARGETS = 8;
     /** {@code 1.5 * 2^23}: adding it rounds a float below {@code 2^22} in magnitude to an integer in the low bits. */
     private static final float ROUNDER = 12582912.0f;
-    /** Least-squares fit of {@code 2^f} on {@code [-1/2, 1/2]} (relative weight), degree 6: error 1.0e-7 in fp32. */
-    private static final float P1 = 0.6931471824645996f, P2 = 0.24022646248340607f, P3 = 0.05550329014658928f,
-            P4 = 0.009618519805371761f, P5 = 0.0013399859890341759f, P6 = 0.00015337577497120947f;
+    /**
+     * Near-minimax fit of {@code 2^f = 1 + f P(f)} on {@code [-1/2, 1/2]} (relative error, iteratively reweighted least
+     * squares), degree 5: 1.1e-7, 1.6e-7 evaluated in fp32, against about 2.4e-7 for {@code ex2.approx}.
+     */
+    private static final float P1 = 0.6931470632553101f, P2 = 0.24022217094898224f, P3 = 0.0555061511695385f,
+            P4 = 0.0096729202196002f, P5 = 0.0013302182778716087f;
 
     private GaussSumKernelsF32() {
     }
@@ -293,9 +297,9 @@ public final class GaussSumKernelsF32 {
     /**
      * {@code 2^e} on the multiply-add pipe instead of the special-function unit: {@code e = n + f} with
      * {@code n = round(e)} (the {@link #ROUNDER} addition leaves {@code n} in the low bits), {@code |f| <= 1/2},
-     * {@code 2^f} by a polynomial of degree 6 (relative error about 1e-7, like {@code ex2.approx}), {@code n} added to
+     * {@code 2^f} by a polynomial of degree 5 (relative error below 2e-7, like {@code ex2.approx}), {@code n} added to
      * the exponent bits. Arguments below {@code -126} count as {@code -126} (a term of at most {@code 2^-125} instead
-     * of a smaller one or the 0 of {@code ex2.approx.ftz}). Eleven instructions: clamp, three adds, six multiply-adds,
+     * of a smaller one or the 0 of {@code ex2.approx.ftz}). Ten instructions: clamp, three adds, five multiply-adds,
      * one shift-and-add.
      */
     @DeviceFunction
@@ -303,8 +307,7 @@ public final class GaussSumKernelsF32 {
         float c = Math.max(e, -126.0f);
         float t = c + ROUNDER;
         float f = c - (t - ROUNDER);
-        float p = KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, P6, P5), P4), P3),
-                P2), P1), 1.0f);
+        float p = KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, P5, P4), P3), P2), P1), 1.0f);
         return Float.intBitsToFloat(Float.floatToRawIntBits(p) + (Float.floatToRawIntBits(t) << 23));
     }
 
@@ -412,6 +415,130 @@ public final class GaussSumKernelsF32 {
                 double h2 = 0.5 * u2[t];
                 a.set(i * cols + col, (float) (Math.pow(2.0, -(h0 * h0 + h1 * h1 + h2 * h2)) * acc[t]));
             }
+        }
+    }
+
+    /**
+     * {@link #gaussExpandedDense3} over one segment of the sources: work-group {@code g} serves the dense tile
+     * {@code g / splits} ({@code DENSE_TARGETS w} targets from {@code (g / splits) DENSE_TARGETS w}) against sources
+     * {@code [s chunk, min(n, (s + 1) chunk))}, {@code s = g % splits}, and writes its unscaled sums to
+     * {@code partials[s m + i]}; {@link #combineSplits} adds the segments. Splitting the sources gives the device many
+     * short work-groups instead of one long one per tile, so every multiprocessor stays busy to the end (one tile a
+     * work-group leaves a partial wave and unequal loads). {@code chunk} is a multiple of
+     * {@link KernelSumKernelsF64#PARTIAL}, so every segment adds its partials per aligned block of sources as the
+     * unsplit kernel does. The staging loop has a fixed trip count ({@link #DENSE_TARGETS} sources a work-item), so
+     * the compiler issues all its loads before the first store.
+     */
+    @Kernel
+    @LaunchBounds(maxGroupSize = 128, minGroupsPerUnit = 8)
+    public static void gaussExpandedDenseSplit3(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
+            @NoAlias FloatArray partials, @ReadOnly FloatArray centres, int m, int n, int chunk, int splits, float scale) {
+        float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
+        float[] bs = ctx.allocateFloatLocalArray(KernelSumKernelsF64.MAX_TILE);
+        int lid = ctx.localIdx;
+        int w = ctx.localGroupSizeX;
+        int g = ctx.groupIdx;
+        int seg = g % splits;
+        int stage = KernelSumKernelsF64.MAX_TILE;
+        int tileStart = (g / splits) * (DENSE_TARGETS * w);
+        int tileEnd = Math.min(m, tileStart + DENSE_TARGETS * w);
+        float c0 = centres.get(0);
+        float c1 = centres.get(1);
+        float c2 = centres.get(2);
+        float[] u0 = new float[DENSE_TARGETS];
+        float[] u1 = new float[DENSE_TARGETS];
+        float[] u2 = new float[DENSE_TARGETS];
+        float[] acc = new float[DENSE_TARGETS];
+        float[] part = new float[DENSE_TARGETS];
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            u0[t] = 0.0f;
+            u1[t] = 0.0f;
+            u2[t] = 0.0f;
+            if (i < tileEnd) {
+                u0[t] = 2.0f * KernelMath.fma(scale, x.get(3 * i), -c0);
+                u1[t] = 2.0f * KernelMath.fma(scale, x.get(3 * i + 1), -c1);
+                u2[t] = 2.0f * KernelMath.fma(scale, x.get(3 * i + 2), -c2);
+            }
+            acc[t] = 0.0f;
+            part[t] = 0.0f;
+        }
+        boolean active = tileStart + lid < tileEnd;
+        int s0 = seg * chunk;
+        int s1 = Math.min(n, s0 + chunk);
+        for (int t0 = s0; t0 < s1; t0 += stage) {
+            for (int k = 0; k < DENSE_TARGETS; k++) {
+                int h = lid + k * w;
+                int j = t0 + h;
+                if (h < stage && j < s1) {
+                    float v0 = scale * y.get(3 * j) - c0;
+                    float v1 = scale * y.get(3 * j + 1) - c1;
+                    float v2 = scale * y.get(3 * j + 2) - c2;
+                    ys[4 * h] = v0;
+                    ys[4 * h + 1] = v1;
+                    ys[4 * h + 2] = v2;
+                    ys[4 * h + 3] = -(v0 * v0 + v1 * v1 + v2 * v2);
+                    bs[h] = b.get(j);
+                }
+            }
+            ctx.localBarrier();
+            int len = Math.min(stage, s1 - t0);
+            if (active) {
+                int q = 0;
+                while (q < len) {
+                    int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
+                    for (int p = q; p < stop; p++) {
+                        float v0 = ys[4 * p];
+                        float v1 = ys[4 * p + 1];
+                        float v2 = ys[4 * p + 2];
+                        float bj = ys[4 * p + 3];
+                        float bp = bs[p];
+                        for (int t = 0; t < DENSE_TARGETS - 1; t++) {
+                            float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                            part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                        }
+                        float e7 = KernelMath.fma(u0[DENSE_TARGETS - 1], v0, KernelMath.fma(u1[DENSE_TARGETS - 1], v1,
+                                KernelMath.fma(u2[DENSE_TARGETS - 1], v2, bj)));
+                        part[DENSE_TARGETS - 1] = KernelMath.fma(exp2Fma(e7), bp, part[DENSE_TARGETS - 1]);
+                    }
+                    q = stop;
+                    if ((t0 + q) % KernelSumKernelsF64.PARTIAL == 0) {
+                        for (int t = 0; t < DENSE_TARGETS; t++) {
+                            acc[t] += part[t];
+                            part[t] = 0.0f;
+                        }
+                    }
+                }
+            }
+            ctx.localBarrier();
+        }
+        for (int t = 0; t < DENSE_TARGETS; t++) {
+            int i = tileStart + lid + t * w;
+            if (i < tileEnd) {
+                partials.set(seg * m + i, acc[t] + part[t]);
+            }
+        }
+    }
+
+    /**
+     * {@code a[i] = 2^(-|u_i|^2) sum_s partials[s m + i]} for {@code i < m}: the segments of
+     * {@link #gaussExpandedDenseSplit3} added in order in fp64, times the target factor of the expanded exponent
+     * ({@code u_i / 2} formed with the same fp32 multiply-add as there, written out so that no compiler contracts one
+     * and not the other: a factor from a different rounding of {@code u_i} than the exponent's costs ~1e-6).
+     */
+    @Kernel
+    public static void combineSplits(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray partials, @NoAlias FloatArray a,
+            @ReadOnly FloatArray centres, int m, int splits, float scale) {
+        int i = ctx.globalIdx;
+        if (i < m) {
+            double sum = 0.0;
+            for (int s = 0; s < splits; s++) {
+                sum += partials.get(s * m + i);
+            }
+            double h0 = KernelMath.fma(scale, x.get(3 * i), -centres.get(0));
+            double h1 = KernelMath.fma(scale, x.get(3 * i + 1), -centres.get(1));
+            double h2 = KernelMath.fma(scale, x.get(3 * i + 2), -centres.get(2));
+            a.set(i, (float) (Math.pow(2.0, -(h0 * h0 + h1 * h1 + h2 * h2)) * sum));
         }
     }
 }

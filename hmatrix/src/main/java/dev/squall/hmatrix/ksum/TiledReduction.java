@@ -107,7 +107,9 @@ final class TiledReduction implements AutoCloseable {
             for (int q = 0; q < cs.length; q++) cs[q] *= scale;
             KernelArray centres = p.fromDoubles(cs);
             g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
-            if (wide) {
+            if (expansion.dense() && dim == 3 && DenseSplit.ENABLED) {
+                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale);
+            } else if (wide) {
                 g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
                         (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
             } else if (p == Precision.FP32) {
@@ -151,6 +153,69 @@ final class TiledReduction implements AutoCloseable {
                         new KernelContext(), x, y, b, w, grad, tiles, rangeOffsets, ranges, dim, cols, k.code(), k.inverseSquaredLength())
                 .transferToHost(DataTransferMode.EVERY_EXECUTION, grad);
         return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), grad);
+    }
+
+    /**
+     * The dense Gaussian in 3 dimensions with its sources split into segments ({@link GaussSumKernelsF32#gaussExpandedDenseSplit3},
+     * {@link GaussSumKernelsF64#gaussExpandedSplit3}, then their {@code combineSplits}): enough work-groups for several
+     * waves on a large device. The system property {@code squall.ksum.dense=tiled} runs the one-work-group-per-tile
+     * kernels instead, {@code squall.ksum.splits=S} fixes the number of segments, {@code squall.ksum.local} the work-group width (for measurements).
+     */
+    static final class DenseSplit {
+        static final boolean ENABLED = !"tiled".equals(System.getProperty("squall.ksum.dense"));
+        /** Work-items of a work-group, fp32 and fp64 ({@code squall.ksum.local} overrides; at most 128, the kernels' launch bound). */
+        static final int LOCAL_F32 = local(32), LOCAL_F64 = local(128);
+        /** Work-items aimed at over all work-groups: about eight waves on a 132-multiprocessor device. */
+        static final int ITEMS = 1 << 20;
+        /** Fewest sources a segment. */
+        static final int MIN_CHUNK = 4096;
+
+        private DenseSplit() {
+        }
+
+        /** {@code squall.ksum.local}, or {@code fallback}: 32 to 128 (the fp32 kernel stages 256 sources, eight a work-item). */
+        private static int local(int fallback) {
+            int w = Integer.getInteger("squall.ksum.local", fallback);
+            if (w < 32 || w > 128) throw new IllegalArgumentException("squall.ksum.local=" + w + ": must be 32 to 128");
+            return w;
+        }
+
+        /** Segments of the {@code n} sources for {@code tiles} tiles of targets: {@code {splits, chunk}}. */
+        static int[] segments(long m, int n, int tiles, int groups) {
+            int splits = Integer.getInteger("squall.ksum.splits", (groups + tiles - 1) / tiles);
+            splits = (int) Math.max(1, Math.min(Math.min(splits, (n + MIN_CHUNK - 1) / MIN_CHUNK), Integer.MAX_VALUE / Math.max(1, m)));
+            int chunk = (n + splits - 1) / splits;
+            chunk = Math.max(KernelSumKernelsF64.PARTIAL, (chunk + KernelSumKernelsF64.PARTIAL - 1) / KernelSumKernelsF64.PARTIAL * KernelSumKernelsF64.PARTIAL);
+            return new int[] {Math.max(1, (n + chunk - 1) / chunk), chunk};
+        }
+
+        /** Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds. */
+        static void add(TaskGraph g, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a, KernelArray centres,
+                float scale32, double scale) {
+            int m = Math.toIntExact(x.getSizeLong() / 3), n = Math.toIntExact(y.getSizeLong() / 3);
+            boolean f32 = p == Precision.FP32;
+            int local = f32 ? LOCAL_F32 : LOCAL_F64;
+            int tileWidth = local * (f32 ? GaussSumKernelsF32.DENSE_TARGETS : GaussSumKernelsF64.TARGETS);
+            int tiles = Math.max(1, (m + tileWidth - 1) / tileWidth);
+            int[] sc = segments(m, n, tiles, ITEMS / local);
+            int splits = sc[0], chunk = sc[1];
+            KernelArray partials = p.allocate((long) splits * Math.max(1, m));
+            WorkerGrid grid = WorkerGrid.of((long) tiles * splits * local).withLocal(local);
+            WorkerGrid each = WorkerGrid.of((long) (m + 255) / 256 * 256).withLocal(256);
+            if (f32) {
+                g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
+                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
+                g.task("combine", each, GaussSumKernelsF32::combineSplits, new KernelContext(), (FloatArray) x, (FloatArray) partials,
+                        (FloatArray) a, (FloatArray) centres, m, splits, scale32);
+            } else {
+                DoubleArray table = DoubleArray.fromArray(GaussSumKernelsF64.fineTable());
+                g.transferToDevice(DataTransferMode.FIRST_EXECUTION, table);
+                g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                        (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                g.task("combine", each, GaussSumKernelsF64::combineSplits, new KernelContext(), (DoubleArray) x, (DoubleArray) partials,
+                        (DoubleArray) a, (DoubleArray) centres, m, splits, scale);
+            }
+        }
     }
 
     /** Runs the kernels once; the result is then in the output array's host side. */

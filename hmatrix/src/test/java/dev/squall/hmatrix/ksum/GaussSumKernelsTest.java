@@ -64,6 +64,46 @@ class GaussSumKernelsTest {
         }
     }
 
+    static Stream<Arguments> splitCases() {
+        // device, precision, targets, sources: enough sources for several segments, counts not multiples of the tiles
+        return KernelSumTest.devices().stream().flatMap(d -> Stream.of(Precision.FP32, Precision.FP64).flatMap(p -> Stream.of(
+                Arguments.of(d, p, 1500, 20011), Arguments.of(d, p, 257, 12289), Arguments.of(d, p, 3, 40000))));
+    }
+
+    /**
+     * Dense sums with the sources split into segments ({@link TiledReduction.DenseSplit}: more than one segment here)
+     * against the plain fp64 Java sum, with signed weights; and a few sources far beyond the targets (staged as far
+     * sources in fp64, flushed to zero or {@code 2^-126} in fp32), which must not disturb the sums.
+     */
+    @ParameterizedTest(name = "{0} {1} m={2} n={3}")
+    @MethodSource("splitCases")
+    void splitDenseSumMatchesJavaReference(Device device, Precision p, int m, int n) {
+        PairKernel k = PairKernel.parse("gauss:0.1");
+        PointSet x = cube(m, -0.5, 1.0, 13);
+        SplittableRandom r = new SplittableRandom(14);
+        double[] c = new double[3 * n];
+        for (int j = 0; j < n; j++) {
+            for (int d = 0; d < 3; d++) c[3 * j + d] = r.nextDouble() - 0.5;
+            if (j % 997 == 5) c[3 * j] = (j % 2 == 0 ? 1 : -1) * 1000.0; // far on either side: the midpoint stays near 0
+        }
+        PointSet y = PointSet.of(3, c);
+        double[] b = r.doubles(n, -0.2, 1).toArray();
+        KernelSum ks = new KernelSum(k, p, device);
+        assertTrue(fits(ks, x, y, b), "the expanded form applies to this case");
+        assertTrue(TiledReduction.DenseSplit.segments(m, n, 1, TiledReduction.DenseSplit.ITEMS / 32)[0] > 1, "more than one segment");
+        double[] want = reference(k, x, y, b, 1);
+        double[] got = ks.apply(x, y, b, 1).values();
+        for (int i = 0; i < m; i++) {
+            double abs = 0;
+            for (int j = 0; j < n; j++) {
+                double d = x.distance(i, y, j);
+                abs += Math.exp(-0.5 * 100 * d * d) * Math.abs(b[j]);
+            }
+            double err = Math.abs(got[i] - want[i]) / abs;
+            assertTrue(err < (p == Precision.FP64 ? 1e-13 : 2e-6), "row " + i + ": error " + err + " of sum |k b| " + abs);
+        }
+    }
+
     /** Targets 2.5 length scales and more from every source: all terms small, rows still accurate relative to themselves. */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("precisions")
@@ -119,6 +159,27 @@ class GaussSumKernelsTest {
             double got = GaussSumKernelsF64.exp2(e, table);
             double rel = Math.abs(got - want) / want;
             assertTrue(rel < 3 * 0x1p-52, "2^" + e + " = " + got + ", want " + want + " (relative error " + rel + ")");
+        }
+    }
+
+    /**
+     * {@link GaussSumKernelsF64#exp2Fine} (plain Java, as on the device) against {@link Math#pow}: within a few units
+     * over the kernels' range; below {@code -1020} a term between {@code 2^-1020} and {@code 2^-1019}.
+     */
+    @Test
+    void fineTableExponentialIsAccurateToAFewUnits() {
+        double[] table = GaussSumKernelsF64.fineTable();
+        SplittableRandom r = new SplittableRandom(12);
+        for (int k = 0; k < 200_000; k++) {
+            double e = k < 4096 ? -k / 4096.0 : k == 4096 ? -1020.0 : k == 4097 ? 999.99 : k % 3 == 0 ? 1000 * r.nextDouble() : -1020 * r.nextDouble();
+            double want = Math.pow(2.0, e);
+            double got = GaussSumKernelsF64.exp2Fine(e, table);
+            double rel = Math.abs(got - want) / want;
+            assertTrue(rel < 3 * 0x1p-52, "2^" + e + " = " + got + ", want " + want + " (relative error " + rel + ")");
+        }
+        for (double e : new double[] {-1020.5, -1021, -2048, -1.0e5, -1.0e6}) {
+            double got = GaussSumKernelsF64.exp2Fine(e, table);
+            assertTrue(got >= 0x1p-1020 && got < 0x1p-1019, "2^" + e + " counts as 2^-1020 to 2^-1019, got " + got);
         }
     }
 
