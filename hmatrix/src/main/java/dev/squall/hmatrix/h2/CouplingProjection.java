@@ -153,8 +153,8 @@ final class CouplingProjection {
                             H2Matrix.longs(oo), H2Matrix.longs(start2), nb, n2, 1, 1);
                 }
             }
-            try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-                double k = plan.execute().profile().kernelMillis();
+            try (ExecutionPlan plan = seq.plan(device)) {
+                double k = DeviceCompression.timed(copy ? "projection-copied-chunk" : "projection-chunk", plan);
                 if (!Double.isNaN(k)) ms += k;
             }
             device.free(w);

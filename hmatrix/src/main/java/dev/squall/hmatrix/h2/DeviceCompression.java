@@ -9,6 +9,7 @@ import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
 
 /**
@@ -91,14 +92,22 @@ final class DeviceCompression {
 
     static void run(Device device, TaskGraph g) {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(device).execute();
+            timed(g.name(), plan.withDevice(device));
         }
     }
 
     static void run(Device device, LaunchSequence seq) {
         try (ExecutionPlan plan = seq.plan(device)) {
-            plan.execute();
+            timed(seq.graph().name(), plan);
         }
+    }
+
+    /** Executes {@code plan} with the profiler, recording its times as a part of the compression; its kernels' device time. */
+    static double timed(String name, ExecutionPlan plan) {
+        long t0 = System.nanoTime();
+        Profile p = plan.withProfiler(true).execute().profile();
+        CompressionParts.plan(name, (System.nanoTime() - t0) / 1e6, p.compileMillis(), p.kernelMillis());
+        return p.kernelMillis();
     }
 
     /** Orthogonalises {@code b} on the device: batched QRs of the leaves, then of the stacked children of each level. */
@@ -295,7 +304,7 @@ final class DeviceCompression {
             if (r == 0) continue;
             eig[l] = DoubleArray.onDevice((long) nodes * r * r);
             lam[l] = DoubleArray.onDevice((long) nodes * r);
-            svd(device, s.gram[l], r, r, nodes, eig[l], lam[l], false);
+            svd(device, "svd-gram", s.gram[l], r, r, nodes, eig[l], lam[l], false);
             device.free(s.gram[l]);
             s.gram[l] = null;
         }
@@ -354,7 +363,7 @@ final class DeviceCompression {
             run(device, g);
             device.free(tcOff, eig[l], lam[l]);
             DoubleArray u = DoubleArray.onDevice((long) nodes * my * r), sig = DoubleArray.onDevice((long) nodes * r);
-            svd(device, y, my, r, nodes, u, sig, false);
+            svd(device, "svd-stack", y, my, r, nodes, u, sig, false);
             device.free(y);
             double[] sh = download(device, sig);
             int keep = 0;
@@ -430,11 +439,11 @@ final class DeviceCompression {
     }
 
     /** Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into {@code u}, {@code s}. */
-    private static void svd(Device device, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean check) {
+    private static void svd(Device device, String name, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean check) {
         DoubleArray work = DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
         DoubleArray v = DoubleArray.onDevice((long) n * n * batch);
         IntArray rank = IntArray.onDevice(batch), sweeps = IntArray.onDevice(batch);
-        LaunchSequence seq = new LaunchSequence("svd", device);
+        LaunchSequence seq = new LaunchSequence(name, device);
         DoubleArray largest = DoubleArray.onDevice(batch);
         seq.graph().task("largest", CompressionKernels::largestEntries, a, largest, (long) m * n, batch)
                 .task("flush", CompressionKernels::flushBelow, a, largest, (long) m * n, (long) batch * m * n);
@@ -443,6 +452,13 @@ final class DeviceCompression {
         run(device, seq);
         int[] sw = sweeps.toHeapArray();
         device.free(work, v, rank, sweeps, largest);
+        long sum = 0;
+        int most = 0;
+        for (int x : sw) {
+            sum += x;
+            most = Math.max(most, x);
+        }
+        CompressionParts.trace("%s: %d matrices %d x %d, sweeps mean %.1f, most %d", name, batch, m, n, (double) sum / Math.max(1, batch), most);
         for (int e = 0; e < batch; e++) {
             if (check && sw[e] > BatchedSvd.MAX_SWEEPS) {
                 throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());

@@ -416,10 +416,13 @@ public final class H2Matrix implements AutoCloseable {
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
+        CompressionParts parts = CompressionParts.start();
+        parts.step("orthogonalise");
         DeviceCompression.Side ro = DeviceCompression.orthogonalise(device, rowBasis);
         DeviceCompression.Side co = shared ? ro : DeviceCompression.orthogonalise(device, colBasis);
         long t1 = System.nanoTime();
         ms.put("orthogonalise", (t1 - t0) / 1e6);
+        parts.step("project-orthogonal");
         int[] row = partition.couplingRow, col = partition.couplingCol;
         int nb = row.length;
         int[] rowOrth = nodeRanks(ro), colOrth = nodeRanks(co);
@@ -430,6 +433,7 @@ public final class H2Matrix implements AutoCloseable {
         device.free(couplings);
         long t2 = System.nanoTime();
         ms.put("project-orthogonal", (t2 - t1) / 1e6);
+        parts.step("basis-generation");
         try {
             // squared norms of the dense blocks and of the couplings on orthonormal bases, per block on the device
             int nd = partition.denseBlocks();
@@ -453,12 +457,14 @@ public final class H2Matrix implements AutoCloseable {
             device.free(rowRanksArray, colRanksArray, p1Off);
             long t3 = System.nanoTime();
             ms.put("basis-generation", (t3 - t2) / 1e6);
+            parts.step("truncate");
             DeviceCompression.Truncated rt = DeviceCompression.truncate(device, ro, eps);
             DeviceCompression.Truncated ct = shared ? rt : DeviceCompression.truncate(device, co, eps);
             ro.free(device);
             if (!shared) co.free(device);
             long t4 = System.nanoTime();
             ms.put("truncate", (t4 - t3) / 1e6);
+            parts.step("project-truncated");
             CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
                     nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
             device.free(p1.blocks(), rt.t(), rt.tOffArray());
@@ -474,7 +480,7 @@ public final class H2Matrix implements AutoCloseable {
             double discarded = rt.discarded() + (shared ? 0 : ct.discarded());
             double err = norm2 > 0 ? Math.sqrt(discarded / norm2) : 0;
             return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
-                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm());
+                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm(), parts.finish());
         } catch (RuntimeException | Error e) {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
@@ -510,7 +516,7 @@ public final class H2Matrix implements AutoCloseable {
         double err = tr.normSquared() > 0 ? Math.sqrt(tr.discarded() / tr.normSquared()) : 0;
         double projFlops = p1.flops() + p2.flops(), projMs = p1.millis() + p2.millis();
         return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
-                projFlops, projMs, p1.gemm() && p2.gemm());
+                projFlops, projMs, p1.gemm() && p2.gemm(), Map.of());
     }
 
     /** Rank of each node of a host basis. */
