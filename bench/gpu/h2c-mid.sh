@@ -10,7 +10,9 @@
 #    (matrices, sweeps mean and most) in the log.
 # 2. Nsight Systems (when installed): one 3D 2^20 compression, per-kernel and per-API sums.
 # 3. Nsight Compute (clocks left alone): the first two batched Jacobi SVD launches of a 3D 2^17 compression.
-# 4. 2D 2^20 at 1e-7 as in 1 (kernel cache warm).
+# 4. 3D 2^20 once more with linalg's BatchedSvd for the truncation's SVDs (-Dsquall.h2.svd=linalg: global memory,
+#    the Gram matrices without the pivoted Cholesky), for comparison.
+# 5. 2D 2^20 at 1e-7 as in 1 (kernel cache warm).
 # Writes under $OUT: h2c-mid.jsonl, h2c-mid.log, h2c-mid-summary.txt, nsys-compress.txt, ncu-gesvj.txt.
 set -uo pipefail
 . bench/gpu/lib.sh
@@ -38,18 +40,20 @@ else
   echo "nsys: not installed" | tee -a "$L"
 fi
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-step 40 "ncu gesvj 3D 2^17" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name regex:gesvj --launch-count 2 \
+step 40 "ncu jacobi SVD 3D 2^17" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name regex:'jacobiSvd|gesvj' --launch-count 2 \
   --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats --page details --print-units base \
   \"$S\" h2 $D3 --n 131072 --compress 1e-7 --repeat 1 > \"$OUT/ncu-gesvj.txt\" 2>> \"$L\""
+step 40 "3D 2^20 compress 1e-7, linalg SVDs" env SQUALL_JAVA_OPTS="$SQUALL_JAVA_OPTS -Dsquall.h2.svd=linalg" \
+  bash -c "\"$S\" h2 --json $D3 --n 1048576 --compress 1e-7 --repeat 1 >> \"$J\" 2>> \"$L\""
 step 40 "2D 2^20 compress 1e-7 twice" bash -c "\"$S\" h2 --json $D2 --n 1048576 --compress 1e-7 --warm-compress --repeat 1 >> \"$J\" 2>> \"$L\""
 python3 - "$J" <<'PY' 2>&1 | tee "$OUT/h2c-mid-summary.txt"
 import json, sys
-for line in open(sys.argv[1]):
+for i, line in enumerate(open(sys.argv[1]), 1):
     try:
         r = json.loads(line)
     except ValueError:
         continue
-    print(f"{r['dim']}D n={r['n']}: build {r['build_ms']:.0f} ms, first build {(r.get('cold_build') or {}).get('ms', 0):.0f} ms")
+    print(f"{r['dim']}D n={r['n']} (line {i}): build {r['build_ms']:.0f} ms, first build {(r.get('cold_build') or {}).get('ms', 0):.0f} ms")
     for label, z in (("first", r.get("cold_compression")), ("second", r.get("compression"))):
         if not z:
             continue

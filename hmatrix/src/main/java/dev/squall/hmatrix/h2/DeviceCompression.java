@@ -11,6 +11,8 @@ import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import dev.squall.tasks.api.KernelContext;
 
 /**
  * H2 recompression with every per-level batch formed and kept on the device (Börm's recompression as batched by
@@ -304,7 +306,7 @@ final class DeviceCompression {
             if (r == 0) continue;
             eig[l] = DoubleArray.onDevice((long) nodes * r * r);
             lam[l] = DoubleArray.onDevice((long) nodes * r);
-            svd(device, "svd-gram", s.gram[l], r, r, nodes, eig[l], lam[l], false);
+            svd(device, "svd-gram", s.gram[l], r, r, nodes, eig[l], lam[l], true);
             device.free(s.gram[l]);
             s.gram[l] = null;
         }
@@ -438,20 +440,41 @@ final class DeviceCompression {
         return o;
     }
 
-    /** Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into {@code u}, {@code s}. */
-    private static void svd(Device device, String name, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean check) {
-        DoubleArray work = DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
-        DoubleArray v = DoubleArray.onDevice((long) n * n * batch);
-        IntArray rank = IntArray.onDevice(batch), sweeps = IntArray.onDevice(batch);
-        LaunchSequence seq = new LaunchSequence(name, device);
+    /**
+     * Whether the SVDs of truncation run in local memory ({@link CompressionKernels#jacobiSvd}, the Gram matrices
+     * through pivoted Cholesky); else, and for matrices past its sizes, linalg's {@code BatchedSvd} (system property
+     * {@code squall.h2.svd=linalg}; tests compare the two).
+     */
+    static boolean localJacobi = !"linalg".equals(System.getProperty("squall.h2.svd"));
+
+    /**
+     * Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into
+     * {@code u}, {@code s}; with {@code gram} the matrices are Gram matrices ({@code m = n}) and {@code u}, {@code s}
+     * their eigenvectors and eigenvalues. {@code a} may be overwritten.
+     */
+    private static void svd(Device device, String name, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean gram) {
+        IntArray sweeps = IntArray.onDevice(batch);
         DoubleArray largest = DoubleArray.onDevice(batch);
+        boolean local = localJacobi && m <= CompressionKernels.JACOBI_MAX_M && n <= CompressionKernels.JACOBI_MAX_N;
+        DoubleArray work = local ? null : DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
+        DoubleArray v = local ? null : DoubleArray.onDevice((long) n * n * batch);
+        IntArray rank = local ? null : IntArray.onDevice(batch);
+        LaunchSequence seq = new LaunchSequence(name, device);
         seq.graph().task("largest", CompressionKernels::largestEntries, a, largest, (long) m * n, batch)
                 .task("flush", CompressionKernels::flushBelow, a, largest, (long) m * n, (long) batch * m * n);
-        BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
+        if (local) {
+            // rotate while the pair's cosine exceeds m eps (LAPACK's dgesvj uses sqrt(m) eps)
+            seq.graph().task("jacobi", WorkerGrid.of((long) batch * CompressionKernels.JACOBI_THREADS).withLocal(CompressionKernels.JACOBI_THREADS),
+                    CompressionKernels::jacobiSvd, new KernelContext(), a, m, n, gram ? 1 : 0, u, s, sweeps, m * 2 * 0x1p-52,
+                    BatchedSvd.MAX_SWEEPS);
+        } else {
+            BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
+        }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sweeps);
         run(device, seq);
         int[] sw = sweeps.toHeapArray();
-        device.free(work, v, rank, sweeps, largest);
+        device.free(sweeps, largest);
+        if (!local) device.free(work, v, rank);
         long sum = 0;
         int most = 0;
         for (int x : sw) {
@@ -459,11 +482,6 @@ final class DeviceCompression {
             most = Math.max(most, x);
         }
         CompressionParts.trace("%s: %d matrices %d x %d, sweeps mean %.1f, most %d", name, batch, m, n, (double) sum / Math.max(1, batch), most);
-        for (int e = 0; e < batch; e++) {
-            if (check && sw[e] > BatchedSvd.MAX_SWEEPS) {
-                throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());
-            }
-        }
     }
 
     static double[] download(Device device, DoubleArray a) {

@@ -166,7 +166,9 @@ class H2CompressionTest {
             }
         }
         assertEquals(Arrays.toString(r[1].rowRanks()), Arrays.toString(r[0].rowRanks()));
-        assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate());
+        // the estimate sums discarded eigenvalues near eps^2 of a node's largest, which carry the Gram matrices' rounding
+        // (about 1e-16 of the largest): relative differences of about 1e-16 / eps^2 = 1e-6 between the two sums
+        assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-5 * r[1].relativeErrorEstimate());
         assertTrue(H2MatrixTest.relativeError(y[0], y[1]) < 1e-10, "differ by " + H2MatrixTest.relativeError(y[0], y[1]));
     }
 
