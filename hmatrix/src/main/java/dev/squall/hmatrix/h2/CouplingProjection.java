@@ -85,18 +85,32 @@ final class CouplingProjection {
         boolean gemm = !forceKernels && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim && chunkValues < lim;
         double ms = 0;
         boolean factorsUploaded = false;
-        // the intermediate W of a run of blocks at a time, so the device holds S, S' and one bounded W at once
+        // the runs of blocks: the intermediate W of one run at a time, so the device holds S, S' and one bounded W
+        java.util.List<int[]> runs = new java.util.ArrayList<>();
+        long wMax = 1, sMax = 1, oMax = 1;
         for (int b0 = 0; b0 < blocks || b0 == 0; ) {
             int b1 = b0 + 1;
             while (b1 < blocks && wOff[b1 + 1] - wOff[b0] <= chunkValues
                     && (!big || sOff[b1 + 1] - sOff[b0] <= chunkValues && oOff[b1 + 1] - oOff[b0] <= chunkValues)) b1++;
             b1 = Math.min(b1, blocks);
+            runs.add(new int[] {b0, b1});
+            if (blocks > 0) {
+                wMax = Math.max(wMax, wOff[b1] - wOff[b0]);
+                sMax = Math.max(sMax, sOff[b1] - sOff[b0]);
+                oMax = Math.max(oMax, oOff[b1] - oOff[b0]);
+            }
+            if (blocks == 0) break;
+            b0 = b1;
+        }
+        // one W and, where runs are copied, one input and one output chunk for all runs
+        boolean copy = big && gemm && blocks > 0;
+        DoubleArray w = DoubleArray.onDevice(wMax);
+        DoubleArray sIn = copy ? DoubleArray.onDevice(sMax) : s;
+        DoubleArray oOut = copy ? DoubleArray.onDevice(oMax) : out;
+        for (int[] run : runs) {
+            int b0 = run[0], b1 = run[1];
             long wBase = blocks == 0 ? 0 : wOff[b0];
-            DoubleArray w = DoubleArray.onDevice(Math.max(1, blocks == 0 ? 1 : wOff[b1] - wBase));
-            boolean copy = big && gemm && blocks > 0;
             long sBase = copy ? sOff[b0] : 0, oBase = copy ? oOff[b0] : 0;
-            DoubleArray sIn = copy ? DoubleArray.onDevice(Math.max(1, sOff[b1] - sBase)) : s;
-            DoubleArray oOut = copy ? DoubleArray.onDevice(Math.max(1, oOff[b1] - oBase)) : out;
             LaunchSequence seq = new LaunchSequence("coupling-projection", device);
             TaskGraph g = seq.graph();
             if (!factorsUploaded && upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
@@ -157,11 +171,9 @@ final class CouplingProjection {
                 double k = DeviceCompression.timed(copy ? "projection-copied-chunk" : "projection-chunk", plan);
                 if (!Double.isNaN(k)) ms += k;
             }
-            device.free(w);
-            if (copy) device.free(sIn, oOut);
-            b0 = b1;
-            if (blocks == 0) break;
         }
+        device.free(w);
+        if (copy) device.free(sIn, oOut);
         return new Result(out, oOff, flops, ms, gemm);
     }
 

@@ -181,9 +181,18 @@ final class DeviceCompression {
             double alpha) {
         long total = off[rowPtr[t0 + nodes]];
         boolean copy = CouplingProjection.forceCopy || total >= Integer.MAX_VALUE;
+        java.util.List<int[]> runs = new java.util.ArrayList<>();
+        long most = 1;
         for (int n0 = 0; n0 < nodes; ) { // runs of nodes whose blocks fit a chunk when they must be copied
             int n1 = n0 + 1;
             while (n1 < nodes && (!copy || off[rowPtr[t0 + n1 + 1]] - off[rowPtr[t0 + n0]] <= CouplingProjection.chunkValues)) n1++;
+            runs.add(new int[] {n0, n1});
+            most = Math.max(most, off[rowPtr[t0 + n1]] - off[rowPtr[t0 + n0]]);
+            n0 = n1;
+        }
+        DoubleArray src = copy ? DoubleArray.onDevice(most) : s1; // one chunk for every run
+        for (int[] run : runs) {
+            int n0 = run[0], n1 = run[1];
             long base = off[rowPtr[t0 + n0]], end = off[rowPtr[t0 + n1]];
             if (end - base >= Integer.MAX_VALUE) throw new IllegalStateException("block row " + (t0 + n0) + " holds more than " + Integer.MAX_VALUE + " values");
             long shift = copy ? base : 0;
@@ -195,18 +204,16 @@ final class DeviceCompression {
                 int a = (int) (off[rowPtr[t]] - shift);
                 e.add(new int[] {r, r, (int) (k / r), a, r, a, r, i * r * r, r});
             }
-            n0 = n1;
             if (e.isEmpty()) continue;
             int[][] f = new int[9][e.size()];
             for (int x = 0; x < e.size(); x++) for (int y = 0; y < 9; y++) f[y][x] = e.get(x)[y];
-            DoubleArray src = copy ? DoubleArray.onDevice(end - base) : s1;
             LaunchSequence seq = new LaunchSequence("gram-gemm", device);
             if (copy) seq.graph().task("level-blocks", CompressionKernels::copyRange, s1, base, src, 0L, end - base);
             dev.squall.linalg.gemm.BatchedGemm.append(seq, dev.squall.linalg.gemm.Transpose.N, dev.squall.linalg.gemm.Transpose.T, alpha, src,
                     src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
             run(device, seq);
-            if (copy) device.free(src);
         }
+        if (copy) device.free(src);
     }
 
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
