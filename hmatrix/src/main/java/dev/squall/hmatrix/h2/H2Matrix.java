@@ -155,6 +155,15 @@ public final class H2Matrix implements AutoCloseable {
         device = options.device() != null ? options.device() : Devices.select(null);
         shared = rows == cols;
         Map<String, Double> hostParts = new LinkedHashMap<>();
+        // the build's kernels are built (or loaded from the kernel cache) on the device while the host builds the trees
+        RuntimeException[] prepareFailure = new RuntimeException[1];
+        Thread prepare = Thread.ofPlatform().name("h2-prepare-kernels").start(() -> {
+            try {
+                prepareBuildKernels(device, kernel);
+            } catch (RuntimeException e) {
+                prepareFailure[0] = e;
+            }
+        });
         long h0 = System.nanoTime();
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
@@ -205,6 +214,13 @@ public final class H2Matrix implements AutoCloseable {
         hostParts.put("structure", (t1 - h2) / 1e6);
         buildHostPartMillis = Collections.unmodifiableMap(hostParts);
         hostBuildMillis = (t1 - t0) / 1e6;
+        try {
+            prepare.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the build's kernels were prepared on " + device.id(), e);
+        }
+        if (prepareFailure[0] != null) throw prepareFailure[0];
         mainQueue = device.newPriorityQueue();
         sideQueue = device.newQueue();
 
@@ -239,6 +255,20 @@ public final class H2Matrix implements AutoCloseable {
         }
         buildPartMillis = Collections.unmodifiableMap(parts);
         deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
+    }
+
+    /** Runs one tiny launch of the construction's kernels and of {@code kernel}'s evaluation, so their programs are built. */
+    private static void prepareBuildKernels(Device device, CovarianceKernel kernel) {
+        DoubleArray one = DoubleArray.onDevice(1);
+        try {
+            TaskGraph g = new TaskGraph("h2-prepare").task("zero", H2Kernels::zero, one, 1L);
+            kernel.addEvaluation(g, "kernel", one, 1);
+            try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+                plan.withDevice(device).execute();
+            }
+        } finally {
+            device.free(one);
+        }
     }
 
     /**
