@@ -237,7 +237,7 @@ public final class H2Command implements SquallSubcommand {
                             cr.memoryBefore().total() / 1e6, cr.memoryAfter().total() / 1e6);
                     System.out.printf(Locale.ROOT, "           steps %s ms; coupling projections %.3f GFLOP in %.3f ms on the device, %.1f GFLOP/s (%s)%n",
                             cr.stepMillis(), cr.projectionFlops() / 1e9, cr.projectionDeviceMillis(), cr.projectionGflops(),
-                            cr.projectionGemm() ? "batched GEMM" : "64-bit-offset kernels");
+                            cr.projectionGemm() ? "batched GEMM" : "kernels with 64-bit offsets");
                     for (var e : cr.parts().entrySet()) {
                         H2CompressionReport.Part p = e.getValue();
                         System.out.printf(Locale.ROOT, "  %-40s %4d plans %10.2f ms wall %9.2f ms prepare %9.2f ms device%n", e.getKey(), p.plans(),

@@ -31,6 +31,137 @@ public final class CompressionKernels {
     private CompressionKernels() {
     }
 
+    /** Work-items per group of {@link #projectCouplings}. */
+    public static final int PROJECT_THREADS = 256;
+    /** Most rows and columns of a coupling block and of a projection factor in {@link #projectCouplings}. */
+    public static final int PROJECT_MAX = 64;
+
+    /**
+     * The projection of coupling blocks onto new bases, {@code S'_b = A_t S_b B_s^T} for the blocks
+     * {@code b = firstBlock + group} between row node {@code t = row[b]} and column node {@code s = col[b]}, one group
+     * of {@link #PROJECT_THREADS} per block: {@code S_b} column-major {@code k_t x k_s} at {@code sOff[b]} ({@code k_t =
+     * rowRank[t]}, {@code k_s = colRank[s]}), {@code A_t} row-major {@code a_t x k_t} at {@code leftOff[t]}
+     * ({@code a_t = leftRows[t]}), {@code B_s} row-major {@code a_s x k_s} at {@code rightOff[s]}, the result
+     * column-major {@code a_t x a_s} at {@code outOff[b]}; every size at most {@link #PROJECT_MAX}, so ranks may differ
+     * from node to node. {@code S_b} and {@code A_t} are staged in local memory, {@code W = A_t S_b} is kept there in
+     * place of {@code S_b}, {@code B_s} in place of {@code A_t}; each work-item sums a 4 x 4 tile of {@code W}, then
+     * of {@code S'} (rows 16 apart, so a sub-group's loads fall in different banks or are one broadcast, and its
+     * stores are runs of 16 consecutive rows). 64-bit offsets throughout: no copies into int-indexed chunks.
+     */
+    @Kernel
+    public static void projectCouplings(KernelContext ctx, DoubleArray left, LongArray leftOff, IntArray leftRows, IntArray rowRank,
+            DoubleArray right, LongArray rightOff, IntArray rightRows, IntArray colRank, DoubleArray s, LongArray sOff, IntArray row,
+            IntArray col, DoubleArray out, LongArray outOff, int firstBlock) {
+        double[] x = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] y = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] acc = new double[16];
+        int b = firstBlock + ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int t = row.get(b);
+        int c = col.get(b);
+        int at = leftRows.get(t);
+        int kt = rowRank.get(t);
+        int as = rightRows.get(c);
+        int ks = colRank.get(c);
+        long so = sOff.get(b);
+        long lo = leftOff.get(t);
+        long ro = rightOff.get(c);
+        long oo = outOff.get(b);
+        int ld = PROJECT_MAX + 1;
+        // S_b: x[j ld + p] = S[p, j]; A_t: y[i ld + p] = A[i, p]
+        for (int idx = lid; idx < kt * ks; idx += PROJECT_THREADS) {
+            x[(idx / kt) * ld + idx % kt] = s.get(so + idx);
+        }
+        for (int idx = lid; idx < at * kt; idx += PROJECT_THREADS) {
+            y[(idx / kt) * ld + idx % kt] = left.get(lo + idx);
+        }
+        ctx.localBarrier();
+        int ti = lid & 15;
+        int tj = lid >> 4;
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        for (int p = 0; p < kt; p++) {
+            double a0 = y[ti * ld + p];
+            double a1 = y[(ti + 16) * ld + p];
+            double a2 = y[(ti + 32) * ld + p];
+            double a3 = y[(ti + 48) * ld + p];
+            double b0 = x[tj * ld + p];
+            double b1 = x[(tj + 16) * ld + p];
+            double b2 = x[(tj + 32) * ld + p];
+            double b3 = x[(tj + 48) * ld + p];
+            acc[0] += a0 * b0;
+            acc[1] += a0 * b1;
+            acc[2] += a0 * b2;
+            acc[3] += a0 * b3;
+            acc[4] += a1 * b0;
+            acc[5] += a1 * b1;
+            acc[6] += a1 * b2;
+            acc[7] += a1 * b3;
+            acc[8] += a2 * b0;
+            acc[9] += a2 * b1;
+            acc[10] += a2 * b2;
+            acc[11] += a2 * b3;
+            acc[12] += a3 * b0;
+            acc[13] += a3 * b1;
+            acc[14] += a3 * b2;
+            acc[15] += a3 * b3;
+        }
+        ctx.localBarrier();
+        // W = A_t S_b: x[j ld + i] = W[i, j]; B_s: y[j ld + q] = B[j, q]
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < at && j < ks) {
+                    x[j * ld + i] = acc[4 * u + v];
+                }
+            }
+        }
+        for (int idx = lid; idx < as * ks; idx += PROJECT_THREADS) {
+            y[(idx / ks) * ld + idx % ks] = right.get(ro + idx);
+        }
+        ctx.localBarrier();
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        for (int p = 0; p < ks; p++) {
+            double w0 = x[p * ld + ti];
+            double w1 = x[p * ld + ti + 16];
+            double w2 = x[p * ld + ti + 32];
+            double w3 = x[p * ld + ti + 48];
+            double b0 = y[tj * ld + p];
+            double b1 = y[(tj + 16) * ld + p];
+            double b2 = y[(tj + 32) * ld + p];
+            double b3 = y[(tj + 48) * ld + p];
+            acc[0] += w0 * b0;
+            acc[1] += w0 * b1;
+            acc[2] += w0 * b2;
+            acc[3] += w0 * b3;
+            acc[4] += w1 * b0;
+            acc[5] += w1 * b1;
+            acc[6] += w1 * b2;
+            acc[7] += w1 * b3;
+            acc[8] += w2 * b0;
+            acc[9] += w2 * b1;
+            acc[10] += w2 * b2;
+            acc[11] += w2 * b3;
+            acc[12] += w3 * b0;
+            acc[13] += w3 * b1;
+            acc[14] += w3 * b2;
+            acc[15] += w3 * b3;
+        }
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < at && j < as) {
+                    out.set(oo + (long) j * at + i, acc[4 * u + v]);
+                }
+            }
+        }
+    }
+
     /**
      * Thin SVD of each column-major {@code m x n} matrix {@code A_e} ({@code m <= 128}, {@code n <= 64}, at
      * {@code e m n}) by one-sided Jacobi in local memory, one group of {@link #JACOBI_THREADS} per matrix: columns
@@ -438,6 +569,81 @@ public final class CompressionKernels {
                 }
             }
             g.set(q, g.get(q) + acc);
+        }
+    }
+
+    /**
+     * As {@link #gramOfBlocks}, one group of {@link #PROJECT_THREADS} per node {@code t = first + group}, with every
+     * block staged in local memory: {@code g[t] += alpha sum S_b S_b^T} over the node's block row ({@code asRow = 1},
+     * {@code S_b} column-major {@code r x k_s}) or {@code alpha sum S_b^T S_b} over its block column ({@code S_b}
+     * column-major {@code k_t x r}); {@code r} and the other sides' ranks at most {@link #PROJECT_MAX}. Each work-item
+     * sums a 4 x 4 tile of the node's {@code r x r} Gram matrix (rows 16 apart) over all its blocks.
+     */
+    @Kernel
+    public static void gramOfBlocksLocal(KernelContext ctx, DoubleArray s, LongArray sOff, IntArray ptr, IntArray list, IntArray other,
+            IntArray otherRank, DoubleArray g, int first, int r, int asRow, double alpha) {
+        double[] x = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] acc = new double[16];
+        int t = first + ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int ld = PROJECT_MAX + 1;
+        int ti = lid & 15;
+        int tj = lid >> 4;
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        int x1 = ptr.get(t + 1);
+        for (int xb = ptr.get(t); xb < x1; xb++) {
+            int b = list.get(xb);
+            long o = sOff.get(b);
+            int ko = otherRank.get(other.get(b));
+            // x[k ld + i]: entry i of the block's k-th column (a block row's block) or row (a block column's block)
+            for (int idx = lid; idx < r * ko; idx += PROJECT_THREADS) {
+                if (asRow == 1) {
+                    x[(idx / r) * ld + idx % r] = s.get(o + idx);
+                } else {
+                    x[(idx % ko) * ld + idx / ko] = s.get(o + idx);
+                }
+            }
+            ctx.localBarrier();
+            for (int k = 0; k < ko; k++) {
+                double a0 = x[k * ld + ti];
+                double a1 = x[k * ld + ti + 16];
+                double a2 = x[k * ld + ti + 32];
+                double a3 = x[k * ld + ti + 48];
+                double b0 = x[k * ld + tj];
+                double b1 = x[k * ld + tj + 16];
+                double b2 = x[k * ld + tj + 32];
+                double b3 = x[k * ld + tj + 48];
+                acc[0] += a0 * b0;
+                acc[1] += a0 * b1;
+                acc[2] += a0 * b2;
+                acc[3] += a0 * b3;
+                acc[4] += a1 * b0;
+                acc[5] += a1 * b1;
+                acc[6] += a1 * b2;
+                acc[7] += a1 * b3;
+                acc[8] += a2 * b0;
+                acc[9] += a2 * b1;
+                acc[10] += a2 * b2;
+                acc[11] += a2 * b3;
+                acc[12] += a3 * b0;
+                acc[13] += a3 * b1;
+                acc[14] += a3 * b2;
+                acc[15] += a3 * b3;
+            }
+            ctx.localBarrier();
+        }
+        long base = (long) (t - first) * r * r;
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < r && j < r) {
+                    long q = base + (long) j * r + i;
+                    g.set(q, g.get(q) + alpha * acc[4 * u + v]);
+                }
+            }
         }
     }
 

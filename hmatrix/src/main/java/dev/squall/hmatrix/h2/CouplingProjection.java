@@ -6,11 +6,13 @@ import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -34,6 +36,14 @@ final class CouplingProjection {
 
     /** Forces the 64-bit kernel path (tests). */
     static boolean forceKernels;
+
+    /**
+     * Whether blocks whose sizes are at most {@link CompressionKernels#PROJECT_MAX} are projected by one launch of
+     * {@link CompressionKernels#projectCouplings} (both products per block in local memory, 64-bit offsets: no
+     * intermediate array, no chunks); else the batched GEMMs (system property {@code squall.h2.projection=gemm}; tests
+     * compare the paths).
+     */
+    static boolean fused = !"gemm".equals(System.getProperty("squall.h2.projection"));
 
     /** Copies runs of blocks to and from chunk-sized arrays as for blocks beyond the int offsets (tests; the Gram GEMMs too). */
     static boolean forceCopy;
@@ -79,6 +89,10 @@ final class CouplingProjection {
             flops += 2.0 * (at * ks * kt + at * as * ks);
         }
         DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
+        if (fused && !forceKernels && blocks > 0 && fitsOneGroup(row, col, leftRows, rowRank, rightRows, colRank)) {
+            double ms = projectFused(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, out, oOff, upload);
+            return new Result(out, oOff, flops, ms, false);
+        }
         long lim = Integer.MAX_VALUE;
         // blocks or results past the GEMM's int offsets: each run of blocks is copied to and from chunk-sized arrays
         boolean big = forceCopy || sOff[blocks] >= lim || oOff[blocks] >= lim;
@@ -175,6 +189,34 @@ final class CouplingProjection {
         device.free(w);
         if (copy) device.free(sIn, oOut);
         return new Result(out, oOff, flops, ms, gemm);
+    }
+
+    /** Whether every block's sizes and its factors' are at most {@link CompressionKernels#PROJECT_MAX}. */
+    private static boolean fitsOneGroup(int[] row, int[] col, int[] leftRows, int[] rowRank, int[] rightRows, int[] colRank) {
+        int most = 0;
+        for (int[] a : new int[][] {leftRows, rowRank, rightRows, colRank}) for (int v : a) most = Math.max(most, v);
+        return most <= CompressionKernels.PROJECT_MAX;
+    }
+
+    /** All blocks in one launch of {@link CompressionKernels#projectCouplings}; its device time. */
+    private static double projectFused(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff,
+            int[] leftRows, int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, DoubleArray out, long[] oOff,
+            boolean upload) {
+        int blocks = row.length;
+        LongArray lo = H2Matrix.longs(lOff), ro = l == r && lOff == rOff ? lo : H2Matrix.longs(rOff);
+        LongArray so = H2Matrix.longs(sOff), oo = H2Matrix.longs(oOff);
+        IntArray rows = H2Matrix.ints(row), cols = H2Matrix.ints(col);
+        IntArray lr = H2Matrix.ints(leftRows), rr = H2Matrix.ints(rowRank), cr = H2Matrix.ints(rightRows), kr = H2Matrix.ints(colRank);
+        TaskGraph g = new TaskGraph("projection-fused").transferToDevice(DataTransferMode.FIRST_EXECUTION, lo, ro, so, oo, rows, cols, lr, rr, cr, kr);
+        if (upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
+        g.task("project", WorkerGrid.of((long) blocks * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
+                CompressionKernels::projectCouplings, new KernelContext(), l, lo, lr, rr, r, ro, cr, kr, s, so, rows, cols, out, oo, 0);
+        double ms;
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device)) {
+            ms = DeviceCompression.timed(g.name(), plan);
+        }
+        device.free(lo, ro, so, oo, rows, cols, lr, rr, cr, kr);
+        return Double.isNaN(ms) ? 0 : ms;
     }
 
     private static long[] offsets(double[][] f) {

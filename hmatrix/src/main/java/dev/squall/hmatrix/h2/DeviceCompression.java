@@ -173,6 +173,13 @@ final class DeviceCompression {
     static boolean gramByGemm = true;
 
     /**
+     * Whether the Gram matrices' block parts run as {@link CompressionKernels#gramOfBlocksLocal} (ranks up to
+     * {@link CompressionKernels#PROJECT_MAX}), before {@link #gramByGemm} is asked (system property
+     * {@code squall.h2.gram=gemm} turns it off; tests compare the three).
+     */
+    static boolean gramLocal = !"gemm".equals(System.getProperty("squall.h2.gram"));
+
+    /**
      * {@code G_t += alpha M_t M_t^T} for the nodes {@code t0 .. t0 + nodes - 1}, {@code M_t} the {@code r x sum(k_s)}
      * column-major run of node {@code t}'s blocks at {@code off[rowPtr[t]]}, as one batched GEMM (where the couplings
      * pass the GEMM's int offsets, runs of block rows are copied to a chunk-sized scratch array, one GEMM each).
@@ -241,6 +248,22 @@ final class DeviceCompression {
             // M_t, whose M_t M_t^T is the row part, one batched GEMM per level; a shared basis of a symmetric matrix
             // (S_st = S_ts^T) has the same column part, so the row part counts twice
             boolean symmetric = asRow && asCol;
+            if (gramLocal && r <= CompressionKernels.PROJECT_MAX && lists.maxRank <= CompressionKernels.PROJECT_MAX) {
+                // every block staged in local memory, one group per node: no copies, no chunks
+                TaskGraph lg = new TaskGraph("gram-local-l" + l);
+                WorkerGrid grid = WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS);
+                if (asRow) {
+                    lg.task("rows", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.rowPtr, lists.rowList, lists.col,
+                            colRanks, g, t0, r, 1, symmetric ? 2.0 : 1.0);
+                }
+                if (asCol && !symmetric) {
+                    lg.task("cols", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.colPtr, lists.colList, lists.row,
+                            rowRanks, g, t0, r, 0, 1.0);
+                }
+                lg.task("flush", CompressionKernels::flushTiny, g, r, total);
+                run(device, lg);
+                continue;
+            }
             if (asRow && gramByGemm) {
                 rowGramGemm(device, s1, offsets, lists.rowPtrHost, t0, nodes, r, g, symmetric ? 2.0 : 1.0);
             }
@@ -260,6 +283,8 @@ final class DeviceCompression {
     static final class BlockLists {
         final IntArray rowPtr, rowList, colPtr, colList, row, col;
         final int[] rowPtrHost;
+        /** The largest rank of a block's side (set by the caller). */
+        int maxRank = Integer.MAX_VALUE;
 
         BlockLists(BlockPartition p, int colNodes) {
             int nb = p.couplingBlocks();

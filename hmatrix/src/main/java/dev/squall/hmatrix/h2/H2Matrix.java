@@ -478,6 +478,7 @@ public final class H2Matrix implements AutoCloseable {
             for (int b = 0; b < nb; b++) norm2 += cs[b];
             device.free(denseSq, cplSq);
             DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            lists.maxRank = Math.max(Arrays.stream(rowOrth).max().orElse(0), Arrays.stream(colOrth).max().orElse(0));
             lists.upload(device);
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
             DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
