@@ -60,6 +60,13 @@ final class CompressionParts {
         trace("%s/%s: %.3f ms wall, %.3f ms prepare, %.3f ms device", p.step, name, wallMillis, compileMillis, kernelMillis);
     }
 
+    /** Runs {@code work} (host work of the current step: freeing, allocating) and records its wall time as the part {@code name}. */
+    static void host(String name, Runnable work) {
+        long t0 = System.nanoTime();
+        work.run();
+        plan(name, (System.nanoTime() - t0) / 1e6, 0, 0);
+    }
+
     /** With the system property {@code squall.h2.trace} set, prints one line of the compression's progress on stderr. */
     static void trace(String format, Object... args) {
         if (TRACE && CURRENT.get() != null) System.err.println("h2 compress: " + String.format(java.util.Locale.ROOT, format, args));

@@ -77,6 +77,16 @@ final class CouplingProjection {
      */
     static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
             int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload) {
+        return project(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, upload, false);
+    }
+
+    /**
+     * As above; with {@code inPlace}, where every projected block keeps its size and the per-block kernel runs (each
+     * group reads its whole block before it writes it), the result overwrites {@code s} ({@link Result#blocks()} is
+     * then {@code s}): no second array of couplings is allocated, zeroed and freed.
+     */
+    static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
+            int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload, boolean inPlace) {
         int blocks = row.length;
         boolean sameFactors = l == r;
         long[] wOff = new long[blocks + 1], oOff = new long[blocks + 1];
@@ -88,11 +98,12 @@ final class CouplingProjection {
             oOff[b + 1] = oOff[b] + at * as;
             flops += 2.0 * (at * ks * kt + at * as * ks);
         }
-        DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         if (fused && !forceKernels && blocks > 0 && fitsOneGroup(row, col, leftRows, rowRank, rightRows, colRank)) {
-            double ms = projectFused(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, out, oOff, upload);
-            return new Result(out, oOff, flops, ms, false);
+            DoubleArray target = inPlace && java.util.Arrays.equals(sOff, oOff) ? s : DoubleArray.onDevice(Math.max(1, oOff[blocks]));
+            double ms = projectFused(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, target, oOff, upload);
+            return new Result(target, oOff, flops, ms, false);
         }
+        DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         long lim = Integer.MAX_VALUE;
         // blocks or results past the GEMM's int offsets: each run of blocks is copied to and from chunk-sized arrays
         boolean big = forceCopy || sOff[blocks] >= lim || oOff[blocks] >= lim;

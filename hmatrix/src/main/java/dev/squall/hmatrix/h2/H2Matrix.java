@@ -457,10 +457,12 @@ public final class H2Matrix implements AutoCloseable {
         int nb = row.length;
         int[] rowOrth = nodeRanks(ro), colOrth = nodeRanks(co);
         CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r, ro.rOff, rowOrth,
-                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false);
-        for (Product p : products.values()) p.free();
-        products.clear();
-        device.free(couplings);
+                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false, true);
+        CompressionParts.host("free-products", () -> {
+            for (Product p : products.values()) p.free();
+            products.clear();
+        });
+        if (p1.blocks() != couplings) CompressionParts.host("free-couplings", () -> device.free(couplings)); // else projected in place
         long t2 = System.nanoTime();
         ms.put("project-orthogonal", (t2 - t1) / 1e6);
         parts.step("basis-generation");
@@ -498,9 +500,10 @@ public final class H2Matrix implements AutoCloseable {
             parts.step("project-truncated");
             CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
                     nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
-            device.free(p1.blocks(), rt.t(), rt.tOffArray());
+            CompressionParts.host("free-orthogonal-couplings", () -> device.free(p1.blocks()));
+            device.free(rt.t(), rt.tOffArray());
             if (!shared) device.free(ct.t(), ct.tOffArray());
-            freeLowRank();
+            CompressionParts.host("free-bases", this::freeLowRank);
             rowBasis = rt.basis();
             colBasis = shared ? rowBasis : ct.basis();
             couplings = p2.blocks();
