@@ -12,6 +12,7 @@ import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
+import dev.squall.tasks.api.KernelArray;
 import dev.squall.tasks.api.KernelContext;
 
 /**
@@ -226,6 +227,14 @@ final class DeviceCompression {
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
             IntArray rowRanks, IntArray colRanks) {
         ClusterTree tr = s.tree;
+        // each node's rank and its parent's, for the parents' part as a projection (E_t G_parent E_t^T)
+        int[] rankOf = new int[tr.nodes], parentRankOf = new int[tr.nodes];
+        for (int t = 0; t < tr.nodes; t++) {
+            int l = ClusterTree.level(t);
+            rankOf[t] = s.orthRank[l];
+            parentRankOf[t] = l == 0 ? 0 : s.orthRank[l - 1];
+        }
+        IntArray rankArray = H2Matrix.ints(rankOf), parentRankArray = H2Matrix.ints(parentRankOf);
         for (int l = 0; l <= tr.depth; l++) {
             int r = s.orthRank[l], nodes = 1 << l, t0 = ClusterTree.levelStart(l);
             long total = (long) nodes * r * r;
@@ -233,8 +242,26 @@ final class DeviceCompression {
             s.gram[l] = g;
             TaskGraph tg = new TaskGraph("gram-l" + l);
             DoubleArray h = null;
+            KernelArray[] perLevel = {};
             if (l == 0 || r == 0 || s.orthRank[l - 1] == 0) {
                 tg.task("zero", H2Kernels::zero, g, Math.max(1, total));
+            } else if (gramLocal && r <= CompressionKernels.PROJECT_MAX && s.orthRank[l - 1] <= CompressionKernels.PROJECT_MAX) {
+                // G_t = E_t G_parent E_t^T is the projection of the parent's Gram matrix onto E_t: one group per node
+                int rp = s.orthRank[l - 1], firstParent = ClusterTree.levelStart(l - 1);
+                int[] nodeOf = new int[nodes];
+                long[] parentOff = new long[nodes], gOff = new long[nodes];
+                for (int e = 0; e < nodes; e++) {
+                    nodeOf[e] = t0 + e;
+                    parentOff[e] = (long) ((t0 + e - 1) / 2 - firstParent) * rp * rp;
+                    gOff[e] = (long) e * r * r;
+                }
+                IntArray nodeArray = H2Matrix.ints(nodeOf);
+                LongArray parentOffArray = H2Matrix.longs(parentOff), gOffArray = H2Matrix.longs(gOff);
+                perLevel = new KernelArray[] {nodeArray, parentOffArray, gOffArray};
+                tg.transferToDevice(DataTransferMode.FIRST_EXECUTION, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray)
+                        .task("parent", WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
+                                CompressionKernels::projectCouplings, new KernelContext(), s.transfers, s.eOffArray, rankArray, parentRankArray,
+                                s.transfers, s.eOffArray, rankArray, parentRankArray, s.gram[l - 1], parentOffArray, nodeArray, nodeArray, g, gOffArray, 0);
             } else {
                 int rp = s.orthRank[l - 1];
                 h = DoubleArray.onDevice((long) nodes * r * rp);
@@ -243,6 +270,7 @@ final class DeviceCompression {
             }
             run(device, tg);
             if (h != null) device.free(h);
+            device.free(perLevel);
             if (r == 0) continue;
             // a block row's blocks lie one after another (column-major r x k_s each): together one r x sum(k_s) matrix
             // M_t, whose M_t M_t^T is the row part, one batched GEMM per level; a shared basis of a symmetric matrix
@@ -277,6 +305,7 @@ final class DeviceCompression {
             bg.task("flush", CompressionKernels::flushTiny, g, r, total);
             run(device, bg);
         }
+        device.free(rankArray, parentRankArray);
     }
 
     /** Block indices on the device: block rows (CSR, blocks in order) and block columns (CSC) of the couplings. */
