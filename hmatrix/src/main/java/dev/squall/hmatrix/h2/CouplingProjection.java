@@ -18,7 +18,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The projection of every coupling block onto new bases on the device, {@code S_b <- A_t S_b B_s^T} for block
- * {@code b} between row node {@code t} and column node {@code s}, as two batched GEMMs (one launch each: every entry
+ * {@code b} between row node {@code t} and column node {@code s}: by default (sizes up to 64) one launch of
+ * {@link CompressionKernels#projectCouplings}, one work-group per block, in place where the blocks keep their sizes
+ * ({@link #fused}); else as two batched GEMMs (one launch each: every entry
  * writes its own block): {@code W_b = A_t S_b}, then {@code S'_b = W_b B_s^T}. The couplings stay on the device;
  * only the small factors are uploaded. Blocks are column-major ({@code k_t x k_s} at their offset), factors row-major
  * ({@code a_t x k_t}). The intermediate {@code W} is formed for a run of blocks at a time ({@link #chunkValues}), so the
