@@ -27,6 +27,11 @@ final class CompressionParts {
         return p;
     }
 
+    /** Stops collecting on this thread (nothing to do after {@link #finish}). */
+    static void stop() {
+        CURRENT.remove();
+    }
+
     /** Ends the current step (its unaccounted time becomes its host part) and starts {@code name}. */
     void step(String name) {
         endStep();

@@ -375,7 +375,13 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized H2CompressionReport compress(double eps) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
-        if (!hostFactorisations) return compressOnDevice(eps);
+        if (!hostFactorisations) {
+            try {
+                return compressOnDevice(eps);
+            } finally {
+                CompressionParts.stop(); // after a failure too: later plans on this thread record nothing
+            }
+        }
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
