@@ -82,6 +82,11 @@ public final class H2Command implements SquallSubcommand {
             description = "build twice in the process and report the second (warm: kernels compiled, JIT warm) build, the first as cold_build")
     boolean warmBuild;
 
+    @Option(names = "--warm-compress",
+            description = "with --compress: also compress the first of two builds in the process and report it as cold_compression,"
+                    + " the second compression (kernels compiled, JIT warm) as compression")
+    boolean warmCompress;
+
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the points and vectors (default 1)")
     long seed;
 
@@ -101,14 +106,15 @@ public final class H2Command implements SquallSubcommand {
      * device time of each phase run alone and their sum, the device time of whole products with the dense part
      * overlapping the tree phases (ms; GB/s and GFLOP/s use it), whether the dense and coupling phases ran as batched
      * GEMMs, counted bytes, GB/s, copy bandwidth and the ratio to it, GFLOP/s, the recompression report (null without
-     * --compress), whether --verify ran, the sampled relative error, and {@code ok}.
+     * --compress), whether --verify ran, the sampled relative error, {@code ok}, the host parts of the build, and with
+     * --warm-build or --warm-compress the first build (and its compression) in the process.
      */
     public record Result(String command, String points, int n, int dim, String kernel, int leaf, int order, int rank, double eta, String admissibility, int vectors,
                          String device, String precision, int depth, int couplingBlocks, int denseBlocks, double buildMs, double buildHostMs,
                          double buildDeviceMs, Map<String, Double> buildPartsMs, Memory memoryBytes, double firstProductMs, double productWallMsMedian,
                          Map<String, Double> phaseMs, double phaseSumMs, double productDeviceMs, boolean gemm, long countedBytes, double gbs, double copyGbs,
                          double ratioToCopy, double gflops, Compression compression, boolean verified, Double relError, boolean ok,
-                         Map<String, Double> buildHostPartsMs, Build coldBuild) {
+                         Map<String, Double> buildHostPartsMs, Build coldBuild, Compression coldCompression) {
     }
 
     /** One construction: wall time, host and device parts (ms), each host part and each device part. */
@@ -129,7 +135,15 @@ public final class H2Command implements SquallSubcommand {
      */
     public record Compression(double tolerance, double errorEstimate, double ms, long memoryBefore, long memoryAfter, int[] rowRanks, int[] colRanks,
                               Map<String, Double> stepsMs, double projectionGflop, double projectionDeviceMs, double projectionGflops,
-                              boolean projectionGemm) {
+                              boolean projectionGemm, Map<String, Part> parts) {
+    }
+
+    /**
+     * Where a step's time went: per {@code step/plan} the plans run, their wall time, the time preparing them (kernel
+     * builds or loads) and the device time from their first to last kernel; {@code step/host} is the step's time
+     * outside its plans (ms).
+     */
+    public record Part(int plans, double wallMs, double prepareMs, double kernelMs) {
     }
 
     @Override
@@ -148,9 +162,15 @@ public final class H2Command implements SquallSubcommand {
         });
         progress("building on " + dev.id() + ": " + pts + ", " + k + ", leaf " + leaf + ", order " + order + ", eta " + eta);
         Build cold = null;
-        if (warmBuild) {
+        Compression coldCompression = null;
+        if (warmCompress && compress == null) throw new IllegalArgumentException("--warm-compress needs --compress EPS");
+        if (warmBuild || warmCompress) {
             try (H2Matrix first = H2Matrix.build(pts, k, opts)) {
                 cold = Build.of(first);
+                if (warmCompress) {
+                    progress("compressing the first build to " + compress);
+                    coldCompression = compression(first.compress(compress));
+                }
             }
             progress("building again (warm)");
         }
@@ -197,7 +217,7 @@ public final class H2Command implements SquallSubcommand {
                         new Memory(mem.dense(), mem.coupling(), mem.bases(), mem.transfers(), mem.structure(), mem.workspacePerVector(), mem.total()),
                         firstMs, wall[repeat / 2], phases, phaseSum, deviceMs, a.usesGemm(vectors), mem.streamedBytes(), gbs, copyGbs, gbs / copyGbs,
                         gflops, compression(cr), verify, verify ? err : null, ok,
-                        a.buildHostPartMillis(), cold));
+                        a.buildHostPartMillis(), cold, coldCompression));
             } else {
                 System.out.printf(Locale.ROOT, "matrix     %d x %d %dD points (%s), kernel %s, leaf %d, order %d (rank %d), eta %s%n",
                         size, size, pts.dim(), points, k, leaf, order, a.rank(), eta);
@@ -217,7 +237,12 @@ public final class H2Command implements SquallSubcommand {
                             cr.memoryBefore().total() / 1e6, cr.memoryAfter().total() / 1e6);
                     System.out.printf(Locale.ROOT, "           steps %s ms; coupling projections %.3f GFLOP in %.3f ms on the device, %.1f GFLOP/s (%s)%n",
                             cr.stepMillis(), cr.projectionFlops() / 1e9, cr.projectionDeviceMillis(), cr.projectionGflops(),
-                            cr.projectionGemm() ? "batched GEMM" : "64-bit-offset kernels");
+                            cr.projectionGemm() ? "batched GEMM" : "kernels with 64-bit offsets");
+                    for (var e : cr.parts().entrySet()) {
+                        H2CompressionReport.Part p = e.getValue();
+                        System.out.printf(Locale.ROOT, "  %-40s %4d plans %10.2f ms wall %9.2f ms prepare %9.2f ms device%n", e.getKey(), p.plans(),
+                                p.wallMillis(), p.prepareMillis(), p.kernelMillis());
+                    }
                 }
                 System.out.printf(Locale.ROOT, "memory     %s%n", mem);
                 System.out.printf(Locale.ROOT, "product    %d vector(s)%s: %.4f ms device (dense part beside the tree phases; phases alone sum to %.4f ms),"
@@ -238,7 +263,17 @@ public final class H2Command implements SquallSubcommand {
     private static Compression compression(H2CompressionReport r) {
         if (r == null) return null;
         return new Compression(r.tolerance(), r.relativeErrorEstimate(), r.millis(), r.memoryBefore().total(), r.memoryAfter().total(), r.rowRanks(),
-                r.colRanks(), r.stepMillis(), r.projectionFlops() / 1e9, r.projectionDeviceMillis(), r.projectionGflops(), r.projectionGemm());
+                r.colRanks(), r.stepMillis(), r.projectionFlops() / 1e9, r.projectionDeviceMillis(), r.projectionGflops(), r.projectionGemm(),
+                parts(r.parts()));
+    }
+
+    private static Map<String, Part> parts(Map<String, H2CompressionReport.Part> m) {
+        Map<String, Part> out = new java.util.LinkedHashMap<>();
+        for (var e : m.entrySet()) {
+            H2CompressionReport.Part p = e.getValue();
+            out.put(e.getKey(), new Part(p.plans(), p.wallMillis(), p.prepareMillis(), p.kernelMillis()));
+        }
+        return out;
     }
 
     private PointCloud points() {

@@ -3,6 +3,7 @@ package dev.squall.hmatrix.h2;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.api.Parallel;
 
@@ -18,7 +19,400 @@ import dev.squall.tasks.api.Parallel;
  * {@code sOff[b]}.
  */
 public final class CompressionKernels {
+    /** Work-items per group of {@link #jacobiSvd}. */
+    public static final int JACOBI_THREADS = 256;
+    /** Most rows of a matrix {@link #jacobiSvd} decomposes. */
+    public static final int JACOBI_MAX_M = 128;
+    /** Most columns of a matrix {@link #jacobiSvd} decomposes. */
+    public static final int JACOBI_MAX_N = 64;
+    /** Pivoted Cholesky of a Gram matrix stops at a pivot below this fraction of its largest diagonal entry (rounding noise). */
+    public static final double CHOLESKY_FLOOR = 1e-28;
+
     private CompressionKernels() {
+    }
+
+    /** Work-items per group of {@link #projectCouplings}. */
+    public static final int PROJECT_THREADS = 256;
+    /** Most rows and columns of a coupling block and of a projection factor in {@link #projectCouplings}. */
+    public static final int PROJECT_MAX = 64;
+
+    /**
+     * The projection of coupling blocks onto new bases, {@code S'_b = A_t S_b B_s^T} for the blocks
+     * {@code b = firstBlock + group} between row node {@code t = row[b]} and column node {@code s = col[b]}, one group
+     * of {@link #PROJECT_THREADS} per block: {@code S_b} column-major {@code k_t x k_s} at {@code sOff[b]} ({@code k_t =
+     * rowRank[t]}, {@code k_s = colRank[s]}), {@code A_t} row-major {@code a_t x k_t} at {@code leftOff[t]}
+     * ({@code a_t = leftRows[t]}), {@code B_s} row-major {@code a_s x k_s} at {@code rightOff[s]}, the result
+     * column-major {@code a_t x a_s} at {@code outOff[b]}; every size at most {@link #PROJECT_MAX}, so ranks may differ
+     * from node to node. {@code S_b} and {@code A_t} are staged in local memory, {@code W = A_t S_b} is kept there in
+     * place of {@code S_b}, {@code B_s} in place of {@code A_t}; each work-item sums a 4 x 4 tile of {@code W}, then
+     * of {@code S'} (rows 16 apart, so a sub-group's loads fall in different banks or are one broadcast, and its
+     * stores are runs of 16 consecutive rows). 64-bit offsets throughout: no copies into int-indexed chunks.
+     */
+    @Kernel
+    public static void projectCouplings(KernelContext ctx, DoubleArray left, LongArray leftOff, IntArray leftRows, IntArray rowRank,
+            DoubleArray right, LongArray rightOff, IntArray rightRows, IntArray colRank, DoubleArray s, LongArray sOff, IntArray row,
+            IntArray col, DoubleArray out, LongArray outOff, int firstBlock) {
+        double[] x = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] y = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] acc = new double[16];
+        int b = firstBlock + ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int t = row.get(b);
+        int c = col.get(b);
+        int at = leftRows.get(t);
+        int kt = rowRank.get(t);
+        int as = rightRows.get(c);
+        int ks = colRank.get(c);
+        long so = sOff.get(b);
+        long lo = leftOff.get(t);
+        long ro = rightOff.get(c);
+        long oo = outOff.get(b);
+        int ld = PROJECT_MAX + 1;
+        // S_b: x[j ld + p] = S[p, j]; A_t: y[i ld + p] = A[i, p]
+        for (int idx = lid; idx < kt * ks; idx += PROJECT_THREADS) {
+            x[(idx / kt) * ld + idx % kt] = s.get(so + idx);
+        }
+        for (int idx = lid; idx < at * kt; idx += PROJECT_THREADS) {
+            y[(idx / kt) * ld + idx % kt] = left.get(lo + idx);
+        }
+        ctx.localBarrier();
+        int ti = lid & 15;
+        int tj = lid >> 4;
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        for (int p = 0; p < kt; p++) {
+            double a0 = y[ti * ld + p];
+            double a1 = y[(ti + 16) * ld + p];
+            double a2 = y[(ti + 32) * ld + p];
+            double a3 = y[(ti + 48) * ld + p];
+            double b0 = x[tj * ld + p];
+            double b1 = x[(tj + 16) * ld + p];
+            double b2 = x[(tj + 32) * ld + p];
+            double b3 = x[(tj + 48) * ld + p];
+            acc[0] += a0 * b0;
+            acc[1] += a0 * b1;
+            acc[2] += a0 * b2;
+            acc[3] += a0 * b3;
+            acc[4] += a1 * b0;
+            acc[5] += a1 * b1;
+            acc[6] += a1 * b2;
+            acc[7] += a1 * b3;
+            acc[8] += a2 * b0;
+            acc[9] += a2 * b1;
+            acc[10] += a2 * b2;
+            acc[11] += a2 * b3;
+            acc[12] += a3 * b0;
+            acc[13] += a3 * b1;
+            acc[14] += a3 * b2;
+            acc[15] += a3 * b3;
+        }
+        ctx.localBarrier();
+        // W = A_t S_b: x[j ld + i] = W[i, j]; B_s: y[j ld + q] = B[j, q]
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < at && j < ks) {
+                    x[j * ld + i] = acc[4 * u + v];
+                }
+            }
+        }
+        for (int idx = lid; idx < as * ks; idx += PROJECT_THREADS) {
+            y[(idx / ks) * ld + idx % ks] = right.get(ro + idx);
+        }
+        ctx.localBarrier();
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        for (int p = 0; p < ks; p++) {
+            double w0 = x[p * ld + ti];
+            double w1 = x[p * ld + ti + 16];
+            double w2 = x[p * ld + ti + 32];
+            double w3 = x[p * ld + ti + 48];
+            double b0 = y[tj * ld + p];
+            double b1 = y[(tj + 16) * ld + p];
+            double b2 = y[(tj + 32) * ld + p];
+            double b3 = y[(tj + 48) * ld + p];
+            acc[0] += w0 * b0;
+            acc[1] += w0 * b1;
+            acc[2] += w0 * b2;
+            acc[3] += w0 * b3;
+            acc[4] += w1 * b0;
+            acc[5] += w1 * b1;
+            acc[6] += w1 * b2;
+            acc[7] += w1 * b3;
+            acc[8] += w2 * b0;
+            acc[9] += w2 * b1;
+            acc[10] += w2 * b2;
+            acc[11] += w2 * b3;
+            acc[12] += w3 * b0;
+            acc[13] += w3 * b1;
+            acc[14] += w3 * b2;
+            acc[15] += w3 * b3;
+        }
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < at && j < as) {
+                    out.set(oo + (long) j * at + i, acc[4 * u + v]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Thin SVD of each column-major {@code m x n} matrix {@code A_e} ({@code m <= 128}, {@code n <= 64}, at
+     * {@code e m n}) by one-sided Jacobi in local memory, one group of {@link #JACOBI_THREADS} per matrix: columns
+     * {@code (p, q)} of the working copy {@code W} are rotated in the round-robin order until every pair is
+     * orthogonal ({@code |w_p . w_q| <= tol ||w_p|| ||w_q||}), then {@code sigma_j = ||w_j||}, {@code u_j = w_j / sigma_j}
+     * (zero for {@code sigma_j = 0}), in descending order; {@code V} is not formed. Rotation formulas of Demmel and
+     * Veselić ("Jacobi's method is more accurate than QR", SIAM J. Matrix Anal. Appl. 13(4), 1992).
+     *
+     * <p>With {@code gram = 1}, {@code A} is a symmetric positive semi-definite {@code n x n} matrix ({@code m = n})
+     * whose eigen-decomposition is wanted: it is first factored by pivoted Cholesky, {@code P^T A P = L L^T} (stopping
+     * at pivots below {@link #CHOLESKY_FLOOR} of the largest diagonal entry), and the Jacobi rotations run on the columns
+     * of {@code L}, whose left singular vectors, rows permuted back, are {@code A}'s eigenvectors and whose squared
+     * singular values its eigenvalues ({@code s} holds the eigenvalues). The Cholesky factor is the triangular factor
+     * of a pivoted QR of {@code A}'s square root, on which Jacobi needs a few sweeps (Drmač and Veselić, "New fast and
+     * accurate Jacobi SVD algorithm I", SIAM J. Matrix Anal. Appl. 29(4), 2008), where the Gram matrix itself takes
+     * 20 to 30. {@code sweeps[e]} counts the sweeps (more than {@code maxSweeps} means no convergence). {@code a} is
+     * not modified.
+     */
+    @Kernel
+    public static void jacobiSvd(KernelContext ctx, DoubleArray a, int m, int n, int gram, DoubleArray u, DoubleArray s, IntArray sweeps,
+            double tol, int maxSweeps) {
+        double[] w = ctx.allocateDoubleLocalArray(JACOBI_MAX_N * (JACOBI_MAX_M + 1));
+        double[] pa = ctx.allocateDoubleLocalArray(JACOBI_THREADS);
+        double[] pb = ctx.allocateDoubleLocalArray(JACOBI_THREADS);
+        double[] pg = ctx.allocateDoubleLocalArray(JACOBI_THREADS);
+        double[] cs = ctx.allocateDoubleLocalArray(JACOBI_MAX_N);
+        double[] sn = ctx.allocateDoubleLocalArray(JACOBI_MAX_N);
+        int[] rowOf = ctx.allocateIntLocalArray(JACOBI_MAX_N);
+        int[] order = ctx.allocateIntLocalArray(JACOBI_MAX_N);
+        int[] flag = ctx.allocateIntLocalArray(2);
+        int e = ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int ld = m | 1; // an odd column stride: the columns of a round's pairs fall in different banks
+        long ab = (long) e * m * n;
+        for (int idx = lid; idx < m * n; idx += JACOBI_THREADS) {
+            w[(idx / m) * ld + idx % m] = a.get(ab + idx);
+        }
+        if (lid < n) {
+            rowOf[lid] = lid;
+        }
+        ctx.localBarrier();
+        if (gram == 1) {
+            double d0 = 0;
+            for (int i = 0; i < n; i++) {
+                d0 = Math.max(d0, w[i * ld + i]);
+            }
+            int k = 0;
+            int live = 1;
+            while (k < n && live == 1) {
+                int piv = k;
+                double best = w[k * ld + k];
+                for (int i = k + 1; i < n; i++) {
+                    double d = w[i * ld + i];
+                    if (d > best) {
+                        best = d;
+                        piv = i;
+                    }
+                }
+                ctx.localBarrier();
+                if (best > CHOLESKY_FLOOR * d0) {
+                    if (piv != k) {
+                        for (int i = lid; i < n; i += JACOBI_THREADS) {
+                            double t = w[k * ld + i];
+                            w[k * ld + i] = w[piv * ld + i];
+                            w[piv * ld + i] = t;
+                        }
+                        ctx.localBarrier();
+                        for (int j = lid; j < n; j += JACOBI_THREADS) {
+                            double t = w[j * ld + k];
+                            w[j * ld + k] = w[j * ld + piv];
+                            w[j * ld + piv] = t;
+                        }
+                        if (lid == 0) {
+                            int t = rowOf[k];
+                            rowOf[k] = rowOf[piv];
+                            rowOf[piv] = t;
+                        }
+                        ctx.localBarrier();
+                    }
+                    double lkk = Math.sqrt(best);
+                    for (int i = k + 1 + lid; i < n; i += JACOBI_THREADS) {
+                        w[k * ld + i] = w[k * ld + i] / lkk;
+                    }
+                    ctx.localBarrier();
+                    int t = n - k - 1;
+                    for (int idx = lid; idx < t * t; idx += JACOBI_THREADS) {
+                        int i = k + 1 + idx % t;
+                        int j = k + 1 + idx / t;
+                        w[j * ld + i] = w[j * ld + i] - w[k * ld + i] * w[k * ld + j];
+                    }
+                    if (lid == 0) {
+                        w[k * ld + k] = lkk;
+                    }
+                    ctx.localBarrier();
+                    k++;
+                } else {
+                    live = 0;
+                }
+            }
+            // L: the lower triangle of the first k columns; the rest is zero
+            for (int idx = lid; idx < n * n; idx += JACOBI_THREADS) {
+                int i = idx % n;
+                int j = idx / n;
+                if (i < j || j >= k) {
+                    w[j * ld + i] = 0.0;
+                }
+            }
+            ctx.localBarrier();
+        }
+        int players = n + (n & 1); // an odd n gets a dummy column that sits out
+        int pairs = players / 2;
+        int lanes = JACOBI_THREADS;
+        while (lanes * pairs > JACOBI_THREADS) {
+            lanes >>= 1;
+        }
+        int pair = lid / lanes;
+        int lane = lid % lanes;
+        int sweep = 0;
+        int rotated = 1;
+        while (rotated != 0 && sweep < maxSweeps) {
+            if (lid == 0) {
+                flag[0] = 0;
+            }
+            for (int round = 0; round < players - 1; round++) {
+                // circle method: player players-1 stays, the others turn by one place per round
+                int p = 0;
+                int q = 0;
+                if (pair < pairs) {
+                    if (pair == 0) {
+                        p = round;
+                        q = players - 1;
+                    } else {
+                        p = (round + pair) % (players - 1);
+                        q = (round - pair + players - 1) % (players - 1);
+                    }
+                    if (p > q) {
+                        int t = p;
+                        p = q;
+                        q = t;
+                    }
+                }
+                boolean real = pair < pairs && q < n;
+                double al = 0;
+                double be = 0;
+                double ga = 0;
+                if (real) {
+                    for (int i = lane; i < m; i += lanes) {
+                        double x = w[p * ld + i];
+                        double y = w[q * ld + i];
+                        al += x * x;
+                        be += y * y;
+                        ga += x * y;
+                    }
+                }
+                pa[lid] = al;
+                pb[lid] = be;
+                pg[lid] = ga;
+                ctx.localBarrier();
+                if (lane == 0 && pair < pairs) {
+                    double alpha = 0;
+                    double beta = 0;
+                    double gamma = 0;
+                    for (int h = 0; h < lanes; h++) {
+                        alpha += pa[lid + h];
+                        beta += pb[lid + h];
+                        gamma += pg[lid + h];
+                    }
+                    double c = 1;
+                    double sv = 0;
+                    if (real && Math.abs(gamma) > tol * Math.sqrt(alpha) * Math.sqrt(beta)) {
+                        double zeta = (beta - alpha) / (2 * gamma);
+                        double t = Math.copySign(1.0, zeta) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
+                        c = 1 / Math.sqrt(1 + t * t);
+                        sv = c * t;
+                        flag[0] = 1;
+                    }
+                    cs[pair] = c;
+                    sn[pair] = sv;
+                }
+                ctx.localBarrier();
+                if (real) {
+                    double c = cs[pair];
+                    double sv = sn[pair];
+                    if (sv != 0) {
+                        for (int i = lane; i < m; i += lanes) {
+                            double x = w[p * ld + i];
+                            double y = w[q * ld + i];
+                            w[p * ld + i] = c * x - sv * y;
+                            w[q * ld + i] = sv * x + c * y;
+                        }
+                    }
+                }
+                ctx.localBarrier();
+            }
+            sweep++;
+            rotated = flag[0];
+            ctx.localBarrier();
+        }
+        // sigma_j = ||w_j||, lanes2 work-items per column
+        int lanes2 = JACOBI_THREADS;
+        while (lanes2 * n > JACOBI_THREADS) {
+            lanes2 >>= 1;
+        }
+        int colOf = lid / lanes2;
+        int lane2 = lid % lanes2;
+        double ss = 0;
+        if (colOf < n) {
+            for (int i = lane2; i < m; i += lanes2) {
+                double x = w[colOf * ld + i];
+                ss += x * x;
+            }
+        }
+        pa[lid] = ss;
+        ctx.localBarrier();
+        if (lane2 == 0 && colOf < n) {
+            double t = 0;
+            for (int h = 0; h < lanes2; h++) {
+                t += pa[lid + h];
+            }
+            cs[colOf] = Math.sqrt(t);
+        }
+        ctx.localBarrier();
+        // descending order; ties keep column order
+        if (lid < n) {
+            double mine = cs[lid];
+            int r = 0;
+            for (int j = 0; j < n; j++) {
+                double o = cs[j];
+                if (o > mine || o == mine && j < lid) {
+                    r++;
+                }
+            }
+            order[r] = lid;
+        }
+        ctx.localBarrier();
+        if (lid == 0) {
+            sweeps.set(e, rotated != 0 ? sweep + 1 : sweep);
+        }
+        if (lid < n) {
+            double sig = cs[order[lid]];
+            s.set((long) e * n + lid, gram == 1 ? sig * sig : sig);
+        }
+        for (int idx = lid; idx < m * n; idx += JACOBI_THREADS) {
+            int i = idx % m;
+            int r = idx / m;
+            int src = order[r];
+            double sig = cs[src];
+            // row i of W is row rowOf[i] of the matrix (the Cholesky pivots)
+            int row = gram == 1 ? rowOf[i] : i;
+            u.set(ab + (long) r * m + row, sig > 0 ? w[src * ld + i] / sig : 0.0);
+        }
     }
 
     /**
@@ -175,6 +569,81 @@ public final class CompressionKernels {
                 }
             }
             g.set(q, g.get(q) + acc);
+        }
+    }
+
+    /**
+     * As {@link #gramOfBlocks}, one group of {@link #PROJECT_THREADS} per node {@code t = first + group}, with every
+     * block staged in local memory: {@code g[t] += alpha sum S_b S_b^T} over the node's block row ({@code asRow = 1},
+     * {@code S_b} column-major {@code r x k_s}) or {@code alpha sum S_b^T S_b} over its block column ({@code S_b}
+     * column-major {@code k_t x r}); {@code r} and the other sides' ranks at most {@link #PROJECT_MAX}. Each work-item
+     * sums a 4 x 4 tile of the node's {@code r x r} Gram matrix (rows 16 apart) over all its blocks.
+     */
+    @Kernel
+    public static void gramOfBlocksLocal(KernelContext ctx, DoubleArray s, LongArray sOff, IntArray ptr, IntArray list, IntArray other,
+            IntArray otherRank, DoubleArray g, int first, int r, int asRow, double alpha) {
+        double[] x = ctx.allocateDoubleLocalArray(PROJECT_MAX * (PROJECT_MAX + 1));
+        double[] acc = new double[16];
+        int t = first + ctx.groupIdx;
+        int lid = ctx.localIdx;
+        int ld = PROJECT_MAX + 1;
+        int ti = lid & 15;
+        int tj = lid >> 4;
+        for (int q = 0; q < 16; q++) {
+            acc[q] = 0.0;
+        }
+        int x1 = ptr.get(t + 1);
+        for (int xb = ptr.get(t); xb < x1; xb++) {
+            int b = list.get(xb);
+            long o = sOff.get(b);
+            int ko = otherRank.get(other.get(b));
+            // x[k ld + i]: entry i of the block's k-th column (a block row's block) or row (a block column's block)
+            for (int idx = lid; idx < r * ko; idx += PROJECT_THREADS) {
+                if (asRow == 1) {
+                    x[(idx / r) * ld + idx % r] = s.get(o + idx);
+                } else {
+                    x[(idx % ko) * ld + idx / ko] = s.get(o + idx);
+                }
+            }
+            ctx.localBarrier();
+            for (int k = 0; k < ko; k++) {
+                double a0 = x[k * ld + ti];
+                double a1 = x[k * ld + ti + 16];
+                double a2 = x[k * ld + ti + 32];
+                double a3 = x[k * ld + ti + 48];
+                double b0 = x[k * ld + tj];
+                double b1 = x[k * ld + tj + 16];
+                double b2 = x[k * ld + tj + 32];
+                double b3 = x[k * ld + tj + 48];
+                acc[0] += a0 * b0;
+                acc[1] += a0 * b1;
+                acc[2] += a0 * b2;
+                acc[3] += a0 * b3;
+                acc[4] += a1 * b0;
+                acc[5] += a1 * b1;
+                acc[6] += a1 * b2;
+                acc[7] += a1 * b3;
+                acc[8] += a2 * b0;
+                acc[9] += a2 * b1;
+                acc[10] += a2 * b2;
+                acc[11] += a2 * b3;
+                acc[12] += a3 * b0;
+                acc[13] += a3 * b1;
+                acc[14] += a3 * b2;
+                acc[15] += a3 * b3;
+            }
+            ctx.localBarrier();
+        }
+        long base = (long) (t - first) * r * r;
+        for (int u = 0; u < 4; u++) {
+            for (int v = 0; v < 4; v++) {
+                int i = ti + 16 * u;
+                int j = tj + 16 * v;
+                if (i < r && j < r) {
+                    long q = base + (long) j * r + i;
+                    g.set(q, g.get(q) + alpha * acc[4 * u + v]);
+                }
+            }
         }
     }
 

@@ -6,17 +6,21 @@ import dev.squall.linalg.gemm.Transpose;
 import dev.squall.linalg.plan.LaunchSequence;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * The projection of every coupling block onto new bases on the device, {@code S_b <- A_t S_b B_s^T} for block
- * {@code b} between row node {@code t} and column node {@code s}, as two batched GEMMs (one launch each: every entry
+ * {@code b} between row node {@code t} and column node {@code s}: by default (sizes up to 64) one launch of
+ * {@link CompressionKernels#projectCouplings}, one work-group per block, in place where the blocks keep their sizes
+ * ({@link #fused}); else as two batched GEMMs (one launch each: every entry
  * writes its own block): {@code W_b = A_t S_b}, then {@code S'_b = W_b B_s^T}. The couplings stay on the device;
  * only the small factors are uploaded. Blocks are column-major ({@code k_t x k_s} at their offset), factors row-major
  * ({@code a_t x k_t}). The intermediate {@code W} is formed for a run of blocks at a time ({@link #chunkValues}), so the
@@ -34,6 +38,14 @@ final class CouplingProjection {
 
     /** Forces the 64-bit kernel path (tests). */
     static boolean forceKernels;
+
+    /**
+     * Whether blocks whose sizes are at most {@link CompressionKernels#PROJECT_MAX} are projected by one launch of
+     * {@link CompressionKernels#projectCouplings} (both products per block in local memory, 64-bit offsets: no
+     * intermediate array, no chunks); else the batched GEMMs (system property {@code squall.h2.projection=gemm}; tests
+     * compare the paths).
+     */
+    static boolean fused = !"gemm".equals(System.getProperty("squall.h2.projection"));
 
     /** Copies runs of blocks to and from chunk-sized arrays as for blocks beyond the int offsets (tests; the Gram GEMMs too). */
     static boolean forceCopy;
@@ -67,6 +79,16 @@ final class CouplingProjection {
      */
     static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
             int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload) {
+        return project(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, upload, false);
+    }
+
+    /**
+     * As above; with {@code inPlace}, where every projected block keeps its size and the per-block kernel runs (each
+     * group reads its whole block before it writes it), the result overwrites {@code s} ({@link Result#blocks()} is
+     * then {@code s}): no second array of couplings is allocated, zeroed and freed.
+     */
+    static Result project(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff, int[] leftRows,
+            int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, boolean upload, boolean inPlace) {
         int blocks = row.length;
         boolean sameFactors = l == r;
         long[] wOff = new long[blocks + 1], oOff = new long[blocks + 1];
@@ -78,6 +100,11 @@ final class CouplingProjection {
             oOff[b + 1] = oOff[b] + at * as;
             flops += 2.0 * (at * ks * kt + at * as * ks);
         }
+        if (fused && !forceKernels && blocks > 0 && fitsOneGroup(row, col, leftRows, rowRank, rightRows, colRank)) {
+            DoubleArray target = inPlace && java.util.Arrays.equals(sOff, oOff) ? s : DoubleArray.onDevice(Math.max(1, oOff[blocks]));
+            double ms = projectFused(device, s, sOff, row, col, l, lOff, leftRows, rowRank, r, rOff, rightRows, colRank, target, oOff, upload);
+            return new Result(target, oOff, flops, ms, false);
+        }
         DoubleArray out = DoubleArray.onDevice(Math.max(1, oOff[blocks]));
         long lim = Integer.MAX_VALUE;
         // blocks or results past the GEMM's int offsets: each run of blocks is copied to and from chunk-sized arrays
@@ -85,18 +112,32 @@ final class CouplingProjection {
         boolean gemm = !forceKernels && lOff[lOff.length - 1] < lim && rOff[rOff.length - 1] < lim && chunkValues < lim;
         double ms = 0;
         boolean factorsUploaded = false;
-        // the intermediate W of a run of blocks at a time, so the device holds S, S' and one bounded W at once
+        // the runs of blocks: the intermediate W of one run at a time, so the device holds S, S' and one bounded W
+        java.util.List<int[]> runs = new java.util.ArrayList<>();
+        long wMax = 1, sMax = 1, oMax = 1;
         for (int b0 = 0; b0 < blocks || b0 == 0; ) {
             int b1 = b0 + 1;
             while (b1 < blocks && wOff[b1 + 1] - wOff[b0] <= chunkValues
                     && (!big || sOff[b1 + 1] - sOff[b0] <= chunkValues && oOff[b1 + 1] - oOff[b0] <= chunkValues)) b1++;
             b1 = Math.min(b1, blocks);
+            runs.add(new int[] {b0, b1});
+            if (blocks > 0) {
+                wMax = Math.max(wMax, wOff[b1] - wOff[b0]);
+                sMax = Math.max(sMax, sOff[b1] - sOff[b0]);
+                oMax = Math.max(oMax, oOff[b1] - oOff[b0]);
+            }
+            if (blocks == 0) break;
+            b0 = b1;
+        }
+        // one W and, where runs are copied, one input and one output chunk for all runs
+        boolean copy = big && gemm && blocks > 0;
+        DoubleArray w = DoubleArray.onDevice(wMax);
+        DoubleArray sIn = copy ? DoubleArray.onDevice(sMax) : s;
+        DoubleArray oOut = copy ? DoubleArray.onDevice(oMax) : out;
+        for (int[] run : runs) {
+            int b0 = run[0], b1 = run[1];
             long wBase = blocks == 0 ? 0 : wOff[b0];
-            DoubleArray w = DoubleArray.onDevice(Math.max(1, blocks == 0 ? 1 : wOff[b1] - wBase));
-            boolean copy = big && gemm && blocks > 0;
             long sBase = copy ? sOff[b0] : 0, oBase = copy ? oOff[b0] : 0;
-            DoubleArray sIn = copy ? DoubleArray.onDevice(Math.max(1, sOff[b1] - sBase)) : s;
-            DoubleArray oOut = copy ? DoubleArray.onDevice(Math.max(1, oOff[b1] - oBase)) : out;
             LaunchSequence seq = new LaunchSequence("coupling-projection", device);
             TaskGraph g = seq.graph();
             if (!factorsUploaded && upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
@@ -153,16 +194,42 @@ final class CouplingProjection {
                             H2Matrix.longs(oo), H2Matrix.longs(start2), nb, n2, 1, 1);
                 }
             }
-            try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
-                double k = plan.execute().profile().kernelMillis();
+            try (ExecutionPlan plan = seq.plan(device)) {
+                double k = DeviceCompression.timed(copy ? "projection-copied-chunk" : "projection-chunk", plan);
                 if (!Double.isNaN(k)) ms += k;
             }
-            device.free(w);
-            if (copy) device.free(sIn, oOut);
-            b0 = b1;
-            if (blocks == 0) break;
         }
+        device.free(w);
+        if (copy) device.free(sIn, oOut);
         return new Result(out, oOff, flops, ms, gemm);
+    }
+
+    /** Whether every block's sizes and its factors' are at most {@link CompressionKernels#PROJECT_MAX}. */
+    private static boolean fitsOneGroup(int[] row, int[] col, int[] leftRows, int[] rowRank, int[] rightRows, int[] colRank) {
+        int most = 0;
+        for (int[] a : new int[][] {leftRows, rowRank, rightRows, colRank}) for (int v : a) most = Math.max(most, v);
+        return most <= CompressionKernels.PROJECT_MAX;
+    }
+
+    /** All blocks in one launch of {@link CompressionKernels#projectCouplings}; its device time. */
+    private static double projectFused(Device device, DoubleArray s, long[] sOff, int[] row, int[] col, DoubleArray l, long[] lOff,
+            int[] leftRows, int[] rowRank, DoubleArray r, long[] rOff, int[] rightRows, int[] colRank, DoubleArray out, long[] oOff,
+            boolean upload) {
+        int blocks = row.length;
+        LongArray lo = H2Matrix.longs(lOff), ro = l == r && lOff == rOff ? lo : H2Matrix.longs(rOff);
+        LongArray so = H2Matrix.longs(sOff), oo = H2Matrix.longs(oOff);
+        IntArray rows = H2Matrix.ints(row), cols = H2Matrix.ints(col);
+        IntArray lr = H2Matrix.ints(leftRows), rr = H2Matrix.ints(rowRank), cr = H2Matrix.ints(rightRows), kr = H2Matrix.ints(colRank);
+        TaskGraph g = new TaskGraph("projection-fused").transferToDevice(DataTransferMode.FIRST_EXECUTION, lo, ro, so, oo, rows, cols, lr, rr, cr, kr);
+        if (upload) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, l, r);
+        g.task("project", WorkerGrid.of((long) blocks * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
+                CompressionKernels::projectCouplings, new KernelContext(), l, lo, lr, rr, r, ro, cr, kr, s, so, rows, cols, out, oo, 0);
+        double ms;
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device)) {
+            ms = DeviceCompression.timed(g.name(), plan);
+        }
+        device.free(lo, ro, so, oo, rows, cols, lr, rr, cr, kr);
+        return Double.isNaN(ms) ? 0 : ms;
     }
 
     private static long[] offsets(double[][] f) {

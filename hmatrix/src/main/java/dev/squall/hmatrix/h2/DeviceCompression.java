@@ -9,7 +9,11 @@ import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 
 /**
  * H2 recompression with every per-level batch formed and kept on the device (Börm's recompression as batched by
@@ -91,14 +95,22 @@ final class DeviceCompression {
 
     static void run(Device device, TaskGraph g) {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
-            plan.withDevice(device).execute();
+            timed(g.name(), plan.withDevice(device));
         }
     }
 
     static void run(Device device, LaunchSequence seq) {
         try (ExecutionPlan plan = seq.plan(device)) {
-            plan.execute();
+            timed(seq.graph().name(), plan);
         }
+    }
+
+    /** Executes {@code plan} with the profiler, recording its times as a part of the compression; its kernels' device time. */
+    static double timed(String name, ExecutionPlan plan) {
+        long t0 = System.nanoTime();
+        Profile p = plan.withProfiler(true).execute().profile();
+        CompressionParts.plan(name, (System.nanoTime() - t0) / 1e6, p.compileMillis(), p.kernelMillis());
+        return p.kernelMillis();
     }
 
     /** Orthogonalises {@code b} on the device: batched QRs of the leaves, then of the stacked children of each level. */
@@ -162,6 +174,13 @@ final class DeviceCompression {
     static boolean gramByGemm = true;
 
     /**
+     * Whether the Gram matrices' block parts run as {@link CompressionKernels#gramOfBlocksLocal} (ranks up to
+     * {@link CompressionKernels#PROJECT_MAX}), before {@link #gramByGemm} is asked (system property
+     * {@code squall.h2.gram=gemm} turns it off; tests compare the three).
+     */
+    static boolean gramLocal = !"gemm".equals(System.getProperty("squall.h2.gram"));
+
+    /**
      * {@code G_t += alpha M_t M_t^T} for the nodes {@code t0 .. t0 + nodes - 1}, {@code M_t} the {@code r x sum(k_s)}
      * column-major run of node {@code t}'s blocks at {@code off[rowPtr[t]]}, as one batched GEMM (where the couplings
      * pass the GEMM's int offsets, runs of block rows are copied to a chunk-sized scratch array, one GEMM each).
@@ -170,9 +189,18 @@ final class DeviceCompression {
             double alpha) {
         long total = off[rowPtr[t0 + nodes]];
         boolean copy = CouplingProjection.forceCopy || total >= Integer.MAX_VALUE;
+        java.util.List<int[]> runs = new java.util.ArrayList<>();
+        long most = 1;
         for (int n0 = 0; n0 < nodes; ) { // runs of nodes whose blocks fit a chunk when they must be copied
             int n1 = n0 + 1;
             while (n1 < nodes && (!copy || off[rowPtr[t0 + n1 + 1]] - off[rowPtr[t0 + n0]] <= CouplingProjection.chunkValues)) n1++;
+            runs.add(new int[] {n0, n1});
+            most = Math.max(most, off[rowPtr[t0 + n1]] - off[rowPtr[t0 + n0]]);
+            n0 = n1;
+        }
+        DoubleArray src = copy ? DoubleArray.onDevice(most) : s1; // one chunk for every run
+        for (int[] run : runs) {
+            int n0 = run[0], n1 = run[1];
             long base = off[rowPtr[t0 + n0]], end = off[rowPtr[t0 + n1]];
             if (end - base >= Integer.MAX_VALUE) throw new IllegalStateException("block row " + (t0 + n0) + " holds more than " + Integer.MAX_VALUE + " values");
             long shift = copy ? base : 0;
@@ -184,23 +212,29 @@ final class DeviceCompression {
                 int a = (int) (off[rowPtr[t]] - shift);
                 e.add(new int[] {r, r, (int) (k / r), a, r, a, r, i * r * r, r});
             }
-            n0 = n1;
             if (e.isEmpty()) continue;
             int[][] f = new int[9][e.size()];
             for (int x = 0; x < e.size(); x++) for (int y = 0; y < 9; y++) f[y][x] = e.get(x)[y];
-            DoubleArray src = copy ? DoubleArray.onDevice(end - base) : s1;
             LaunchSequence seq = new LaunchSequence("gram-gemm", device);
             if (copy) seq.graph().task("level-blocks", CompressionKernels::copyRange, s1, base, src, 0L, end - base);
             dev.squall.linalg.gemm.BatchedGemm.append(seq, dev.squall.linalg.gemm.Transpose.N, dev.squall.linalg.gemm.Transpose.T, alpha, src,
                     src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
             run(device, seq);
-            if (copy) device.free(src);
         }
+        if (copy) device.free(src);
     }
 
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
             IntArray rowRanks, IntArray colRanks) {
         ClusterTree tr = s.tree;
+        // each node's rank and its parent's, for the parents' part as a projection (E_t G_parent E_t^T)
+        int[] rankOf = new int[tr.nodes], parentRankOf = new int[tr.nodes];
+        for (int t = 0; t < tr.nodes; t++) {
+            int l = ClusterTree.level(t);
+            rankOf[t] = s.orthRank[l];
+            parentRankOf[t] = l == 0 ? 0 : s.orthRank[l - 1];
+        }
+        IntArray rankArray = H2Matrix.ints(rankOf), parentRankArray = H2Matrix.ints(parentRankOf);
         for (int l = 0; l <= tr.depth; l++) {
             int r = s.orthRank[l], nodes = 1 << l, t0 = ClusterTree.levelStart(l);
             long total = (long) nodes * r * r;
@@ -208,8 +242,26 @@ final class DeviceCompression {
             s.gram[l] = g;
             TaskGraph tg = new TaskGraph("gram-l" + l);
             DoubleArray h = null;
+            KernelArray[] perLevel = {};
             if (l == 0 || r == 0 || s.orthRank[l - 1] == 0) {
                 tg.task("zero", H2Kernels::zero, g, Math.max(1, total));
+            } else if (gramLocal && r <= CompressionKernels.PROJECT_MAX && s.orthRank[l - 1] <= CompressionKernels.PROJECT_MAX) {
+                // G_t = E_t G_parent E_t^T is the projection of the parent's Gram matrix onto E_t: one group per node
+                int rp = s.orthRank[l - 1], firstParent = ClusterTree.levelStart(l - 1);
+                int[] nodeOf = new int[nodes];
+                long[] parentOff = new long[nodes], gOff = new long[nodes];
+                for (int e = 0; e < nodes; e++) {
+                    nodeOf[e] = t0 + e;
+                    parentOff[e] = (long) ((t0 + e - 1) / 2 - firstParent) * rp * rp;
+                    gOff[e] = (long) e * r * r;
+                }
+                IntArray nodeArray = H2Matrix.ints(nodeOf);
+                LongArray parentOffArray = H2Matrix.longs(parentOff), gOffArray = H2Matrix.longs(gOff);
+                perLevel = new KernelArray[] {nodeArray, parentOffArray, gOffArray};
+                tg.transferToDevice(DataTransferMode.FIRST_EXECUTION, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray)
+                        .task("parent", WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
+                                CompressionKernels::projectCouplings, new KernelContext(), s.transfers, s.eOffArray, rankArray, parentRankArray,
+                                s.transfers, s.eOffArray, rankArray, parentRankArray, s.gram[l - 1], parentOffArray, nodeArray, nodeArray, g, gOffArray, 0);
             } else {
                 int rp = s.orthRank[l - 1];
                 h = DoubleArray.onDevice((long) nodes * r * rp);
@@ -218,11 +270,28 @@ final class DeviceCompression {
             }
             run(device, tg);
             if (h != null) device.free(h);
+            device.free(perLevel);
             if (r == 0) continue;
             // a block row's blocks lie one after another (column-major r x k_s each): together one r x sum(k_s) matrix
             // M_t, whose M_t M_t^T is the row part, one batched GEMM per level; a shared basis of a symmetric matrix
             // (S_st = S_ts^T) has the same column part, so the row part counts twice
             boolean symmetric = asRow && asCol;
+            if (gramLocal && r <= CompressionKernels.PROJECT_MAX && lists.maxRank <= CompressionKernels.PROJECT_MAX) {
+                // every block staged in local memory, one group per node: no copies, no chunks
+                TaskGraph lg = new TaskGraph("gram-local-l" + l);
+                WorkerGrid grid = WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS);
+                if (asRow) {
+                    lg.task("rows", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.rowPtr, lists.rowList, lists.col,
+                            colRanks, g, t0, r, 1, symmetric ? 2.0 : 1.0);
+                }
+                if (asCol && !symmetric) {
+                    lg.task("cols", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.colPtr, lists.colList, lists.row,
+                            rowRanks, g, t0, r, 0, 1.0);
+                }
+                lg.task("flush", CompressionKernels::flushTiny, g, r, total);
+                run(device, lg);
+                continue;
+            }
             if (asRow && gramByGemm) {
                 rowGramGemm(device, s1, offsets, lists.rowPtrHost, t0, nodes, r, g, symmetric ? 2.0 : 1.0);
             }
@@ -236,12 +305,15 @@ final class DeviceCompression {
             bg.task("flush", CompressionKernels::flushTiny, g, r, total);
             run(device, bg);
         }
+        device.free(rankArray, parentRankArray);
     }
 
     /** Block indices on the device: block rows (CSR, blocks in order) and block columns (CSC) of the couplings. */
     static final class BlockLists {
         final IntArray rowPtr, rowList, colPtr, colList, row, col;
         final int[] rowPtrHost;
+        /** The largest rank of a block's side (set by the caller). */
+        int maxRank = Integer.MAX_VALUE;
 
         BlockLists(BlockPartition p, int colNodes) {
             int nb = p.couplingBlocks();
@@ -295,7 +367,7 @@ final class DeviceCompression {
             if (r == 0) continue;
             eig[l] = DoubleArray.onDevice((long) nodes * r * r);
             lam[l] = DoubleArray.onDevice((long) nodes * r);
-            svd(device, s.gram[l], r, r, nodes, eig[l], lam[l], false);
+            svd(device, "svd-gram", s.gram[l], r, r, nodes, eig[l], lam[l], true);
             device.free(s.gram[l]);
             s.gram[l] = null;
         }
@@ -354,7 +426,7 @@ final class DeviceCompression {
             run(device, g);
             device.free(tcOff, eig[l], lam[l]);
             DoubleArray u = DoubleArray.onDevice((long) nodes * my * r), sig = DoubleArray.onDevice((long) nodes * r);
-            svd(device, y, my, r, nodes, u, sig, false);
+            svd(device, "svd-stack", y, my, r, nodes, u, sig, false);
             device.free(y);
             double[] sh = download(device, sig);
             int keep = 0;
@@ -429,25 +501,48 @@ final class DeviceCompression {
         return o;
     }
 
-    /** Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into {@code u}, {@code s}. */
-    private static void svd(Device device, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean check) {
-        DoubleArray work = DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
-        DoubleArray v = DoubleArray.onDevice((long) n * n * batch);
-        IntArray rank = IntArray.onDevice(batch), sweeps = IntArray.onDevice(batch);
-        LaunchSequence seq = new LaunchSequence("svd", device);
+    /**
+     * Whether the SVDs of truncation run in local memory ({@link CompressionKernels#jacobiSvd}, the Gram matrices
+     * through pivoted Cholesky); else, and for matrices past its sizes, linalg's {@code BatchedSvd} (system property
+     * {@code squall.h2.svd=linalg}; tests compare the two).
+     */
+    static boolean localJacobi = !"linalg".equals(System.getProperty("squall.h2.svd"));
+
+    /**
+     * Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into
+     * {@code u}, {@code s}; with {@code gram} the matrices are Gram matrices ({@code m = n}) and {@code u}, {@code s}
+     * their eigenvectors and eigenvalues. {@code a} may be overwritten.
+     */
+    private static void svd(Device device, String name, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean gram) {
+        IntArray sweeps = IntArray.onDevice(batch);
         DoubleArray largest = DoubleArray.onDevice(batch);
+        boolean local = localJacobi && m <= CompressionKernels.JACOBI_MAX_M && n <= CompressionKernels.JACOBI_MAX_N;
+        DoubleArray work = local ? null : DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
+        DoubleArray v = local ? null : DoubleArray.onDevice((long) n * n * batch);
+        IntArray rank = local ? null : IntArray.onDevice(batch);
+        LaunchSequence seq = new LaunchSequence(name, device);
         seq.graph().task("largest", CompressionKernels::largestEntries, a, largest, (long) m * n, batch)
                 .task("flush", CompressionKernels::flushBelow, a, largest, (long) m * n, (long) batch * m * n);
-        BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
+        if (local) {
+            // rotate while the pair's cosine exceeds m eps (LAPACK's dgesvj uses sqrt(m) eps)
+            seq.graph().task("jacobi", WorkerGrid.of((long) batch * CompressionKernels.JACOBI_THREADS).withLocal(CompressionKernels.JACOBI_THREADS),
+                    CompressionKernels::jacobiSvd, new KernelContext(), a, m, n, gram ? 1 : 0, u, s, sweeps, m * 2 * 0x1p-52,
+                    BatchedSvd.MAX_SWEEPS);
+        } else {
+            BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
+        }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sweeps);
         run(device, seq);
         int[] sw = sweeps.toHeapArray();
-        device.free(work, v, rank, sweeps, largest);
-        for (int e = 0; e < batch; e++) {
-            if (check && sw[e] > BatchedSvd.MAX_SWEEPS) {
-                throw new IllegalStateException("batched SVD of " + batch + " matrices " + m + " x " + n + " did not converge on " + device.id());
-            }
+        device.free(sweeps, largest);
+        if (!local) device.free(work, v, rank);
+        long sum = 0;
+        int most = 0;
+        for (int x : sw) {
+            sum += x;
+            most = Math.max(most, x);
         }
+        CompressionParts.trace("%s: %d matrices %d x %d, sweeps mean %.1f, most %d", name, batch, m, n, (double) sum / Math.max(1, batch), most);
     }
 
     static double[] download(Device device, DoubleArray a) {

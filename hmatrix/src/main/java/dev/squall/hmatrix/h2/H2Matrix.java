@@ -155,6 +155,15 @@ public final class H2Matrix implements AutoCloseable {
         device = options.device() != null ? options.device() : Devices.select(null);
         shared = rows == cols;
         Map<String, Double> hostParts = new LinkedHashMap<>();
+        // the build's kernels are built (or loaded from the kernel cache) on the device while the host builds the trees
+        RuntimeException[] prepareFailure = new RuntimeException[1];
+        Thread prepare = Thread.ofPlatform().name("h2-prepare-kernels").start(() -> {
+            try {
+                prepareBuildKernels(device, kernel);
+            } catch (RuntimeException e) {
+                prepareFailure[0] = e;
+            }
+        });
         long h0 = System.nanoTime();
         rowTree = ClusterTree.build(rows, options.leafSize());
         colTree = shared ? rowTree : ClusterTree.build(cols, options.leafSize());
@@ -205,6 +214,13 @@ public final class H2Matrix implements AutoCloseable {
         hostParts.put("structure", (t1 - h2) / 1e6);
         buildHostPartMillis = Collections.unmodifiableMap(hostParts);
         hostBuildMillis = (t1 - t0) / 1e6;
+        try {
+            prepare.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the build's kernels were prepared on " + device.id(), e);
+        }
+        if (prepareFailure[0] != null) throw prepareFailure[0];
         mainQueue = device.newPriorityQueue();
         sideQueue = device.newQueue();
 
@@ -239,6 +255,20 @@ public final class H2Matrix implements AutoCloseable {
         }
         buildPartMillis = Collections.unmodifiableMap(parts);
         deviceBuildMillis = (System.nanoTime() - t1) / 1e6;
+    }
+
+    /** Runs one tiny launch of the construction's kernels and of {@code kernel}'s evaluation, so their programs are built. */
+    private static void prepareBuildKernels(Device device, CovarianceKernel kernel) {
+        DoubleArray one = DoubleArray.onDevice(1);
+        try {
+            TaskGraph g = new TaskGraph("h2-prepare").task("zero", H2Kernels::zero, one, 1L);
+            kernel.addEvaluation(g, "kernel", one, 1);
+            try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+                plan.withDevice(device).execute();
+            }
+        } finally {
+            device.free(one);
+        }
     }
 
     /**
@@ -345,7 +375,13 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized H2CompressionReport compress(double eps) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
-        if (!hostFactorisations) return compressOnDevice(eps);
+        if (!hostFactorisations) {
+            try {
+                return compressOnDevice(eps);
+            } finally {
+                CompressionParts.stop(); // after a failure too: later plans on this thread record nothing
+            }
+        }
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
@@ -416,20 +452,26 @@ public final class H2Matrix implements AutoCloseable {
         long t0 = System.nanoTime();
         H2Memory before = memory();
         Map<String, Double> ms = new LinkedHashMap<>();
+        CompressionParts parts = CompressionParts.start();
+        parts.step("orthogonalise");
         DeviceCompression.Side ro = DeviceCompression.orthogonalise(device, rowBasis);
         DeviceCompression.Side co = shared ? ro : DeviceCompression.orthogonalise(device, colBasis);
         long t1 = System.nanoTime();
         ms.put("orthogonalise", (t1 - t0) / 1e6);
+        parts.step("project-orthogonal");
         int[] row = partition.couplingRow, col = partition.couplingCol;
         int nb = row.length;
         int[] rowOrth = nodeRanks(ro), colOrth = nodeRanks(co);
         CouplingProjection.Result p1 = CouplingProjection.project(device, couplings, couplingOffset, row, col, ro.r, ro.rOff, rowOrth,
-                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false);
-        for (Product p : products.values()) p.free();
-        products.clear();
-        device.free(couplings);
+                nodeRanks(rowBasis), co.r, co.rOff, colOrth, nodeRanks(colBasis), false, true);
+        CompressionParts.host("free-products", () -> {
+            for (Product p : products.values()) p.free();
+            products.clear();
+        });
+        if (p1.blocks() != couplings) CompressionParts.host("free-couplings", () -> device.free(couplings)); // else projected in place
         long t2 = System.nanoTime();
         ms.put("project-orthogonal", (t2 - t1) / 1e6);
+        parts.step("basis-generation");
         try {
             // squared norms of the dense blocks and of the couplings on orthonormal bases, per block on the device
             int nd = partition.denseBlocks();
@@ -444,6 +486,7 @@ public final class H2Matrix implements AutoCloseable {
             for (int b = 0; b < nb; b++) norm2 += cs[b];
             device.free(denseSq, cplSq);
             DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            lists.maxRank = Math.max(Arrays.stream(rowOrth).max().orElse(0), Arrays.stream(colOrth).max().orElse(0));
             lists.upload(device);
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
             DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
@@ -453,17 +496,20 @@ public final class H2Matrix implements AutoCloseable {
             device.free(rowRanksArray, colRanksArray, p1Off);
             long t3 = System.nanoTime();
             ms.put("basis-generation", (t3 - t2) / 1e6);
+            parts.step("truncate");
             DeviceCompression.Truncated rt = DeviceCompression.truncate(device, ro, eps);
             DeviceCompression.Truncated ct = shared ? rt : DeviceCompression.truncate(device, co, eps);
             ro.free(device);
             if (!shared) co.free(device);
             long t4 = System.nanoTime();
             ms.put("truncate", (t4 - t3) / 1e6);
+            parts.step("project-truncated");
             CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
                     nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
-            device.free(p1.blocks(), rt.t(), rt.tOffArray());
+            CompressionParts.host("free-orthogonal-couplings", () -> device.free(p1.blocks()));
+            device.free(rt.t(), rt.tOffArray());
             if (!shared) device.free(ct.t(), ct.tOffArray());
-            freeLowRank();
+            CompressionParts.host("free-bases", this::freeLowRank);
             rowBasis = rt.basis();
             colBasis = shared ? rowBasis : ct.basis();
             couplings = p2.blocks();
@@ -474,7 +520,7 @@ public final class H2Matrix implements AutoCloseable {
             double discarded = rt.discarded() + (shared ? 0 : ct.discarded());
             double err = norm2 > 0 ? Math.sqrt(discarded / norm2) : 0;
             return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
-                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm());
+                    p1.flops() + p2.flops(), p1.millis() + p2.millis(), p1.gemm() && p2.gemm(), parts.finish());
         } catch (RuntimeException | Error e) {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
@@ -510,7 +556,7 @@ public final class H2Matrix implements AutoCloseable {
         double err = tr.normSquared() > 0 ? Math.sqrt(tr.discarded() / tr.normSquared()) : 0;
         double projFlops = p1.flops() + p2.flops(), projMs = p1.millis() + p2.millis();
         return new H2CompressionReport(eps, err, before, memory(), rowRanks(), colRanks(), (t5 - t0) / 1e6, ms,
-                projFlops, projMs, p1.gemm() && p2.gemm());
+                projFlops, projMs, p1.gemm() && p2.gemm(), Map.of());
     }
 
     /** Rank of each node of a host basis. */

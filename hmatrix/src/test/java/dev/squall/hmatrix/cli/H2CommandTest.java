@@ -145,9 +145,41 @@ class H2CommandTest {
         assertTrue(json.contains("\"compression\":{\"tolerance\":1.0E-5") && json.contains("\"row_ranks\":["), json);
         assertTrue(field(json, "memory_after") < field(json, "memory_before"), json);
         assertTrue(field(json, "error_estimate") < 1e-4 && field(json, "rel_error") < 1e-4, json);
-        assertTrue(field(json, "projection_gflops") > 0 && json.contains("\"projection_gemm\":true") && json.contains("\"orthogonalise\":"), json);
+        assertTrue(field(json, "projection_gflops") > 0 && json.contains("\"projection_gemm\":false") && json.contains("\"orthogonalise\":"), json);
+        // where the time went: each step's plans and its host part, whose wall times add up to the step's
+        String parts = json.substring(json.indexOf("\"parts\":"));
+        for (String step : new String[] {"orthogonalise", "project-orthogonal", "basis-generation", "truncate", "project-truncated"}) {
+            double sum = 0;
+            int from = 0;
+            while ((from = parts.indexOf("\"" + step + "/", from)) >= 0) {
+                sum += field(parts.substring(from), "wall_ms");
+                from++;
+            }
+            double stepMs = field(json.substring(json.indexOf("\"steps_ms\"")), step);
+            assertTrue(parts.contains("\"" + step + "/host\":") && Math.abs(sum - stepMs) <= 0.05 * stepMs + 1, step + ": " + sum + " vs " + stepMs + " in " + json);
+        }
+        assertTrue(parts.contains("\"truncate/svd-gram\":") && field(parts.substring(parts.indexOf("truncate/svd-gram")), "plans") >= 1, json);
         r = run("--points", "2d", "--n", "200", "--compress", "2", "--device", "jvm");
         assertEquals(2, r[0]);
         assertTrue(((String) r[2]).contains("tolerance must be in (0, 1)"), (String) r[2]);
+    }
+
+    /** --warm-compress compresses the first build too and reports it beside the second; it needs --compress. */
+    @Test
+    void warmCompressReportsBothCompressions() {
+        Object[] r = run("--points", "2d", "--n", "1500", "--order", "5", "--compress", "1e-4", "--warm-compress", "--device", "jvm", "--repeat", "1",
+                "--json");
+        assertEquals(0, r[0], (String) r[2]);
+        String json = ((String) r[1]).strip();
+        String cold = json.substring(json.indexOf("\"cold_compression\":{"));
+        String warm = json.substring(json.indexOf("\"compression\":{"), json.indexOf("\"cold_compression\""));
+        // the same matrix compressed to the same tolerance: the same ranks and estimate
+        assertEquals(warm.substring(warm.indexOf("\"row_ranks\""), warm.indexOf(']', warm.indexOf("\"row_ranks\""))),
+                cold.substring(cold.indexOf("\"row_ranks\""), cold.indexOf(']', cold.indexOf("\"row_ranks\""))), json);
+        assertEquals(field(warm, "error_estimate"), field(cold, "error_estimate"), 1e-12 + 1e-9 * field(warm, "error_estimate"), json);
+        assertTrue(field(cold, "ms") > 0 && cold.contains("\"parts\":{") && json.contains("\"cold_build\":{"), json);
+        r = run("--points", "2d", "--n", "200", "--warm-compress", "--device", "jvm");
+        assertEquals(2, r[0]);
+        assertTrue(((String) r[2]).contains("--warm-compress needs --compress"), (String) r[2]);
     }
 }

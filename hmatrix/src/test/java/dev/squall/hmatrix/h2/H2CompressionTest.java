@@ -62,8 +62,9 @@ class H2CompressionTest {
     /**
      * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
      * the GEMM's int range (forced here), each with the intermediate products formed all at once or a few blocks at a
-     * time, and the GEMMs on runs of blocks copied to and from chunk-sized arrays: all give the same compressed product, and it is within O(eps) of the dense product; the report counts the
-     * projection flops and their device time.
+     * time, and the GEMMs on runs of blocks copied to and from chunk-sized arrays, or as one launch of the fused
+     * per-block kernel (the default): all give the same compressed product, and it is within O(eps) of the dense
+     * product; the report counts the projection flops and their device time.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -73,27 +74,29 @@ class H2CompressionTest {
         CovarianceKernel k = CovarianceKernel.matern52(0.2);
         double[] x = H2MatrixTest.random(cols.size(), 42L);
         double[] exact = H2MatrixTest.denseProduct(rows, cols, k, x, 1);
-        double[][] y = new double[5][];
+        double[][] y = new double[6][];
         long chunk = CouplingProjection.chunkValues;
-        for (int i = 0; i < 5; i++) {
-            CouplingProjection.forceKernels = i % 2 == 1;
+        for (int i = 0; i < 6; i++) {
+            CouplingProjection.fused = i == 5;
+            CouplingProjection.forceKernels = i % 2 == 1 && i < 5;
             CouplingProjection.forceCopy = i == 4; // runs of blocks copied in and out, as past the int offsets
             CouplingProjection.chunkValues = i < 2 ? chunk : 7000; // ~2 to 5 blocks of W at a time
             try (H2Matrix a = H2Matrix.build(rows, cols, k, H2Options.defaults().withLeafSize(50).withOrder(6).withDevice(device))) {
                 double before = H2MatrixTest.relativeError(a.multiply(x), exact);
                 H2CompressionReport r = a.compress(1e-6);
-                assertEquals(i % 2 == 0, r.projectionGemm());
+                assertEquals(i % 2 == 0 && i < 5, r.projectionGemm());
                 assertTrue(r.projectionFlops() > 0 && r.projectionGflops() > 0, r.toString());
                 assertTrue(r.stepMillis().keySet().containsAll(List.of("orthogonalise", "project-orthogonal", "truncate", "project-truncated")));
                 y[i] = a.multiply(x);
                 assertTrue(H2MatrixTest.relativeError(y[i], exact) < before + 1e-5);
             } finally {
+                CouplingProjection.fused = true;
                 CouplingProjection.forceKernels = false;
                 CouplingProjection.forceCopy = false;
                 CouplingProjection.chunkValues = chunk;
             }
         }
-        for (int i = 1; i < 5; i++) {
+        for (int i = 1; i < 6; i++) {
             assertTrue(H2MatrixTest.relativeError(y[i], y[0]) < 1e-12, "projection " + i + " differs from the GEMM one by "
                     + H2MatrixTest.relativeError(y[i], y[0]));
         }
@@ -145,8 +148,8 @@ class H2CompressionTest {
 
     /**
      * The Gram matrices of the block rows as batched GEMMs (a shared basis counting its row part twice, the symmetric
-     * matrix's column part being the same) and as the per-entry kernel over block rows and columns give the same
-     * ranks, estimate and compressed product.
+     * matrix's column part being the same), as the per-entry kernel over block rows and columns, and as the kernel
+     * staging each block in local memory give the same ranks, estimate and compressed product.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -154,19 +157,26 @@ class H2CompressionTest {
         PointCloud pts = PointCloud.uniform(1500, 3, 31L);
         CovarianceKernel k = CovarianceKernel.matern32(0.3);
         double[] x = H2MatrixTest.random(pts.size(), 32L);
-        double[][] y = new double[2][];
-        H2CompressionReport[] r = new H2CompressionReport[2];
-        for (int i = 0; i < 2; i++) {
+        double[][] y = new double[3][];
+        H2CompressionReport[] r = new H2CompressionReport[3];
+        for (int i = 0; i < 3; i++) {
             DeviceCompression.gramByGemm = i == 0;
+            DeviceCompression.gramLocal = i == 2;
             try (H2Matrix a = H2Matrix.build(pts, k, H2Options.defaults().withLeafSize(30).withOrder(4).withDevice(device))) {
                 r[i] = a.compress(1e-5);
                 y[i] = a.multiply(x);
             } finally {
                 DeviceCompression.gramByGemm = true;
+                DeviceCompression.gramLocal = true;
             }
         }
         assertEquals(Arrays.toString(r[1].rowRanks()), Arrays.toString(r[0].rowRanks()));
-        assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-6 * r[1].relativeErrorEstimate());
+        assertEquals(Arrays.toString(r[2].rowRanks()), Arrays.toString(r[0].rowRanks()));
+        assertEquals(r[2].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-5 * r[0].relativeErrorEstimate());
+        assertTrue(H2MatrixTest.relativeError(y[0], y[2]) < 1e-10, "local kernel differs by " + H2MatrixTest.relativeError(y[0], y[2]));
+        // the estimate sums discarded eigenvalues near eps^2 of a node's largest, which carry the Gram matrices' rounding
+        // (about 1e-16 of the largest): relative differences of about 1e-16 / eps^2 = 1e-6 between the two sums
+        assertEquals(r[1].relativeErrorEstimate(), r[0].relativeErrorEstimate(), 1e-5 * r[1].relativeErrorEstimate());
         assertTrue(H2MatrixTest.relativeError(y[0], y[1]) < 1e-10, "differ by " + H2MatrixTest.relativeError(y[0], y[1]));
     }
 
