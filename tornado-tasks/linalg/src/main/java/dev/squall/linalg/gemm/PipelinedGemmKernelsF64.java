@@ -120,6 +120,19 @@ public final class PipelinedGemmKernelsF64 {
     }
 
     /**
+     * This lane's part of one 16 x 8 tile whose rows and columns are permuted: {@code acc[at + 2h + i]} is
+     * C({@code r + h rStep}, {@code q + i qStep}) ({@code rStep = 8, qStep = 1} is {@link #storeFragment}).
+     */
+    @DeviceFunction
+    static void storePermutedFragment(DoubleArray c, int cOff, int ldc, int m, int n, int r, int rStep, int q, int qStep, double alpha, double beta,
+                                      double[] acc, int at) {
+        for (@Unroll int h = 0; h < 2; h++) {
+            store(c, cOff, ldc, m, n, r + rStep * h, q, alpha, beta, acc[at + 2 * h]);
+            store(c, cOff, ldc, m, n, r + rStep * h, q + qStep, alpha, beta, acc[at + 2 * h + 1]);
+        }
+    }
+
+    /**
      * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid (groups of {@link #THREADS}) and {@code shape} as
      * {@link MmaGemmKernelsF64#gemmMma}, plus {@code stages} (2 to {@link #MAX_STAGES}: panels in local memory, all but
      * one in flight). Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile, its
@@ -701,9 +714,17 @@ public final class PipelinedGemmKernelsF64 {
         long aPanel = transA == 0 ? (long) DEEP * lda : DEEP, bPanel = transB != 0 ? (long) DEEP * ldb : DEEP;
         // source elements between this work-item's chunks of a panel
         long aJump = (long) aStep * lda, bJump = (long) bStep * ldb;
-        // fragment offsets of this lane in a stage: row (or column) wr + fr, depth fq
-        int aLane = transA == 0 ? fq * LDR + wr + fr : (wr + fr) * LDD_DEEP + fq;
-        int bLane = transB != 0 ? fq * LDR + wc + fr : (wc + fr) * LDD_DEEP + fq;
+        // fragment offsets of this lane in a stage: row (or column) wr + fr, depth fq. Any order of the rows of op(A) and
+        // the columns of op(B) gives a valid product if C is stored in the same order, so a depth-major panel is read in
+        // pairs: for A, the lane takes rows 2 fr and 2 fr + 1 of each 16-row tile as its fragment rows fr and fr + 8; for
+        // B, columns 2 fr and 2 fr + 1 of each 16 columns as its column fr of the tiles 2 j and 2 j + 1. Each pair is one
+        // 16-byte load, and 4 fq + 2 fr (mod 16) keeps every quarter-warp of those loads on distinct banks. Row-major
+        // panels keep the plain order (pairs there would be 2 x 36 doubles apart, on the same banks).
+        int aLane = (wr + fr) * LDD_DEEP + fq, bLane = (wc + fr) * LDD_DEEP + fq;
+        // written so that the CUDA compiler sees they are even (each pair 16-byte aligned)
+        int aPair = fq * LDR + wr + 2 * fr, bPair = fq * LDR + wc + 2 * fr;
+        int rowStep = transA == 0 ? 1 : 8, rowLane = transA == 0 ? 2 * fr : fr;
+        int colStep = transB != 0 ? 2 : 1;
         double[] acc = new double[64];
         double[] af = new double[8];
         double[] bf = new double[4];
@@ -757,16 +778,17 @@ public final class PipelinedGemmKernelsF64 {
             wrSlot = wrSlot + 1 == stages ? 0 : wrSlot + 1;
             if (q >= 0) {
                 int ca = rdSlot * DEEP_STAGE + aLane, cb = rdSlot * DEEP_STAGE + bLane;
+                int caPair = rdSlot * DEEP_STAGE + aPair, cbPair = rdSlot * DEEP_STAGE + bPair;
                 rdSlot = rdSlot + 1 == stages ? 0 : rdSlot + 1;
                 for (@Unroll int s = 0; s < DEEP; s += 4) {
                     // constant strides per layout, so every load is a base register plus an immediate offset
                     if (transA == 0) {
-                        for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s * LDR + 8 * i];
+                        for (@Unroll int i = 0; i < 8; i++) af[i] = as[caPair + s * LDR + 16 * (i >> 1) + (i & 1)];
                     } else {
                         for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s + 8 * i * LDD_DEEP];
                     }
                     if (transB != 0) {
-                        for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s * LDR + 8 * j];
+                        for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cbPair + s * LDR + 16 * (j >> 1) + (j & 1)];
                     } else {
                         for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s + 8 * j * LDD_DEEP];
                     }
@@ -779,7 +801,8 @@ public final class PipelinedGemmKernelsF64 {
         ctx.asyncWait();
         for (@Unroll int i = 0; i < 4; i++) {
             for (@Unroll int j = 0; j < 4; j++) {
-                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+                int q = transB != 0 ? 16 * (j >> 1) + (j & 1) + 4 * fq : 8 * j + 2 * fq;
+                storePermutedFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + rowLane, rowStep, col0 + wc + q, colStep, alpha, beta, acc, (i * 4 + j) * 4);
             }
         }
     }
