@@ -95,9 +95,11 @@ public final class BlockedCholesky {
      * {@code k % 2}); {@code nextColumn[k]} applies step k's update to block column k + 1 only (its diagonal block
      * and the panel below it); {@code rest[k]} applies it to the rest of the trailing matrix and copies the panel
      * into the matrix. {@code nextColumn} and {@code rest} have one entry fewer than {@code diagonal}. For
-     * {@code n <= 2 * outer} there is one step, the whole factorisation as {@link #append} makes it.
+     * {@code n <= 2 * outer} there is one step, the whole factorisation as {@link #append} makes it. {@code solve[k]},
+     * where not null, solves panel k (then not part of {@code diagonal[k]}): it runs on the update queue, after
+     * {@code diagonal[k]} and before {@code nextColumn[k]}.
      */
-    record LookaheadSteps(LaunchSequence[] diagonal, LaunchSequence[] nextColumn, LaunchSequence[] rest) {
+    record LookaheadSteps(LaunchSequence[] diagonal, LaunchSequence[] solve, LaunchSequence[] nextColumn, LaunchSequence[] rest) {
         int steps() {
             return diagonal.length;
         }
@@ -109,9 +111,12 @@ public final class BlockedCholesky {
      * workspace (scratch of the inner steps, the inverse) and the updates read one of two panel buffers, so step
      * k + 1's diagonal phase may run while step k's rest runs; the caller orders the phases as
      * {@link LookaheadCholesky} says. Launches pick kernel variants for {@code target} (null: the portable ones); the
-     * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null.
+     * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null. With
+     * {@code restGroups > 0} each {@code rest} product is a persistent launch of at most that many groups (for the
+     * kernels that loop over tiles: {@link BatchedGemm#appendPersistent}), so that the diagonal queue's launches find
+     * compute units free, and the panel solves, large products, move out of the diagonal phase into {@code solve}.
      */
-    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm) {
+    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm, int restGroups) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
@@ -119,12 +124,13 @@ public final class BlockedCholesky {
         if (n <= 2 * outer) {
             LaunchSequence whole = new LaunchSequence(name + "_diag0", target);
             factorBlock(whole, a, 0, n, n, 0, info, new Workspace(p, n, outer), outer, CholeskyPhase.all(), outerGemm);
-            return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[0], new LaunchSequence[0]);
+            return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[1], new LaunchSequence[0], new LaunchSequence[0]);
         }
         int steps = (n + outer - 1) / outer;
         Workspace diagonalWs = new Workspace(p, outer, outer);
         KernelArray[] panels = {p.allocate((long) n * outer), p.allocate((long) n * outer)};
-        LaunchSequence[] diagonal = new LaunchSequence[steps], nextColumn = new LaunchSequence[steps - 1], rest = new LaunchSequence[steps - 1];
+        LaunchSequence[] diagonal = new LaunchSequence[steps], solve = new LaunchSequence[steps];
+        LaunchSequence[] nextColumn = new LaunchSequence[steps - 1], rest = new LaunchSequence[steps - 1];
         for (int k = 0; k < steps; k++) {
             int k0 = k * outer, kb = Math.min(outer, n - k0), rem = n - k0 - kb;
             int d = k0 + k0 * n;
@@ -133,7 +139,9 @@ public final class BlockedCholesky {
             factorBlock(diag, a, d, n, kb, k0, info, diagonalWs, outer, null, outerGemm);
             if (rem == 0) break;
             TriangularInverse.append(diag, a, d, n, 0, diagonalWs.inverse, diagonalWs.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
-            gemm(diag, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
+            LaunchSequence solver = diag;
+            if (restGroups > 0) solver = solve[k] = new LaunchSequence(name + "_solve" + k, target);
+            gemm(solver, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
                     BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {n},
                             new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true, outerGemm);
             // step k's update of block column k + 1 (width next): the rem x next strip, its diagonal block's lower triangle
@@ -145,13 +153,14 @@ public final class BlockedCholesky {
             LaunchSequence r = rest[k] = new LaunchSequence(name + "_rest" + k, target);
             int m = rem - next;
             if (m > 0) {
-                gemm(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
-                        BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
-                                new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n}), true, false, outerGemm);
+                BatchDescriptor update = BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
+                        new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n});
+                BatchedGemm.appendPersistent(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a, update, true, false,
+                        outerGemm != null ? outerGemm : BatchedGemm.choose(target, p, update), restGroups);
             }
             CopyLaunches.rect(r, panel, 0, rem, a, d + kb, n, rem, kb);
         }
-        return new LookaheadSteps(diagonal, nextColumn, rest);
+        return new LookaheadSteps(diagonal, solve, nextColumn, rest);
     }
 
     /**

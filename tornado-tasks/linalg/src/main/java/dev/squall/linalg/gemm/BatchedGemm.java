@@ -130,6 +130,35 @@ public final class BatchedGemm {
     /** The launch of {@link PipelinedGemmKernelsF64}: {@code kernel}'s warps pick the kernel, its stages the pipeline depth. */
     static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                                 double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+        appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, 0);
+    }
+
+    /**
+     * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
+     * BatchDescriptor, boolean, boolean, GemmKernel)} with a persistent launch: at most {@code maxGroups} groups (0: one a
+     * tile), each looping over tiles, so that the product leaves compute units free for work on other queues. Only the
+     * depth-32 kernels of 8 warps ({@link GemmKernel#CHUNK_W8_D32_S3}, {@link GemmKernel#CHUNK_W8_D32_S3_PAIRED}) take
+     * a limit; other kernels launch as {@code append} does.
+     */
+    public static void appendPersistent(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                                        double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, int maxGroups) {
+        if (maxGroups < 0) throw new IllegalArgumentException("maxGroups must be >= 0, got " + maxGroups);
+        if (!kernel.pipelined() || maxGroups == 0) {
+            append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel);
+            return;
+        }
+        Precision p = Precision.of(c);
+        if (!p.holds(a) || !p.holds(b)) {
+            throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
+        }
+        check(ta, tb, a, b, c, d);
+        if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
+        if (p != Precision.FP64) throw new IllegalArgumentException("the pipelined mma GEMM kernel is fp64 only; C is " + c.elementType());
+        appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, maxGroups);
+    }
+
+    private static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                                        double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, int maxGroups) {
         Device target = seq.target();
         long bytes = kernel.deep() ? PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP : PipelinedGemmKernelsF64.LOCAL_BYTES;
         if (target != null && !PipelinedGemmKernelsF64.fits(target, bytes)) {
@@ -140,13 +169,28 @@ public final class BatchedGemm {
         boolean wide = kernel.warps == 16;
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
+        long slots = (long) d.count() * tilesM * tilesN;
+        int shape = (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0);
+        if (kernel.deep() && !wide) {
+            // the 8-warp depth-32 kernels loop over tiles: a grid of at most maxGroups groups (0: one group a tile)
+            if (slots > Integer.MAX_VALUE) throw new IllegalArgumentException("too many tiles in one GEMM launch: " + slots);
+            long groups = maxGroups > 0 ? Math.min(maxGroups, slots) : slots;
+            KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    kernel == GemmKernel.CHUNK_W8_D32_S3_PAIRED ? PipelinedGemmKernelsF64::gemmChunkedDeepPaired : PipelinedGemmKernelsF64::gemmChunkedDeep;
+            seq.graph().task(seq.taskName(kernel == GemmKernel.CHUNK_W8_D32_S3_PAIRED ? "gemm_chunk_deep_paired" : "gemm_chunk_deep"),
+                    WorkerGrid.of(groups * threads).withLocal(threads),
+                    k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+                    shape, tilesM, tilesN, kernel.stages, (int) slots);
+            return;
+        }
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kernel.deep() ? (wide ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
+                kernel.deep() ? PipelinedGemmKernelsF64::gemmChunkedDeep16
                         : kernel.chunked ? (wide ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
-        seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+        seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")),
+                WorkerGrid.of(slots * threads).withLocal(threads),
                 k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
-                (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN, kernel.stages);
+                shape, tilesM, tilesN, kernel.stages);
     }
 
     private static DoubleArray fp64(String what, KernelArray x) {

@@ -45,6 +45,10 @@ class PipelinedGemmKernelsF64Test {
                 out.add(Arguments.of(d, 16, 3, "deep"));
                 out.add(Arguments.of(d, 8, 3, "deep"));
                 out.add(Arguments.of(d, 8, 2, "deep"));
+                out.add(Arguments.of(d, 8, 3, "deep-paired"));
+                // 3 groups looping over every tile (a persistent launch), plain and paired
+                out.add(Arguments.of(d, 8, 3, "deep-grid3"));
+                out.add(Arguments.of(d, 8, 2, "deep-paired-grid3"));
             }
         }
         return out;
@@ -239,15 +243,24 @@ class PipelinedGemmKernelsF64Test {
         int tilesM = (d.maxM() + tile - 1) / tile, tilesN = (d.maxN() + tile - 1) / tile;
         DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
         IntArray desc = d.toIntArray();
-        KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kind.equals("deep") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
-                        : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
-                        : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
-        TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
-                .task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
+        TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc);
+        long slots = (long) d.count() * tilesM * tilesN, groups = slots;
+        if (kind.startsWith("deep") && warps == 8) {
+            // the 8-warp depth-32 kernels take the slot count; "-gridN": N groups loop over the tiles
+            if (kind.contains("-grid")) groups = Math.min(slots, Integer.parseInt(kind.substring(kind.indexOf("-grid") + 5)));
+            KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    kind.contains("paired") ? PipelinedGemmKernelsF64::gemmChunkedDeepPaired : PipelinedGemmKernelsF64::gemmChunkedDeep;
+            g.task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages, (int) slots);
+        } else {
+            KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    kind.equals("deep") ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                            : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
+                            : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+            g.task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages);
+        }
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device)) {
-            plan.withGrid("gemm", WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads)).execute();
+            plan.withGrid("gemm", WorkerGrid.of(groups * threads).withLocal(threads)).execute();
         }
         return dc.toHeapArray();
     }
