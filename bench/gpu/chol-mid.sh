@@ -2,14 +2,16 @@
 # Issue 10's two dense targets, the changes against their baselines and the peers in one device call (BUDGET, default 150 s):
 #   (1) Cholesky fp64 n = 16384 (target: within 1.3x of cuSOLVER): --lookahead as before (each trailing update one group a
 #       tile) against --lookahead --rest-groups G (the bulk of each trailing update a persistent launch of G groups, so that
-#       132 - G SMs stay free for the next diagonal block's chain; the panel solves on the update queue), G = 116, 124 (and
-#       100 at the end of the run, if the budget leaves time); cuSOLVER (torch.linalg.cholesky) before and after;
+#       132 - G SMs stay free for the next diagonal block's chain; the panel solves on the update queue), G = 116 without
+#       and with --split-next (the next block column's diagonal block updated first, its panel with the rest), then
+#       G = 124 and 100 with --split-next at the end of the run if the budget leaves time; cuSOLVER (torch.linalg.cholesky)
+#       before and after;
 #   (2) DGEMM fp64 8192^3 NN and NT (target: >= 0.80 of cuBLAS): chunk-w8-d32-s3 (the default) against
 #       chunk-w8-d32-s3-paired (16-byte fragment loads), interleaved, twice each; cuBLAS (torch.matmul) before and after.
 #   here:  ./scripts/bundle                 (builds dist/squall-bundle.tar.gz)
 #   there: bash bench/gpu/chol-mid.sh        (from the repository root; BUDGET=300 to be sure every step runs)
 # First the paired kernel is checked with --verify (NT, sizes multiples of neither tile nor panel; builds the kernels),
-# and the persistent Cholesky with --verify. squall: medians of the timed runs (device time, CUDA events); peers:
+# and both persistent Cholesky schedules with --verify. squall: medians of the timed runs (device time, CUDA events); peers:
 # CUDA-event medians after 2 warm-ups.
 # Writes under $OUT: gemm.jsonl, cholesky.jsonl, torch.jsonl (both peers), run.log, summary.txt, stderr.txt (skipped steps).
 set -uo pipefail
@@ -41,7 +43,7 @@ sq "$G" 120 $GEMM --m 1000 --n 777 --k 1500 --transb T --kernel chunk-w8-d32-s3-
 peer "cholesky before" bench/peers/torch_cholesky.py --n 16384 --reps 5 --warmup 2
 sq "$C" 60 $CHOL
 sq "$C" 60 $CHOL --rest-groups 116 --verify
-sq "$C" 60 $CHOL --rest-groups 124
+sq "$C" 60 $CHOL --rest-groups 116 --split-next --verify
 peer "cholesky after" bench/peers/torch_cholesky.py --n 16384 --reps 5 --warmup 2
 # (2) DGEMM 8192^3, cuBLAS around the two kernels, interleaved
 peer "gemm before" bench/peers/torch_gemm.py 8192 5 before
@@ -51,8 +53,9 @@ for round in 1 2; do
   done
 done
 peer "gemm after" bench/peers/torch_gemm.py 8192 5 after
-# last, the first step the budget drops: a third group count
-sq "$C" 60 $CHOL --rest-groups 100
+# last, the first steps the budget drops: other group counts
+sq "$C" 60 $CHOL --rest-groups 124 --split-next
+sq "$C" 60 $CHOL --rest-groups 100 --split-next
 python3 bench/peers/chol_mid_summary.py "$OUT" > "$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"

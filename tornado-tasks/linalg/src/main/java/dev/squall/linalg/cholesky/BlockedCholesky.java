@@ -114,9 +114,13 @@ public final class BlockedCholesky {
      * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null. With
      * {@code restGroups > 0} each {@code rest} product is a persistent launch of at most that many groups (for the
      * kernels that loop over tiles: {@link BatchedGemm#appendPersistent}), so that the diagonal queue's launches find
-     * compute units free, and the panel solves, large products, move out of the diagonal phase into {@code solve}.
+     * compute units free, and the panel solves, large products, move out of the diagonal phase into {@code solve}. With
+     * {@code splitNext}, {@code nextColumn[k]} updates only the diagonal block of column k + 1 (all that
+     * {@code diagonal[k + 1]} reads) and the panel below it moves to the start of {@code rest[k]} (the solves are then
+     * in {@code solve} too).
      */
-    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm, int restGroups) {
+    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm, int restGroups,
+                                    boolean splitNext) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
@@ -140,18 +144,31 @@ public final class BlockedCholesky {
             if (rem == 0) break;
             TriangularInverse.append(diag, a, d, n, 0, diagonalWs.inverse, diagonalWs.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
             LaunchSequence solver = diag;
-            if (restGroups > 0) solver = solve[k] = new LaunchSequence(name + "_solve" + k, target);
+            // the solve on the update queue: it must follow the split update of its panel, and on the units a persistent
+            // update leaves it would take several times longer
+            if (restGroups > 0 || splitNext) solver = solve[k] = new LaunchSequence(name + "_solve" + k, target);
             gemm(solver, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
                     BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {n},
                             new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true, outerGemm);
             // step k's update of block column k + 1 (width next): the rem x next strip, its diagonal block's lower triangle
             int next = Math.min(outer, rem), dNext = d + kb + kb * n;
             LaunchSequence column = nextColumn[k] = new LaunchSequence(name + "_next" + k, target);
-            gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
-                    BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                            new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
             LaunchSequence r = rest[k] = new LaunchSequence(name + "_rest" + k, target);
             int m = rem - next;
+            if (splitNext && m > 0) {
+                // the diagonal block of column k + 1 first (all the next factor waits for), the panel below it with the rest
+                gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                        BatchDescriptor.variable(new int[] {next}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                                new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
+                BatchDescriptor below = BatchDescriptor.variable(new int[] {m}, new int[] {next}, new int[] {kb}, new int[] {next}, new int[] {rem},
+                        new int[] {0}, new int[] {rem}, new int[] {dNext + next}, new int[] {n});
+                BatchedGemm.appendPersistent(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a, below, false, false,
+                        outerGemm != null ? outerGemm : BatchedGemm.choose(target, p, below), restGroups);
+            } else {
+                gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                        BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                                new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
+            }
             if (m > 0) {
                 BatchDescriptor update = BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
                         new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n});

@@ -75,16 +75,18 @@ public final class CholeskyRun implements AutoCloseable {
      * kernels; the {@code jvm} device's loop path (without look-ahead) has no GEMMs and ignores it.
      */
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm) {
-        this(device, a, n, outerBlock, deviceKernels, lookahead, outerGemm, 0);
+        this(device, a, n, outerBlock, deviceKernels, lookahead, outerGemm, 0, false);
     }
 
     /**
      * As {@link #CholeskyRun(Device, KernelArray, int, int, boolean, boolean, GemmKernel)}; with {@code lookahead} and
      * {@code restGroups > 0} the bulk of each trailing update is a persistent launch of at most {@code restGroups}
      * work-groups (fewer than the device's compute units, so that the diagonal chain finds units free) and the panel
-     * solves run on the update queue ({@link LookaheadCholesky}).
+     * solves run on the update queue; with {@code splitNext} each step's update of the next block column is split, its
+     * diagonal block first, the panel below it with the rest of the update ({@link LookaheadCholesky}).
      */
-    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm, int restGroups) {
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm, int restGroups,
+                       boolean splitNext) {
         if (restGroups < 0) throw new IllegalArgumentException("restGroups must be >= 0, got " + restGroups);
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
@@ -94,7 +96,7 @@ public final class CholeskyRun implements AutoCloseable {
         this.device = device;
         info.init(Integer.MAX_VALUE);
         if (lookahead) {
-            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm, restGroups);
+            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm, restGroups, splitNext);
             this.plan = null;
             return;
         }

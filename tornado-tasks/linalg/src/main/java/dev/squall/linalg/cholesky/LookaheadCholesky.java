@@ -50,17 +50,20 @@ final class LookaheadCholesky implements AutoCloseable {
 
     /** As the constructor above, the panel solves and updates of the outer steps by {@code outerGemm} (null: picked per product). */
     LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels, GemmKernel outerGemm) {
-        this(device, a, work, n, info, outer, deviceKernels, outerGemm, 0);
+        this(device, a, work, n, info, outer, deviceKernels, outerGemm, 0, false);
     }
 
     /**
      * As the constructor above; with {@code restGroups > 0} the bulk of each trailing update is a persistent launch
-     * of at most that many groups and the panel solves run on the update queue ({@link BlockedCholesky#lookahead}).
+     * of at most that many groups and the panel solves run on the update queue; with {@code splitNext} step k's update
+     * of block column k + 1 is split, its diagonal block before {@code diag(k + 1)}, the panel below it with
+     * {@code rest(k)} ({@link BlockedCholesky#lookahead}).
      */
     LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels, GemmKernel outerGemm,
-                      int restGroups) {
+                      int restGroups, boolean splitNext) {
         Device target = deviceKernels ? device : null;
-        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer, outerGemm, restGroups);
+        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer, outerGemm, restGroups,
+                splitNext);
         update = device.newQueue();
         diagonal = device.newPriorityQueue(); // its short launches go ahead of the pending blocks of the update GEMMs
         LaunchSequence up = new LaunchSequence("cholesky_upload", target);

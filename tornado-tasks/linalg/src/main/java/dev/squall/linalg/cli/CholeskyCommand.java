@@ -91,6 +91,10 @@ public final class CholeskyCommand implements SquallSubcommand {
                     + " solves then on the update queue; 0: one work-group a tile (default ${DEFAULT-VALUE})")
     int restGroups;
 
+    @Option(names = "--split-next", description = "with --lookahead: each step's update of the next block column split in two, its diagonal"
+            + " block first (all the next diagonal factor waits for), the panel below it with the rest of the update (on --rest-groups groups)")
+    boolean splitNext;
+
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
 
@@ -142,6 +146,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         }
         if (restGroups < 0) throw new IllegalArgumentException("--rest-groups must be >= 0, got " + restGroups);
         if (restGroups > 0 && !lookahead) throw new IllegalArgumentException("--rest-groups " + restGroups + " applies to --lookahead; add --lookahead");
+        if (splitNext && !lookahead) throw new IllegalArgumentException("--split-next applies to --lookahead; add --lookahead");
         if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = run.precision();
@@ -150,6 +155,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         if (outerGemm != null) blockedLabel = "blocked-gemm-" + outerGemm.cliName();
         if (lookahead) blockedLabel += "-lookahead";
         if (restGroups > 0) blockedLabel += "-rest" + restGroups;
+        if (splitNext) blockedLabel += "-split";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         double flops = BlockedCholesky.flops(n) * batch;
         CostEstimate.warnIfSlow(System.err, device, flops * (run.repeat() + 1), String.format(Locale.ROOT, "cholesky n=%d batch=%d, %d runs", n, batch, run.repeat() + 1));
@@ -165,7 +171,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm, restGroups)) {
+                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm, restGroups, splitNext)) {
                     t = Timing.measure("cholesky", run, () -> c.execute().kernelMillis());
                     l = run.verify() ? c.factor().l() : null;
                 }

@@ -60,27 +60,32 @@ class LookaheadCholeskyTest {
 
     /**
      * A persistent trailing update (3 work-groups looping over the tiles of each {@code rest} product) with the panel
-     * solves on the update queue, by the depth-32 tensor-core kernel and its paired-load twin: 587 / 128 (five steps,
-     * the last of 75 columns) and 330 / 64 (five steps, the last 10 wide), against the reference and the
-     * single-queue path with the same kernel. Where the kernel's 216 KiB of local memory do not fit, the run is refused.
+     * solves on the update queue, and the split update of the next block column (its diagonal block first, the panel
+     * below it with the rest), by the depth-32 tensor-core kernel and its paired-load twin: 587 / 128 (five steps, the
+     * last of 75 columns), 330 / 64 (five steps, the last 10 wide), 459 / 128 (split without a persistent update),
+     * against the reference and the single-queue path with the same kernel. Where the kernel's 216 KiB of local memory
+     * do not fit, the run is refused.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void persistentRestEqualsReference(Device device) {
-        int[][] cases = {{587, 128, 0}, {330, 64, 0}, {587, 128, 1}};
+        // n, outer block, paired kernel, rest groups, split
+        int[][] cases = {{587, 128, 0, 3, 0}, {330, 64, 0, 3, 1}, {587, 128, 1, 3, 1}, {459, 128, 0, 0, 1}};
         for (int[] c : cases) {
-            int n = c[0], outer = c[1];
+            int n = c[0], outer = c[1], groups = c[3];
+            boolean split = c[4] == 1;
             GemmKernel kernel = c[2] == 0 ? GemmKernel.CHUNK_W8_D32_S3 : GemmKernel.CHUNK_W8_D32_S3_PAIRED;
-            String where = "n=" + n + " outer=" + outer + " " + kernel.cliName() + " rest on 3 groups, on " + device.id();
+            String where = "n=" + n + " outer=" + outer + " " + kernel.cliName() + " rest on " + groups + " groups" + (split ? ", split" : "")
+                    + ", on " + device.id();
             double[] a = Matrices.spd(new SplittableRandom(n + 17), n, 0.5);
             if (!PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                        () -> new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, 3));
+                        () -> new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, groups, split));
                 assertTrue(e.getMessage().contains("216 KiB"), e.getMessage());
                 continue;
             }
             double[] l;
-            try (CholeskyRun run = new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, 3)) {
+            try (CholeskyRun run = new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, groups, split)) {
                 run.execute();
                 l = Precision.toDoubles(run.factor().l());
             }

@@ -109,11 +109,11 @@ class CommandsTest {
         assertTrue(e.getMessage().contains("--lookahead"), e.getMessage());
         // the outer steps' GEMMs by a named kernel (n = 331, block 128: updates of depth 128 and 203 or 75 rows), the trailing
         // updates persistent on 3 work-groups; devices without its local memory refuse it with the reason
-        String[] deepArgs = {"--n", "331", "--block", "128", "--lookahead", "--rest-groups", "3", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
+        String[] deepArgs = {"--n", "331", "--block", "128", "--lookahead", "--rest-groups", "3", "--split-next", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
                 "--verify", "--json", "--repeat", "1"};
         if (dev.squall.linalg.gemm.PipelinedGemmKernelsF64.fits(device, dev.squall.linalg.gemm.PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
             String deep = run(new CholeskyCommand(), deepArgs);
-            assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead-rest3\""), deep);
+            assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead-rest3-split\""), deep);
         } else {
             CholeskyCommand refused = new CommandLine(new CholeskyCommand()).parseArgs(deepArgs).asCommandLineList().get(0).getCommand();
             IllegalArgumentException re = assertThrows(IllegalArgumentException.class, refused::call);
