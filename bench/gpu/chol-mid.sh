@@ -6,12 +6,14 @@
 #       and with --split-next (the next block column's diagonal block updated first, its panel with the rest), then
 #       G = 124 and 100 with --split-next at the end of the run if the budget leaves time; cuSOLVER (torch.linalg.cholesky)
 #       before and after;
-#   (2) DGEMM fp64 8192^3 NN and NT (target: >= 0.80 of cuBLAS): chunk-w8-d32-s3 (the default) against
-#       chunk-w8-d32-s3-paired (16-byte fragment loads), interleaved, twice each; cuBLAS (torch.matmul) before and after.
+#   (2) DGEMM fp64 8192^3 NN and NT (target: >= 0.80 of cuBLAS): chunk-w8-d32-s3 with --no-split-last-wave (as before:
+#       4096 tiles on 132 SMs, a last wave of 4 tiles) against chunk-w8-d32-s3 (the last 4 tiles in 32 depth slices on
+#       128 SMs, then summed) and chunk-w8-d32-s3-paired (the same with 16-byte fragment loads), interleaved, twice each;
+#       cuBLAS (torch.matmul) before and after.
 #   here:  ./scripts/bundle                 (builds dist/squall-bundle.tar.gz)
 #   there: bash bench/gpu/chol-mid.sh        (from the repository root; BUDGET=300 to be sure every step runs)
 # First the paired kernel is checked with --verify (NT, sizes multiples of neither tile nor panel; builds the kernels),
-# and both persistent Cholesky schedules with --verify. squall: medians of the timed runs (device time, CUDA events); peers:
+# and the persistent, split Cholesky schedule with --verify. squall: medians of the timed runs (device time, CUDA events); peers:
 # CUDA-event medians after 2 warm-ups.
 # Writes under $OUT: gemm.jsonl, cholesky.jsonl, torch.jsonl (both peers), run.log, summary.txt, stderr.txt (skipped steps).
 set -uo pipefail
@@ -42,13 +44,14 @@ sq "$G" 120 $GEMM --m 1000 --n 777 --k 1500 --transb T --kernel chunk-w8-d32-s3-
 # (1) Cholesky n = 16384, cuSOLVER around Squall's runs
 peer "cholesky before" bench/peers/torch_cholesky.py --n 16384 --reps 5 --warmup 2
 sq "$C" 60 $CHOL
-sq "$C" 60 $CHOL --rest-groups 116 --verify
+sq "$C" 60 $CHOL --rest-groups 116
 sq "$C" 60 $CHOL --rest-groups 116 --split-next --verify
 peer "cholesky after" bench/peers/torch_cholesky.py --n 16384 --reps 5 --warmup 2
 # (2) DGEMM 8192^3, cuBLAS around the two kernels, interleaved
 peer "gemm before" bench/peers/torch_gemm.py 8192 5 before
 for round in 1 2; do
   for tb in N T; do
+    sq "$G" 30 $GEMM --m 8192 --transb $tb --kernel chunk-w8-d32-s3 --no-split-last-wave --repeat 3
     for k in chunk-w8-d32-s3 chunk-w8-d32-s3-paired; do sq "$G" 30 $GEMM --m 8192 --transb $tb --kernel $k --repeat 3; done
   done
 done

@@ -43,7 +43,7 @@ def gemm(out, peers):
     print()
     print("DGEMM fp64 8192^3. cuBLAS (torch.matmul) TFLOP/s: "
           + ", ".join(f"N{t} {ref[t]:.1f} (runs {', '.join(f'{g:.1f}' for g in v)})" for t, v in sorted(peer.items())))
-    print(f"{'kernel':<24} {'op':<3} {'ms median':>10} {'ms min':>8} {'TFLOP/s':>8} {'/ cuBLAS':>9}")
+    print(f"{'kernel':<30} {'op':<3} {'ms median':>10} {'ms min':>8} {'TFLOP/s':>8} {'/ cuBLAS':>9}")
     best = {}
     for r in rows(os.path.join(out, "gemm.jsonl")):
         if r.get("m") != 8192:
@@ -51,8 +51,9 @@ def gemm(out, peers):
             continue
         t, tf = r["transb"], r["gflops"] / 1e3
         ratio = tf / ref[t] if t in ref else float("nan")
-        print(f"{r['kernel']:<24} {r['transa'] + t:<3} {r['ms_median']:>10.2f} {r['ms_min']:>8.2f} {tf:>8.1f} {ratio:>9.3f}")
-        best.setdefault((r["kernel"], t), []).append(tf)
+        name = r["kernel"] + ("" if r.get("split_last_wave", True) else " whole")
+        print(f"{name:<30} {r['transa'] + t:<3} {r['ms_median']:>10.2f} {r['ms_min']:>8.2f} {tf:>8.1f} {ratio:>9.3f}")
+        best.setdefault((name, t), []).append(tf)
     summary = []
     for (k, t), v in sorted(best.items()):
         ratio = mean(v) / ref[t] if t in ref else float("nan")

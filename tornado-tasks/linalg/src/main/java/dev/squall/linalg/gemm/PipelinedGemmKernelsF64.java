@@ -133,6 +133,27 @@ public final class PipelinedGemmKernelsF64 {
     }
 
     /**
+     * {@code C = alpha sum_s W_(i, s) + beta C} for the tiles i of {@code tiles} (4 ints each: first row, first column,
+     * rows, columns of C), where {@code W_(i, s)} is the {@code TILE x TILE} partial product of tile i over depth slice s
+     * ({@code slices} of them, tile-major in {@code w}, leading dimension {@link #TILE}); one work-item per element of
+     * the tiles (grid {@code tiles x TILE x TILE}). The reduction of the depth-split last wave of a large product.
+     */
+    @Kernel
+    public static void sumSlices(KernelContext ctx, @ReadOnly DoubleArray w, DoubleArray c, @ReadOnly IntArray tiles, int count, int slices,
+                                 int cOff, int ldc, double alpha, double beta) {
+        int g = ctx.globalIdx;
+        int i = g / (TILE * TILE), e = g - i * (TILE * TILE);
+        if (i >= count) return;
+        int r = e % TILE, col = e / TILE;
+        if (r >= tiles.get(4 * i + 2) || col >= tiles.get(4 * i + 3)) return;
+        int base = i * slices * TILE * TILE + e;
+        double sum = 0;
+        for (int s = 0; s < slices; s++) sum += w.get(base + s * TILE * TILE);
+        store(c, cOff, ldc, tiles.get(4 * i) + tiles.get(4 * i + 2), tiles.get(4 * i + 1) + tiles.get(4 * i + 3),
+                tiles.get(4 * i) + r, tiles.get(4 * i + 1) + col, alpha, beta, sum);
+    }
+
+    /**
      * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid (groups of {@link #THREADS}) and {@code shape} as
      * {@link MmaGemmKernelsF64#gemmMma}, plus {@code stages} (2 to {@link #MAX_STAGES}: panels in local memory, all but
      * one in flight). Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile, its
