@@ -138,14 +138,6 @@ public final class BatchedGemm {
                 (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
     }
 
-    /** The launch of {@link PipelinedGemmKernelsF64}: {@code kernel}'s warps pick the kernel, its stages the pipeline depth. */
-    static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
-                                double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
-        Device target = seq.target();
-        appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, 0,
-                target != null && target.info().isGpu() ? target.info().computeUnits() : 0);
-    }
-
     /**
      * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
      * BatchDescriptor, boolean, boolean, GemmKernel)} with a persistent launch: at most {@code maxGroups} groups (0: one a
@@ -171,7 +163,8 @@ public final class BatchedGemm {
     }
 
     /**
-     * The pipelined launch; for the 8-warp depth-32 kernels at most {@code maxGroups} groups (0: one a tile). With
+     * The launch of {@link PipelinedGemmKernelsF64} ({@code kernel}'s warps pick the kernel, its stages the pipeline
+     * depth); for the 8-warp depth-32 kernels at most {@code maxGroups} groups (0: one a tile). With
      * {@code tailUnits > 0} (a GPU's compute units) a single full product whose tiles fill whole waves of
      * {@code tailUnits} groups but for a short last one ({@link #tailSlices}) has that last wave's tiles split over
      * depth: its tiles' partial products over {@code slices} depth ranges as one batched launch into scratch, then summed
@@ -255,7 +248,7 @@ public final class BatchedGemm {
         int aOff = d.field(0, 3), lda = d.field(0, 4), bOff = d.field(0, 5), ldb = d.field(0, 6);
         int sd = sliceDepth(depth, slices), entries = tail * slices;
         int[] em = new int[entries], en = new int[entries], ek = new int[entries], ea = new int[entries], eb = new int[entries], ew = new int[entries];
-        int[] lda_ = new int[entries], ldb_ = new int[entries], ldw = new int[entries], tiles = new int[4 * tail];
+        int[] aLd = new int[entries], bLd = new int[entries], ldw = new int[entries], tiles = new int[4 * tail];
         int first = tilesM * tilesN - tail;
         for (int i = 0; i < tail; i++) {
             int r0 = PipelinedGemmKernelsF64.bandedRow(first + i, tilesM, tilesN) * tile, c0 = PipelinedGemmKernelsF64.bandedCol(first + i, tilesM, tilesN) * tile;
@@ -272,15 +265,15 @@ public final class BatchedGemm {
                 ea[e] = ta == Transpose.N ? aOff + r0 + p0 * lda : aOff + p0 + r0 * lda;
                 eb[e] = tb == Transpose.N ? bOff + p0 + c0 * ldb : bOff + c0 + p0 * ldb;
                 ew[e] = e * tile * tile;
-                lda_[e] = lda;
-                ldb_[e] = ldb;
+                aLd[e] = lda;
+                bLd[e] = ldb;
                 ldw[e] = tile;
             }
         }
         DoubleArray w = new DoubleArray((long) entries * tile * tile);
         int threads = PipelinedGemmKernelsF64.THREADS;
         seq.graph().task(seq.taskName("gemm_tail_slices"), WorkerGrid.of((long) entries * threads).withLocal(threads),
-                k, new KernelContext(), a, b, w, BatchDescriptor.variable(em, en, ek, ea, lda_, eb, ldb_, ew, ldw).toIntArray(), 1.0, 0.0,
+                k, new KernelContext(), a, b, w, BatchDescriptor.variable(em, en, ek, ea, aLd, eb, bLd, ew, ldw).toIntArray(), 1.0, 0.0,
                 ta.flag(), tb.flag(), 0, 1, 1, kernel.stages, entries);
         seq.graph().task(seq.taskName("gemm_tail_sum"), WorkerGrid.of((long) tail * tile * tile).withLocal(threads),
                 PipelinedGemmKernelsF64::sumSlices, new KernelContext(), w, c, IntArray.fromArray(tiles), tail, slices, d.field(0, 7), d.field(0, 8), alpha, beta);
