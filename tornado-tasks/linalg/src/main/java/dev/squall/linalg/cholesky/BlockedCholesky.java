@@ -47,6 +47,13 @@ public final class BlockedCholesky {
         return n >= 8192 ? 2048 : n >= 4096 ? 1024 : OUTER_BLOCK;
     }
 
+    /**
+     * Columns above the diagonal that a factorisation may write: the lower-triangle GEMMs compute whole tiles of up to
+     * 128 x 128 where they straddle the diagonal (every one starts on the diagonal), the diagonal-block kernels stay
+     * inside blocks of {@link #INNER_BLOCK}. Entries further above keep what they held before.
+     */
+    static final int WRITTEN_ABOVE = 128;
+
     private BlockedCholesky() {
     }
 
@@ -81,12 +88,25 @@ public final class BlockedCholesky {
      * product on the sequence's target); the 64-column steps always take the picked one.
      */
     static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm) {
+        append(seq, a, n, info, outer, phases, outerGemm, false);
+    }
+
+    /**
+     * As the one above; {@code upperZero} says that {@code a} holds zeros above the diagonal on entry, so that the
+     * final {@link CholeskyPhase#COPY} only clears the {@link #WRITTEN_ABOVE} columns above it instead of rewriting
+     * the whole matrix.
+     */
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm,
+                       boolean upperZero) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
         Workspace ws = new Workspace(Precision.of(a), n, outer);
         factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases, outerGemm);
-        if (phases.contains(CholeskyPhase.COPY)) CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+        if (phases.contains(CholeskyPhase.COPY)) {
+            if (upperZero) CopyLaunches.clearUpperBand(seq, a, 0, n, n, WRITTEN_ABOVE);
+            else CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+        }
     }
 
     /**

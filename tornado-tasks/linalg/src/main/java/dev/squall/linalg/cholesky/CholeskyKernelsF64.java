@@ -74,6 +74,19 @@ public final class CholeskyKernelsF64 {
     }
 
     /**
+     * Writes zeros to the entries of the {@code n x n} matrix at {@code off} (leading dimension {@code lda}) that lie
+     * above the diagonal by 1 to {@code band} columns: one work-item per entry, {@code n x band} of them (groups of
+     * {@link #THREADS}), consecutive work-items on consecutive rows of one column.
+     */
+    @Kernel
+    public static void clearUpperBand(KernelContext ctx, DoubleArray a, int off, int lda, int n, int band) {
+        int idx = ctx.globalIdx;
+        int c = idx / band;
+        int r = c - 1 - (idx - c * band);
+        if (c < n && r >= 0) a.set(off + r + c * lda, 0);
+    }
+
+    /**
      * Copies the lower triangle of {@code rows x rows} blocks (batched) into {@code dst} and writes
      * zeros above the diagonal; {@code src == dst} with equal layout clears the upper triangle in
      * place. With {@code lowerOnly == 0} the whole {@code rows x cols} rectangle is copied.

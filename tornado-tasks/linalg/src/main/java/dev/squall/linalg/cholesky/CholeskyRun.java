@@ -107,7 +107,8 @@ public final class CholeskyRun implements AutoCloseable {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
             CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm);
+            // the copy wrote zeros above the diagonal of work
+            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm, true);
         }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);

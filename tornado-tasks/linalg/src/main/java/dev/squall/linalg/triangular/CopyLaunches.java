@@ -22,6 +22,19 @@ public final class CopyLaunches {
         copy(seq, src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, n, n, true, batch);
     }
 
+    /**
+     * Zeros above the diagonal of the {@code n x n} matrix at {@code off} within {@code band} columns of it
+     * ({@code CholeskyKernels.clearUpperBand}): where only that band can hold anything but zeros, the same result as
+     * {@link #lower} in place at a fraction of its traffic.
+     */
+    public static void clearUpperBand(LaunchSequence seq, KernelArray a, int off, int lda, int n, int band) {
+        if (n < 2 || band < 1) return;
+        int t = CholeskyKernelsF64.THREADS;
+        long items = (long) n * band;
+        seq.graph().task(seq.taskName("clear_upper_band"), WorkerGrid.of((items + t - 1) / t * t).withLocal(t),
+                CholeskyKernels.clearUpperBand.at(Precision.of(a)), new KernelContext(), a, off, lda, n, band);
+    }
+
     public static void rect(LaunchSequence seq, KernelArray src, int srcOff, int lds, KernelArray dst, int dstOff, int ldd, int rows, int cols) {
         copy(seq, src, srcOff, lds, 0, dst, dstOff, ldd, 0, rows, cols, false, 1);
     }
