@@ -95,6 +95,16 @@ public final class CholeskyRun implements AutoCloseable {
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
+        boolean blocked = lookahead || device.info().type() != DeviceType.JVM;
+        if (blocked) {
+            // zeros above the diagonal of work, once: each factorisation copies only A's lower triangle in and clears the
+            // band above the diagonal that it writes (BlockedCholesky.WRITTEN_ABOVE), so they stay
+            LaunchSequence clear = new LaunchSequence("cholesky_clear_work", deviceKernels ? device : null);
+            CopyLaunches.lower(clear, work, 0, n, 0, work, 0, n, 0, n, 1);
+            try (ExecutionPlan p = clear.plan(device)) {
+                p.execute();
+            }
+        }
         if (lookahead) {
             this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm, restGroups, splitNext);
             this.plan = null;
@@ -106,8 +116,7 @@ public final class CholeskyRun implements AutoCloseable {
         if (device.info().type() == DeviceType.JVM) {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
-            CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-            // the copy wrote zeros above the diagonal of work
+            CopyLaunches.lowerOnly(seq, a, 0, n, work, 0, n, n);
             BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm, true);
         }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);

@@ -70,7 +70,8 @@ final class LookaheadCholesky implements AutoCloseable {
         up.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         upload = plan(up, device, update);
         LaunchSequence copyIn = new LaunchSequence("cholesky_copy_in", target);
-        CopyLaunches.lower(copyIn, a, 0, n, 0, work, 0, n, 0, n, 1);
+        // work holds zeros above the diagonal (CholeskyRun clears it once; clearUpperBand below keeps it so)
+        CopyLaunches.lowerOnly(copyIn, a, 0, n, work, 0, n, n);
         prepare = plan(copyIn, device, update);
         diag = new ExecutionPlan[steps.steps()];
         solve = new ExecutionPlan[steps.steps()];
@@ -85,7 +86,7 @@ final class LookaheadCholesky implements AutoCloseable {
             rest[k] = plan(steps.rest()[k], device, update);
         }
         LaunchSequence copyOut = new LaunchSequence("cholesky_copy_out", target);
-        // work held zeros above the diagonal after copyIn; the factorisation writes only near it
+        // the factorisation writes above the diagonal only near it
         CopyLaunches.clearUpperBand(copyOut, work, 0, n, n, BlockedCholesky.WRITTEN_ABOVE);
         finish = plan(copyOut, device, update);
         LaunchSequence down = new LaunchSequence("cholesky_download", target);

@@ -19,7 +19,7 @@ public final class CopyLaunches {
 
     public static void lower(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride,
                              KernelArray dst, int dstOff, int ldd, int dstStride, int n, int batch) {
-        copy(seq, src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, n, n, true, batch);
+        copy(seq, src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, n, n, 1, batch);
     }
 
     /**
@@ -36,16 +36,21 @@ public final class CopyLaunches {
     }
 
     public static void rect(LaunchSequence seq, KernelArray src, int srcOff, int lds, KernelArray dst, int dstOff, int ldd, int rows, int cols) {
-        copy(seq, src, srcOff, lds, 0, dst, dstOff, ldd, 0, rows, cols, false, 1);
+        copy(seq, src, srcOff, lds, 0, dst, dstOff, ldd, 0, rows, cols, 0, 1);
+    }
+
+    /** The lower triangle of the {@code n x n} matrix at {@code srcOff} into {@code dst}, its entries above the diagonal left as they are. */
+    public static void lowerOnly(LaunchSequence seq, KernelArray src, int srcOff, int lds, KernelArray dst, int dstOff, int ldd, int n) {
+        copy(seq, src, srcOff, lds, 0, dst, dstOff, ldd, 0, n, n, 2, 1);
     }
 
     private static void copy(LaunchSequence seq, KernelArray src, int srcOff, int lds, int srcStride, KernelArray dst, int dstOff, int ldd,
-                             int dstStride, int rows, int cols, boolean lower, int batch) {
+                             int dstStride, int rows, int cols, int lower, int batch) {
         if ((long) rows * cols == 0) return;
         Precision p = Precision.of(dst);
         int t = CholeskyKernelsF64.THREADS;
         int blocks = (int) (((long) rows * cols + t - 1) / t);
-        seq.graph().task(seq.taskName(lower ? "copy_lower" : "copy_rect"), WorkerGrid.of((long) batch * blocks * t).withLocal(t),
-                CholeskyKernels.copyBlock.at(p), new KernelContext(), src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, rows, cols, lower ? 1 : 0, blocks);
+        seq.graph().task(seq.taskName(lower != 0 ? "copy_lower" : "copy_rect"), WorkerGrid.of((long) batch * blocks * t).withLocal(t),
+                CholeskyKernels.copyBlock.at(p), new KernelContext(), src, srcOff, lds, srcStride, dst, dstOff, ldd, dstStride, rows, cols, lower, blocks);
     }
 }
