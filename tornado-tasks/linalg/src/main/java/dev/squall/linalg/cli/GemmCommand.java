@@ -61,12 +61,11 @@ public final class GemmCommand implements SquallSubcommand {
                     + " 64 x 64 below); tiles elsewhere and for fp32. Or name one: tiles (FP64/FP32 FMA), mma (FP64 tensor cores, register staging),"
                     + " the fp64 tensor-core kernel with a pipeline of asynchronous copies: pipe-w8-s3, pipe-w8-s4, pipe-w8-s2 (8 warps of 64 x 32, 2-4 stages),"
                     + " pipe-w16-s3, pipe-w16-s4 (16 warps of 32 x 32); chunk-w8-s3, chunk-w16-s3, chunk-w16-s4: the same with each work-item's"
-                    + " copy chunks laid out once; chunk-w16-d32-s3, chunk-w8-d32-s3: panels of depth 32; chunk-w8-d32-s3-paired: the latter with"
-                    + " two fragment rows read by one 16-byte local load (default ${DEFAULT-VALUE})")
+                    + " copy chunks laid out once; chunk-w16-d32-s3, chunk-w8-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
     String kernel;
 
     @Option(names = "--split-last-wave", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "on a GPU, a product by chunk-w8-d32-s3(-paired) whose tiles leave a short last wave (8192^3 on 132 SMs: 4 tiles)"
+            description = "on a GPU, a product by chunk-w8-d32-s3 whose tiles leave a short last wave (8192^3 on 132 SMs: 4 tiles)"
                     + " computes those tiles in depth slices on every SM, then sums them; --no-split-last-wave keeps them whole (default ${DEFAULT-VALUE})")
     boolean splitLastWave;
 

@@ -142,8 +142,7 @@ public final class BatchedGemm {
      * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
      * BatchDescriptor, boolean, boolean, GemmKernel)} with a persistent launch: at most {@code maxGroups} groups (0: one a
      * tile), each looping over tiles, so that the product leaves compute units free for work on other queues. Only the
-     * depth-32 kernels of 8 warps ({@link GemmKernel#CHUNK_W8_D32_S3}, {@link GemmKernel#CHUNK_W8_D32_S3_PAIRED}) take
-     * a limit; other kernels launch as {@code append} does.
+     * depth-32 kernel of 8 warps ({@link GemmKernel#CHUNK_W8_D32_S3}) takes a limit; other kernels launch as {@code append} does.
      */
     public static void appendPersistent(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                                         double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, int maxGroups) {
@@ -193,8 +192,8 @@ public final class BatchedGemm {
             int slices = maxGroups == 0 && d.count() == 1 && !lowerOnly && !upperB ? tailSlices(tilesM * tilesN, d.k(0), tailUnits) : 0;
             int tail = slices > 0 ? (int) (slots % tailUnits) : 0;
             KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                    kernel == GemmKernel.CHUNK_W8_D32_S3_PAIRED ? PipelinedGemmKernelsF64::gemmChunkedDeepPaired : PipelinedGemmKernelsF64::gemmChunkedDeep;
-            seq.graph().task(seq.taskName(kernel == GemmKernel.CHUNK_W8_D32_S3_PAIRED ? "gemm_chunk_deep_paired" : "gemm_chunk_deep"),
+                    PipelinedGemmKernelsF64::gemmChunkedDeep;
+            seq.graph().task(seq.taskName("gemm_chunk_deep"),
                     WorkerGrid.of(groups * threads).withLocal(threads),
                     k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
                     shape, tilesM, tilesN, kernel.stages, (int) (slots - tail));

@@ -30,10 +30,9 @@ public enum GemmKernel {
     CHUNK_W8_S3(8, 3, true), CHUNK_W16_S3(16, 3, true), CHUNK_W16_S4(16, 4, true),
     /**
      * {@code gemmChunkedDeep16} (16 warps of 32 x 32) and {@code gemmChunkedDeep} (8 warps of 64 x 32): panels of
-     * depth 32, 3 stages (216 KiB of local memory); {@code gemmChunkedDeepPaired} ({@code chunk-w8-d32-s3-paired}):
-     * {@code gemmChunkedDeep} with two fragment rows (columns) of a depth-major panel read by one 16-byte load.
+     * depth 32, 3 stages (216 KiB of local memory).
      */
-    CHUNK_W16_D32_S3(16, 3, true), CHUNK_W8_D32_S3(8, 3, true), CHUNK_W8_D32_S3_PAIRED(8, 3, true);
+    CHUNK_W16_D32_S3(16, 3, true), CHUNK_W8_D32_S3(8, 3, true);
 
     /** Warps per group and pipeline stages of a PIPE or CHUNK kernel; 0 for the others. */
     final int warps, stages;
@@ -52,7 +51,7 @@ public enum GemmKernel {
 
     /** Whether this kernel takes panels of depth {@link PipelinedGemmKernelsF64#DEEP}. */
     boolean deep() {
-        return this == CHUNK_W16_D32_S3 || this == CHUNK_W8_D32_S3 || this == CHUNK_W8_D32_S3_PAIRED;
+        return this == CHUNK_W16_D32_S3 || this == CHUNK_W8_D32_S3;
     }
 
     /** Whether this is one of the {@link PipelinedGemmKernelsF64} launches. */

@@ -61,7 +61,7 @@ class LookaheadCholeskyTest {
     /**
      * A persistent trailing update (3 work-groups looping over the tiles of each {@code rest} product) with the panel
      * solves on the update queue, and the split update of the next block column (its diagonal block first, the panel
-     * below it with the rest), by the depth-32 tensor-core kernel and its paired-load twin: 587 / 128 (five steps, the
+     * below it with the rest), by the depth-32 tensor-core kernel: 587 / 128 (five steps, the
      * last of 75 columns), 330 / 64 (five steps, the last 10 wide), 459 / 128 (split without a persistent update),
      * against the reference and the single-queue path with the same kernel. Where the kernel's 216 KiB of local memory
      * do not fit, the run is refused.
@@ -69,12 +69,12 @@ class LookaheadCholeskyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
     void persistentRestEqualsReference(Device device) {
-        // n, outer block, paired kernel, rest groups, split
-        int[][] cases = {{587, 128, 0, 3, 0}, {330, 64, 0, 3, 1}, {587, 128, 1, 3, 1}, {459, 128, 0, 0, 1}};
+        // n, outer block, rest groups, split
+        int[][] cases = {{587, 128, 3, 0}, {330, 64, 3, 1}, {587, 128, 3, 1}, {459, 128, 0, 1}};
         for (int[] c : cases) {
-            int n = c[0], outer = c[1], groups = c[3];
-            boolean split = c[4] == 1;
-            GemmKernel kernel = c[2] == 0 ? GemmKernel.CHUNK_W8_D32_S3 : GemmKernel.CHUNK_W8_D32_S3_PAIRED;
+            int n = c[0], outer = c[1], groups = c[2];
+            boolean split = c[3] == 1;
+            GemmKernel kernel = GemmKernel.CHUNK_W8_D32_S3;
             String where = "n=" + n + " outer=" + outer + " " + kernel.cliName() + " rest on " + groups + " groups" + (split ? ", split" : "")
                     + ", on " + device.id();
             double[] a = Matrices.spd(new SplittableRandom(n + 17), n, 0.5);

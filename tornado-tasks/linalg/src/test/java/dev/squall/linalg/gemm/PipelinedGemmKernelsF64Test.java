@@ -45,10 +45,9 @@ class PipelinedGemmKernelsF64Test {
                 out.add(Arguments.of(d, 16, 3, "deep"));
                 out.add(Arguments.of(d, 8, 3, "deep"));
                 out.add(Arguments.of(d, 8, 2, "deep"));
-                out.add(Arguments.of(d, 8, 3, "deep-paired"));
-                // 3 groups looping over every tile (a persistent launch), plain and paired
+                // 3 groups looping over every tile (a persistent launch)
                 out.add(Arguments.of(d, 8, 3, "deep-grid3"));
-                out.add(Arguments.of(d, 8, 2, "deep-paired-grid3"));
+                out.add(Arguments.of(d, 8, 2, "deep-grid3"));
             }
         }
         return out;
@@ -195,7 +194,7 @@ class PipelinedGemmKernelsF64Test {
      * The depth-split last wave ({@link BatchedGemm#appendPipelined} with a unit count): 300 x 260 x 700 on 8 units (9
      * tiles: the last, ragged one in 2 slices) and 390 x 390 x 1100 on 14 units (16 tiles: the last 2 in 4 slices, the
      * last slice shorter), every transpose, odd leading dimensions, alpha and beta (beta = 0 with NaN in C: not read),
-     * plain and paired kernel, against the plain product; the split is asserted to happen.
+     * against the plain product; the split is asserted to happen.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
@@ -209,14 +208,13 @@ class PipelinedGemmKernelsF64Test {
             return;
         }
         int[][] shapes = {{300, 260, 700, 8, 2}, {390, 390, 1100, 14, 4}};
-        int variant = 0;
         for (int[] sh : shapes) {
             int m = sh[0], n = sh[1], k = sh[2], units = sh[3];
             int tiles = ((m + 127) / 128) * ((n + 127) / 128);
             assertEquals(sh[4], BatchedGemm.tailSlices(tiles, k, units), "slices of " + m + "x" + n + "x" + k + " on " + units + " units");
             for (boolean ta : new boolean[] {false, true}) {
                 for (boolean tb : new boolean[] {false, true}) {
-                    GemmKernel kernel = variant++ % 2 == 0 ? GemmKernel.CHUNK_W8_D32_S3 : GemmKernel.CHUNK_W8_D32_S3_PAIRED;
+                    GemmKernel kernel = GemmKernel.CHUNK_W8_D32_S3;
                     double alpha = ta ? -0.5 : 1.5, beta = tb ? 0.25 : 0;
                     int lda = (ta ? k : m) + 3, ldb = (tb ? n : k) + 1, ldc = m + 5;
                     SplittableRandom rnd = new SplittableRandom(m * 7L + k + (ta ? 1 : 0) + (tb ? 2 : 0));
@@ -304,7 +302,7 @@ class PipelinedGemmKernelsF64Test {
             // the 8-warp depth-32 kernels take the slot count; "-gridN": N groups loop over the tiles
             if (kind.contains("-grid")) groups = Math.min(slots, Integer.parseInt(kind.substring(kind.indexOf("-grid") + 5)));
             KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                    kind.contains("paired") ? PipelinedGemmKernelsF64::gemmChunkedDeepPaired : PipelinedGemmKernelsF64::gemmChunkedDeep;
+                    PipelinedGemmKernelsF64::gemmChunkedDeep;
             g.task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages, (int) slots);
         } else {
             KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
