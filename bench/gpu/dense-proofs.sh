@@ -4,7 +4,8 @@
 #       chunk-w8-d32-s3 named, and mma (the default before) NN and NT, with cuBLAS (torch.matmul) before and after them;
 #   (2) blocked Cholesky fp64 n = 16384 within 1.3x of cuSOLVER: one queue and --lookahead, each with the default GEMMs
 #       (auto) and with --gemm-kernel mma (the outer steps' GEMMs as before), --lookahead with --block 1024 (GEMM blocks
-#       half as long, so the diagonal queue finds free SMs sooner), cuSOLVER (torch.linalg.cholesky) before and after.
+#       half as long, so the diagonal queue finds free SMs sooner), cuSOLVER (torch.linalg.cholesky) before and after,
+#       then `--profile` (each phase timed on its own) into run.log.
 #   here:  ./scripts/bundle                        (builds dist/squall-bundle.tar.gz)
 #   there: bash bench/gpu/dense-proofs.sh           (from the repository root; device run, carry dist)
 # First the auto and deep kernels are checked with --verify at sizes that are multiples of neither the tile nor the
@@ -59,6 +60,9 @@ sq "$C" 90 $CHOL --gemm-kernel mma
 sq "$C" 90 $CHOL --gemm-kernel mma --lookahead
 sq "$C" 90 $CHOL --lookahead --block 1024
 peer_cholesky after
+# phase times of the one-queue factorisation with the default GEMMs (text, into run.log: the model in linalg PERF.md)
+echo "+ squall $CHOL --profile ($((SECONDS - start)) s)" >> "$L"
+step 120 "squall cholesky --profile" "$S" $CHOL --profile >> "$L" 2>&1
 python3 bench/peers/dense_proofs_summary.py "$OUT" > "$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"

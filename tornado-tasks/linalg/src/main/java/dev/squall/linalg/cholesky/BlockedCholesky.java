@@ -47,6 +47,13 @@ public final class BlockedCholesky {
         return n >= 8192 ? 2048 : n >= 4096 ? 1024 : OUTER_BLOCK;
     }
 
+    /**
+     * Columns above the diagonal that a factorisation may write: the lower-triangle GEMMs compute whole tiles of up to
+     * 128 x 128 where they straddle the diagonal (every one starts on the diagonal), the diagonal-block kernels stay
+     * inside blocks of {@link #INNER_BLOCK}. Entries further above keep what they held before.
+     */
+    static final int WRITTEN_ABOVE = 128;
+
     private BlockedCholesky() {
     }
 
@@ -81,12 +88,25 @@ public final class BlockedCholesky {
      * product on the sequence's target); the 64-column steps always take the picked one.
      */
     static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm) {
+        append(seq, a, n, info, outer, phases, outerGemm, false);
+    }
+
+    /**
+     * As the one above; {@code upperZero} says that {@code a} holds zeros above the diagonal on entry, so that the
+     * final {@link CholeskyPhase#COPY} only clears the {@link #WRITTEN_ABOVE} columns above it instead of rewriting
+     * the whole matrix.
+     */
+    static void append(LaunchSequence seq, KernelArray a, int n, IntArray info, int outer, Set<CholeskyPhase> phases, GemmKernel outerGemm,
+                       boolean upperZero) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
         Workspace ws = new Workspace(Precision.of(a), n, outer);
         factorBlock(seq, a, 0, n, n, 0, info, ws, outer, phases, outerGemm);
-        if (phases.contains(CholeskyPhase.COPY)) CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+        if (phases.contains(CholeskyPhase.COPY)) {
+            if (upperZero) CopyLaunches.clearUpperBand(seq, a, 0, n, n, WRITTEN_ABOVE);
+            else CopyLaunches.lower(seq, a, 0, n, 0, a, 0, n, 0, n, 1);
+        }
     }
 
     /**
@@ -95,9 +115,11 @@ public final class BlockedCholesky {
      * {@code k % 2}); {@code nextColumn[k]} applies step k's update to block column k + 1 only (its diagonal block
      * and the panel below it); {@code rest[k]} applies it to the rest of the trailing matrix and copies the panel
      * into the matrix. {@code nextColumn} and {@code rest} have one entry fewer than {@code diagonal}. For
-     * {@code n <= 2 * outer} there is one step, the whole factorisation as {@link #append} makes it.
+     * {@code n <= 2 * outer} there is one step, the whole factorisation as {@link #append} makes it. {@code solve[k]},
+     * where not null, solves panel k (then not part of {@code diagonal[k]}): it runs on the update queue, after
+     * {@code diagonal[k]} and before {@code nextColumn[k]}.
      */
-    record LookaheadSteps(LaunchSequence[] diagonal, LaunchSequence[] nextColumn, LaunchSequence[] rest) {
+    record LookaheadSteps(LaunchSequence[] diagonal, LaunchSequence[] solve, LaunchSequence[] nextColumn, LaunchSequence[] rest) {
         int steps() {
             return diagonal.length;
         }
@@ -109,9 +131,16 @@ public final class BlockedCholesky {
      * workspace (scratch of the inner steps, the inverse) and the updates read one of two panel buffers, so step
      * k + 1's diagonal phase may run while step k's rest runs; the caller orders the phases as
      * {@link LookaheadCholesky} says. Launches pick kernel variants for {@code target} (null: the portable ones); the
-     * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null.
+     * panel solves and the updates of the outer steps run {@code outerGemm} where it is not null. With
+     * {@code restGroups > 0} each {@code rest} product is a persistent launch of at most that many groups (for the
+     * kernels that loop over tiles: {@link BatchedGemm#appendPersistent}), so that the diagonal queue's launches find
+     * compute units free, and the panel solves, large products, move out of the diagonal phase into {@code solve}. With
+     * {@code splitNext}, {@code nextColumn[k]} updates only the diagonal block of column k + 1 (all that
+     * {@code diagonal[k + 1]} reads) and the panel below it moves to the start of {@code rest[k]} (the solves are then
+     * in {@code solve} too).
      */
-    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm) {
+    static LookaheadSteps lookahead(String name, Device target, KernelArray a, int n, IntArray info, int outer, GemmKernel outerGemm, int restGroups,
+                                    boolean splitNext) {
         if (outer < INNER_BLOCK || outer % INNER_BLOCK != 0) {
             throw new IllegalArgumentException("outer block must be a positive multiple of " + INNER_BLOCK + ", got " + outer);
         }
@@ -119,12 +148,13 @@ public final class BlockedCholesky {
         if (n <= 2 * outer) {
             LaunchSequence whole = new LaunchSequence(name + "_diag0", target);
             factorBlock(whole, a, 0, n, n, 0, info, new Workspace(p, n, outer), outer, CholeskyPhase.all(), outerGemm);
-            return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[0], new LaunchSequence[0]);
+            return new LookaheadSteps(new LaunchSequence[] {whole}, new LaunchSequence[1], new LaunchSequence[0], new LaunchSequence[0]);
         }
         int steps = (n + outer - 1) / outer;
         Workspace diagonalWs = new Workspace(p, outer, outer);
         KernelArray[] panels = {p.allocate((long) n * outer), p.allocate((long) n * outer)};
-        LaunchSequence[] diagonal = new LaunchSequence[steps], nextColumn = new LaunchSequence[steps - 1], rest = new LaunchSequence[steps - 1];
+        LaunchSequence[] diagonal = new LaunchSequence[steps], solve = new LaunchSequence[steps];
+        LaunchSequence[] nextColumn = new LaunchSequence[steps - 1], rest = new LaunchSequence[steps - 1];
         for (int k = 0; k < steps; k++) {
             int k0 = k * outer, kb = Math.min(outer, n - k0), rem = n - k0 - kb;
             int d = k0 + k0 * n;
@@ -133,25 +163,41 @@ public final class BlockedCholesky {
             factorBlock(diag, a, d, n, kb, k0, info, diagonalWs, outer, null, outerGemm);
             if (rem == 0) break;
             TriangularInverse.append(diag, a, d, n, 0, diagonalWs.inverse, diagonalWs.temp, kb, 1, TriangularInverse.DEFAULT_BLOCK);
-            gemm(diag, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
+            LaunchSequence solver = diag;
+            // the solve on the update queue: it must follow the split update of its panel, and on the units a persistent
+            // update leaves it would take several times longer
+            if (restGroups > 0 || splitNext) solver = solve[k] = new LaunchSequence(name + "_solve" + k, target);
+            gemm(solver, Transpose.N, Transpose.T, 1, a, diagonalWs.inverse, 0, panel,
                     BatchDescriptor.variable(new int[] {rem}, new int[] {kb}, new int[] {kb}, new int[] {d + kb}, new int[] {n},
                             new int[] {0}, new int[] {kb}, new int[] {0}, new int[] {rem}), false, true, outerGemm);
             // step k's update of block column k + 1 (width next): the rem x next strip, its diagonal block's lower triangle
             int next = Math.min(outer, rem), dNext = d + kb + kb * n;
             LaunchSequence column = nextColumn[k] = new LaunchSequence(name + "_next" + k, target);
-            gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
-                    BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
-                            new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
             LaunchSequence r = rest[k] = new LaunchSequence(name + "_rest" + k, target);
             int m = rem - next;
+            if (splitNext && m > 0) {
+                // the diagonal block of column k + 1 first (all the next factor waits for), the panel below it with the rest
+                gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                        BatchDescriptor.variable(new int[] {next}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                                new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
+                BatchDescriptor below = BatchDescriptor.variable(new int[] {m}, new int[] {next}, new int[] {kb}, new int[] {next}, new int[] {rem},
+                        new int[] {0}, new int[] {rem}, new int[] {dNext + next}, new int[] {n});
+                BatchedGemm.appendPersistent(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a, below, false, false,
+                        outerGemm != null ? outerGemm : BatchedGemm.choose(target, p, below), restGroups);
+            } else {
+                gemm(column, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
+                        BatchDescriptor.variable(new int[] {rem}, new int[] {next}, new int[] {kb}, new int[] {0}, new int[] {rem},
+                                new int[] {0}, new int[] {rem}, new int[] {dNext}, new int[] {n}), true, false, outerGemm);
+            }
             if (m > 0) {
-                gemm(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a,
-                        BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
-                                new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n}), true, false, outerGemm);
+                BatchDescriptor update = BatchDescriptor.variable(new int[] {m}, new int[] {m}, new int[] {kb}, new int[] {next}, new int[] {rem},
+                        new int[] {next}, new int[] {rem}, new int[] {dNext + next + next * n}, new int[] {n});
+                BatchedGemm.appendPersistent(r, Transpose.N, Transpose.T, -1, panel, panel, 1, a, update, true, false,
+                        outerGemm != null ? outerGemm : BatchedGemm.choose(target, p, update), restGroups);
             }
             CopyLaunches.rect(r, panel, 0, rem, a, d + kb, n, rem, kb);
         }
-        return new LookaheadSteps(diagonal, nextColumn, rest);
+        return new LookaheadSteps(diagonal, solve, nextColumn, rest);
     }
 
     /**

@@ -74,10 +74,23 @@ public final class CholeskyKernelsF64 {
     }
 
     /**
+     * Writes zeros to the entries of the {@code n x n} matrix at {@code off} (leading dimension {@code lda}) that lie
+     * above the diagonal by 1 to {@code band} columns: one work-item per entry, {@code n x band} of them (groups of
+     * {@link #THREADS}), consecutive work-items on consecutive rows of one column.
+     */
+    @Kernel
+    public static void clearUpperBand(KernelContext ctx, DoubleArray a, int off, int lda, int n, int band) {
+        int idx = ctx.globalIdx;
+        int c = idx / band;
+        int r = c - 1 - (idx - c * band);
+        if (c < n && r >= 0) a.set(off + r + c * lda, 0);
+    }
+
+    /**
      * Copies the lower triangle of {@code rows x rows} blocks (batched) into {@code dst} and writes
      * zeros above the diagonal; {@code src == dst} with equal layout clears the upper triangle in
-     * place. With {@code lowerOnly == 0} the whole {@code rows x cols} rectangle is copied.
-     * Grid: {@code blocks} groups of {@link #THREADS} per matrix.
+     * place. With {@code lowerOnly == 0} the whole {@code rows x cols} rectangle is copied; with 2 the lower
+     * triangle only, the entries above it left as they are. Grid: {@code blocks} groups of {@link #THREADS} per matrix.
      */
     @Kernel
     public static void copyBlock(KernelContext ctx, DoubleArray src, int srcOff, int lds, int srcStride,
@@ -86,6 +99,7 @@ public final class CholeskyKernelsF64 {
         int idx = (ctx.groupIdx - e * blocks) * THREADS + ctx.localIdx;
         if (idx >= rows * cols) return;
         int r = idx % rows, c = idx / rows;
+        if (lowerOnly == 2 && r < c) return;
         double v = lowerOnly != 0 && r < c ? 0 : src.get(srcOff + e * srcStride + r + c * lds);
         dst.set(dstOff + e * dstStride + r + c * ldd, v);
     }

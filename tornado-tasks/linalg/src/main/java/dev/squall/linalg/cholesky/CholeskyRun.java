@@ -75,6 +75,19 @@ public final class CholeskyRun implements AutoCloseable {
      * kernels; the {@code jvm} device's loop path (without look-ahead) has no GEMMs and ignores it.
      */
     public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm) {
+        this(device, a, n, outerBlock, deviceKernels, lookahead, outerGemm, 0, false);
+    }
+
+    /**
+     * As {@link #CholeskyRun(Device, KernelArray, int, int, boolean, boolean, GemmKernel)}; with {@code lookahead} and
+     * {@code restGroups > 0} the bulk of each trailing update is a persistent launch of at most {@code restGroups}
+     * work-groups (fewer than the device's compute units, so that the diagonal chain finds units free) and the panel
+     * solves run on the update queue; with {@code splitNext} each step's update of the next block column is split, its
+     * diagonal block first, the panel below it with the rest of the update ({@link LookaheadCholesky}).
+     */
+    public CholeskyRun(Device device, KernelArray a, int n, int outerBlock, boolean deviceKernels, boolean lookahead, GemmKernel outerGemm, int restGroups,
+                       boolean splitNext) {
+        if (restGroups < 0) throw new IllegalArgumentException("restGroups must be >= 0, got " + restGroups);
         InputChecks.squareBatch("A", a, n, 1);
         InputChecks.finiteLower("A", a, n, 1);
         this.a = a;
@@ -82,8 +95,18 @@ public final class CholeskyRun implements AutoCloseable {
         this.n = n;
         this.device = device;
         info.init(Integer.MAX_VALUE);
+        boolean blocked = lookahead || device.info().type() != DeviceType.JVM;
+        if (blocked) {
+            // zeros above the diagonal of work, once: each factorisation copies only A's lower triangle in and clears the
+            // band above the diagonal that it writes (BlockedCholesky.WRITTEN_ABOVE), so they stay
+            LaunchSequence clear = new LaunchSequence("cholesky_clear_work", deviceKernels ? device : null);
+            CopyLaunches.lower(clear, work, 0, n, 0, work, 0, n, 0, n, 1);
+            try (ExecutionPlan p = clear.plan(device)) {
+                p.execute();
+            }
+        }
         if (lookahead) {
-            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm);
+            this.lookahead = new LookaheadCholesky(device, a, work, n, info, outerBlock, deviceKernels, outerGemm, restGroups, splitNext);
             this.plan = null;
             return;
         }
@@ -93,8 +116,8 @@ public final class CholeskyRun implements AutoCloseable {
         if (device.info().type() == DeviceType.JVM) {
             LoopCholesky.append(seq, a, work, n, info);
         } else {
-            CopyLaunches.lower(seq, a, 0, n, 0, work, 0, n, 0, n, 1);
-            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm);
+            CopyLaunches.lowerOnly(seq, a, 0, n, work, 0, n, n);
+            BlockedCholesky.append(seq, work, n, info, outerBlock, CholeskyPhase.all(), outerGemm, true);
         }
         seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
         plan = seq.plan(device).withProfiler(true);

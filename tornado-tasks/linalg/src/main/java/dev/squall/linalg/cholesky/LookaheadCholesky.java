@@ -21,6 +21,9 @@ import java.util.List;
  *   update:   copy A -> work | next(0)          rest(0) | next(1)     rest(1) | ... | final copy
  *   diagonal:        diag(0) |        diag(1)           |     diag(2)         | ... diag(K-1)
  * </pre>
+ * With a persistent {@code rest} (fewer groups than the device has units, so that the diagonal chain finds units
+ * free), the panel solve leaves {@code diag(k)} for {@code solve(k)} on the update queue, after {@code rest(k - 1)}:
+ * on the few units left it would take several times longer.
  * {@code next(k)} waits for {@code diag(k)} (it reads panel k), {@code diag(k+1)} for {@code next(k)} (its block
  * column is then up to date: {@code rest(k-1)} ran before it on the same queue), and the final copy for the
  * last {@code diag}. Panels alternate between two buffers: {@code diag(k+2)} overwrites panel k's buffer only
@@ -33,7 +36,7 @@ import java.util.List;
 final class LookaheadCholesky implements AutoCloseable {
     private final DeviceQueue update, diagonal;
     private final ExecutionPlan upload, prepare, finish, download;
-    private final ExecutionPlan[] diag, next, rest;
+    private final ExecutionPlan[] diag, solve, next, rest;
     private final List<ExecutionPlan> plans = new ArrayList<>();
 
     /**
@@ -47,26 +50,44 @@ final class LookaheadCholesky implements AutoCloseable {
 
     /** As the constructor above, the panel solves and updates of the outer steps by {@code outerGemm} (null: picked per product). */
     LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels, GemmKernel outerGemm) {
+        this(device, a, work, n, info, outer, deviceKernels, outerGemm, 0, false);
+    }
+
+    /**
+     * As the constructor above; with {@code restGroups > 0} the bulk of each trailing update is a persistent launch
+     * of at most that many groups and the panel solves run on the update queue; with {@code splitNext} step k's update
+     * of block column k + 1 is split, its diagonal block before {@code diag(k + 1)}, the panel below it with
+     * {@code rest(k)} ({@link BlockedCholesky#lookahead}).
+     */
+    LookaheadCholesky(Device device, KernelArray a, KernelArray work, int n, IntArray info, int outer, boolean deviceKernels, GemmKernel outerGemm,
+                      int restGroups, boolean splitNext) {
         Device target = deviceKernels ? device : null;
-        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer, outerGemm);
+        BlockedCholesky.LookaheadSteps steps = BlockedCholesky.lookahead("cholesky_lookahead", target, work, n, info, outer, outerGemm, restGroups,
+                splitNext);
         update = device.newQueue();
         diagonal = device.newPriorityQueue(); // its short launches go ahead of the pending blocks of the update GEMMs
         LaunchSequence up = new LaunchSequence("cholesky_upload", target);
         up.graph().transferToDevice(DataTransferMode.EVERY_EXECUTION, a, info);
         upload = plan(up, device, update);
         LaunchSequence copyIn = new LaunchSequence("cholesky_copy_in", target);
-        CopyLaunches.lower(copyIn, a, 0, n, 0, work, 0, n, 0, n, 1);
+        // work holds zeros above the diagonal (CholeskyRun clears it once; clearUpperBand below keeps it so)
+        CopyLaunches.lowerOnly(copyIn, a, 0, n, work, 0, n, n);
         prepare = plan(copyIn, device, update);
         diag = new ExecutionPlan[steps.steps()];
+        solve = new ExecutionPlan[steps.steps()];
         next = new ExecutionPlan[steps.steps() - 1];
         rest = new ExecutionPlan[steps.steps() - 1];
-        for (int k = 0; k < diag.length; k++) diag[k] = plan(steps.diagonal()[k], device, diagonal);
+        for (int k = 0; k < diag.length; k++) {
+            diag[k] = plan(steps.diagonal()[k], device, diagonal);
+            if (steps.solve()[k] != null) solve[k] = plan(steps.solve()[k], device, update);
+        }
         for (int k = 0; k < next.length; k++) {
             next[k] = plan(steps.nextColumn()[k], device, update);
             rest[k] = plan(steps.rest()[k], device, update);
         }
         LaunchSequence copyOut = new LaunchSequence("cholesky_copy_out", target);
-        CopyLaunches.lower(copyOut, work, 0, n, 0, work, 0, n, 0, n, 1);
+        // the factorisation writes above the diagonal only near it
+        CopyLaunches.clearUpperBand(copyOut, work, 0, n, n, BlockedCholesky.WRITTEN_ABOVE);
         finish = plan(copyOut, device, update);
         LaunchSequence down = new LaunchSequence("cholesky_download", target);
         down.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, info);
@@ -93,14 +114,15 @@ final class LookaheadCholesky implements AutoCloseable {
         upload.execute();
         Event start = update.record();
         ExecutionHandle ready = prepare.executeAsync();
-        ExecutionHandle factored = diag[0].after(ready.event()).executeAsync();
-        List<ExecutionHandle> handles = new ArrayList<>(List.of(ready, factored));
+        List<ExecutionHandle> handles = new ArrayList<>(List.of(ready));
+        ExecutionHandle factored = solved(diag[0].after(ready.event()).executeAsync(), 0, handles);
         for (int k = 0; k < next.length; k++) {
             ExecutionHandle column = next[k].after(factored.event()).executeAsync();
-            factored = diag[k + 1].after(column.event()).executeAsync();
+            ExecutionHandle diagonalDone = diag[k + 1].after(column.event()).executeAsync();
             handles.add(column);
-            handles.add(factored);
             handles.add(rest[k].executeAsync());
+            // with separate solves, solve(k + 1) follows rest(k) on the update queue
+            factored = solved(diagonalDone, k + 1, handles);
         }
         handles.add(finish.after(factored.event()).executeAsync());
         Event end = update.record();
@@ -108,6 +130,15 @@ final class LookaheadCholesky implements AutoCloseable {
         ExecutionResult r = download.execute();
         double ms = end.millisSince(start);
         return new Timed(r, new Profile(0, Double.NaN, ms, Double.NaN, (System.nanoTime() - t0) / 1e3));
+    }
+
+    /** Adds {@code diagonalDone} to {@code handles}; returns the handle after which panel k is solved (its solve's, where separate). */
+    private ExecutionHandle solved(ExecutionHandle diagonalDone, int k, List<ExecutionHandle> handles) {
+        handles.add(diagonalDone);
+        if (solve[k] == null) return diagonalDone;
+        ExecutionHandle s = solve[k].after(diagonalDone.event()).executeAsync();
+        handles.add(s);
+        return s;
     }
 
     /** An execution's download result and its profile (kernel time across both queues). */

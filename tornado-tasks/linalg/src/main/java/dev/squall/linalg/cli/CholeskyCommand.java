@@ -85,6 +85,16 @@ public final class CholeskyCommand implements SquallSubcommand {
             + " runs (events order the steps; the time spans both queues); on jvm too, which then runs the blocked kernels instead of the loop ones")
     boolean lookahead;
 
+    @Option(names = "--rest-groups", paramLabel = "G", defaultValue = "0",
+            description = "with --lookahead: the bulk of each trailing update as a persistent launch of G work-groups looping over its tiles"
+                    + " (fewer than the GPU's SMs, 116 of an H100's 132 say, so that the next diagonal block's launches find SMs free), the panel"
+                    + " solves then on the update queue; 0: one work-group a tile (default ${DEFAULT-VALUE})")
+    int restGroups;
+
+    @Option(names = "--split-next", description = "with --lookahead: each step's update of the next block column split in two, its diagonal"
+            + " block first (all the next diagonal factor waits for), the panel below it with the rest of the update (on --rest-groups groups)")
+    boolean splitNext;
+
     @Option(names = "--profile", description = "also time each phase of the device path on its own (one matrix, not on jvm)")
     boolean profile;
 
@@ -134,6 +144,9 @@ public final class CholeskyCommand implements SquallSubcommand {
             }
             if (run.precision() != Precision.FP64) throw new IllegalArgumentException("--gemm-kernel " + gemmKernel + " is fp64 only; use auto or tiles with " + run.precision());
         }
+        if (restGroups < 0) throw new IllegalArgumentException("--rest-groups must be >= 0, got " + restGroups);
+        if (restGroups > 0 && !lookahead) throw new IllegalArgumentException("--rest-groups " + restGroups + " applies to --lookahead; add --lookahead");
+        if (splitNext && !lookahead) throw new IllegalArgumentException("--split-next applies to --lookahead; add --lookahead");
         if (lookahead && batch > 1) throw new IllegalArgumentException("--lookahead applies to one blocked factorisation; drop --batch " + batch);
         if (profile && batch > 1) throw new IllegalArgumentException("--profile times the phases of one blocked factorisation; drop --batch " + batch);
         Precision p = run.precision();
@@ -141,6 +154,8 @@ public final class CholeskyCommand implements SquallSubcommand {
         if (deviceKernels && p == Precision.FP64 && GemmKernel.forDevice(device) == GemmKernel.MMA) blockedLabel = "blocked-mma";
         if (outerGemm != null) blockedLabel = "blocked-gemm-" + outerGemm.cliName();
         if (lookahead) blockedLabel += "-lookahead";
+        if (restGroups > 0) blockedLabel += "-rest" + restGroups;
+        if (splitNext) blockedLabel += "-split";
         if (profile && device.info().type() == DeviceType.JVM) throw new IllegalArgumentException("--profile times the GPU/OpenCL path's phases; the jvm device runs loop kernels instead");
         double flops = BlockedCholesky.flops(n) * batch;
         CostEstimate.warnIfSlow(System.err, device, flops * (run.repeat() + 1), String.format(Locale.ROOT, "cholesky n=%d batch=%d, %d runs", n, batch, run.repeat() + 1));
@@ -156,7 +171,7 @@ public final class CholeskyCommand implements SquallSubcommand {
         KernelArray l;
         try {
             if (batch == 1) {
-                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm)) {
+                try (CholeskyRun c = new CholeskyRun(device, a, n, outer, deviceKernels, lookahead, outerGemm, restGroups, splitNext)) {
                     t = Timing.measure("cholesky", run, () -> c.execute().kernelMillis());
                     l = run.verify() ? c.factor().l() : null;
                 }

@@ -64,6 +64,11 @@ public final class GemmCommand implements SquallSubcommand {
                     + " copy chunks laid out once; chunk-w16-d32-s3, chunk-w8-d32-s3: panels of depth 32 (default ${DEFAULT-VALUE})")
     String kernel;
 
+    @Option(names = "--split-last-wave", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "on a GPU, a product by chunk-w8-d32-s3 whose tiles leave a short last wave (8192^3 on 132 SMs: 4 tiles)"
+                    + " computes those tiles in depth slices on every SM, then sums them; --no-split-last-wave keeps them whole (default ${DEFAULT-VALUE})")
+    boolean splitLastWave;
+
     @Mixin
     RunOptions run;
 
@@ -72,11 +77,12 @@ public final class GemmCommand implements SquallSubcommand {
 
     /**
      * {@code --json} result (schema in tornado-tasks/cli/JSON.md): m, n, k, batch, op(A) and op(B) (N or T), precision, device, the
-     * kernel used (tiles, mma, ...), device times (median and minimum, ms), GFLOP/s, whether --verify ran, the largest
+     * kernel used (tiles, mma, ...), whether a short last wave may be split over depth (--split-last-wave), device times
+     * (median and minimum, ms), GFLOP/s, whether --verify ran, the largest
      * |C - C_ref| / sqrt(k) on the sampled products, and {@code ok}.
      */
     public record Result(String command, int m, int n, int k, int batch, String transa, String transb, String precision, String device, String kernel,
-                         double msMedian, double msMin, double gflops, boolean verified, Double maxError, boolean ok) {
+                         boolean splitLastWave, double msMedian, double msMin, double gflops, boolean verified, Double maxError, boolean ok) {
     }
 
     @Override
@@ -100,7 +106,7 @@ public final class GemmCommand implements SquallSubcommand {
         LaunchSequence seq = new LaunchSequence("gemm", device);
         seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, a, b);
         GemmKernel used = kernel.equals("auto") ? BatchedGemm.choose(device, p, d) : GemmKernel.parse(kernel);
-        BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, used);
+        BatchedGemm.append(seq, transA, transB, 1, a, b, 0, c, d, false, false, used, splitLastWave);
         Timing t;
         try (ExecutionPlan plan = seq.plan(device).withProfiler(true)) {
             t = Timing.ofKernels("gemm", plan, run);
@@ -118,7 +124,7 @@ public final class GemmCommand implements SquallSubcommand {
         }
         boolean ok = !run.verify() || err <= 50 * p.epsilon() * Math.sqrt(kk) * 4;
         if (run.json()) {
-            JsonOutput.print(new Result("gemm", m, nn, kk, batch, transA.toString(), transB.toString(), p.toString(), device.id(), used.cliName(),
+            JsonOutput.print(new Result("gemm", m, nn, kk, batch, transA.toString(), transB.toString(), p.toString(), device.id(), used.cliName(), splitLastWave,
                     t.medianMs(), t.minMs(), t.gflops(flops), run.verify(), Report.orNull(run.verify(), err), ok));
         } else {
             System.out.println(String.format(Locale.ROOT, "gemm %dx%dx%d batch=%d %s%s %s kernel=%s on %s: %.3f ms median, %.3f ms min, %.1f GFLOP/s",

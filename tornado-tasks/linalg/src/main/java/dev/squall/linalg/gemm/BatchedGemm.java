@@ -88,6 +88,15 @@ public final class BatchedGemm {
     /** As the one above with the kernel named. */
     public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
                               double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+        append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, true);
+    }
+
+    /**
+     * As the one above; {@code splitLastWave} false keeps every tile whole: the depth-32 kernels on a GPU otherwise split
+     * a short last wave of a single full product over depth ({@link #appendPipelined}).
+     */
+    public static void append(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                              double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, boolean splitLastWave) {
         Precision p = Precision.of(c);
         if (!p.holds(a) || !p.holds(b)) {
             throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
@@ -96,7 +105,9 @@ public final class BatchedGemm {
         if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
         if (kernel.pipelined()) {
             if (p != Precision.FP64) throw new IllegalArgumentException("the pipelined mma GEMM kernel is fp64 only; C is " + c.elementType());
-            appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel);
+            Device target = seq.target();
+            appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, 0,
+                    splitLastWave && target != null && target.info().isGpu() ? target.info().computeUnits() : 0);
             return;
         }
         if (kernel == GemmKernel.MMA) {
@@ -127,9 +138,41 @@ public final class BatchedGemm {
                 (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN);
     }
 
-    /** The launch of {@link PipelinedGemmKernelsF64}: {@code kernel}'s warps pick the kernel, its stages the pipeline depth. */
+    /**
+     * As {@link #append(LaunchSequence, Transpose, Transpose, double, KernelArray, KernelArray, double, KernelArray,
+     * BatchDescriptor, boolean, boolean, GemmKernel)} with a persistent launch: at most {@code maxGroups} groups (0: one a
+     * tile), each looping over tiles, so that the product leaves compute units free for work on other queues. Only the
+     * depth-32 kernel of 8 warps ({@link GemmKernel#CHUNK_W8_D32_S3}) takes a limit; other kernels launch as {@code append} does.
+     */
+    public static void appendPersistent(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
+                                        double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, int maxGroups) {
+        if (maxGroups < 0) throw new IllegalArgumentException("maxGroups must be >= 0, got " + maxGroups);
+        if (!kernel.pipelined() || maxGroups == 0) {
+            append(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel);
+            return;
+        }
+        Precision p = Precision.of(c);
+        if (!p.holds(a) || !p.holds(b)) {
+            throw new IllegalArgumentException("A, B and C must have one precision: " + a.elementType() + ", " + b.elementType() + ", " + c.elementType());
+        }
+        check(ta, tb, a, b, c, d);
+        if (d.count() == 0 || d.maxM() == 0 || d.maxN() == 0) return;
+        if (p != Precision.FP64) throw new IllegalArgumentException("the pipelined mma GEMM kernel is fp64 only; C is " + c.elementType());
+        appendPipelined(seq, ta, tb, alpha, a, b, beta, c, d, lowerOnly, upperB, kernel, maxGroups, 0);
+    }
+
+    /**
+     * The launch of {@link PipelinedGemmKernelsF64} ({@code kernel}'s warps pick the kernel, its stages the pipeline
+     * depth); for the 8-warp depth-32 kernels at most {@code maxGroups} groups (0: one a tile). With
+     * {@code tailUnits > 0} (a GPU's compute units) a single full product whose tiles fill whole waves of
+     * {@code tailUnits} groups but for a short last one ({@link #tailSlices}) has that last wave's tiles split over
+     * depth: its tiles' partial products over {@code slices} depth ranges as one batched launch into scratch, then summed
+     * into C ({@link PipelinedGemmKernelsF64#sumSlices}), so the last wave takes a fraction of a tile's time instead of
+     * a whole one on a few units.
+     */
     static void appendPipelined(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, KernelArray a, KernelArray b,
-                                double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel) {
+                                double beta, KernelArray c, BatchDescriptor d, boolean lowerOnly, boolean upperB, GemmKernel kernel, int maxGroups,
+                                int tailUnits) {
         Device target = seq.target();
         long bytes = kernel.deep() ? PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP : PipelinedGemmKernelsF64.LOCAL_BYTES;
         if (target != null && !PipelinedGemmKernelsF64.fits(target, bytes)) {
@@ -140,13 +183,99 @@ public final class BatchedGemm {
         boolean wide = kernel.warps == 16;
         int threads = wide ? PipelinedGemmKernelsF64.THREADS16 : PipelinedGemmKernelsF64.THREADS;
         int tilesM = ceilDiv(d.maxM(), tile), tilesN = ceilDiv(d.maxN(), tile);
+        long slots = (long) d.count() * tilesM * tilesN;
+        int shape = (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0);
+        if (kernel.deep() && !wide) {
+            // the 8-warp depth-32 kernels loop over tiles: a grid of at most maxGroups groups (0: one group a tile)
+            if (slots > Integer.MAX_VALUE) throw new IllegalArgumentException("too many tiles in one GEMM launch: " + slots);
+            long groups = maxGroups > 0 ? Math.min(maxGroups, slots) : slots;
+            int slices = maxGroups == 0 && d.count() == 1 && !lowerOnly && !upperB ? tailSlices(tilesM * tilesN, d.k(0), tailUnits) : 0;
+            int tail = slices > 0 ? (int) (slots % tailUnits) : 0;
+            KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    PipelinedGemmKernelsF64::gemmChunkedDeep;
+            seq.graph().task(seq.taskName("gemm_chunk_deep"),
+                    WorkerGrid.of(groups * threads).withLocal(threads),
+                    k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
+                    shape, tilesM, tilesN, kernel.stages, (int) (slots - tail));
+            if (tail > 0) appendTail(seq, ta, tb, alpha, fp64("A", a), fp64("B", b), beta, fp64("C", c), d, kernel, k, tilesM, tilesN, tail, slices);
+            return;
+        }
         KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kernel.deep() ? (wide ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
+                kernel.deep() ? PipelinedGemmKernelsF64::gemmChunkedDeep16
                         : kernel.chunked ? (wide ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
                         : wide ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
-        seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")), WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads),
+        seq.graph().task(seq.taskName((kernel.deep() ? "gemm_chunk_deep" : kernel.chunked ? "gemm_chunk" : "gemm_pipe") + (wide ? "16" : "")),
+                WorkerGrid.of(slots * threads).withLocal(threads),
                 k, new KernelContext(), fp64("A", a), fp64("B", b), fp64("C", c), d.toIntArray(), alpha, beta, ta.flag(), tb.flag(),
-                (lowerOnly ? MmaGemmKernelsF64.LOWER_C : 0) | (upperB ? MmaGemmKernelsF64.UPPER_B : 0), tilesM, tilesN, kernel.stages);
+                shape, tilesM, tilesN, kernel.stages);
+    }
+
+    /** Smallest depth of one slice of a split last wave: 8 panels, so the pipeline's fill stays a small part. */
+    static final int MIN_SLICE = 8 * PipelinedGemmKernelsF64.DEEP;
+
+    /**
+     * Depth slices for the last wave of {@code tiles} tiles of depth {@code k} on {@code units} compute units (one group
+     * each), or 0 for no split: the split pays where the tiles fill at least one whole wave and the last holds at most
+     * a quarter of the units, each slice at least {@link #MIN_SLICE} deep.
+     */
+    static int tailSlices(int tiles, int k, int units) {
+        if (units <= 0 || tiles <= units) return 0;
+        int tail = tiles % units;
+        if (tail == 0 || 4 * tail > units) return 0;
+        int slices = Math.min(units / tail, k / MIN_SLICE);
+        if (slices < 2) return 0;
+        int depth = sliceDepth(k, slices);
+        return (k + depth - 1) / depth;
+    }
+
+    /** Depth of each of {@code slices} slices of {@code k}, a multiple of the kernel's panel depth (the last may be shorter). */
+    static int sliceDepth(int k, int slices) {
+        int deep = PipelinedGemmKernelsF64.DEEP;
+        return ((k + slices - 1) / slices + deep - 1) / deep * deep;
+    }
+
+    /**
+     * The last {@code tail} tiles of the single product {@code d} (slots {@code tiles - tail ..}, in the kernel's banded
+     * order), each split into {@code slices} depth ranges: one batched launch of {@code k} with an entry per tile and
+     * slice writing its partial product to scratch, then {@link PipelinedGemmKernelsF64#sumSlices} into C.
+     */
+    private static void appendTail(LaunchSequence seq, Transpose ta, Transpose tb, double alpha, DoubleArray a, DoubleArray b, double beta,
+                                   DoubleArray c, BatchDescriptor d, GemmKernel kernel,
+                                   KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k,
+                                   int tilesM, int tilesN, int tail, int slices) {
+        int tile = PipelinedGemmKernelsF64.TILE, m = d.m(0), n = d.n(0), depth = d.k(0);
+        int aOff = d.field(0, 3), lda = d.field(0, 4), bOff = d.field(0, 5), ldb = d.field(0, 6);
+        int sd = sliceDepth(depth, slices), entries = tail * slices;
+        int[] em = new int[entries], en = new int[entries], ek = new int[entries], ea = new int[entries], eb = new int[entries], ew = new int[entries];
+        int[] aLd = new int[entries], bLd = new int[entries], ldw = new int[entries], tiles = new int[4 * tail];
+        int first = tilesM * tilesN - tail;
+        for (int i = 0; i < tail; i++) {
+            int r0 = PipelinedGemmKernelsF64.bandedRow(first + i, tilesM, tilesN) * tile, c0 = PipelinedGemmKernelsF64.bandedCol(first + i, tilesM, tilesN) * tile;
+            int rows = Math.min(tile, m - r0), cols = Math.min(tile, n - c0);
+            tiles[4 * i] = r0;
+            tiles[4 * i + 1] = c0;
+            tiles[4 * i + 2] = rows;
+            tiles[4 * i + 3] = cols;
+            for (int s = 0; s < slices; s++) {
+                int e = i * slices + s, p0 = s * sd;
+                em[e] = rows;
+                en[e] = cols;
+                ek[e] = Math.min(sd, depth - p0);
+                ea[e] = ta == Transpose.N ? aOff + r0 + p0 * lda : aOff + p0 + r0 * lda;
+                eb[e] = tb == Transpose.N ? bOff + p0 + c0 * ldb : bOff + c0 + p0 * ldb;
+                ew[e] = e * tile * tile;
+                aLd[e] = lda;
+                bLd[e] = ldb;
+                ldw[e] = tile;
+            }
+        }
+        DoubleArray w = new DoubleArray((long) entries * tile * tile);
+        int threads = PipelinedGemmKernelsF64.THREADS;
+        seq.graph().task(seq.taskName("gemm_tail_slices"), WorkerGrid.of((long) entries * threads).withLocal(threads),
+                k, new KernelContext(), a, b, w, BatchDescriptor.variable(em, en, ek, ea, aLd, eb, bLd, ew, ldw).toIntArray(), 1.0, 0.0,
+                ta.flag(), tb.flag(), 0, 1, 1, kernel.stages, entries);
+        seq.graph().task(seq.taskName("gemm_tail_sum"), WorkerGrid.of((long) tail * tile * tile).withLocal(threads),
+                PipelinedGemmKernelsF64::sumSlices, new KernelContext(), w, c, IntArray.fromArray(tiles), tail, slices, d.field(0, 7), d.field(0, 8), alpha, beta);
     }
 
     private static DoubleArray fp64(String what, KernelArray x) {

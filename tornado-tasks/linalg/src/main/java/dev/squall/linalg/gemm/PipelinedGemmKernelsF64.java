@@ -120,6 +120,27 @@ public final class PipelinedGemmKernelsF64 {
     }
 
     /**
+     * {@code C = alpha sum_s W_(i, s) + beta C} for the tiles i of {@code tiles} (4 ints each: first row, first column,
+     * rows, columns of C), where {@code W_(i, s)} is the {@code TILE x TILE} partial product of tile i over depth slice s
+     * ({@code slices} of them, tile-major in {@code w}, leading dimension {@link #TILE}); one work-item per element of
+     * the tiles (grid {@code tiles x TILE x TILE}). The reduction of the depth-split last wave of a large product.
+     */
+    @Kernel
+    public static void sumSlices(KernelContext ctx, @ReadOnly DoubleArray w, DoubleArray c, @ReadOnly IntArray tiles, int count, int slices,
+                                 int cOff, int ldc, double alpha, double beta) {
+        int g = ctx.globalIdx;
+        int i = g / (TILE * TILE), e = g - i * (TILE * TILE);
+        if (i >= count) return;
+        int r = e % TILE, col = e / TILE;
+        if (r >= tiles.get(4 * i + 2) || col >= tiles.get(4 * i + 3)) return;
+        int base = i * slices * TILE * TILE + e;
+        double sum = 0;
+        for (int s = 0; s < slices; s++) sum += w.get(base + s * TILE * TILE);
+        store(c, cOff, ldc, tiles.get(4 * i) + tiles.get(4 * i + 2), tiles.get(4 * i + 1) + tiles.get(4 * i + 3),
+                tiles.get(4 * i) + r, tiles.get(4 * i + 1) + col, alpha, beta, sum);
+    }
+
+    /**
      * {@code C_e = alpha op(A_e) op(B_e) + beta C_e}; arguments, grid (groups of {@link #THREADS}) and {@code shape} as
      * {@link MmaGemmKernelsF64#gemmMma}, plus {@code stages} (2 to {@link #MAX_STAGES}: panels in local memory, all but
      * one in flight). Warp {@code w} owns rows {@code 64 (w % 2) ..} and columns {@code 32 (w / 2) ..} of the tile, its
@@ -662,125 +683,136 @@ public final class PipelinedGemmKernelsF64 {
     /**
      * {@link #gemmChunked} (8 warps of 64 x 32, groups of {@link #THREADS}) with panels of depth {@link #DEEP}, as
      * {@link #gemmChunkedDeep16}: each work-item copies 8 chunks of each operand a panel, at most {@link #DEEP_STAGES}
-     * stages (216 KiB of local memory).
+     * stages (216 KiB of local memory). {@code slots} is the number of tiles of the launch (entries x
+     * {@code tilesM x tilesN}); a grid of fewer groups loops over them (a persistent launch that leaves units free for
+     * work on other queues).
      */
     @Kernel
     public static void gemmChunkedDeep(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly DoubleArray b, DoubleArray c, @ReadOnly IntArray desc,
-                                     double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN, int stages) {
+                                     double alpha, double beta, int transA, int transB, int shape, int tilesM, int tilesN, int stages,
+                                     int slots) {
         double[] as = ctx.allocateDoubleLocalArray(DEEP_STAGES * DEEP_STAGE);
         double[] bs = ctx.allocateDoubleLocalArray(DEEP_STAGES * DEEP_STAGE);
-        int perEntry = tilesM * tilesN;
-        int e = ctx.groupIdx / perEntry;
-        int t = ctx.groupIdx - e * perEntry;
-        int d = e * 9;
-        int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
-        int aOff = desc.get(d + 3), lda = desc.get(d + 4);
-        int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
-        int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
-        int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
-        if (row0 >= m || col0 >= n) return;
-        if ((shape & MmaGemmKernelsF64.LOWER_C) != 0 && row0 + TILE <= col0) return;
-        int kEnd = (shape & MmaGemmKernelsF64.UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
-        int lid = ctx.localIdx;
-        int lane = lid & 31, warp = lid >> 5;
-        int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
-        int fr = lane >> 2, fq = lane & 3;
-        int panels = (kEnd + DEEP - 1) / DEEP;
-        // chunk copies need every source chunk 16-byte aligned: even offsets and leading dimensions
-        boolean chunked = ((aOff | lda | bOff | ldb) & 1) == 0;
-        // this work-item's chunks of an operand panel: layout rows r, r + step, ... at element c of the row (a layout row
-        // is a depth of a depth-major panel, 64 chunks; a tile row of a row-major one, 8 chunks)
-        int aCpr = transA == 0 ? TILE / 2 : DEEP / 2, bCpr = transB != 0 ? TILE / 2 : DEEP / 2;
-        int aR = lid / aCpr, bR = lid / bCpr;
-        int aC = 2 * (lid - aR * aCpr), bC = 2 * (lid - bR * bCpr);
-        int aStep = THREADS / aCpr, bStep = THREADS / bCpr;
-        int aLd = transA == 0 ? LDR : LDD_DEEP, bLd = transB != 0 ? LDR : LDD_DEEP;
-        int aDst = aR * aLd + aC, bDst = bR * bLd + bC;
-        long aSrc = transA == 0 ? aOff + row0 + aC + (long) aR * lda : aOff + aC + (long) (row0 + aR) * lda;
-        long bSrc = transB != 0 ? bOff + col0 + bC + (long) bR * ldb : bOff + bC + (long) (col0 + bR) * ldb;
-        long aPanel = transA == 0 ? (long) DEEP * lda : DEEP, bPanel = transB != 0 ? (long) DEEP * ldb : DEEP;
-        // source elements between this work-item's chunks of a panel
-        long aJump = (long) aStep * lda, bJump = (long) bStep * ldb;
-        // fragment offsets of this lane in a stage: row (or column) wr + fr, depth fq
-        int aLane = transA == 0 ? fq * LDR + wr + fr : (wr + fr) * LDD_DEEP + fq;
-        int bLane = transB != 0 ? fq * LDR + wc + fr : (wc + fr) * LDD_DEEP + fq;
-        double[] acc = new double[64];
-        double[] af = new double[8];
-        double[] bf = new double[4];
-        // iteration q issues panel q + stages - 1 and multiplies panel q (q < 0: filling the pipeline)
-        int rdSlot = 0, wrSlot = 0;
-        for (int q = 1 - stages; q < panels; q++) {
-            if (q >= 0) {
-                // panel q has landed once at most stages - 2 groups are pending
-                if (stages >= 3) ctx.asyncWaitGroups(1);
-                else ctx.asyncWaitGroups(0);
-                // every share of panel q is visible, and every warp is done with panel q - 1, whose slot is written next
-                ctx.localBarrier();
-            }
-            int next = q + stages - 1;
-            if (next < panels) {
-                int p0 = next * DEEP, slot = wrSlot * DEEP_STAGE, left = kEnd - p0;
-                if (chunked) {
-                    // rows of the layout left from this work-item's first, and elements of its chunk that exist
-                    int aLeft = (transA == 0 ? left : m - row0) - aR, bLeft = (transB != 0 ? left : n - col0) - bR;
-                    int aCnt = Math.max(0, Math.min(2, (transA == 0 ? m - row0 : left) - aC));
-                    int bCnt = Math.max(0, Math.min(2, (transB != 0 ? n - col0 : left) - bC));
-                    long aP = aSrc + next * aPanel, bP = bSrc + next * bPanel;
-                    int aD = slot + aDst, bD = slot + bDst;
-                    // one branch a layout, so that the local steps and row limits are constants
-                    if (transA == 0) {
-                        for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
-                            ctx.asyncCopyChunk(as, aD + j * (THREADS / 64) * LDR, a, aP + j * aJump, j * (THREADS / 64) < aLeft ? aCnt : 0);
-                        }
-                    } else {
-                        for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
-                            ctx.asyncCopyChunk(as, aD + j * (THREADS / 16) * LDD_DEEP, a, aP + j * aJump, j * (THREADS / 16) < aLeft ? aCnt : 0);
-                        }
-                    }
-                    if (transB != 0) {
-                        for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
-                            ctx.asyncCopyChunk(bs, bD + j * (THREADS / 64) * LDR, b, bP + j * bJump, j * (THREADS / 64) < bLeft ? bCnt : 0);
-                        }
-                    } else {
-                        for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
-                            ctx.asyncCopyChunk(bs, bD + j * (THREADS / 16) * LDD_DEEP, b, bP + j * bJump, j * (THREADS / 16) < bLeft ? bCnt : 0);
-                        }
-                    }
-                } else {
-                    if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEEP, TILE, left, m - row0);
-                    else ctx.asyncCopyTile(as, slot, LDD_DEEP, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEEP, m - row0, left);
-                    if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEEP, TILE, left, n - col0);
-                    else ctx.asyncCopyTile(bs, slot, LDD_DEEP, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEEP, n - col0, left);
+        int perEntry = tilesM * tilesN, groups = ctx.globalGroupSizeX / ctx.localGroupSizeX;
+        // slot g = e * perEntry + t is entry e's t-th tile; a grid of fewer groups than slots takes them in turn
+        for (int g = ctx.groupIdx; g < slots; g += groups) {
+            // every warp is done with the previous tile's panels before this tile's copies overwrite them
+            if (g != ctx.groupIdx) ctx.localBarrier();
+            int e = g / perEntry;
+            int t = g - e * perEntry;
+            int d = e * 9;
+            int m = desc.get(d), n = desc.get(d + 1), k = desc.get(d + 2);
+            int aOff = desc.get(d + 3), lda = desc.get(d + 4);
+            int bOff = desc.get(d + 5), ldb = desc.get(d + 6);
+            int cOff = desc.get(d + 7), ldc = desc.get(d + 8);
+            int row0 = bandedRow(t, tilesM, tilesN) * TILE, col0 = bandedCol(t, tilesM, tilesN) * TILE;
+            // tiles outside C, or above its diagonal with LOWER_C, run no panels and store nothing
+            boolean live = row0 < m && col0 < n && ((shape & MmaGemmKernelsF64.LOWER_C) == 0 || row0 + TILE > col0);
+            int kEnd = (shape & MmaGemmKernelsF64.UPPER_B) != 0 ? Math.min(k, col0 + TILE) : k;
+            int lid = ctx.localIdx;
+            int lane = lid & 31, warp = lid >> 5;
+            int wr = (warp & 1) * 64, wc = (warp >> 1) * 32;
+            int fr = lane >> 2, fq = lane & 3;
+            int panels = live ? (kEnd + DEEP - 1) / DEEP : 0;
+            // chunk copies need every source chunk 16-byte aligned: even offsets and leading dimensions
+            boolean chunked = ((aOff | lda | bOff | ldb) & 1) == 0;
+            // this work-item's chunks of an operand panel: layout rows r, r + step, ... at element c of the row (a layout row
+            // is a depth of a depth-major panel, 64 chunks; a tile row of a row-major one, 8 chunks)
+            int aCpr = transA == 0 ? TILE / 2 : DEEP / 2, bCpr = transB != 0 ? TILE / 2 : DEEP / 2;
+            int aR = lid / aCpr, bR = lid / bCpr;
+            int aC = 2 * (lid - aR * aCpr), bC = 2 * (lid - bR * bCpr);
+            int aStep = THREADS / aCpr, bStep = THREADS / bCpr;
+            int aLd = transA == 0 ? LDR : LDD_DEEP, bLd = transB != 0 ? LDR : LDD_DEEP;
+            int aDst = aR * aLd + aC, bDst = bR * bLd + bC;
+            long aSrc = transA == 0 ? aOff + row0 + aC + (long) aR * lda : aOff + aC + (long) (row0 + aR) * lda;
+            long bSrc = transB != 0 ? bOff + col0 + bC + (long) bR * ldb : bOff + bC + (long) (col0 + bR) * ldb;
+            long aPanel = transA == 0 ? (long) DEEP * lda : DEEP, bPanel = transB != 0 ? (long) DEEP * ldb : DEEP;
+            // source elements between this work-item's chunks of a panel
+            long aJump = (long) aStep * lda, bJump = (long) bStep * ldb;
+            // fragment offsets of this lane in a stage: row (or column) wr + fr, depth fq
+            int aLane = transA == 0 ? fq * LDR + wr + fr : (wr + fr) * LDD_DEEP + fq;
+            int bLane = transB != 0 ? fq * LDR + wc + fr : (wc + fr) * LDD_DEEP + fq;
+            double[] acc = new double[64];
+            double[] af = new double[8];
+            double[] bf = new double[4];
+            // iteration q issues panel q + stages - 1 and multiplies panel q (q < 0: filling the pipeline)
+            int rdSlot = 0, wrSlot = 0;
+            for (int q = 1 - stages; q < panels; q++) {
+                if (q >= 0) {
+                    // panel q has landed once at most stages - 2 groups are pending
+                    if (stages >= 3) ctx.asyncWaitGroups(1);
+                    else ctx.asyncWaitGroups(0);
+                    // every share of panel q is visible, and every warp is done with panel q - 1, whose slot is written next
+                    ctx.localBarrier();
                 }
-            }
-            ctx.asyncCommit();
-            wrSlot = wrSlot + 1 == stages ? 0 : wrSlot + 1;
-            if (q >= 0) {
-                int ca = rdSlot * DEEP_STAGE + aLane, cb = rdSlot * DEEP_STAGE + bLane;
-                rdSlot = rdSlot + 1 == stages ? 0 : rdSlot + 1;
-                for (@Unroll int s = 0; s < DEEP; s += 4) {
-                    // constant strides per layout, so every load is a base register plus an immediate offset
-                    if (transA == 0) {
-                        for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s * LDR + 8 * i];
+                int next = q + stages - 1;
+                if (next < panels) {
+                    int p0 = next * DEEP, slot = wrSlot * DEEP_STAGE, left = kEnd - p0;
+                    if (chunked) {
+                        // rows of the layout left from this work-item's first, and elements of its chunk that exist
+                        int aLeft = (transA == 0 ? left : m - row0) - aR, bLeft = (transB != 0 ? left : n - col0) - bR;
+                        int aCnt = Math.max(0, Math.min(2, (transA == 0 ? m - row0 : left) - aC));
+                        int bCnt = Math.max(0, Math.min(2, (transB != 0 ? n - col0 : left) - bC));
+                        long aP = aSrc + next * aPanel, bP = bSrc + next * bPanel;
+                        int aD = slot + aDst, bD = slot + bDst;
+                        // one branch a layout, so that the local steps and row limits are constants
+                        if (transA == 0) {
+                            for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
+                                ctx.asyncCopyChunk(as, aD + j * (THREADS / 64) * LDR, a, aP + j * aJump, j * (THREADS / 64) < aLeft ? aCnt : 0);
+                            }
+                        } else {
+                            for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
+                                ctx.asyncCopyChunk(as, aD + j * (THREADS / 16) * LDD_DEEP, a, aP + j * aJump, j * (THREADS / 16) < aLeft ? aCnt : 0);
+                            }
+                        }
+                        if (transB != 0) {
+                            for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
+                                ctx.asyncCopyChunk(bs, bD + j * (THREADS / 64) * LDR, b, bP + j * bJump, j * (THREADS / 64) < bLeft ? bCnt : 0);
+                            }
+                        } else {
+                            for (@Unroll int j = 0; j < 2048 / THREADS; j++) {
+                                ctx.asyncCopyChunk(bs, bD + j * (THREADS / 16) * LDD_DEEP, b, bP + j * bJump, j * (THREADS / 16) < bLeft ? bCnt : 0);
+                            }
+                        }
                     } else {
-                        for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s + 8 * i * LDD_DEEP];
-                    }
-                    if (transB != 0) {
-                        for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s * LDR + 8 * j];
-                    } else {
-                        for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s + 8 * j * LDD_DEEP];
-                    }
-                    for (@Unroll int i = 0; i < 4; i++) {
-                        for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                        if (transA == 0) ctx.asyncCopyTile(as, slot, LDR, a, aOff + row0 + (long) p0 * lda, lda, DEEP, TILE, left, m - row0);
+                        else ctx.asyncCopyTile(as, slot, LDD_DEEP, a, aOff + p0 + (long) row0 * lda, lda, TILE, DEEP, m - row0, left);
+                        if (transB != 0) ctx.asyncCopyTile(bs, slot, LDR, b, bOff + col0 + (long) p0 * ldb, ldb, DEEP, TILE, left, n - col0);
+                        else ctx.asyncCopyTile(bs, slot, LDD_DEEP, b, bOff + p0 + (long) col0 * ldb, ldb, TILE, DEEP, n - col0, left);
                     }
                 }
+                ctx.asyncCommit();
+                wrSlot = wrSlot + 1 == stages ? 0 : wrSlot + 1;
+                if (q >= 0) {
+                    int ca = rdSlot * DEEP_STAGE + aLane, cb = rdSlot * DEEP_STAGE + bLane;
+                    rdSlot = rdSlot + 1 == stages ? 0 : rdSlot + 1;
+                    for (@Unroll int s = 0; s < DEEP; s += 4) {
+                        // constant strides per layout, so every load is a base register plus an immediate offset
+                        if (transA == 0) {
+                            for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s * LDR + 8 * i];
+                        } else {
+                            for (@Unroll int i = 0; i < 8; i++) af[i] = as[ca + s + 8 * i * LDD_DEEP];
+                        }
+                        if (transB != 0) {
+                            for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s * LDR + 8 * j];
+                        } else {
+                            for (@Unroll int j = 0; j < 4; j++) bf[j] = bs[cb + s + 8 * j * LDD_DEEP];
+                        }
+                        for (@Unroll int i = 0; i < 4; i++) {
+                            for (@Unroll int j = 0; j < 4; j++) ctx.mma16x8x4(af[2 * i], af[2 * i + 1], bf[j], acc, (i * 4 + j) * 4);
+                        }
+                    }
+                }
             }
-        }
-        ctx.asyncWait();
-        for (@Unroll int i = 0; i < 4; i++) {
-            for (@Unroll int j = 0; j < 4; j++) {
-                storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+            ctx.asyncWait();
+            if (live) {
+                for (@Unroll int i = 0; i < 4; i++) {
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        storeFragment(c, cOff, ldc, m, n, row0 + wr + 16 * i + fr, col0 + wc + 8 * j + 2 * fq, alpha, beta, acc, (i * 4 + j) * 4);
+                    }
+                }
             }
         }
     }
+
 }

@@ -1,5 +1,7 @@
 package dev.squall.linalg.cholesky;
 
+import dev.squall.linalg.gemm.GemmKernel;
+import dev.squall.linalg.gemm.PipelinedGemmKernelsF64;
 import dev.squall.linalg.reference.NotPositiveDefiniteException;
 import dev.squall.linalg.reference.ReferenceCholesky;
 import dev.squall.linalg.testing.Matrices;
@@ -53,6 +55,50 @@ class LookaheadCholeskyTest {
             assertTrue(res < 1e-14, "||LL^T - A||/||A|| = " + res + ", " + where);
             Compare.close("L vs reference, " + where, ReferenceCholesky.factor(n, a), l, 1e-11);
             Compare.close("L vs single-queue path, " + where, factor(device, a, n, outer, false), l, 1e-12);
+        }
+    }
+
+    /**
+     * A persistent trailing update (3 work-groups looping over the tiles of each {@code rest} product) with the panel
+     * solves on the update queue, and the split update of the next block column (its diagonal block first, the panel
+     * below it with the rest), by the depth-32 tensor-core kernel: 587 / 128 (five steps, the
+     * last of 75 columns), 330 / 64 (five steps, the last 10 wide), 459 / 128 (split without a persistent update),
+     * against the reference and the single-queue path with the same kernel. Where the kernel's 216 KiB of local memory
+     * do not fit, the run is refused.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void persistentRestEqualsReference(Device device) {
+        // n, outer block, rest groups, split
+        int[][] cases = {{587, 128, 3, 0}, {330, 64, 3, 1}, {587, 128, 3, 1}, {459, 128, 0, 1}};
+        for (int[] c : cases) {
+            int n = c[0], outer = c[1], groups = c[2];
+            boolean split = c[3] == 1;
+            GemmKernel kernel = GemmKernel.CHUNK_W8_D32_S3;
+            String where = "n=" + n + " outer=" + outer + " " + kernel.cliName() + " rest on " + groups + " groups" + (split ? ", split" : "")
+                    + ", on " + device.id();
+            double[] a = Matrices.spd(new SplittableRandom(n + 17), n, 0.5);
+            if (!PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, groups, split));
+                assertTrue(e.getMessage().contains("216 KiB"), e.getMessage());
+                continue;
+            }
+            double[] l;
+            try (CholeskyRun run = new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, true, kernel, groups, split)) {
+                run.execute();
+                l = Precision.toDoubles(run.factor().l());
+            }
+            assertTrue(Residuals.upperIsZero(n, l, 0), "upper triangle zero, " + where);
+            double res = Residuals.cholesky(n, l, a);
+            assertTrue(res < 1e-14, "||LL^T - A||/||A|| = " + res + ", " + where);
+            Compare.close("L vs reference, " + where, ReferenceCholesky.factor(n, a), l, 1e-11);
+            double[] single;
+            try (CholeskyRun run = new CholeskyRun(device, Precision.FP64.fromDoubles(a), n, outer, true, false, kernel)) {
+                run.execute();
+                single = Precision.toDoubles(run.factor().l());
+            }
+            Compare.close("L vs single-queue path, " + where, single, l, 1e-12);
         }
     }
 

@@ -107,18 +107,22 @@ class CommandsTest {
                 .asCommandLineList().get(0).getCommand();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, c::call);
         assertTrue(e.getMessage().contains("--lookahead"), e.getMessage());
-        // the outer steps' GEMMs by a named kernel (n = 331, block 128: updates of depth 128 and 203 or 75 rows); devices
-        // without its local memory refuse it with the reason
-        String[] deepArgs = {"--n", "331", "--block", "128", "--lookahead", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
+        // the outer steps' GEMMs by a named kernel (n = 331, block 128: updates of depth 128 and 203 or 75 rows), the trailing
+        // updates persistent on 3 work-groups; devices without its local memory refuse it with the reason
+        String[] deepArgs = {"--n", "331", "--block", "128", "--lookahead", "--rest-groups", "3", "--split-next", "--gemm-kernel", "chunk-w8-d32-s3", "--device", device.id(),
                 "--verify", "--json", "--repeat", "1"};
         if (dev.squall.linalg.gemm.PipelinedGemmKernelsF64.fits(device, dev.squall.linalg.gemm.PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
             String deep = run(new CholeskyCommand(), deepArgs);
-            assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead\""), deep);
+            assertTrue(deep.contains("\"ok\":true") && deep.contains("\"kernel\":\"blocked-gemm-chunk-w8-d32-s3-lookahead-rest3-split\""), deep);
         } else {
             CholeskyCommand refused = new CommandLine(new CholeskyCommand()).parseArgs(deepArgs).asCommandLineList().get(0).getCommand();
             IllegalArgumentException re = assertThrows(IllegalArgumentException.class, refused::call);
             assertTrue(re.getMessage().contains("need 216 KiB of local memory"), re.getMessage());
         }
+        CholeskyCommand noLookahead = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--rest-groups", "8", "--device", device.id())
+                .asCommandLineList().get(0).getCommand();
+        IllegalArgumentException ne = assertThrows(IllegalArgumentException.class, noLookahead::call);
+        assertTrue(ne.getMessage().contains("--rest-groups 8 applies to --lookahead"), ne.getMessage());
         CholeskyCommand bad = new CommandLine(new CholeskyCommand()).parseArgs("--n", "300", "--gemm-kernel", "deep", "--device", device.id())
                 .asCommandLineList().get(0).getCommand();
         IllegalArgumentException be = assertThrows(IllegalArgumentException.class, bad::call);

@@ -45,6 +45,9 @@ class PipelinedGemmKernelsF64Test {
                 out.add(Arguments.of(d, 16, 3, "deep"));
                 out.add(Arguments.of(d, 8, 3, "deep"));
                 out.add(Arguments.of(d, 8, 2, "deep"));
+                // 3 groups looping over every tile (a persistent launch)
+                out.add(Arguments.of(d, 8, 3, "deep-grid3"));
+                out.add(Arguments.of(d, 8, 2, "deep-grid3"));
             }
         }
         return out;
@@ -188,6 +191,60 @@ class PipelinedGemmKernelsF64Test {
     }
 
     /**
+     * The depth-split last wave ({@link BatchedGemm#appendPipelined} with a unit count): 300 x 260 x 700 on 8 units (9
+     * tiles: the last, ragged one in 2 slices) and 390 x 390 x 1100 on 14 units (16 tiles: the last 2 in 4 slices, the
+     * last slice shorter), every transpose, odd leading dimensions, alpha and beta (beta = 0 with NaN in C: not read),
+     * against the plain product; the split is asserted to happen.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void splitLastWave(Device device) {
+        if (!PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
+            DoubleArray x = new DoubleArray(300 * 700);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchedGemm.appendPipelined(
+                    new dev.squall.linalg.plan.LaunchSequence("split", device), Transpose.N, Transpose.N, 1, x, x, 0, x,
+                    BatchDescriptor.stridedWithLd(1, 300, 300, 300, 0, 300, 0, 300, 0, 300), false, false, GemmKernel.CHUNK_W8_D32_S3, 0, 8));
+            assertTrue(e.getMessage().contains("need 216 KiB of local memory"), e.getMessage());
+            return;
+        }
+        int[][] shapes = {{300, 260, 700, 8, 2}, {390, 390, 1100, 14, 4}};
+        for (int[] sh : shapes) {
+            int m = sh[0], n = sh[1], k = sh[2], units = sh[3];
+            int tiles = ((m + 127) / 128) * ((n + 127) / 128);
+            assertEquals(sh[4], BatchedGemm.tailSlices(tiles, k, units), "slices of " + m + "x" + n + "x" + k + " on " + units + " units");
+            for (boolean ta : new boolean[] {false, true}) {
+                for (boolean tb : new boolean[] {false, true}) {
+                    GemmKernel kernel = GemmKernel.CHUNK_W8_D32_S3;
+                    double alpha = ta ? -0.5 : 1.5, beta = tb ? 0.25 : 0;
+                    int lda = (ta ? k : m) + 3, ldb = (tb ? n : k) + 1, ldc = m + 5;
+                    SplittableRandom rnd = new SplittableRandom(m * 7L + k + (ta ? 1 : 0) + (tb ? 2 : 0));
+                    double[] a = Matrices.random(rnd, lda * (ta ? m : k)), b = Matrices.random(rnd, ldb * (tb ? k : n)), c0 = Matrices.random(rnd, ldc * n);
+                    for (int i = 0; i < a.length; i += 5) a[i] *= -1e2; // mixed signs and magnitudes
+                    if (beta == 0) Arrays.fill(c0, Double.NaN);
+                    double[] expected = c0.clone();
+                    ReferenceGemm.gemm(ta, tb, m, n, k, alpha, a, 0, lda, b, 0, ldb, beta, expected, 0, ldc);
+                    DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c0);
+                    dev.squall.linalg.plan.LaunchSequence seq = new dev.squall.linalg.plan.LaunchSequence("split", device);
+                    seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, da, db, dc);
+                    BatchedGemm.appendPipelined(seq, ta ? Transpose.T : Transpose.N, tb ? Transpose.T : Transpose.N, alpha, da, db, beta, dc,
+                            BatchDescriptor.stridedWithLd(1, m, n, k, 0, lda, 0, ldb, 0, ldc), false, false, kernel, 0, units);
+                    try (ExecutionPlan plan = seq.plan(device)) {
+                        plan.execute().transferToHost(dc);
+                    }
+                    double[] got = dc.toHeapArray();
+                    for (int i = 0; i < got.length; i++) if (Double.isNaN(expected[i]) && Double.isNaN(got[i])) got[i] = expected[i] = 0;
+                    Compare.close(kernel.cliName() + " split " + (ta ? "T" : "N") + (tb ? "T" : "N") + " " + m + "x" + n + "x" + k + " on " + device.id(),
+                            expected, got, 1e-11 * k);
+                }
+            }
+        }
+        assertEquals(0, BatchedGemm.tailSlices(4096, 8192, 4096), "whole waves: no split");
+        assertEquals(32, BatchedGemm.tailSlices(4096, 8192, 132), "8192^3 on 132 units: the last 4 tiles in 32 slices");
+        assertEquals(0, BatchedGemm.tailSlices(100, 8192, 132), "fewer tiles than units: no split");
+        assertEquals(0, BatchedGemm.tailSlices(4096 + 60, 8192, 132), "a last wave over a quarter of the units: no split");
+    }
+
+    /**
      * Every pipelined CLI variant through {@link BatchedGemm#append}, NN and NT, against the plain product; on a device
      * without the local memory (NVIDIA's OpenCL: 48 KiB) the append is refused with the sizes named.
      */
@@ -239,15 +296,24 @@ class PipelinedGemmKernelsF64Test {
         int tilesM = (d.maxM() + tile - 1) / tile, tilesN = (d.maxN() + tile - 1) / tile;
         DoubleArray da = DoubleArray.fromArray(a), db = DoubleArray.fromArray(b), dc = DoubleArray.fromArray(c);
         IntArray desc = d.toIntArray();
-        KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
-                kind.equals("deep") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunkedDeep16 : PipelinedGemmKernelsF64::gemmChunkedDeep)
-                        : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
-                        : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
-        TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc)
-                .task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages)
-                .transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
+        TaskGraph g = new TaskGraph("pipelined").transferToDevice(DataTransferMode.EVERY_EXECUTION, da, db, dc, desc);
+        long slots = (long) d.count() * tilesM * tilesN, groups = slots;
+        if (kind.startsWith("deep") && warps == 8) {
+            // the 8-warp depth-32 kernels take the slot count; "-gridN": N groups loop over the tiles
+            if (kind.contains("-grid")) groups = Math.min(slots, Integer.parseInt(kind.substring(kind.indexOf("-grid") + 5)));
+            KernelFunctions.Task14<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    PipelinedGemmKernelsF64::gemmChunkedDeep;
+            g.task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages, (int) slots);
+        } else {
+            KernelFunctions.Task13<KernelContext, DoubleArray, DoubleArray, DoubleArray, IntArray, Double, Double, Integer, Integer, Integer, Integer, Integer, Integer> k =
+                    kind.equals("deep") ? PipelinedGemmKernelsF64::gemmChunkedDeep16
+                            : kind.equals("chunk") ? (warps == 16 ? PipelinedGemmKernelsF64::gemmChunked16 : PipelinedGemmKernelsF64::gemmChunked)
+                            : warps == 16 ? PipelinedGemmKernelsF64::gemmPipelined16 : PipelinedGemmKernelsF64::gemmPipelined;
+            g.task("gemm", k, new KernelContext(), da, db, dc, desc, alpha, beta, ta ? 1 : 0, tb ? 1 : 0, shape, tilesM, tilesN, stages);
+        }
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, dc);
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device)) {
-            plan.withGrid("gemm", WorkerGrid.of((long) d.count() * tilesM * tilesN * threads).withLocal(threads)).execute();
+            plan.withGrid("gemm", WorkerGrid.of(groups * threads).withLocal(threads)).execute();
         }
         return dc.toHeapArray();
     }
