@@ -1,0 +1,413 @@
+package dev.squall.hmatrix.ksum;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.FloatArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.Profile;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Block-sparse kernel sums over a grid clustering, every step on the device with the data resident
+ * ({@link GridClusterKernels}): cell keys and a counting sort of both clouds (histogram, scan, scatter), cluster
+ * boundaries, centroids, radii and per-cluster {@code sum |b|}, the range search over the cells near each target
+ * cluster with its per-row bound on the dropped terms, a scan of the range counts, the tiles, the tiled sum
+ * ({@link TiledReduction}, the kernels of {@link BlockSparseSum}) and the un-permutation. Only the points, {@code b},
+ * the results and a few scalars (cluster, range and tile counts, pairs kept) cross the bus.
+ *
+ * <p>Cells are numbered row-major over one grid covering both clouds (cells of side {@code cell} from their common
+ * lower corner), so the non-empty cells of a box's row along the first coordinate are consecutive clusters and the
+ * range search visits only the cells of each target cluster's box, in increasing cluster order (consecutive kept
+ * clusters merge into one range). The bound is that of {@link BlockSparseSum}: for {@link BlockSparseSum.KeepRule#within}
+ * the box reaches {@code R >= cutoff} beyond the target cluster's radius, where {@code k(R) sum_j max_c |b_jc|} falls
+ * below {@code 2^-50} of one term at the cutoff, and that value bounds every cluster outside the box together; for
+ * {@link BlockSparseSum.KeepRule#withinTightBounds} and {@link BlockSparseSum.KeepRule#all} the box is the whole grid.
+ * Within a cell, points keep their original order (a per-cluster sort after the scatter, for clusters of at most
+ * {@link #SORTED_CLUSTER_LIMIT} points), so results do not depend on the order of the atomics. Keeping every tile runs
+ * the dense product on the sorted clouds, as {@link BlockSparseSum} does: equal bit for bit to {@link KernelSum} on
+ * the clouds in {@link Outcome#targetOrder()} and {@link Outcome#sourceOrder()} order.
+ *
+ * <pre>{@code
+ * GridBlockSparseSum.Outcome o = new GridBlockSparseSum(engine, 0.04).apply(x, y, b, 1, KeepRule.within(0.06), 0);
+ * o.result().keptFraction(); o.phases().totalMs();
+ * }</pre>
+ */
+public final class GridBlockSparseSum {
+    /** Most grid cells over the clouds' common bounding box (three int tables of this length per cloud). */
+    public static final long MAX_CELLS = 1L << 24;
+    /** Clusters of more points keep the scatter's order (the per-cluster insertion sort would be quadratic). */
+    static final int SORTED_CLUSTER_LIMIT = 4096;
+    private static final int W = GridClusterKernels.WIDTH;
+
+    /** Wall times (ms): clustering (keys, sort, boundaries), build (geometry, sorted arrays), ranges, sum (with the un-permutation). */
+    public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    }
+
+    /**
+     * The product with its clusterings' sizes, the phase times and, when asked for ({@code withOrders}), the sorted
+     * order of each cloud (sorted position to original index), else null.
+     */
+    public record Outcome(KernelSum.Result result, int targetClusters, int sourceClusters, Phases phases, int[] targetOrder,
+            int[] sourceOrder) {
+    }
+
+    private final KernelSum engine;
+    private final double cell;
+    private boolean withOrders;
+
+    /** @throws IllegalArgumentException for a user kernel or a cell that is not positive and finite */
+    public GridBlockSparseSum(KernelSum engine, double cell) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        if (engine.kernel().isUser()) {
+            throw new IllegalArgumentException("block-sparse sums need a built-in kernel (its decay bounds what is dropped); "
+                    + engine.kernel() + " is a user kernel");
+        }
+        if (!(cell > 0) || Double.isInfinite(cell)) throw new IllegalArgumentException("cell size must be positive and finite, got " + cell);
+        this.cell = cell;
+    }
+
+    /** Also return each cloud's sorted order (downloaded from the device; for tests and callers that keep the clusters). */
+    public GridBlockSparseSum withOrders(boolean on) {
+        this.withOrders = on;
+        return this;
+    }
+
+    /** Number of grid cells of side {@code cell} over the common bounding box of both clouds. */
+    public static double cellCount(PointSet x, PointSet y, double cell) {
+        double[][] box = box(x, y);
+        double count = 1;
+        for (int d = 0; d < x.dim(); d++) count *= Math.floor((box[1][d] - box[0][d]) / cell) + 1;
+        return count;
+    }
+
+    /** Whether the grid of side {@code cell} over both clouds has at most {@link #MAX_CELLS} cells. */
+    public static boolean fits(PointSet x, PointSet y, double cell) {
+        return cellCount(x, y, cell) <= MAX_CELLS;
+    }
+
+    private static double[][] box(PointSet x, PointSet y) {
+        int dim = x.dim();
+        double[] lo = new double[dim], hi = new double[dim];
+        Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        for (PointSet s : new PointSet[] {x, y}) {
+            for (int i = 0; i < s.size(); i++) {
+                for (int d = 0; d < dim; d++) {
+                    double v = s.coord(i, d);
+                    if (v < lo[d]) lo[d] = v;
+                    if (v > hi[d]) hi[d] = v;
+                }
+            }
+        }
+        return new double[][] {lo, hi};
+    }
+
+    /**
+     * {@code a = K b} over the tiles {@code rule} keeps ({@code b}: {@code N x cols} in the caller's order; so is the
+     * result), the tiled kernel run once and then {@code repeat} more times on the resident data (the profile is that
+     * of the median run).
+     *
+     * @throws IllegalArgumentException for a mask rule (use {@link BlockSparseSum}), clouds of different dimensions,
+     *     a {@code b} of the wrong size or with non-finite values, or a grid of more than {@link #MAX_CELLS} cells
+     */
+    public Outcome apply(PointSet x, PointSet y, double[] b, int cols, BlockSparseSum.KeepRule rule, int repeat) {
+        Objects.requireNonNull(rule, "rule");
+        if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs BlockSparseSum (clusters given by the caller)");
+        KernelSum.check(x, y, b, cols, y.size(), "b");
+        if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
+        long t0 = System.nanoTime();
+        int m = x.size(), n = y.size(), dim = x.dim();
+        if (m == 0 || n == 0) {
+            KernelSum.Result r = new KernelSum.Result(new double[m * cols], new Profile(0, 0, 0, 0, 0), 0, m == 0 ? 0 : 1.0, new double[m], 0, 0);
+            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n]);
+        }
+        Device dev = engine.device();
+        Precision p = engine.precision();
+        PairKernel k = engine.kernel();
+        double[][] box = box(x, y);
+        double[] lo = box[0], mid = new double[dim];
+        int[] cells = new int[dim];
+        double cellCount = 1;
+        for (int d = 0; d < dim; d++) {
+            mid[d] = 0.5 * (box[0][d] + box[1][d]);
+            double c = Math.floor((box[1][d] - box[0][d]) / cell) + 1;
+            cellCount *= c;
+            if (cellCount > MAX_CELLS) {
+                throw new IllegalArgumentException("cells of side " + cell + " over the clouds' bounding box make more than " + MAX_CELLS
+                        + " grid cells; take a larger cell");
+            }
+            cells[d] = (int) c;
+        }
+        int cellsTotal = (int) cellCount;
+        List<KernelArray> owned = new ArrayList<>();
+        try {
+            // clustering: keys, histogram, scans, boundaries, scatter; the cluster counts and largest sizes come back
+            DoubleArray loArr = add(owned, DoubleArray.fromArray(lo)), shift = add(owned, DoubleArray.fromArray(mid));
+            IntArray cellsArr = add(owned, IntArray.fromArray(cells));
+            IntArray scalars = add(owned, IntArray.onDevice(4));
+            TaskGraph cg = new TaskGraph("ksum-grid-clusters").transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, cellsArr);
+            Side tx = side(cg, owned, "t", x, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 0, 2);
+            Side sy = side(cg, owned, "s", y, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 1, 3);
+            cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
+            execute(cg, dev);
+            int tq = scalars.get(0), sq = scalars.get(1);
+            boolean sortT = scalars.get(2) <= SORTED_CLUSTER_LIMIT, sortS = scalars.get(3) <= SORTED_CLUSTER_LIMIT;
+            long t1 = System.nanoTime();
+
+            // build: each cluster in original order, geometry, sum |b| per source cluster, the sorted clouds and b in the precision
+            DoubleArray bArr = add(owned, new DoubleArray((long) n * cols));
+            Precision.write(bArr, b);
+            DoubleArray absSums = add(owned, DoubleArray.onDevice(Math.max(1, sq)));
+            KernelArray xv = add(owned, onDevice(p, (long) m * dim)), yv = add(owned, onDevice(p, (long) n * dim));
+            KernelArray bv = add(owned, onDevice(p, (long) n * cols));
+            DoubleArray noShift = add(owned, new DoubleArray(cols));
+            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.FIRST_EXECUTION, bArr, shift, noShift);
+            build(bg, "t", tx, tq, dim, sortT, cellsTotal);
+            build(bg, "s", sy, sq, dim, sortS, cellsTotal);
+            bg.task("abs", grid(sq), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell, absSums,
+                    cellsTotal, cols);
+            gather(bg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
+            gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
+            gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
+            execute(bg, dev);
+            long t2 = System.nanoTime();
+
+            // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
+            double[] far = farLimits(rule, b, cols);
+            double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
+            double[] real = new double[6 + dim];
+            real[0] = 1.0 / cell;
+            real[1] = cutoff;
+            real[2] = far[1];
+            real[3] = far[1];
+            real[4] = k.inverseSquaredLength();
+            real[5] = far[0];
+            System.arraycopy(lo, 0, real, 6, dim);
+            int[] ints = new int[3 + dim];
+            ints[0] = dim;
+            ints[1] = k.code();
+            ints[2] = cellsTotal;
+            System.arraycopy(cells, 0, ints, 3, dim);
+            int width = tileWidthFor(m, tq);
+            DoubleArray realArr = add(owned, DoubleArray.fromArray(real));
+            IntArray intsArr = add(owned, IntArray.fromArray(ints));
+            IntArray rangeOffsets = add(owned, IntArray.onDevice(tq + 1L)), tileOffsets = add(owned, IntArray.onDevice(tq + 1L));
+            LongArray kept = add(owned, LongArray.onDevice(Math.max(1, tq))), pairsArr = add(owned, LongArray.onDevice(1));
+            DoubleArray bounds = add(owned, DoubleArray.onDevice(Math.max(1, tq)));
+            IntArray totals = add(owned, IntArray.onDevice(2)), noRanges = add(owned, IntArray.onDevice(2));
+            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr);
+            rg.task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start, tx.clusterOfCell,
+                    sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges, noRanges, rangeOffsets,
+                    kept, bounds, pairsArr);
+            scan(rg, owned, "ranges", rangeOffsets, tq + 1);
+            rg.task("tileCounts", grid(tq), GridClusterKernels::tileCounts, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
+                    cellsTotal, width);
+            scan(rg, owned, "tiles", tileOffsets, tq + 1);
+            rg.task("rangeTotal", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
+                    .task("tileTotal", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
+            execute(rg, dev);
+            int totalRanges = totals.get(0), totalTiles = totals.get(1);
+            long pairs = pairsArr.get(0);
+            boolean whole = pairs == (long) m * n;
+            IntArray tiles, tileRangeOffsets, tileRanges;
+            KernelArray centres = null;
+            TiledReduction.Expansion expansion = null;
+            if (whole) {
+                // every target keeps every source: the dense product on the sorted clouds (same tiles, kernel and centre)
+                width = KernelSum.DENSE_WIDTH;
+                tiles = add(owned, TiledReduction.denseTiles(m, width));
+                tileRangeOffsets = add(owned, IntArray.fromArray(0, 1));
+                tileRanges = add(owned, IntArray.fromArray(0, n));
+                if (engine.expands()) expansion = new TiledReduction.Expansion(new double[dim], x.reach(mid), n * KernelSum.maxAbs(b), true);
+            } else {
+                tiles = add(owned, IntArray.onDevice(Math.max(3, 3L * totalTiles)));
+                tileRangeOffsets = rangeOffsets;
+                tileRanges = add(owned, IntArray.onDevice(Math.max(2, 2L * totalRanges)));
+                TaskGraph wg = new TaskGraph("ksum-grid-ranges")
+                        .task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                                tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
+                                tileRanges, noRanges, kept, bounds, pairsArr)
+                        .task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
+                                tiles, cellsTotal, width);
+                if (engine.expands()) {
+                    // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
+                    expansion = new TiledReduction.Expansion(null, cell * Math.sqrt(dim) * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
+                    double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
+                    centres = add(owned, onDevice(p, Math.max(1, (long) tq * dim)));
+                    if (p == Precision.FP32) {
+                        wg.task("centres", grid((long) tq * dim), GridClusterKernels::centresF32, new KernelContext(), tx.centroids, shift,
+                                (FloatArray) centres, scale, tq * dim, dim);
+                    } else {
+                        wg.task("centres", grid((long) tq * dim), GridClusterKernels::centresF64, new KernelContext(), tx.centroids, shift,
+                                (DoubleArray) centres, scale, tq * dim, dim);
+                    }
+                }
+                execute(wg, dev);
+            }
+            long t3 = System.nanoTime();
+
+            // the sum, then the results and row bounds back in the caller's order
+            KernelArray sorted = add(owned, onDevice(p, (long) m * cols));
+            Profile first, profile;
+            DoubleArray values = add(owned, DoubleArray.onDevice((long) m * cols)), rowBounds = add(owned, DoubleArray.onDevice(m));
+            TaskGraph ug = new TaskGraph("ksum-grid-unpermute");
+            if (p == Precision.FP32) {
+                ug.task("unpermute", grid(m), GridClusterKernels::unpermuteF32, new KernelContext(), (FloatArray) sorted, tx.order, tx.keys,
+                        tx.clusterOfCell, bounds, values, rowBounds, m, cols);
+            } else {
+                ug.task("unpermute", grid(m), GridClusterKernels::unpermuteF64, new KernelContext(), (DoubleArray) sorted, tx.order, tx.keys,
+                        tx.clusterOfCell, bounds, values, rowBounds, m, cols);
+            }
+            ug.transferToHost(DataTransferMode.EVERY_EXECUTION, values, rowBounds);
+            if (withOrders) ug.transferToHost(DataTransferMode.EVERY_EXECUTION, tx.order, sy.order);
+            // closing the reduction frees its arrays on the device: the un-permutation runs before
+            try (TiledReduction r = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges,
+                    width, expansion, centres)) {
+                first = r.run();
+                profile = r.median(first, repeat);
+                execute(ug, dev);
+            }
+            double[] a = values.toHeapArray(), rb = rowBounds.toHeapArray();
+            int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
+            long t4 = System.nanoTime();
+            double fraction = (double) pairs / ((double) m * n);
+            KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t2) / 1e6, first.hostMicros() / 1e3);
+            Phases phases = new Phases((t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
+            return new Outcome(result, tq, sq, phases, ox, oy);
+        } finally {
+            dev.free(owned.toArray(KernelArray[]::new));
+        }
+    }
+
+    /** One cloud on the device: coordinates, cell keys, cell starts, cluster numbering, sorted order, clusters. */
+    private record Side(DoubleArray coords, IntArray keys, IntArray cellStart, IntArray clusterOfCell, IntArray order, IntArray start,
+            DoubleArray centroids, DoubleArray radii) {
+    }
+
+    /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
+    private static Side side(TaskGraph g, List<KernelArray> owned, String tag, PointSet points, DoubleArray lo, IntArray cells,
+            double invCell, int cellCount, IntArray scalars, int countAt, int largestAt) {
+        int n = points.size(), dim = points.dim();
+        long cap = Math.min(n, cellCount);
+        DoubleArray coords = add(owned, new DoubleArray((long) n * dim));
+        Precision.write(coords, points.coordinates());
+        IntArray keys = add(owned, IntArray.onDevice(n)), counts = add(owned, IntArray.onDevice(cellCount + 1L));
+        IntArray fill = add(owned, IntArray.onDevice(cellCount)), flags = add(owned, IntArray.onDevice(cellCount + 1L));
+        IntArray order = add(owned, IntArray.onDevice(n)), start = add(owned, IntArray.onDevice(cap + 1));
+        DoubleArray centroids = add(owned, DoubleArray.onDevice(cap * dim)), radii = add(owned, DoubleArray.onDevice(cap));
+        g.transferToDevice(DataTransferMode.FIRST_EXECUTION, coords)
+                .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, n, dim, invCell)
+                .task(tag + "flags", grid(cellCount), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
+        scan(g, owned, tag + "cells", counts, cellCount + 1);
+        scan(g, owned, tag + "clusters", flags, cellCount + 1);
+        g.task(tag + "starts", grid(cellCount), GridClusterKernels::clusterStarts, new KernelContext(), counts, flags, start, scalars,
+                        largestAt, cellCount, n)
+                .task(tag + "scatter", grid(n), GridClusterKernels::scatter, new KernelContext(), keys, counts, fill, order, n)
+                .task(tag + "count", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), flags, cellCount, scalars, countAt);
+        return new Side(coords, keys, counts, flags, order, start, centroids, radii);
+    }
+
+    /** Each cluster's points in original order (when {@code sort}), then its centroid and radius. */
+    private static void build(TaskGraph g, String tag, Side s, int clusters, int dim, boolean sort, int cellCount) {
+        if (sort) {
+            g.task("sort" + tag, grid(clusters), GridClusterKernels::sortClusters, new KernelContext(), s.order, s.start, s.clusterOfCell, cellCount);
+        }
+        g.task("geometry" + tag, grid(clusters), GridClusterKernels::geometry, new KernelContext(), s.coords, s.order, s.start,
+                s.clusterOfCell, s.centroids, s.radii, cellCount, dim);
+    }
+
+    private static void gather(TaskGraph g, String name, Precision p, DoubleArray v, IntArray order, KernelArray out, DoubleArray shift,
+            int n, int width) {
+        if (p == Precision.FP32) {
+            g.task(name, grid(n), GridClusterKernels::gatherF32, new KernelContext(), v, order, (FloatArray) out, shift, n, width);
+        } else {
+            g.task(name, grid(n), GridClusterKernels::gatherF64, new KernelContext(), v, order, (DoubleArray) out, shift, n, width);
+        }
+    }
+
+    /**
+     * An exclusive scan of {@code data[0, n)} in place: block scans, the block totals scanned the same way (recursively),
+     * the scanned totals added back.
+     */
+    static void scan(TaskGraph g, List<KernelArray> owned, String name, IntArray data, long n) {
+        long blocks = Math.max(1, (n + GridClusterKernels.SCAN_BLOCK - 1) / GridClusterKernels.SCAN_BLOCK);
+        IntArray sums = add(owned, IntArray.onDevice(blocks));
+        g.task(name + "-scan", WorkerGrid.of(blocks * W).withLocal(W), GridClusterKernels::scanBlocks, new KernelContext(), data, sums,
+                (int) n);
+        if (blocks > 1) {
+            scan(g, owned, name + "+", sums, blocks);
+            g.task(name + "-add", grid(n), GridClusterKernels::addBlockOffsets, new KernelContext(), data, sums, (int) n);
+        }
+    }
+
+    /**
+     * For a distance rule with far clusters bounded together: {@code {k(R) sum_j max_c |b_jc|, R}} with {@code R >= cutoff}
+     * where that value is below {@code 2^-50} of one term at the cutoff; else {@code {0, Double.MAX_VALUE}} (every
+     * cluster visited, every dropped one bounded on its own).
+     */
+    private double[] farLimits(BlockSparseSum.KeepRule rule, double[] v, int cols) {
+        PairKernel k = engine.kernel();
+        double sum = 0, largest = 0;
+        for (int j = 0; j < v.length / cols; j++) {
+            double m = 0;
+            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
+            sum += m;
+            largest = Math.max(largest, m);
+        }
+        double cutoff = rule.cutoff();
+        if (!rule.tightBounds() && Double.isFinite(cutoff) && sum > 0) {
+            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
+            if (threshold > 0) {
+                double r = Math.max(cutoff, k.radiusBelow(threshold));
+                if (r < Double.MAX_VALUE) return new double[] {k.evaluate(r) * sum, r};
+            }
+        }
+        return new double[] {0, Double.MAX_VALUE};
+    }
+
+    /** A work-group width near the mean cluster size: a power of two from 32 to 256. */
+    private static int tileWidthFor(int points, int clusters) {
+        double mean = (double) points / Math.max(1, clusters);
+        int w = 32;
+        while (w < mean && w < KernelSumKernelsF64.MAX_TILE) w *= 2;
+        return w;
+    }
+
+    private static WorkerGrid grid(long count) {
+        long groups = Math.max(1, (count + W - 1) / W);
+        return WorkerGrid.of(groups * W).withLocal(W);
+    }
+
+    private static KernelArray onDevice(Precision p, long n) {
+        return p == Precision.FP32 ? FloatArray.onDevice(Math.max(1, n)) : DoubleArray.onDevice(Math.max(1, n));
+    }
+
+    private static <A extends KernelArray> A add(List<KernelArray> owned, A a) {
+        owned.add(a);
+        return a;
+    }
+
+    private static void execute(TaskGraph g, Device dev) {
+        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(dev)) {
+            plan.execute();
+        }
+    }
+
+    private static int[] orderOf(IntArray order, int n) {
+        int[] o = new int[n];
+        for (int i = 0; i < n; i++) o[i] = order.get(i);
+        return o;
+    }
+}
