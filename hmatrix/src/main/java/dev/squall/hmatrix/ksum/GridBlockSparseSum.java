@@ -13,6 +13,8 @@ import dev.squall.tasks.runtime.Precision;
 import dev.squall.tasks.runtime.Profile;
 import dev.squall.tasks.runtime.TaskGraph;
 import dev.squall.tasks.runtime.WorkerGrid;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -102,9 +104,10 @@ public final class GridBlockSparseSum {
         Arrays.fill(lo, Double.POSITIVE_INFINITY);
         Arrays.fill(hi, Double.NEGATIVE_INFINITY);
         for (PointSet s : new PointSet[] {x, y}) {
-            for (int i = 0; i < s.size(); i++) {
+            double[] c = s.coordinatesView();
+            for (int i = 0; i < c.length; i += dim) {
                 for (int d = 0; d < dim; d++) {
-                    double v = s.coord(i, d);
+                    double v = c[i + d];
                     if (v < lo[d]) lo[d] = v;
                     if (v > hi[d]) hi[d] = v;
                 }
@@ -166,8 +169,7 @@ public final class GridBlockSparseSum {
             long t1 = System.nanoTime();
 
             // build: each cluster in original order, geometry, sum |b| per source cluster, the sorted clouds and b in the precision
-            DoubleArray bArr = add(owned, new DoubleArray((long) n * cols));
-            Precision.write(bArr, b);
+            DoubleArray bArr = add(owned, copyOf(b));
             DoubleArray absSums = add(owned, DoubleArray.onDevice(Math.max(1, sq)));
             KernelArray xv = add(owned, onDevice(p, (long) m * dim)), yv = add(owned, onDevice(p, (long) n * dim));
             KernelArray bv = add(owned, onDevice(p, (long) n * cols));
@@ -301,8 +303,7 @@ public final class GridBlockSparseSum {
             double invCell, int cellCount, IntArray scalars, int countAt, int largestAt) {
         int n = points.size(), dim = points.dim();
         long cap = Math.min(n, cellCount);
-        DoubleArray coords = add(owned, new DoubleArray((long) n * dim));
-        Precision.write(coords, points.coordinates());
+        DoubleArray coords = add(owned, copyOf(points.coordinatesView()));
         IntArray keys = add(owned, IntArray.onDevice(n)), counts = add(owned, IntArray.onDevice(cellCount + 1L));
         IntArray fill = add(owned, IntArray.onDevice(cellCount)), flags = add(owned, IntArray.onDevice(cellCount + 1L));
         IntArray order = add(owned, IntArray.onDevice(n)), start = add(owned, IntArray.onDevice(cap + 1));
@@ -403,6 +404,13 @@ public final class GridBlockSparseSum {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(dev)) {
             plan.execute();
         }
+    }
+
+    /** An array holding a copy of {@code v}, copied in bulk. */
+    private static DoubleArray copyOf(double[] v) {
+        DoubleArray a = new DoubleArray(v.length);
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_DOUBLE, 0, v.length);
+        return a;
     }
 
     private static int[] orderOf(IntArray order, int n) {
