@@ -145,17 +145,19 @@ public final class KsumCommand implements SquallSubcommand {
             usedCutoff = o.cutoff();
             clusterMs = Double.NaN;  // inside total_ms: the tolerance may cluster more than once
         } else if (blockSparse && GridBlockSparseSum.fits(x, y, cell)) {
-            GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell);
-            GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
-            r = o.result();
-            clusterMs = o.phases().clusteringMs() + o.phases().buildMs();
-            targetClusters = o.targetClusters();
-            sourceClusters = o.sourceClusters();
+            try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell)) {
+                GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
+                r = o.result();
+                clusterMs = o.phases().clusteringMs() + o.phases().buildMs();
+                targetClusters = o.targetClusters();
+                sourceClusters = o.sourceClusters();
+                // later passes reuse the device memory of the first (a caller's repeated products)
+                if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 3));
+            }
             method = "block-sparse";
             reason = "asked for; clustering, ranges and sum on the device";
             usedCell = cell;
             usedCutoff = cutoff;
-            if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 3));
         } else if (blockSparse) {
             long c0 = System.nanoTime();
             Clustering cx = Clustering.grid(x, cell, dev), cy = Clustering.grid(y, cell, dev);

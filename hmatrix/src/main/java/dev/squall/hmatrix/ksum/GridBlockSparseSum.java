@@ -45,7 +45,7 @@ import java.util.Objects;
  * o.result().keptFraction(); o.phases().totalMs();
  * }</pre>
  */
-public final class GridBlockSparseSum {
+public final class GridBlockSparseSum implements AutoCloseable {
     /** Most grid cells over the clouds' common bounding box (three int tables of this length per cloud). */
     public static final long MAX_CELLS = 1L << 24;
     /** Clusters of more points keep the scatter's order (the per-cluster insertion sort would be quadratic). */
@@ -67,6 +67,8 @@ public final class GridBlockSparseSum {
     private final KernelSum engine;
     private final double cell;
     private boolean withOrders;
+    private final java.util.Map<String, KernelArray> workspace = new java.util.HashMap<>();
+    private Device device;
 
     /** @throws IllegalArgumentException for a user kernel or a cell that is not positive and finite */
     public GridBlockSparseSum(KernelSum engine, double cell) {
@@ -153,32 +155,32 @@ public final class GridBlockSparseSum {
             cells[d] = (int) c;
         }
         int cellsTotal = (int) cellCount;
+        if (device != null && device != dev) close();
+        device = dev;
         List<KernelArray> owned = new ArrayList<>();
         try {
-            // clustering: keys, histogram, scans, boundaries, scatter; the cluster counts and largest sizes come back
+            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; sum |b|
+            // per source cluster; the sorted clouds and b in the precision. Cluster counts come back.
             DoubleArray loArr = add(owned, DoubleArray.fromArray(lo)), shift = add(owned, DoubleArray.fromArray(mid));
             IntArray cellsArr = add(owned, IntArray.fromArray(cells));
-            IntArray scalars = add(owned, IntArray.onDevice(4));
-            TaskGraph cg = new TaskGraph("ksum-grid-clusters").transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, cellsArr);
-            Side tx = side(cg, owned, "t", x, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 0, 2);
-            Side sy = side(cg, owned, "s", y, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 1, 3);
+            IntArray scalars = ws("scalars", 4, IntArray::onDevice);
+            TaskGraph cg = new TaskGraph("ksum-grid-clusters").transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, cellsArr)
+                    .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
+            Side tx = side(cg, "t", x, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 0, 2);
+            Side sy = side(cg, "s", y, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 1, 3);
+            DoubleArray bArr = staged("b", b);
+            long sCap = Math.min(n, cellsTotal);
+            DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
+            KernelArray xv = ws("xv", (long) m * dim, len -> onDevice(p, len)), yv = ws("yv", (long) n * dim, len -> onDevice(p, len));
+            KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
+            DoubleArray noShift = add(owned, new DoubleArray(cols));
             cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
             execute(cg, dev);
             int tq = scalars.get(0), sq = scalars.get(1);
-            boolean sortT = scalars.get(2) <= SORTED_CLUSTER_LIMIT, sortS = scalars.get(3) <= SORTED_CLUSTER_LIMIT;
-            long t1 = System.nanoTime();
-
-            // build: each cluster in original order, geometry, sum |b| per source cluster, the sorted clouds and b in the precision
-            DoubleArray bArr = add(owned, copyOf(b));
-            DoubleArray absSums = add(owned, DoubleArray.onDevice(Math.max(1, sq)));
-            KernelArray xv = add(owned, onDevice(p, (long) m * dim)), yv = add(owned, onDevice(p, (long) n * dim));
-            KernelArray bv = add(owned, onDevice(p, (long) n * cols));
-            DoubleArray noShift = add(owned, new DoubleArray(cols));
-            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.FIRST_EXECUTION, bArr, shift, noShift);
-            build(bg, "t", tx, tq, dim, sortT, cellsTotal);
-            build(bg, "s", sy, sq, dim, sortS, cellsTotal);
-            bg.task("abs", grid(sq), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell, absSums,
-                    cellsTotal, cols);
+            long t1c = System.nanoTime();
+            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.FIRST_EXECUTION, bArr, noShift, shift)
+                    .task("abs", grid(sCap), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell,
+                            absSums, cellsTotal, cols);
             gather(bg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
             gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
             gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
@@ -204,20 +206,23 @@ public final class GridBlockSparseSum {
             int width = tileWidthFor(m, tq);
             DoubleArray realArr = add(owned, DoubleArray.fromArray(real));
             IntArray intsArr = add(owned, IntArray.fromArray(ints));
-            IntArray rangeOffsets = add(owned, IntArray.onDevice(tq + 1L)), tileOffsets = add(owned, IntArray.onDevice(tq + 1L));
-            LongArray kept = add(owned, LongArray.onDevice(Math.max(1, tq))), pairsArr = add(owned, LongArray.onDevice(1));
-            DoubleArray bounds = add(owned, DoubleArray.onDevice(Math.max(1, tq)));
-            IntArray totals = add(owned, IntArray.onDevice(2)), noRanges = add(owned, IntArray.onDevice(2));
-            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr);
-            rg.task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start, tx.clusterOfCell,
-                    sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges, noRanges, rangeOffsets,
-                    kept, bounds, pairsArr);
-            scan(rg, owned, "ranges", rangeOffsets, tq + 1);
+            IntArray rangeOffsets = ws("rangeOffsets", tq + 1L, IntArray::onDevice), tileOffsets = ws("tileOffsets", tq + 1L, IntArray::onDevice);
+            LongArray kept = ws("kept", tq, LongArray::onDevice), pairsArr = ws("pairs", 1, LongArray::onDevice);
+            DoubleArray bounds = ws("bounds", tq, DoubleArray::onDevice);
+            IntArray totals = ws("totals", 2, IntArray::onDevice), noRanges = ws("noRanges", 2, IntArray::onDevice);
+            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr)
+                    .task("zeroRanges", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), rangeOffsets, tq + 1)
+                    .task("zeroTiles", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), tileOffsets, tq + 1)
+                    .task("zeroPairs", grid(1), GridClusterKernels::zeroLong, new KernelContext(), pairsArr)
+                    .task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                            tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges,
+                            noRanges, rangeOffsets, kept, bounds, pairsArr);
+            scan(rg, "ranges", rangeOffsets, tq + 1);
             rg.task("tileCounts", grid(tq), GridClusterKernels::tileCounts, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
                     cellsTotal, width);
-            scan(rg, owned, "tiles", tileOffsets, tq + 1);
-            rg.task("rangeTotal", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
-                    .task("tileTotal", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
+            scan(rg, "tiles", tileOffsets, tq + 1);
+            rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
+                    .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
             execute(rg, dev);
             int totalRanges = totals.get(0), totalTiles = totals.get(1);
@@ -234,10 +239,10 @@ public final class GridBlockSparseSum {
                 tileRanges = add(owned, IntArray.fromArray(0, n));
                 if (engine.expands()) expansion = new TiledReduction.Expansion(new double[dim], x.reach(mid), n * KernelSum.maxAbs(b), true);
             } else {
-                tiles = add(owned, IntArray.onDevice(Math.max(3, 3L * totalTiles)));
+                tiles = ws("tiles", 3L * totalTiles, IntArray::onDevice);
                 tileRangeOffsets = rangeOffsets;
-                tileRanges = add(owned, IntArray.onDevice(Math.max(2, 2L * totalRanges)));
-                TaskGraph wg = new TaskGraph("ksum-grid-ranges")
+                tileRanges = ws("ranges", 2L * totalRanges, IntArray::onDevice);
+                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr)
                         .task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
                                 tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
                                 tileRanges, noRanges, kept, bounds, pairsArr)
@@ -247,7 +252,7 @@ public final class GridBlockSparseSum {
                     // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
                     expansion = new TiledReduction.Expansion(null, cell * Math.sqrt(dim) * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
                     double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
-                    centres = add(owned, onDevice(p, Math.max(1, (long) tq * dim)));
+                    centres = ws("centres", (long) tq * dim, len -> onDevice(p, len));
                     if (p == Precision.FP32) {
                         wg.task("centres", grid((long) tq * dim), GridClusterKernels::centresF32, new KernelContext(), tx.centroids, shift,
                                 (FloatArray) centres, scale, tq * dim, dim);
@@ -261,9 +266,10 @@ public final class GridBlockSparseSum {
             long t3 = System.nanoTime();
 
             // the sum, then the results and row bounds back in the caller's order
-            KernelArray sorted = add(owned, onDevice(p, (long) m * cols));
+            KernelArray sorted = ws("sorted", (long) m * cols, len -> onDevice(p, len));
             Profile first, profile;
-            DoubleArray values = add(owned, DoubleArray.onDevice((long) m * cols)), rowBounds = add(owned, DoubleArray.onDevice(m));
+            DoubleArray values = ws("values", (long) m * cols, len -> DoubleArray.pinned(len, dev));
+            DoubleArray rowBounds = ws("rowBounds", m, len -> DoubleArray.pinned(len, dev));
             TaskGraph ug = new TaskGraph("ksum-grid-unpermute");
             if (p == Precision.FP32) {
                 ug.task("unpermute", grid(m), GridClusterKernels::unpermuteF32, new KernelContext(), (FloatArray) sorted, tx.order, tx.keys,
@@ -274,19 +280,21 @@ public final class GridBlockSparseSum {
             }
             ug.transferToHost(DataTransferMode.EVERY_EXECUTION, values, rowBounds);
             if (withOrders) ug.transferToHost(DataTransferMode.EVERY_EXECUTION, tx.order, sy.order);
-            // closing the reduction frees its arrays on the device: the un-permutation runs before
-            try (TiledReduction r = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges,
-                    width, expansion, centres)) {
-                first = r.run();
-                profile = r.median(first, repeat);
+            TiledReduction sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width,
+                    expansion, centres);
+            try {
+                first = sum.run();
+                profile = sum.median(first, repeat);
                 execute(ug, dev);
+            } finally {
+                sum.release(); // the arrays stay on the device for the next product
             }
             double[] a = values.toHeapArray(), rb = rowBounds.toHeapArray();
             int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
             long t4 = System.nanoTime();
             double fraction = (double) pairs / ((double) m * n);
             KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t2) / 1e6, first.hostMicros() / 1e3);
-            Phases phases = new Phases((t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
+            Phases phases = new Phases((t1c - t0) / 1e6, (t2 - t1c) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
             return new Outcome(result, tq, sq, phases, ox, oy);
         } finally {
             dev.free(owned.toArray(KernelArray[]::new));
@@ -299,34 +307,31 @@ public final class GridBlockSparseSum {
     }
 
     /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
-    private static Side side(TaskGraph g, List<KernelArray> owned, String tag, PointSet points, DoubleArray lo, IntArray cells,
-            double invCell, int cellCount, IntArray scalars, int countAt, int largestAt) {
+    private Side side(TaskGraph g, String tag, PointSet points, DoubleArray lo, IntArray cells, double invCell, int cellCount,
+            IntArray scalars, int countAt, int largestAt) {
         int n = points.size(), dim = points.dim();
         long cap = Math.min(n, cellCount);
-        DoubleArray coords = add(owned, copyOf(points.coordinatesView()));
-        IntArray keys = add(owned, IntArray.onDevice(n)), counts = add(owned, IntArray.onDevice(cellCount + 1L));
-        IntArray fill = add(owned, IntArray.onDevice(cellCount)), flags = add(owned, IntArray.onDevice(cellCount + 1L));
-        IntArray order = add(owned, IntArray.onDevice(n)), start = add(owned, IntArray.onDevice(cap + 1));
-        DoubleArray centroids = add(owned, DoubleArray.onDevice(cap * dim)), radii = add(owned, DoubleArray.onDevice(cap));
+        DoubleArray coords = staged(tag + "coords", points.coordinatesView());
+        IntArray keys = ws(tag + "keys", n, IntArray::onDevice), counts = ws(tag + "counts", cellCount + 1L, IntArray::onDevice);
+        IntArray fill = ws(tag + "fill", cellCount, IntArray::onDevice), flags = ws(tag + "flags", cellCount + 1L, IntArray::onDevice);
+        IntArray order = ws(tag + "order", n, IntArray::onDevice), start = ws(tag + "start", cap + 1, IntArray::onDevice);
+        DoubleArray centroids = ws(tag + "centroids", cap * dim, DoubleArray::onDevice), radii = ws(tag + "radii", cap, DoubleArray::onDevice);
         g.transferToDevice(DataTransferMode.FIRST_EXECUTION, coords)
+                .task(tag + "zeroCounts", grid(cellCount + 1L), GridClusterKernels::zero, new KernelContext(), counts, cellCount + 1)
+                .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount)
                 .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, n, dim, invCell)
-                .task(tag + "flags", grid(cellCount), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
-        scan(g, owned, tag + "cells", counts, cellCount + 1);
-        scan(g, owned, tag + "clusters", flags, cellCount + 1);
+                .task(tag + "flags", grid(cellCount + 1L), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
+        scan(g, tag + "cells", counts, cellCount + 1);
+        scan(g, tag + "clusters", flags, cellCount + 1);
         g.task(tag + "starts", grid(cellCount), GridClusterKernels::clusterStarts, new KernelContext(), counts, flags, start, scalars,
                         largestAt, cellCount, n)
                 .task(tag + "scatter", grid(n), GridClusterKernels::scatter, new KernelContext(), keys, counts, fill, order, n)
-                .task(tag + "count", WorkerGrid.of(1).withLocal(1), GridClusterKernels::pick, new KernelContext(), flags, cellCount, scalars, countAt);
+                .task(tag + "sort", grid(cap), GridClusterKernels::sortClusters, new KernelContext(), order, start, flags, cellCount,
+                        SORTED_CLUSTER_LIMIT)
+                .task(tag + "geometry", grid(cap), GridClusterKernels::geometry, new KernelContext(), coords, order, start, flags, centroids,
+                        radii, cellCount, dim)
+                .task(tag + "count", grid(1), GridClusterKernels::pick, new KernelContext(), flags, cellCount, scalars, countAt);
         return new Side(coords, keys, counts, flags, order, start, centroids, radii);
-    }
-
-    /** Each cluster's points in original order (when {@code sort}), then its centroid and radius. */
-    private static void build(TaskGraph g, String tag, Side s, int clusters, int dim, boolean sort, int cellCount) {
-        if (sort) {
-            g.task("sort" + tag, grid(clusters), GridClusterKernels::sortClusters, new KernelContext(), s.order, s.start, s.clusterOfCell, cellCount);
-        }
-        g.task("geometry" + tag, grid(clusters), GridClusterKernels::geometry, new KernelContext(), s.coords, s.order, s.start,
-                s.clusterOfCell, s.centroids, s.radii, cellCount, dim);
     }
 
     private static void gather(TaskGraph g, String name, Precision p, DoubleArray v, IntArray order, KernelArray out, DoubleArray shift,
@@ -342,13 +347,13 @@ public final class GridBlockSparseSum {
      * An exclusive scan of {@code data[0, n)} in place: block scans, the block totals scanned the same way (recursively),
      * the scanned totals added back.
      */
-    static void scan(TaskGraph g, List<KernelArray> owned, String name, IntArray data, long n) {
+    void scan(TaskGraph g, String name, IntArray data, long n) {
         long blocks = Math.max(1, (n + GridClusterKernels.SCAN_BLOCK - 1) / GridClusterKernels.SCAN_BLOCK);
-        IntArray sums = add(owned, IntArray.onDevice(blocks));
+        IntArray sums = ws(name + "-sums", blocks, IntArray::onDevice);
         g.task(name + "-scan", WorkerGrid.of(blocks * W).withLocal(W), GridClusterKernels::scanBlocks, new KernelContext(), data, sums,
                 (int) n);
         if (blocks > 1) {
-            scan(g, owned, name + "+", sums, blocks);
+            scan(g, name + "+", sums, blocks);
             g.task(name + "-add", grid(n), GridClusterKernels::addBlockOffsets, new KernelContext(), data, sums, (int) n);
         }
     }
@@ -395,6 +400,43 @@ public final class GridBlockSparseSum {
         return p == Precision.FP32 ? FloatArray.onDevice(Math.max(1, n)) : DoubleArray.onDevice(Math.max(1, n));
     }
 
+    /**
+     * The workspace array of this role and length: kept on the device from one product to the next (its contents are
+     * rewritten or cleared by the kernels), reallocated when the length changes.
+     */
+    private <A extends KernelArray> A ws(String role, long length, java.util.function.LongFunction<A> make) {
+        long len = Math.max(1, length);
+        KernelArray old = workspace.get(role);
+        if (old != null && old.getSizeLong() == len) {
+            @SuppressWarnings("unchecked") A a = (A) old;
+            return a;
+        }
+        if (old != null) device.free(old);
+        A a = make.apply(len);
+        workspace.put(role, a);
+        return a;
+    }
+
+    /** A workspace array of the device's page-locked host memory holding a copy of {@code v} (copied in parallel chunks). */
+    private DoubleArray staged(String role, double[] v) {
+        Device dev = device;
+        DoubleArray a = ws(role, v.length, len -> DoubleArray.pinned(len, dev));
+        MemorySegment dst = a.segment();
+        int chunk = 1 << 18;
+        java.util.stream.IntStream.range(0, (v.length + chunk - 1) / chunk).parallel().forEach(c -> {
+            int from = c * chunk, count = Math.min(chunk, v.length - from);
+            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, count);
+        });
+        return a;
+    }
+
+    /** Frees the workspace's device memory. */
+    @Override
+    public void close() {
+        if (device != null && !workspace.isEmpty()) device.free(workspace.values().toArray(KernelArray[]::new));
+        workspace.clear();
+    }
+
     private static <A extends KernelArray> A add(List<KernelArray> owned, A a) {
         owned.add(a);
         return a;
@@ -404,13 +446,6 @@ public final class GridBlockSparseSum {
         try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(dev)) {
             plan.execute();
         }
-    }
-
-    /** An array holding a copy of {@code v}, copied in bulk. */
-    private static DoubleArray copyOf(double[] v) {
-        DoubleArray a = new DoubleArray(v.length);
-        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_DOUBLE, 0, v.length);
-        return a;
     }
 
     private static int[] orderOf(IntArray order, int n) {

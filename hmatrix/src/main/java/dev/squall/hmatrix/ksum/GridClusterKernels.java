@@ -5,6 +5,7 @@ import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
 import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.ReadOnly;
 
@@ -55,12 +56,29 @@ public final class GridClusterKernels {
         }
     }
 
-    /** {@code flags[k] = 1} when cell {@code k} holds points, for {@code k < cellCount}. */
+    /** {@code flags[k] = 1} when cell {@code k} holds points, for {@code k < cellCount}; {@code flags[cellCount] = 0}. */
     @Kernel
     public static void nonEmpty(KernelContext ctx, @ReadOnly IntArray counts, @NoAlias IntArray flags, int cellCount) {
         int k = ctx.globalIdx;
-        if (k < cellCount) {
-            flags.set(k, counts.get(k) > 0 ? 1 : 0);
+        if (k <= cellCount) {
+            flags.set(k, k < cellCount && counts.get(k) > 0 ? 1 : 0);
+        }
+    }
+
+    /** {@code a[0] = 0}: clears a reused 64-bit counter. */
+    @Kernel
+    public static void zeroLong(KernelContext ctx, @NoAlias LongArray a) {
+        if (ctx.globalIdx == 0) {
+            a.set(0, 0L);
+        }
+    }
+
+    /** {@code a[0, n) = 0}: clears the counters and totals of a reused array. */
+    @Kernel
+    public static void zero(KernelContext ctx, @NoAlias IntArray a, int n) {
+        int k = ctx.globalIdx;
+        if (k < n) {
+            a.set(k, 0);
         }
     }
 
@@ -143,16 +161,20 @@ public final class GridClusterKernels {
     }
 
     /**
-     * Puts each cluster's points in increasing original index (an insertion sort per cluster), so the sorted order,
-     * and with it every sum's order of addition, does not depend on the order of the scatter's atomics.
+     * Puts each cluster of at most {@code limit} points in increasing original index (an insertion sort per cluster),
+     * so the sorted order, and with it every sum's order of addition, does not depend on the order of the scatter's
+     * atomics; larger clusters keep the scatter's order (the sort would be quadratic).
      */
     @Kernel
     public static void sortClusters(KernelContext ctx, IntArray order, @ReadOnly IntArray start, @ReadOnly IntArray clusterOfCell,
-            int cellCount) {
+            int cellCount, int limit) {
         int q = ctx.globalIdx;
         if (q < clusterOfCell.get(cellCount)) {
             int p0 = start.get(q);
             int p1 = start.get(q + 1);
+            if (p1 - p0 > limit) {
+                p1 = p0;
+            }
             for (int p = p0 + 1; p < p1; p++) {
                 int v = order.get(p);
                 int r = p - 1;

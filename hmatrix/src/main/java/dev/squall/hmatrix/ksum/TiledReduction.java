@@ -189,6 +189,11 @@ final class TiledReduction implements AutoCloseable {
         return Precision.read(out, count);
     }
 
+    /** Releases the launches and keeps the arrays on the device (for callers that reuse them). */
+    void release() {
+        plan.close();
+    }
+
     @Override
     public void close() {
         plan.freeDeviceMemory();
