@@ -100,18 +100,35 @@ public final class GridBlockSparseSum implements AutoCloseable {
         return cellCount(x, y, cell) <= MAX_CELLS;
     }
 
+    /** The common bounding box {@code {lo, hi}} of both clouds, over chunks of points in parallel. */
     private static double[][] box(PointSet x, PointSet y) {
         int dim = x.dim();
         double[] lo = new double[dim], hi = new double[dim];
         Arrays.fill(lo, Double.POSITIVE_INFINITY);
         Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        int chunk = 1 << 16;
         for (PointSet s : new PointSet[] {x, y}) {
             double[] c = s.coordinatesView();
-            for (int i = 0; i < c.length; i += dim) {
+            int points = s.size();
+            double[][] parts = java.util.stream.IntStream.range(0, (points + chunk - 1) / chunk).parallel().mapToObj(part -> {
+                double[] l = new double[dim], h = new double[dim];
+                Arrays.fill(l, Double.POSITIVE_INFINITY);
+                Arrays.fill(h, Double.NEGATIVE_INFINITY);
+                for (int i = part * chunk * dim, end = Math.min(points, (part + 1) * chunk) * dim; i < end; i += dim) {
+                    for (int d = 0; d < dim; d++) {
+                        double v = c[i + d];
+                        if (v < l[d]) l[d] = v;
+                        if (v > h[d]) h[d] = v;
+                    }
+                }
+                double[] lh = Arrays.copyOf(l, 2 * dim);
+                System.arraycopy(h, 0, lh, dim, dim);
+                return lh;
+            }).toArray(double[][]::new);
+            for (double[] lh : parts) {
                 for (int d = 0; d < dim; d++) {
-                    double v = c[i + d];
-                    if (v < lo[d]) lo[d] = v;
-                    if (v > hi[d]) hi[d] = v;
+                    lo[d] = Math.min(lo[d], lh[d]);
+                    hi[d] = Math.max(hi[d], lh[dim + d]);
                 }
             }
         }
@@ -289,7 +306,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             } finally {
                 sum.release(); // the arrays stay on the device for the next product
             }
-            double[] a = values.toHeapArray(), rb = rowBounds.toHeapArray();
+            double[] a = heapCopy(values), rb = heapCopy(rowBounds);
             int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
             long t4 = System.nanoTime();
             double fraction = (double) pairs / ((double) m * n);
@@ -428,6 +445,18 @@ public final class GridBlockSparseSum implements AutoCloseable {
             MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, count);
         });
         return a;
+    }
+
+    /** The host side of {@code a} copied to the heap in parallel chunks. */
+    private static double[] heapCopy(DoubleArray a) {
+        int n = Math.toIntExact(a.getSizeLong()), chunk = 1 << 18;
+        double[] v = new double[n];
+        MemorySegment src = a.segment();
+        java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
+            int from = c * chunk, count = Math.min(chunk, n - from);
+            MemorySegment.copy(src, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, v, from, count);
+        });
+        return v;
     }
 
     /** Frees the workspace's device memory. */

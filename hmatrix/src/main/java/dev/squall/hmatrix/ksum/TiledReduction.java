@@ -154,7 +154,7 @@ final class TiledReduction implements AutoCloseable {
                         rangeOffsets, ranges, dim, cols, col0, n, kind, c);
             }
         }
-        g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
+        if (!a.isDeviceOnly()) g.transferToHost(DataTransferMode.EVERY_EXECUTION, a); // a device-only result stays for later kernels
         return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
     }
 
