@@ -71,6 +71,10 @@ public final class KsumCommand implements SquallSubcommand {
     @Option(names = "--cutoff", paramLabel = "R", defaultValue = "0.3", description = "distance cutoff of --block-sparse (default 0.3)")
     double cutoff;
 
+    @Option(names = "--target-span", paramLabel = "K", defaultValue = "1",
+            description = "--block-sparse on the device: target clusters span K cells along the first coordinate (wider tiles, more kept pairs; default 1)")
+    int targetSpan;
+
     @Option(names = "--tol", paramLabel = "EPS", description = "relative tolerance: picks dense or block-sparse")
     Double tol;
 
@@ -145,7 +149,8 @@ public final class KsumCommand implements SquallSubcommand {
             usedCutoff = o.cutoff();
             clusterMs = Double.NaN;  // inside total_ms: the tolerance may cluster more than once
         } else if (blockSparse && GridBlockSparseSum.fits(x, y, cell)) {
-            try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell)) {
+            Sizes.inRange("--target-span", targetSpan, 1, Integer.MAX_VALUE);
+            try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell).withTargetSpan(targetSpan)) {
                 GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
                 r = o.result();
                 clusterMs = o.phases().clusteringMs() + o.phases().buildMs();

@@ -67,6 +67,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
     private final KernelSum engine;
     private final double cell;
     private boolean withOrders;
+    private int targetSpan = 1;
     private final java.util.Map<String, KernelArray> workspace = new java.util.HashMap<>();
     private Device device;
 
@@ -84,6 +85,44 @@ public final class GridBlockSparseSum implements AutoCloseable {
     /** Also return each cloud's sorted order (downloaded from the device; for tests and callers that keep the clusters). */
     public GridBlockSparseSum withOrders(boolean on) {
         this.withOrders = on;
+        return this;
+    }
+
+    /** Cells per dimension of sides {@code side[d]} over {@code box}, at most {@link #MAX_CELLS} in all. */
+    private static int[] cells(double[][] box, double[] side) {
+        int[] c = new int[side.length];
+        double total = 1;
+        for (int d = 0; d < side.length; d++) {
+            double k = Math.floor((box[1][d] - box[0][d]) / side[d]) + 1;
+            total *= k;
+            if (total > MAX_CELLS) {
+                throw new IllegalArgumentException("cells of side " + side[d] + " over the clouds' bounding box make more than " + MAX_CELLS
+                        + " grid cells; take a larger cell");
+            }
+            c[d] = (int) k;
+        }
+        return c;
+    }
+
+    private static int product(int[] v) {
+        int p = 1;
+        for (int x : v) p *= x;
+        return p;
+    }
+
+    private static double[] inverse(double[] v) {
+        double[] r = new double[v.length];
+        for (int d = 0; d < v.length; d++) r[d] = 1.0 / v[d];
+        return r;
+    }
+
+    /**
+     * Target clusters span {@code span} source cells along the first coordinate (default 1): larger target tiles (whole
+     * warps for clusters of a few dozen points) at the cost of more kept pairs; the bound stays rigorous.
+     */
+    public GridBlockSparseSum withTargetSpan(int span) {
+        if (span < 1) throw new IllegalArgumentException("target span must be at least 1 cell, got " + span);
+        this.targetSpan = span;
         return this;
     }
 
@@ -159,32 +198,31 @@ public final class GridBlockSparseSum implements AutoCloseable {
         PairKernel k = engine.kernel();
         double[][] box = box(x, y);
         double[] lo = box[0], mid = new double[dim];
-        int[] cells = new int[dim];
-        double cellCount = 1;
-        for (int d = 0; d < dim; d++) {
-            mid[d] = 0.5 * (box[0][d] + box[1][d]);
-            double c = Math.floor((box[1][d] - box[0][d]) / cell) + 1;
-            cellCount *= c;
-            if (cellCount > MAX_CELLS) {
-                throw new IllegalArgumentException("cells of side " + cell + " over the clouds' bounding box make more than " + MAX_CELLS
-                        + " grid cells; take a larger cell");
-            }
-            cells[d] = (int) c;
-        }
-        int cellsTotal = (int) cellCount;
+        for (int d = 0; d < dim; d++) mid[d] = 0.5 * (box[0][d] + box[1][d]);
+        // sources: cells of side cell; targets: the same grid with targetSpan cells merged along the first coordinate
+        double[] sSide = new double[dim], tSide = new double[dim];
+        Arrays.fill(sSide, cell);
+        Arrays.fill(tSide, cell);
+        tSide[0] = cell * targetSpan;
+        int[] sCells = cells(box, sSide), tCells = cells(box, tSide);
+        int sCellsTotal = product(sCells), tCellsTotal = product(tCells);
         if (device != null && device != dev) close();
         device = dev;
         List<KernelArray> owned = new ArrayList<>();
         try {
-            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; sum |b|
-            // per source cluster; the sorted clouds and b in the precision. Cluster counts come back.
+            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; the
+            // cluster counts come back
             DoubleArray loArr = add(owned, DoubleArray.fromArray(lo)), shift = add(owned, DoubleArray.fromArray(mid));
-            IntArray cellsArr = add(owned, IntArray.fromArray(cells));
+            IntArray sCellsArr = add(owned, IntArray.fromArray(sCells)), tCellsArr = add(owned, IntArray.fromArray(tCells));
+            DoubleArray sInv = add(owned, DoubleArray.fromArray(inverse(sSide))), tInv = add(owned, DoubleArray.fromArray(inverse(tSide)));
             IntArray scalars = ws("scalars", 4, IntArray::onDevice);
-            TaskGraph cg = new TaskGraph("ksum-grid-clusters").transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, cellsArr)
+            TaskGraph cg = new TaskGraph("ksum-grid-clusters")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
                     .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
-            Side tx = side(cg, "t", x, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 0, 2);
-            Side sy = side(cg, "s", y, loArr, cellsArr, 1.0 / cell, cellsTotal, scalars, 1, 3);
+            Side tx = side(cg, "t", x, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
+            Side sy = side(cg, "s", y, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
+            int cellsTotal = sCellsTotal;
+            int[] cells = sCells;
             DoubleArray bArr = staged("b", b);
             long sCap = Math.min(n, cellsTotal);
             DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
@@ -218,7 +256,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             int[] ints = new int[3 + dim];
             ints[0] = dim;
             ints[1] = k.code();
-            ints[2] = cellsTotal;
+            ints[2] = tCellsTotal;
             System.arraycopy(cells, 0, ints, 3, dim);
             int width = tileWidthFor(m, tq);
             DoubleArray realArr = add(owned, DoubleArray.fromArray(real));
@@ -236,7 +274,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                             noRanges, rangeOffsets, kept, bounds, pairsArr);
             scan(rg, "ranges", rangeOffsets, tq + 1);
             rg.task("tileCounts", grid(tq), GridClusterKernels::tileCounts, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
-                    cellsTotal, width);
+                    tCellsTotal, width);
             scan(rg, "tiles", tileOffsets, tq + 1);
             rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
                     .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
@@ -264,10 +302,11 @@ public final class GridBlockSparseSum implements AutoCloseable {
                                 tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
                                 tileRanges, noRanges, kept, bounds, pairsArr)
                         .task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
-                                tiles, cellsTotal, width);
+                                tiles, tCellsTotal, width);
                 if (engine.expands()) {
                     // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
-                    expansion = new TiledReduction.Expansion(null, cell * Math.sqrt(dim) * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
+                    double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
+                    expansion = new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
                     double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
                     centres = ws("centres", (long) tq * dim, len -> onDevice(p, len));
                     if (p == Precision.FP32) {
@@ -324,7 +363,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
     }
 
     /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
-    private Side side(TaskGraph g, String tag, PointSet points, DoubleArray lo, IntArray cells, double invCell, int cellCount,
+    private Side side(TaskGraph g, String tag, PointSet points, DoubleArray lo, IntArray cells, DoubleArray invCells, int cellCount,
             IntArray scalars, int countAt, int largestAt) {
         int n = points.size(), dim = points.dim();
         long cap = Math.min(n, cellCount);
@@ -336,7 +375,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
         g.transferToDevice(DataTransferMode.FIRST_EXECUTION, coords)
                 .task(tag + "zeroCounts", grid(cellCount + 1L), GridClusterKernels::zero, new KernelContext(), counts, cellCount + 1)
                 .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount)
-                .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, n, dim, invCell)
+                .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, invCells, n, dim)
                 .task(tag + "flags", grid(cellCount + 1L), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
         scan(g, tag + "cells", counts, cellCount + 1);
         scan(g, tag + "clusters", flags, cellCount + 1);

@@ -31,19 +31,19 @@ public final class GridClusterKernels {
     }
 
     /**
-     * Row-major cell key of each point ({@code cells[d]} cells of side {@code 1 / invCell} from {@code lo[d]}, points
-     * beyond the last cell of a coordinate counted in it) and the histogram {@code counts[key]++}.
+     * Row-major cell key of each point ({@code cells[d]} cells of side {@code 1 / invCells[d]} from {@code lo[d]},
+     * points beyond the last cell of a coordinate counted in it) and the histogram {@code counts[key]++}.
      */
     @Kernel
     public static void cellKeys(KernelContext ctx, @ReadOnly DoubleArray x, @NoAlias IntArray keys, IntArray counts,
-            @ReadOnly DoubleArray lo, @ReadOnly IntArray cells, int n, int dim, double invCell) {
+            @ReadOnly DoubleArray lo, @ReadOnly IntArray cells, @ReadOnly DoubleArray invCells, int n, int dim) {
         int i = ctx.globalIdx;
         if (i < n) {
             int key = 0;
             int stride = 1;
             for (int d = 0; d < dim; d++) {
                 int top = cells.get(d) - 1;
-                double u = Math.floor((x.get(i * dim + d) - lo.get(d)) * invCell);
+                double u = Math.floor((x.get(i * dim + d) - lo.get(d)) * invCells.get(d));
                 int cell = 0;
                 if (u > 0.0) {
                     cell = u >= (double) top ? top : (int) u;

@@ -49,11 +49,16 @@ class GridBlockSparseSumTest {
         }
 
         static int[] keys(PointSet s, double[] lo, int[] cells, double cell) {
+            return keys(s, lo, cells, cell, 1);
+        }
+
+        /** Keys with cells {@code span} times wider along the first coordinate ({@code cells} counted on that grid). */
+        static int[] keys(PointSet s, double[] lo, int[] cells, double cell, int span) {
             int[] k = new int[s.size()];
             for (int i = 0; i < s.size(); i++) {
                 int key = 0, stride = 1;
                 for (int d = 0; d < s.dim(); d++) {
-                    double u = Math.floor((s.coord(i, d) - lo[d]) * (1.0 / cell));
+                    double u = Math.floor((s.coord(i, d) - lo[d]) * (1.0 / (d == 0 ? cell * span : cell)));
                     int c = u > 0 ? (int) Math.min(u, cells[d] - 1) : 0;
                     key += c * stride;
                     stride *= cells[d];
@@ -182,6 +187,54 @@ class GridBlockSparseSumTest {
         }
         assertTrue(fast.result().pairs() <= tight.result().pairs(), "the box search keeps a subset of the all-pairs rule");
         assertTrue(fast.result().pairs() >= within, "and every pair closer than the cutoff");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void widerTargetClustersComputeExactlyTheirKeptTiles(Device device) {
+        // targets in cells 3 source cells wide along x: the kept pairs are those of the ball rule on the wider clusters
+        PairKernel k = PairKernel.parse("gauss:0.04");
+        PointSet x = PointSet.uniform(1400, 3, 51), y = PointSet.gaussian(1200, 3, 52);
+        double[] b = random(y.size(), 53);
+        double cell = 0.08, cutoff = 0.12;
+        KernelSum ks = new KernelSum(k, Precision.FP64, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, cell).withTargetSpan(3).withOrders(true)
+                .apply(x, y, b, 1, KeepRule.withinTightBounds(cutoff), 0);
+        GridBlockSparseSum.Outcome fast = new GridBlockSparseSum(ks, cell).withTargetSpan(3).apply(x, y, b, 1, KeepRule.within(cutoff), 0);
+        HostGrid g = HostGrid.of(x, y, cell);
+        int[] tCells = g.cells().clone();
+        // the target grid's cell count along x, as the pipeline computes it from the bounding box
+        double extent0 = 0;
+        for (PointSet s : List.of(x, y)) for (int i = 0; i < s.size(); i++) extent0 = Math.max(extent0, s.coord(i, 0) - g.lo()[0]);
+        tCells[0] = (int) Math.floor(extent0 / (3 * cell)) + 1;
+        int[] tKeys = HostGrid.keys(x, g.lo(), tCells, cell, 3);
+        assertArrayEquals(sortedOrder(tKeys), o.targetOrder(), "targets sorted by their wider cells");
+        var bx = balls(x, tKeys); var by = balls(y, g.yKeys());
+        double[] kept = new double[x.size()], exact = reference(k, x, y, b, 1);
+        long pairs = 0, within = 0;
+        for (int i = 0; i < x.size(); i++) {
+            double[] ct = bx.get(tKeys[i]);
+            for (int j = 0; j < y.size(); j++) {
+                if (x.distance(i, y, j) < cutoff) within++;
+                double[] cs = by.get(g.yKeys()[j]);
+                double d2 = 0;
+                for (int d = 0; d < 3; d++) d2 += (ct[d] - cs[d]) * (ct[d] - cs[d]);
+                if (Math.max(0, Math.sqrt(d2) - ct[3] - cs[3]) < cutoff) {
+                    pairs++;
+                    kept[i] += k.evaluate(x.distance(i, y, j)) * b[j];
+                }
+            }
+        }
+        assertEquals(bx.size(), o.targetClusters());
+        assertEquals(pairs, o.result().pairs());
+        assertTrue(relativeError(o.result().values(), kept) < 1e-13);
+        assertTrue(fast.result().pairs() >= within, "every pair closer than the cutoff");
+        for (GridBlockSparseSum.Outcome r : List.of(o, fast)) {
+            for (int i = 0; i < x.size(); i++) {
+                double err = Math.abs(r.result().values()[i] - exact[i]);
+                assertTrue(err <= r.result().rowBounds()[i] + 1e-13 * (1 + Math.abs(exact[i])), "row " + i + ": " + err);
+            }
+        }
     }
 
     static Stream<Arguments> precisionCases() {
