@@ -160,7 +160,8 @@ public final class KsumCommand implements SquallSubcommand {
                 if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 3));
             }
             method = "block-sparse";
-            reason = "asked for; clustering, ranges and sum on the device";
+            reason = "asked for; clustering, ranges and sum on the device"
+                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "");
             usedCell = cell;
             usedCutoff = cutoff;
         } else if (blockSparse) {
