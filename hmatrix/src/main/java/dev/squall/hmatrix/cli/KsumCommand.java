@@ -273,7 +273,12 @@ public final class KsumCommand implements SquallSubcommand {
     /** Warm passes through the device pipeline: the phases of the one with the median total. */
     private Phases warmPasses(GridBlockSparseSum gs, PointSet x, PointSet y, double[] b, int passes) {
         GridBlockSparseSum.Phases[] runs = new GridBlockSparseSum.Phases[passes];
-        for (int i = 0; i < passes; i++) runs[i] = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), 0).phases();
+        for (int i = 0; i < passes; i++) {
+            GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), 0);
+            runs[i] = o.phases();
+            progress(String.format(Locale.ROOT, "warm pass %d: %.1f ms (%s)", i + 1, o.phases().totalMs(),
+                    o.steps().stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))));
+        }
         java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(GridBlockSparseSum.Phases::totalMs));
         GridBlockSparseSum.Phases w = runs[passes / 2];
         return new Phases(w.clusteringMs(), w.buildMs(), w.rangesMs(), w.sumMs(), w.totalMs());

@@ -61,7 +61,28 @@ public final class GridBlockSparseSum implements AutoCloseable {
      * order of each cloud (sorted position to original index), else null.
      */
     public record Outcome(KernelSum.Result result, int targetClusters, int sourceClusters, Phases phases, int[] targetOrder,
-            int[] sourceOrder) {
+            int[] sourceOrder, List<Step> steps) {
+    }
+
+    /** Wall time of one step of a product (host work, or a launch set with its transfers), in the order they ran. */
+    public record Step(String name, double ms) {
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%s %.2f", name, ms);
+        }
+    }
+
+    /** Laps of the wall clock, one per step. */
+    private static final class Laps {
+        final List<Step> steps = new ArrayList<>();
+        long last = System.nanoTime();
+
+        long lap(String name) {
+            long now = System.nanoTime();
+            steps.add(new Step(name, (now - last) / 1e6));
+            last = now;
+            return now;
+        }
     }
 
     private final KernelSum engine;
@@ -185,18 +206,21 @@ public final class GridBlockSparseSum implements AutoCloseable {
     public Outcome apply(PointSet x, PointSet y, double[] b, int cols, BlockSparseSum.KeepRule rule, int repeat) {
         Objects.requireNonNull(rule, "rule");
         if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs BlockSparseSum (clusters given by the caller)");
+        Laps laps = new Laps();
+        long t0 = laps.last;
         KernelSum.check(x, y, b, cols, y.size(), "b");
         if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
-        long t0 = System.nanoTime();
+        laps.lap("check");
         int m = x.size(), n = y.size(), dim = x.dim();
         if (m == 0 || n == 0) {
             KernelSum.Result r = new KernelSum.Result(new double[m * cols], new Profile(0, 0, 0, 0, 0), 0, m == 0 ? 0 : 1.0, new double[m], 0, 0);
-            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n]);
+            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n], List.of());
         }
         Device dev = engine.device();
         Precision p = engine.precision();
         PairKernel k = engine.kernel();
         double[][] box = box(x, y);
+        laps.lap("box");
         double[] lo = box[0], mid = new double[dim];
         for (int d = 0; d < dim; d++) mid[d] = 0.5 * (box[0][d] + box[1][d]);
         // sources: cells of side cell; targets: the same grid with targetSpan cells merged along the first coordinate
@@ -230,9 +254,11 @@ public final class GridBlockSparseSum implements AutoCloseable {
             KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
             DoubleArray noShift = add(owned, new DoubleArray(cols));
             cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
+            laps.lap("stage+graph");
             execute(cg, dev);
+            laps.lap("clusters");
             int tq = scalars.get(0), sq = scalars.get(1);
-            long t1c = System.nanoTime();
+            long t1c = laps.last;
             TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.FIRST_EXECUTION, bArr, noShift, shift)
                     .task("abs", grid(sCap), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell,
                             absSums, cellsTotal, cols);
@@ -240,10 +266,11 @@ public final class GridBlockSparseSum implements AutoCloseable {
             gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
             gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
             execute(bg, dev);
-            long t2 = System.nanoTime();
+            long t2 = laps.lap("build");
 
             // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
             double[] far = farLimits(rule, b, cols);
+            laps.lap("far");
             double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
             double[] real = new double[6 + dim];
             real[0] = 1.0 / cell;
@@ -280,6 +307,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                     .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
             execute(rg, dev);
+            laps.lap("count");
             int totalRanges = totals.get(0), totalTiles = totals.get(1);
             long pairs = pairsArr.get(0);
             boolean whole = pairs == (long) m * n;
@@ -319,7 +347,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 }
                 execute(wg, dev);
             }
-            long t3 = System.nanoTime();
+            long t3 = laps.lap("write");
 
             // the sum, then the results and row bounds back in the caller's order
             KernelArray sorted = ws("sorted", (long) m * cols, len -> onDevice(p, len));
@@ -339,19 +367,22 @@ public final class GridBlockSparseSum implements AutoCloseable {
             TiledReduction sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width,
                     expansion, centres);
             try {
+                laps.lap("sum-graph");
                 first = sum.run();
                 profile = sum.median(first, repeat);
+                laps.lap("sum");
                 execute(ug, dev);
+                laps.lap("unpermute");
             } finally {
                 sum.release(); // the arrays stay on the device for the next product
             }
             double[] a = heapCopy(values), rb = heapCopy(rowBounds);
             int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
-            long t4 = System.nanoTime();
+            long t4 = laps.lap("heap");
             double fraction = (double) pairs / ((double) m * n);
             KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t2) / 1e6, first.hostMicros() / 1e3);
             Phases phases = new Phases((t1c - t0) / 1e6, (t2 - t1c) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
-            return new Outcome(result, tq, sq, phases, ox, oy);
+            return new Outcome(result, tq, sq, phases, ox, oy, List.copyOf(laps.steps));
         } finally {
             dev.free(owned.toArray(KernelArray[]::new));
         }
