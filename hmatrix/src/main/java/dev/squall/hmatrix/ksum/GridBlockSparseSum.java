@@ -236,9 +236,9 @@ public final class GridBlockSparseSum implements AutoCloseable {
         try {
             // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; the
             // cluster counts come back
-            DoubleArray loArr = add(owned, DoubleArray.fromArray(lo)), shift = add(owned, DoubleArray.fromArray(mid));
-            IntArray sCellsArr = add(owned, IntArray.fromArray(sCells)), tCellsArr = add(owned, IntArray.fromArray(tCells));
-            DoubleArray sInv = add(owned, DoubleArray.fromArray(inverse(sSide))), tInv = add(owned, DoubleArray.fromArray(inverse(tSide)));
+            DoubleArray loArr = values("lo", lo), shift = values("shift", mid);
+            IntArray sCellsArr = values("sCells", sCells), tCellsArr = values("tCells", tCells);
+            DoubleArray sInv = values("sInv", inverse(sSide)), tInv = values("tInv", inverse(tSide));
             IntArray scalars = ws("scalars", 4, IntArray::onDevice);
             TaskGraph cg = new TaskGraph("ksum-grid-clusters")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
@@ -252,7 +252,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
             KernelArray xv = ws("xv", (long) m * dim, len -> onDevice(p, len)), yv = ws("yv", (long) n * dim, len -> onDevice(p, len));
             KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
-            DoubleArray noShift = add(owned, new DoubleArray(cols));
+            DoubleArray noShift = values("noShift", new double[cols]);
             cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
             laps.lap("stage+graph");
             execute(cg, dev);
@@ -286,8 +286,8 @@ public final class GridBlockSparseSum implements AutoCloseable {
             ints[2] = tCellsTotal;
             System.arraycopy(cells, 0, ints, 3, dim);
             int width = tileWidthFor(m, tq);
-            DoubleArray realArr = add(owned, DoubleArray.fromArray(real));
-            IntArray intsArr = add(owned, IntArray.fromArray(ints));
+            DoubleArray realArr = values("real", real);
+            IntArray intsArr = values("ints", ints);
             IntArray rangeOffsets = ws("rangeOffsets", tq + 1L, IntArray::onDevice), tileOffsets = ws("tileOffsets", tq + 1L, IntArray::onDevice);
             LongArray kept = ws("kept", tq, LongArray::onDevice), pairsArr = ws("pairs", 1, LongArray::onDevice);
             DoubleArray bounds = ws("bounds", tq, DoubleArray::onDevice);
@@ -501,6 +501,19 @@ public final class GridBlockSparseSum implements AutoCloseable {
         if (old != null) device.free(old);
         A a = make.apply(len);
         workspace.put(role, a);
+        return a;
+    }
+
+    /** A small workspace array holding {@code v} on the host (each launch set that lists it uploads it). */
+    private DoubleArray values(String role, double[] v) {
+        DoubleArray a = ws(role, v.length, DoubleArray::new);
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        return a;
+    }
+
+    private IntArray values(String role, int[] v) {
+        IntArray a = ws(role, v.length, IntArray::new);
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
         return a;
     }
 
