@@ -2,7 +2,7 @@
 # Block-sparse kernel sums end to end at 10^6 points (Gaussian gauss:0.01, d = 3, uniform cube, cutoff 0.06), the
 # device pipeline (GridBlockSparseSum): a first call in a fresh process; cells of 0.04 (~15 600 clusters of ~64
 # points), 0.0215 (~100 000 clusters) and 0.02 (~125 000 clusters of ~8 points), with target clusters 1 to 16 cells
-# wide (--target-span); fp32 and fp64; each with the phase times of its warm passes (JSON warm_phases: clustering,
+# wide (--target-span); fp32 and fp64; each with the phase times of its warm passes (JSON warm_phases: the median of 8 passes: clustering,
 # build, ranges, sum, total, ms; ksumbs.log: each warm pass's steps, ms); then GridBlockSparseSumTest through gpu-check
 # (CUDA, NVIDIA OpenCL, PoCL, JVM) with the time left, in one device call of under BUDGET seconds:
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
@@ -24,12 +24,12 @@ echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.s
 run() { step "$1" "squall ksum $2" bash -c "\"$S\" ksum --n 1000000 --device cuda:0 --verify --sample 100 --json $2 >> \"$J\" 2>> \"$L\""; }
 BS="--kernel gauss:0.01 --block-sparse --cutoff 0.06"
 step 40 "first call in a fresh process" bash -c "\"$S\" ksum --n 1000000 --device cuda:0 --json $BS --cell 0.04 --repeat 0 >> \"$J\" 2>> \"$L\""
-run 30 "$BS --cell 0.04 --precision fp32 --repeat 3"
-run 30 "$BS --cell 0.04 --precision fp32 --target-span 2 --repeat 3"
-run 30 "$BS --cell 0.0215 --precision fp32 --repeat 3"
-run 30 "$BS --cell 0.0215 --precision fp32 --target-span 8 --repeat 3"
-run 30 "$BS --cell 0.02 --precision fp32 --target-span 16 --repeat 3"
-run 30 "$BS --cell 0.04 --precision fp64 --repeat 3"
+run 30 "$BS --cell 0.04 --precision fp32 --repeat 8"
+run 30 "$BS --cell 0.04 --precision fp32 --target-span 2 --repeat 8"
+run 30 "$BS --cell 0.0215 --precision fp32 --repeat 8"
+run 30 "$BS --cell 0.0215 --precision fp32 --target-span 8 --repeat 8"
+run 30 "$BS --cell 0.02 --precision fp32 --target-span 16 --repeat 8"
+run 30 "$BS --cell 0.04 --precision fp64 --repeat 8"
 step 90 "gpu-check block-sparse" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.GridBlockSparseSumTest > \"$OUT/gpu-check.txt\" 2>&1"
 pack_reports "$OUT/gpu-check.txt"
 python3 - "$J" <<'PY' 2>&1 | tee "$OUT/ksumbs-summary.txt"

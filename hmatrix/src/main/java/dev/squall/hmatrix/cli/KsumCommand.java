@@ -157,7 +157,7 @@ public final class KsumCommand implements SquallSubcommand {
                 targetClusters = o.targetClusters();
                 sourceClusters = o.sourceClusters();
                 // later passes reuse the device memory of the first (a caller's repeated products)
-                if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 3));
+                if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 10));
             }
             method = "block-sparse";
             reason = "asked for; clustering, ranges and sum on the device"
@@ -263,7 +263,8 @@ public final class KsumCommand implements SquallSubcommand {
 
     /**
      * Block-sparse phase times (ms) of a warm pass through the whole product in the same process (with the device
-     * pipeline, the median of up to 3 passes by total): grid clustering of both clouds (device pipeline: uploads, cell
+     * pipeline, the median by total of --repeat passes, at most 10: the JIT keeps compiling the launch code over the
+     * first few): grid clustering of both clouds (device pipeline: uploads, cell
      * keys, counting sort, boundaries; host path: keys on the device, the key sort on the host), the build (sorted
      * clouds, centroids and radii), the kept ranges, the sum (kernel, results back in the caller's order) and all of it.
      */
