@@ -90,6 +90,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
     private boolean withOrders;
     private int targetSpan = 1;
     private final java.util.Map<String, KernelArray> workspace = new java.util.HashMap<>();
+    private final java.util.Map<String, ExecutionPlan> plans = new java.util.HashMap<>();
     private Device device;
 
     /** @throws IllegalArgumentException for a user kernel or a cell that is not positive and finite */
@@ -241,7 +242,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             DoubleArray sInv = values("sInv", inverse(sSide)), tInv = values("tInv", inverse(tSide));
             IntArray scalars = ws("scalars", 4, IntArray::onDevice);
             TaskGraph cg = new TaskGraph("ksum-grid-clusters")
-                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
                     .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
             Side tx = side(cg, "t", x, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
             Side sy = side(cg, "s", y, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
@@ -255,17 +256,17 @@ public final class GridBlockSparseSum implements AutoCloseable {
             DoubleArray noShift = values("noShift", new double[cols]);
             cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
             laps.lap("stage+graph");
-            execute(cg, dev);
+            run("clusters " + m + " " + n + " " + dim + " " + tCellsTotal + " " + sCellsTotal, cg);
             laps.lap("clusters");
             int tq = scalars.get(0), sq = scalars.get(1);
             long t1c = laps.last;
-            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.FIRST_EXECUTION, bArr, noShift, shift)
+            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.EVERY_EXECUTION, bArr, noShift, shift)
                     .task("abs", grid(sCap), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell,
                             absSums, cellsTotal, cols);
             gather(bg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
             gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
             gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
-            execute(bg, dev);
+            run("build " + m + " " + n + " " + dim + " " + cols + " " + sCellsTotal, bg);
             long t2 = laps.lap("build");
 
             // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
@@ -292,7 +293,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             LongArray kept = ws("kept", tq, LongArray::onDevice), pairsArr = ws("pairs", 1, LongArray::onDevice);
             DoubleArray bounds = ws("bounds", tq, DoubleArray::onDevice);
             IntArray totals = ws("totals", 2, IntArray::onDevice), noRanges = ws("noRanges", 2, IntArray::onDevice);
-            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr)
+            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
                     .task("zeroRanges", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), rangeOffsets, tq + 1)
                     .task("zeroTiles", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), tileOffsets, tq + 1)
                     .task("zeroPairs", grid(1), GridClusterKernels::zeroLong, new KernelContext(), pairsArr)
@@ -306,7 +307,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
                     .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
-            execute(rg, dev);
+            run("count " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
             laps.lap("count");
             int totalRanges = totals.get(0), totalTiles = totals.get(1);
             long pairs = pairsArr.get(0);
@@ -325,7 +326,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 tiles = ws("tiles", 3L * totalTiles, IntArray::onDevice);
                 tileRangeOffsets = rangeOffsets;
                 tileRanges = ws("ranges", 2L * totalRanges, IntArray::onDevice);
-                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.FIRST_EXECUTION, realArr, intsArr)
+                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
                         .task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
                                 tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
                                 tileRanges, noRanges, kept, bounds, pairsArr)
@@ -345,7 +346,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                                 (DoubleArray) centres, scale, tq * dim, dim);
                     }
                 }
-                execute(wg, dev);
+                run("write " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
             }
             long t3 = laps.lap("write");
 
@@ -371,7 +372,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 first = sum.run();
                 profile = sum.median(first, repeat);
                 laps.lap("sum");
-                execute(ug, dev);
+                run("unpermute " + m + " " + cols + " " + withOrders, ug);
                 laps.lap("unpermute");
             } finally {
                 sum.release(); // the arrays stay on the device for the next product
@@ -403,7 +404,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
         IntArray fill = ws(tag + "fill", cellCount, IntArray::onDevice), flags = ws(tag + "flags", cellCount + 1L, IntArray::onDevice);
         IntArray order = ws(tag + "order", n, IntArray::onDevice), start = ws(tag + "start", cap + 1, IntArray::onDevice);
         DoubleArray centroids = ws(tag + "centroids", cap * dim, DoubleArray::onDevice), radii = ws(tag + "radii", cap, DoubleArray::onDevice);
-        g.transferToDevice(DataTransferMode.FIRST_EXECUTION, coords)
+        g.transferToDevice(DataTransferMode.EVERY_EXECUTION, coords)
                 .task(tag + "zeroCounts", grid(cellCount + 1L), GridClusterKernels::zero, new KernelContext(), counts, cellCount + 1)
                 .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount)
                 .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, invCells, n, dim)
@@ -498,7 +499,10 @@ public final class GridBlockSparseSum implements AutoCloseable {
             @SuppressWarnings("unchecked") A a = (A) old;
             return a;
         }
-        if (old != null) device.free(old);
+        if (old != null) {
+            closePlans(); // kept plans are bound to the old array's device memory
+            device.free(old);
+        }
         A a = make.apply(len);
         workspace.put(role, a);
         return a;
@@ -545,6 +549,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
     /** Frees the workspace's device memory. */
     @Override
     public void close() {
+        closePlans();
         if (device != null && !workspace.isEmpty()) device.free(workspace.values().toArray(KernelArray[]::new));
         workspace.clear();
     }
@@ -554,11 +559,25 @@ public final class GridBlockSparseSum implements AutoCloseable {
         return a;
     }
 
-    private static void execute(TaskGraph g, Device dev) {
-        try (ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(dev)) {
-            plan.execute();
+    /**
+     * Runs a launch set through the plan kept for {@code key} (every scalar argument of the set; its arrays are the
+     * workspace's, and a reallocated workspace array drops every kept plan), or through a new plan kept under it:
+     * later products of the same sizes skip the plans' preparation.
+     */
+    private void run(String key, TaskGraph g) {
+        ExecutionPlan plan = plans.get(key);
+        if (plan == null) {
+            plan = new ExecutionPlan(g.snapshot()).withDevice(device);
+            plans.put(key, plan);
         }
+        plan.execute();
     }
+
+    private void closePlans() {
+        for (ExecutionPlan plan : plans.values()) plan.close();
+        plans.clear();
+    }
+
 
     private static int[] orderOf(IntArray order, int n) {
         int[] o = new int[n];

@@ -278,12 +278,14 @@ class GridBlockSparseSumTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("precisionCases")
     void aReusedInstanceGivesWhatFreshOnesGive(Device device, Precision p) {
-        // the workspace stays on the device between products: counters must be cleared, sizes may change
+        // the workspace and the launch plans stay between products: counters must be cleared, sizes may change, the same
+        // sizes with another b rerun the kept plans
         KernelSum ks = new KernelSum(PairKernel.parse("gauss:0.05"), p, device);
         PointSet x1 = PointSet.uniform(900, 3, 41), y1 = PointSet.gaussian(700, 3, 42), x2 = PointSet.spiral(1300, 3, 43);
         double[] b1 = random(700, 44), b2 = random(1300 * 2, 45);
-        Object[][] calls = {{x1, y1, b1, 1, KeepRule.within(0.15)}, {x1, y1, b1, 1, KeepRule.all()}, {x2, x2, b2, 2, KeepRule.within(0.2)},
-                {x1, y1, b1, 1, KeepRule.within(0.15)}};
+        double[] b3 = random(700, 46);
+        Object[][] calls = {{x1, y1, b1, 1, KeepRule.within(0.15)}, {x1, y1, b3, 1, KeepRule.within(0.15)}, {x1, y1, b1, 1, KeepRule.all()},
+                {x2, x2, b2, 2, KeepRule.within(0.2)}, {x1, y1, b1, 1, KeepRule.within(0.15)}, {x1, y1, b1, 1, KeepRule.within(0.15)}};
         try (GridBlockSparseSum reused = new GridBlockSparseSum(ks, 0.1)) {
             for (Object[] c : calls) {
                 KernelSum.Result got = reused.apply((PointSet) c[0], (PointSet) c[1], (double[]) c[2], (int) c[3], (KeepRule) c[4], 0).result();
