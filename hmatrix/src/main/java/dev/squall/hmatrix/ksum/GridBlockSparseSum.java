@@ -40,9 +40,14 @@ import java.util.Objects;
  * the dense product on the sorted clouds, as {@link BlockSparseSum} does: equal bit for bit to {@link KernelSum} on
  * the clouds in {@link Outcome#targetOrder()} and {@link Outcome#sourceOrder()} order.
  *
+ * <p>An instance keeps its device arrays and launch plans from one product to the next (repeated products of the same
+ * sizes only upload, launch and download); {@link #close()} frees them.
+ *
  * <pre>{@code
- * GridBlockSparseSum.Outcome o = new GridBlockSparseSum(engine, 0.04).apply(x, y, b, 1, KeepRule.within(0.06), 0);
- * o.result().keptFraction(); o.phases().totalMs();
+ * try (GridBlockSparseSum bs = new GridBlockSparseSum(engine, 0.04)) {
+ *     GridBlockSparseSum.Outcome o = bs.apply(x, y, b, 1, KeepRule.within(0.06), 0);
+ *     o.result().keptFraction(); o.phases().totalMs();
+ * }
  * }</pre>
  */
 public final class GridBlockSparseSum implements AutoCloseable {
