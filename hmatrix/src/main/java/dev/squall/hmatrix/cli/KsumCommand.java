@@ -2,6 +2,7 @@ package dev.squall.hmatrix.cli;
 
 import dev.squall.hmatrix.ksum.BlockSparseSum;
 import dev.squall.hmatrix.ksum.Clustering;
+import dev.squall.hmatrix.ksum.GridBlockSparseSum;
 import dev.squall.hmatrix.ksum.KernelSum;
 import dev.squall.hmatrix.ksum.PairKernel;
 import dev.squall.hmatrix.ksum.PointSet;
@@ -26,7 +27,9 @@ import dev.squall.cli.SquallSubcommand;
         sortOptions = false,
         description = {"Computes a = K b for M target and N source points without storing K: dense (tiled through local",
                 "memory), block-sparse (--block-sparse: grid cells of side --cell, tiles kept when their clusters may hold",
-                "points closer than --cutoff), or to a relative tolerance (--tol: picks one and says why). b holds --cols",
+                "points closer than --cutoff; clustering, ranges and sum all on the device while the grid over both",
+                "clouds has at most 2^24 cells, else the clusters are sorted on the host), or to a relative tolerance",
+                "(--tol: picks one and says why). b holds --cols",
                 "columns of uniform [0, 1) values. Reports the kernel time (median of --repeat runs), pairs per second",
                 "(pairs computed / kernel time), the kept fraction and the bound on what was dropped; --verify compares",
                 "with the exact fp64 sum on --sample rows (max error / max value over those rows) and checks each row's",
@@ -67,6 +70,10 @@ public final class KsumCommand implements SquallSubcommand {
 
     @Option(names = "--cutoff", paramLabel = "R", defaultValue = "0.3", description = "distance cutoff of --block-sparse (default 0.3)")
     double cutoff;
+
+    @Option(names = "--target-span", paramLabel = "K", defaultValue = "1",
+            description = "--block-sparse on the device: target clusters span K cells along the first coordinate (wider tiles, more kept pairs; default 1)")
+    int targetSpan;
 
     @Option(names = "--tol", paramLabel = "EPS", description = "relative tolerance: picks dense or block-sparse")
     Double tol;
@@ -141,6 +148,22 @@ public final class KsumCommand implements SquallSubcommand {
             usedCell = o.cell();
             usedCutoff = o.cutoff();
             clusterMs = Double.NaN;  // inside total_ms: the tolerance may cluster more than once
+        } else if (blockSparse && GridBlockSparseSum.fits(x, y, cell)) {
+            Sizes.inRange("--target-span", targetSpan, 1, Integer.MAX_VALUE);
+            try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell).withTargetSpan(targetSpan)) {
+                GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
+                r = o.result();
+                clusterMs = o.phases().clusteringMs() + o.phases().buildMs();
+                targetClusters = o.targetClusters();
+                sourceClusters = o.sourceClusters();
+                // later passes reuse the device memory of the first (a caller's repeated products)
+                if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 10));
+            }
+            method = "block-sparse";
+            reason = "asked for; clustering, ranges and sum on the device"
+                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "");
+            usedCell = cell;
+            usedCutoff = cutoff;
         } else if (blockSparse) {
             long c0 = System.nanoTime();
             Clustering cx = Clustering.grid(x, cell, dev), cy = Clustering.grid(y, cell, dev);
@@ -150,7 +173,8 @@ public final class KsumCommand implements SquallSubcommand {
             sourceClusters = cy.clusters();
             r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
             method = "block-sparse";
-            reason = "asked for";
+            reason = String.format(Locale.ROOT, "asked for; host clustering (%.3g grid cells, more than the device pipeline's %d)",
+                    GridBlockSparseSum.cellCount(x, y, cell), GridBlockSparseSum.MAX_CELLS);
             usedCell = cell;
             usedCutoff = cutoff;
             if (repeat > 0) warm = endToEnd(engine, x, y, b);
@@ -238,12 +262,27 @@ public final class KsumCommand implements SquallSubcommand {
     }
 
     /**
-     * Block-sparse phase times (ms) of a second, warm pass through the whole product in the same process: grid
-     * clustering of both clouds (cell keys on the device, the key sort on the host), the build (sorted clouds,
-     * centroids and radii), the kept ranges, the sum (uploads, kernel, download, results back in the caller's order)
-     * and all of it.
+     * Block-sparse phase times (ms) of a warm pass through the whole product in the same process (with the device
+     * pipeline, the median by total of --repeat passes, at most 10: the JIT keeps compiling the launch code over the
+     * first few): grid clustering of both clouds (device pipeline: uploads, cell
+     * keys, counting sort, boundaries; host path: keys on the device, the key sort on the host), the build (sorted
+     * clouds, centroids and radii), the kept ranges, the sum (kernel, results back in the caller's order) and all of it.
      */
     public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    }
+
+    /** Warm passes through the device pipeline: the phases of the one with the median total. */
+    private Phases warmPasses(GridBlockSparseSum gs, PointSet x, PointSet y, double[] b, int passes) {
+        GridBlockSparseSum.Phases[] runs = new GridBlockSparseSum.Phases[passes];
+        for (int i = 0; i < passes; i++) {
+            GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), 0);
+            runs[i] = o.phases();
+            progress(String.format(Locale.ROOT, "warm pass %d: %.1f ms (%s)", i + 1, o.phases().totalMs(),
+                    o.steps().stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))));
+        }
+        java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(GridBlockSparseSum.Phases::totalMs));
+        GridBlockSparseSum.Phases w = runs[passes / 2];
+        return new Phases(w.clusteringMs(), w.buildMs(), w.rangesMs(), w.sumMs(), w.totalMs());
     }
 
     private Phases endToEnd(KernelSum engine, PointSet x, PointSet y, double[] b) {

@@ -629,6 +629,120 @@ public final class KernelSumKernelsF64 {
         }
     }
 
+    /**
+     * The kept source ranges of each target cluster {@code t} over a row-major grid clustering of the sources
+     * ({@link GridClusterKernels}, {@link GridBlockSparseSum}). The source clusters visited are those of the cells of
+     * the box {@code c_t +- (r_t + reach)}, row by row along dimension 0 (a row's non-empty cells are consecutive
+     * clusters), in increasing cluster order; one is kept when {@code dmin = max(0, |c_t - c_s| - r_t - r_s)} is below
+     * {@code cutoff}, and consecutive kept clusters merge into one range. With {@code write == 0} it counts:
+     * {@code rangeCounts[t]} ranges, {@code keptPoints[t]} source points kept, {@code pairs[0] += |t| keptPoints[t]},
+     * and {@code bounds[t] = farBound + sum over dropped visited s with dmin < farRadius of k(dmin) sumAbs[s]}; with
+     * {@code write == 1} it writes the ranges from {@code rangeOffsets[t]} on. {@code real}: inverse cell, cutoff,
+     * reach, farRadius, c, farBound, then {@code lo[d]}; {@code ints}: dim, kernel code, cell count, then
+     * {@code cells[d]}. Clusters outside the box hold no point within {@code reach} of a target of {@code t}; the
+     * caller's {@code farBound} covers them and the visited ones at {@code dmin >= farRadius}.
+     */
+    @Kernel
+    public static void gridRanges(KernelContext ctx, @ReadOnly DoubleArray tCentroids, @ReadOnly DoubleArray tRadii,
+            @ReadOnly IntArray tStart, @ReadOnly IntArray tClusterOfCell, @ReadOnly DoubleArray sCentroids,
+            @ReadOnly DoubleArray sRadii, @ReadOnly IntArray sStart, @ReadOnly DoubleArray sAbsSums,
+            @ReadOnly IntArray sClusterOfCell, @ReadOnly DoubleArray real, @ReadOnly IntArray ints, int write,
+            @ReadOnly IntArray rangeOffsets, @NoAlias IntArray rangesOut, @NoAlias IntArray rangeCounts,
+            @NoAlias LongArray keptPoints, @NoAlias DoubleArray bounds, LongArray pairs) {
+        int t = ctx.globalIdx;
+        int dim = ints.get(0);
+        int cellCount = ints.get(2);
+        if (t < tClusterOfCell.get(cellCount)) {
+            int kind = ints.get(1);
+            double invCell = real.get(0);
+            double cutoff = real.get(1);
+            double reach = real.get(2);
+            double farRadius = real.get(3);
+            double c = real.get(4);
+            double rt = tRadii.get(t);
+            int[] blo = new int[8];
+            int[] bhi = new int[8];
+            int[] stride = new int[8];
+            int st = 1;
+            int rows = 1;
+            for (int d = 0; d < dim; d++) {
+                int top = ints.get(3 + d) - 1;
+                double cd = tCentroids.get(t * dim + d);
+                double ulo = Math.floor((cd - rt - reach - real.get(6 + d)) * invCell);
+                double uhi = Math.floor((cd + rt + reach - real.get(6 + d)) * invCell);
+                int clo = ulo <= 0.0 ? 0 : (ulo >= (double) top ? top : (int) ulo);
+                int chi = uhi <= 0.0 ? 0 : (uhi >= (double) top ? top : (int) uhi);
+                blo[d] = clo;
+                bhi[d] = chi;
+                stride[d] = st;
+                st *= top + 1;
+                if (d > 0) {
+                    rows *= chi - clo + 1;
+                }
+            }
+            int runs = 0;
+            long kept = 0L;
+            double bound = 0.0;
+            boolean inRun = false;
+            int last = -2;
+            int out = 0;
+            if (write == 1) {
+                out = rangeOffsets.get(t);
+            }
+            for (int r = 0; r < rows; r++) {
+                int rem = r;
+                int key = blo[0];
+                for (int d = 1; d < dim; d++) {
+                    int span = bhi[d] - blo[d] + 1;
+                    key += (blo[d] + rem % span) * stride[d];
+                    rem = rem / span;
+                }
+                int sEnd = sClusterOfCell.get(key + bhi[0] - blo[0] + 1);
+                for (int s = sClusterOfCell.get(key); s < sEnd; s++) {
+                    int p0 = sStart.get(s);
+                    int p1 = sStart.get(s + 1);
+                    double d2 = 0.0;
+                    for (int d = 0; d < dim; d++) {
+                        double diff = tCentroids.get(t * dim + d) - sCentroids.get(s * dim + d);
+                        d2 += diff * diff;
+                    }
+                    double dmin = Math.max(0.0, Math.sqrt(d2) - rt - sRadii.get(s));
+                    if (dmin < cutoff) {
+                        if (!(inRun && s == last + 1)) {
+                            if (inRun && write == 1) {
+                                out++;
+                            }
+                            runs++;
+                            if (write == 1) {
+                                rangesOut.set(2 * out, p0);
+                            }
+                        }
+                        if (write == 1) {
+                            rangesOut.set(2 * out + 1, p1);
+                        }
+                        inRun = true;
+                        last = s;
+                        kept += p1 - p0;
+                    } else {
+                        if (inRun && write == 1) {
+                            out++;
+                        }
+                        inRun = false;
+                        if (write == 0 && dmin < farRadius) {
+                            bound += kernelOfSquared(kind, dmin * dmin, c) * sAbsSums.get(s);
+                        }
+                    }
+                }
+            }
+            if (write == 0) {
+                rangeCounts.set(t, runs);
+                keptPoints.set(t, kept);
+                bounds.set(t, bound + real.get(5));
+                ctx.atomicAdd(pairs, 0, (long) (tStart.get(t + 1) - tStart.get(t)) * kept);
+            }
+        }
+    }
+
     /** {@code out[r * n + j] = |x_{row0 + r} - y_j|} for {@code r < rows}: distances for a user kernel's map. */
     @Kernel
     public static void pairDistances(@ReadOnly DoubleArray x, @ReadOnly DoubleArray y, @NoAlias DoubleArray out, int row0, int rows,

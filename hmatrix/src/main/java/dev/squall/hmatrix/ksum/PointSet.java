@@ -136,6 +136,11 @@ public final class PointSet {
         return coords.clone();
     }
 
+    /** The coordinates themselves, point by point (not a copy: callers must not write them). */
+    double[] coordinatesView() {
+        return coords;
+    }
+
     /** The coordinates minus {@code centre} (one value per dimension), point by point. */
     double[] shiftedCoordinates(double[] centre) {
         double[] c = new double[coords.length];

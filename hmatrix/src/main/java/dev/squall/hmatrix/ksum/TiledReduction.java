@@ -91,8 +91,22 @@ final class TiledReduction implements AutoCloseable {
      */
     static TiledReduction sums(Device device, Precision p, PairKernel k, KernelArray x, KernelArray y, KernelArray b,
             KernelArray a, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width, Expansion expansion) {
+        return sums(device, p, k, x, y, b, a, dim, cols, tiles, rangeOffsets, ranges, width, expansion, null);
+    }
+
+    /**
+     * {@link #sums} with the expanded Gaussian's centres already scaled and on the device ({@code scaledCentres}, in
+     * the precision; null: from {@code expansion}). Device-only arrays ({@code onDevice}, written by earlier kernels)
+     * are used where they are; the others are copied to the device.
+     */
+    static TiledReduction sums(Device device, Precision p, PairKernel k, KernelArray x, KernelArray y, KernelArray b,
+            KernelArray a, int dim, int cols, IntArray tiles, IntArray rangeOffsets, IntArray ranges, int width, Expansion expansion,
+            KernelArray scaledCentres) {
         int groups = Math.toIntExact(tiles.getSizeLong() / 3);
-        TaskGraph g = new TaskGraph("ksum").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, tiles, rangeOffsets, ranges);
+        TaskGraph g = new TaskGraph("ksum");
+        for (KernelArray in : new KernelArray[] {x, y, b, tiles, rangeOffsets, ranges}) {
+            if (!in.isDeviceOnly()) g.transferToDevice(DataTransferMode.FIRST_EXECUTION, in);
+        }
         WorkerGrid grid = WorkerGrid.of((long) groups * width).withLocal(width);
         int kind = k.code();
         double c = k.inverseSquaredLength();
@@ -103,10 +117,13 @@ final class TiledReduction implements AutoCloseable {
             int perItem = wide ? GaussSumKernelsF32.DENSE_TARGETS : p == Precision.FP32 ? GaussSumKernelsF32.TARGETS : GaussSumKernelsF64.TARGETS;
             int local = (width + perItem - 1) / perItem;
             WorkerGrid eg = WorkerGrid.of((long) groups * local).withLocal(local);
-            double[] cs = expansion.centres().clone();
-            for (int q = 0; q < cs.length; q++) cs[q] *= scale;
-            KernelArray centres = p.fromDoubles(cs);
-            g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
+            KernelArray centres = scaledCentres;
+            if (centres == null) {
+                double[] cs = expansion.centres().clone();
+                for (int q = 0; q < cs.length; q++) cs[q] *= scale;
+                centres = p.fromDoubles(cs);
+                g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
+            }
             if (expansion.dense() && dim == 3 && DenseSplit.ENABLED) {
                 DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale);
             } else if (wide) {
@@ -139,7 +156,7 @@ final class TiledReduction implements AutoCloseable {
                         rangeOffsets, ranges, dim, cols, col0, n, kind, c);
             }
         }
-        g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
+        if (!a.isDeviceOnly()) g.transferToHost(DataTransferMode.EVERY_EXECUTION, a); // a device-only result stays for later kernels
         return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
     }
 
@@ -235,6 +252,11 @@ final class TiledReduction implements AutoCloseable {
     /** The first {@code count} values of the output, widened to double. */
     double[] result(int count) {
         return Precision.read(out, count);
+    }
+
+    /** Releases the launches and keeps the arrays on the device (for callers that reuse them). */
+    void release() {
+        plan.close();
     }
 
     @Override

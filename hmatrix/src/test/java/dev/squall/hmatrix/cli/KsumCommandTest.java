@@ -66,6 +66,22 @@ class KsumCommandTest {
     }
 
     @Test
+    void blockSparseRunsOnTheDeviceUnlessTheGridIsTooFine() {
+        // 50^3 cells: the device pipeline; 2000^3 cells: the host's clustering; both verified against the exact sum
+        String[][] cases = {{"0.02", "\"reason\":\"asked for; clustering, ranges and sum on the device"},
+                {"0.0005", "\"reason\":\"asked for; host clustering"}};
+        for (String[] c : cases) {
+            Object[] r = run("--n", "2500", "--m", "1700", "--kernel", "gauss:0.02", "--block-sparse", "--cell", c[0], "--cutoff", "0.08",
+                    "--precision", "fp64", "--device", "opencl:0:0", "--verify", "--sample", "50", "--json");
+            assertEquals(0, r[0], (String) r[2]);
+            assertTrue(((String) r[1]).contains(c[1]), (String) r[1]);
+            assertEquals("true", text(r, "bound_held"), (String) r[1]);
+            double kept = field(r, "kept_fraction");
+            assertTrue(kept > 0 && kept < 0.5, (String) r[1]);
+        }
+    }
+
+    @Test
     void blockSparseWithRepeatsReportsTheWarmPhases() {
         Object[] r = run("--n", "3000", "--kernel", "gauss:0.02", "--block-sparse", "--cell", "0.05", "--cutoff", "0.1", "--repeat", "1",
                 "--precision", "fp32", "--device", "jvm", "--verify", "--sample", "30", "--json");

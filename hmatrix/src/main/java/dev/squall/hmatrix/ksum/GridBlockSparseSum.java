@@ -1,0 +1,592 @@
+package dev.squall.hmatrix.ksum;
+
+import dev.squall.tasks.api.DoubleArray;
+import dev.squall.tasks.api.FloatArray;
+import dev.squall.tasks.api.IntArray;
+import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
+import dev.squall.tasks.api.LongArray;
+import dev.squall.tasks.runtime.DataTransferMode;
+import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.ExecutionPlan;
+import dev.squall.tasks.runtime.Precision;
+import dev.squall.tasks.runtime.Profile;
+import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Block-sparse kernel sums over a grid clustering, every step on the device with the data resident
+ * ({@link GridClusterKernels}): cell keys and a counting sort of both clouds (histogram, scan, scatter), cluster
+ * boundaries, centroids, radii and per-cluster {@code sum |b|}, the range search over the cells near each target
+ * cluster with its per-row bound on the dropped terms, a scan of the range counts, the tiles, the tiled sum
+ * ({@link TiledReduction}, the kernels of {@link BlockSparseSum}) and the un-permutation. Only the points, {@code b},
+ * the results and a few scalars (cluster, range and tile counts, pairs kept) cross the bus.
+ *
+ * <p>Cells are numbered row-major over one grid covering both clouds (cells of side {@code cell} from their common
+ * lower corner), so the non-empty cells of a box's row along the first coordinate are consecutive clusters and the
+ * range search visits only the cells of each target cluster's box, in increasing cluster order (consecutive kept
+ * clusters merge into one range). The bound is that of {@link BlockSparseSum}: for {@link BlockSparseSum.KeepRule#within}
+ * the box reaches {@code R >= cutoff} beyond the target cluster's radius, where {@code k(R) sum_j max_c |b_jc|} falls
+ * below {@code 2^-50} of one term at the cutoff, and that value bounds every cluster outside the box together; for
+ * {@link BlockSparseSum.KeepRule#withinTightBounds} and {@link BlockSparseSum.KeepRule#all} the box is the whole grid.
+ * Within a cell, points keep their original order (a per-cluster sort after the scatter, for clusters of at most
+ * {@link #SORTED_CLUSTER_LIMIT} points), so results do not depend on the order of the atomics. Keeping every tile runs
+ * the dense product on the sorted clouds, as {@link BlockSparseSum} does: equal bit for bit to {@link KernelSum} on
+ * the clouds in {@link Outcome#targetOrder()} and {@link Outcome#sourceOrder()} order.
+ *
+ * <p>An instance keeps its device arrays and launch plans from one product to the next (repeated products of the same
+ * sizes only upload, launch and download); {@link #close()} frees them.
+ *
+ * <pre>{@code
+ * try (GridBlockSparseSum bs = new GridBlockSparseSum(engine, 0.04)) {
+ *     GridBlockSparseSum.Outcome o = bs.apply(x, y, b, 1, KeepRule.within(0.06), 0);
+ *     o.result().keptFraction(); o.phases().totalMs();
+ * }
+ * }</pre>
+ */
+public final class GridBlockSparseSum implements AutoCloseable {
+    /** Most grid cells over the clouds' common bounding box (three int tables of this length per cloud). */
+    public static final long MAX_CELLS = 1L << 24;
+    /** Clusters of more points keep the scatter's order (the per-cluster insertion sort would be quadratic). */
+    static final int SORTED_CLUSTER_LIMIT = 4096;
+    private static final int W = GridClusterKernels.WIDTH;
+
+    /** Wall times (ms): clustering (keys, sort, boundaries), build (geometry, sorted arrays), ranges, sum (with the un-permutation). */
+    public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    }
+
+    /**
+     * The product with its clusterings' sizes, the phase times and, when asked for ({@code withOrders}), the sorted
+     * order of each cloud (sorted position to original index), else null.
+     */
+    public record Outcome(KernelSum.Result result, int targetClusters, int sourceClusters, Phases phases, int[] targetOrder,
+            int[] sourceOrder, List<Step> steps) {
+    }
+
+    /** Wall time of one step of a product (host work, or a launch set with its transfers), in the order they ran. */
+    public record Step(String name, double ms) {
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%s %.2f", name, ms);
+        }
+    }
+
+    /** Laps of the wall clock, one per step. */
+    private static final class Laps {
+        final List<Step> steps = new ArrayList<>();
+        long last = System.nanoTime();
+
+        long lap(String name) {
+            long now = System.nanoTime();
+            steps.add(new Step(name, (now - last) / 1e6));
+            last = now;
+            return now;
+        }
+    }
+
+    private final KernelSum engine;
+    private final double cell;
+    private boolean withOrders;
+    private int targetSpan = 1;
+    private final java.util.Map<String, KernelArray> workspace = new java.util.HashMap<>();
+    private final java.util.Map<String, ExecutionPlan> plans = new java.util.HashMap<>();
+    private Device device;
+
+    /** @throws IllegalArgumentException for a user kernel or a cell that is not positive and finite */
+    public GridBlockSparseSum(KernelSum engine, double cell) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        if (engine.kernel().isUser()) {
+            throw new IllegalArgumentException("block-sparse sums need a built-in kernel (its decay bounds what is dropped); "
+                    + engine.kernel() + " is a user kernel");
+        }
+        if (!(cell > 0) || Double.isInfinite(cell)) throw new IllegalArgumentException("cell size must be positive and finite, got " + cell);
+        this.cell = cell;
+    }
+
+    /** Also return each cloud's sorted order (downloaded from the device; for tests and callers that keep the clusters). */
+    public GridBlockSparseSum withOrders(boolean on) {
+        this.withOrders = on;
+        return this;
+    }
+
+    /** Cells per dimension of sides {@code side[d]} over {@code box}, at most {@link #MAX_CELLS} in all. */
+    private static int[] cells(double[][] box, double[] side) {
+        int[] c = new int[side.length];
+        double total = 1;
+        for (int d = 0; d < side.length; d++) {
+            double k = Math.floor((box[1][d] - box[0][d]) / side[d]) + 1;
+            total *= k;
+            if (total > MAX_CELLS) {
+                throw new IllegalArgumentException("cells of side " + side[d] + " over the clouds' bounding box make more than " + MAX_CELLS
+                        + " grid cells; take a larger cell");
+            }
+            c[d] = (int) k;
+        }
+        return c;
+    }
+
+    private static int product(int[] v) {
+        int p = 1;
+        for (int x : v) p *= x;
+        return p;
+    }
+
+    private static double[] inverse(double[] v) {
+        double[] r = new double[v.length];
+        for (int d = 0; d < v.length; d++) r[d] = 1.0 / v[d];
+        return r;
+    }
+
+    /**
+     * Target clusters span {@code span} source cells along the first coordinate (default 1): larger target tiles (whole
+     * warps for clusters of a few dozen points) at the cost of more kept pairs; the bound stays rigorous.
+     */
+    public GridBlockSparseSum withTargetSpan(int span) {
+        if (span < 1) throw new IllegalArgumentException("target span must be at least 1 cell, got " + span);
+        this.targetSpan = span;
+        return this;
+    }
+
+    /** Number of grid cells of side {@code cell} over the common bounding box of both clouds. */
+    public static double cellCount(PointSet x, PointSet y, double cell) {
+        double[][] box = box(x, y);
+        double count = 1;
+        for (int d = 0; d < x.dim(); d++) count *= Math.floor((box[1][d] - box[0][d]) / cell) + 1;
+        return count;
+    }
+
+    /** Whether the grid of side {@code cell} over both clouds has at most {@link #MAX_CELLS} cells. */
+    public static boolean fits(PointSet x, PointSet y, double cell) {
+        return cellCount(x, y, cell) <= MAX_CELLS;
+    }
+
+    /** The common bounding box {@code {lo, hi}} of both clouds, over chunks of points in parallel. */
+    private static double[][] box(PointSet x, PointSet y) {
+        int dim = x.dim();
+        double[] lo = new double[dim], hi = new double[dim];
+        Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        int chunk = 1 << 16;
+        for (PointSet s : new PointSet[] {x, y}) {
+            double[] c = s.coordinatesView();
+            int points = s.size();
+            double[][] parts = java.util.stream.IntStream.range(0, (points + chunk - 1) / chunk).parallel().mapToObj(part -> {
+                double[] l = new double[dim], h = new double[dim];
+                Arrays.fill(l, Double.POSITIVE_INFINITY);
+                Arrays.fill(h, Double.NEGATIVE_INFINITY);
+                for (int i = part * chunk * dim, end = Math.min(points, (part + 1) * chunk) * dim; i < end; i += dim) {
+                    for (int d = 0; d < dim; d++) {
+                        double v = c[i + d];
+                        if (v < l[d]) l[d] = v;
+                        if (v > h[d]) h[d] = v;
+                    }
+                }
+                double[] lh = Arrays.copyOf(l, 2 * dim);
+                System.arraycopy(h, 0, lh, dim, dim);
+                return lh;
+            }).toArray(double[][]::new);
+            for (double[] lh : parts) {
+                for (int d = 0; d < dim; d++) {
+                    lo[d] = Math.min(lo[d], lh[d]);
+                    hi[d] = Math.max(hi[d], lh[dim + d]);
+                }
+            }
+        }
+        return new double[][] {lo, hi};
+    }
+
+    /**
+     * {@code a = K b} over the tiles {@code rule} keeps ({@code b}: {@code N x cols} in the caller's order; so is the
+     * result), the tiled kernel run once and then {@code repeat} more times on the resident data (the profile is that
+     * of the median run).
+     *
+     * @throws IllegalArgumentException for a mask rule (use {@link BlockSparseSum}), clouds of different dimensions,
+     *     a {@code b} of the wrong size or with non-finite values, or a grid of more than {@link #MAX_CELLS} cells
+     */
+    public Outcome apply(PointSet x, PointSet y, double[] b, int cols, BlockSparseSum.KeepRule rule, int repeat) {
+        Objects.requireNonNull(rule, "rule");
+        if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs BlockSparseSum (clusters given by the caller)");
+        Laps laps = new Laps();
+        long t0 = laps.last;
+        KernelSum.check(x, y, b, cols, y.size(), "b");
+        if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
+        laps.lap("check");
+        int m = x.size(), n = y.size(), dim = x.dim();
+        if (m == 0 || n == 0) {
+            KernelSum.Result r = new KernelSum.Result(new double[m * cols], new Profile(0, 0, 0, 0, 0), 0, m == 0 ? 0 : 1.0, new double[m], 0, 0);
+            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n], List.of());
+        }
+        Device dev = engine.device();
+        Precision p = engine.precision();
+        PairKernel k = engine.kernel();
+        double[][] box = box(x, y);
+        laps.lap("box");
+        double[] lo = box[0], mid = new double[dim];
+        for (int d = 0; d < dim; d++) mid[d] = 0.5 * (box[0][d] + box[1][d]);
+        // sources: cells of side cell; targets: the same grid with targetSpan cells merged along the first coordinate
+        double[] sSide = new double[dim], tSide = new double[dim];
+        Arrays.fill(sSide, cell);
+        Arrays.fill(tSide, cell);
+        tSide[0] = cell * targetSpan;
+        int[] sCells = cells(box, sSide), tCells = cells(box, tSide);
+        int sCellsTotal = product(sCells), tCellsTotal = product(tCells);
+        if (device != null && device != dev) close();
+        device = dev;
+        List<KernelArray> owned = new ArrayList<>();
+        try {
+            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; the
+            // cluster counts come back
+            DoubleArray loArr = values("lo", lo), shift = values("shift", mid);
+            IntArray sCellsArr = values("sCells", sCells), tCellsArr = values("tCells", tCells);
+            DoubleArray sInv = values("sInv", inverse(sSide)), tInv = values("tInv", inverse(tSide));
+            IntArray scalars = ws("scalars", 4, IntArray::onDevice);
+            TaskGraph cg = new TaskGraph("ksum-grid-clusters")
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
+                    .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
+            Side tx = side(cg, "t", x, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
+            Side sy = side(cg, "s", y, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
+            int cellsTotal = sCellsTotal;
+            int[] cells = sCells;
+            DoubleArray bArr = staged("b", b);
+            long sCap = Math.min(n, cellsTotal);
+            DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
+            KernelArray xv = ws("xv", (long) m * dim, len -> onDevice(p, len)), yv = ws("yv", (long) n * dim, len -> onDevice(p, len));
+            KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
+            DoubleArray noShift = values("noShift", new double[cols]);
+            cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
+            laps.lap("stage+graph");
+            run("clusters " + m + " " + n + " " + dim + " " + tCellsTotal + " " + sCellsTotal, cg);
+            laps.lap("clusters");
+            int tq = scalars.get(0), sq = scalars.get(1);
+            long t1c = laps.last;
+            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.EVERY_EXECUTION, bArr, noShift, shift)
+                    .task("abs", grid(sCap), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell,
+                            absSums, cellsTotal, cols);
+            gather(bg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
+            gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
+            gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
+            run("build " + m + " " + n + " " + dim + " " + cols + " " + sCellsTotal, bg);
+            long t2 = laps.lap("build");
+
+            // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
+            double[] far = farLimits(rule, b, cols);
+            laps.lap("far");
+            double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
+            double[] real = new double[6 + dim];
+            real[0] = 1.0 / cell;
+            real[1] = cutoff;
+            real[2] = far[1];
+            real[3] = far[1];
+            real[4] = k.inverseSquaredLength();
+            real[5] = far[0];
+            System.arraycopy(lo, 0, real, 6, dim);
+            int[] ints = new int[3 + dim];
+            ints[0] = dim;
+            ints[1] = k.code();
+            ints[2] = tCellsTotal;
+            System.arraycopy(cells, 0, ints, 3, dim);
+            int width = tileWidthFor(m, tq);
+            DoubleArray realArr = values("real", real);
+            IntArray intsArr = values("ints", ints);
+            IntArray rangeOffsets = ws("rangeOffsets", tq + 1L, IntArray::onDevice), tileOffsets = ws("tileOffsets", tq + 1L, IntArray::onDevice);
+            LongArray kept = ws("kept", tq, LongArray::onDevice), pairsArr = ws("pairs", 1, LongArray::onDevice);
+            DoubleArray bounds = ws("bounds", tq, DoubleArray::onDevice);
+            IntArray totals = ws("totals", 2, IntArray::onDevice), noRanges = ws("noRanges", 2, IntArray::onDevice);
+            TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
+                    .task("zeroRanges", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), rangeOffsets, tq + 1)
+                    .task("zeroTiles", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), tileOffsets, tq + 1)
+                    .task("zeroPairs", grid(1), GridClusterKernels::zeroLong, new KernelContext(), pairsArr)
+                    .task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                            tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges,
+                            noRanges, rangeOffsets, kept, bounds, pairsArr);
+            scan(rg, "ranges", rangeOffsets, tq + 1);
+            rg.task("tileCounts", grid(tq), GridClusterKernels::tileCounts, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
+                    tCellsTotal, width);
+            scan(rg, "tiles", tileOffsets, tq + 1);
+            rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
+                    .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
+            run("count " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
+            laps.lap("count");
+            int totalRanges = totals.get(0), totalTiles = totals.get(1);
+            long pairs = pairsArr.get(0);
+            boolean whole = pairs == (long) m * n;
+            IntArray tiles, tileRangeOffsets, tileRanges;
+            KernelArray centres = null;
+            TiledReduction.Expansion expansion = null;
+            if (whole) {
+                // every target keeps every source: the dense product on the sorted clouds (same tiles, kernel and centre)
+                width = KernelSum.DENSE_WIDTH;
+                tiles = add(owned, TiledReduction.denseTiles(m, width));
+                tileRangeOffsets = add(owned, IntArray.fromArray(0, 1));
+                tileRanges = add(owned, IntArray.fromArray(0, n));
+                if (engine.expands()) expansion = new TiledReduction.Expansion(new double[dim], x.reach(mid), n * KernelSum.maxAbs(b), true);
+            } else {
+                tiles = ws("tiles", 3L * totalTiles, IntArray::onDevice);
+                tileRangeOffsets = rangeOffsets;
+                tileRanges = ws("ranges", 2L * totalRanges, IntArray::onDevice);
+                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
+                        .task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                                tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
+                                tileRanges, noRanges, kept, bounds, pairsArr)
+                        .task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
+                                tiles, tCellsTotal, width);
+                if (engine.expands()) {
+                    // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
+                    double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
+                    expansion = new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
+                    double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
+                    centres = ws("centres", (long) tq * dim, len -> onDevice(p, len));
+                    if (p == Precision.FP32) {
+                        wg.task("centres", grid((long) tq * dim), GridClusterKernels::centresF32, new KernelContext(), tx.centroids, shift,
+                                (FloatArray) centres, scale, tq * dim, dim);
+                    } else {
+                        wg.task("centres", grid((long) tq * dim), GridClusterKernels::centresF64, new KernelContext(), tx.centroids, shift,
+                                (DoubleArray) centres, scale, tq * dim, dim);
+                    }
+                }
+                run("write " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
+            }
+            long t3 = laps.lap("write");
+
+            // the sum, then the results and row bounds back in the caller's order
+            KernelArray sorted = ws("sorted", (long) m * cols, len -> onDevice(p, len));
+            Profile first, profile;
+            DoubleArray values = ws("values", (long) m * cols, len -> DoubleArray.pinned(len, dev));
+            DoubleArray rowBounds = ws("rowBounds", m, len -> DoubleArray.pinned(len, dev));
+            TaskGraph ug = new TaskGraph("ksum-grid-unpermute");
+            if (p == Precision.FP32) {
+                ug.task("unpermute", grid(m), GridClusterKernels::unpermuteF32, new KernelContext(), (FloatArray) sorted, tx.order, tx.keys,
+                        tx.clusterOfCell, bounds, values, rowBounds, m, cols);
+            } else {
+                ug.task("unpermute", grid(m), GridClusterKernels::unpermuteF64, new KernelContext(), (DoubleArray) sorted, tx.order, tx.keys,
+                        tx.clusterOfCell, bounds, values, rowBounds, m, cols);
+            }
+            ug.transferToHost(DataTransferMode.EVERY_EXECUTION, values, rowBounds);
+            if (withOrders) ug.transferToHost(DataTransferMode.EVERY_EXECUTION, tx.order, sy.order);
+            TiledReduction sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width,
+                    expansion, centres);
+            try {
+                laps.lap("sum-graph");
+                first = sum.run();
+                profile = sum.median(first, repeat);
+                laps.lap("sum");
+                run("unpermute " + m + " " + cols + " " + withOrders, ug);
+                laps.lap("unpermute");
+            } finally {
+                sum.release(); // the arrays stay on the device for the next product
+            }
+            double[] a = heapCopy(values), rb = heapCopy(rowBounds);
+            int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
+            long t4 = laps.lap("heap");
+            double fraction = (double) pairs / ((double) m * n);
+            KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t2) / 1e6, first.hostMicros() / 1e3);
+            Phases phases = new Phases((t1c - t0) / 1e6, (t2 - t1c) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
+            return new Outcome(result, tq, sq, phases, ox, oy, List.copyOf(laps.steps));
+        } finally {
+            dev.free(owned.toArray(KernelArray[]::new));
+        }
+    }
+
+    /** One cloud on the device: coordinates, cell keys, cell starts, cluster numbering, sorted order, clusters. */
+    private record Side(DoubleArray coords, IntArray keys, IntArray cellStart, IntArray clusterOfCell, IntArray order, IntArray start,
+            DoubleArray centroids, DoubleArray radii) {
+    }
+
+    /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
+    private Side side(TaskGraph g, String tag, PointSet points, DoubleArray lo, IntArray cells, DoubleArray invCells, int cellCount,
+            IntArray scalars, int countAt, int largestAt) {
+        int n = points.size(), dim = points.dim();
+        long cap = Math.min(n, cellCount);
+        DoubleArray coords = staged(tag + "coords", points.coordinatesView());
+        IntArray keys = ws(tag + "keys", n, IntArray::onDevice), counts = ws(tag + "counts", cellCount + 1L, IntArray::onDevice);
+        IntArray fill = ws(tag + "fill", cellCount, IntArray::onDevice), flags = ws(tag + "flags", cellCount + 1L, IntArray::onDevice);
+        IntArray order = ws(tag + "order", n, IntArray::onDevice), start = ws(tag + "start", cap + 1, IntArray::onDevice);
+        DoubleArray centroids = ws(tag + "centroids", cap * dim, DoubleArray::onDevice), radii = ws(tag + "radii", cap, DoubleArray::onDevice);
+        g.transferToDevice(DataTransferMode.EVERY_EXECUTION, coords)
+                .task(tag + "zeroCounts", grid(cellCount + 1L), GridClusterKernels::zero, new KernelContext(), counts, cellCount + 1)
+                .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount)
+                .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, invCells, n, dim)
+                .task(tag + "flags", grid(cellCount + 1L), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
+        scan(g, tag + "cells", counts, cellCount + 1);
+        scan(g, tag + "clusters", flags, cellCount + 1);
+        g.task(tag + "starts", grid(cellCount), GridClusterKernels::clusterStarts, new KernelContext(), counts, flags, start, scalars,
+                        largestAt, cellCount, n)
+                .task(tag + "scatter", grid(n), GridClusterKernels::scatter, new KernelContext(), keys, counts, fill, order, n)
+                .task(tag + "sort", grid(cap), GridClusterKernels::sortClusters, new KernelContext(), order, start, flags, cellCount,
+                        SORTED_CLUSTER_LIMIT)
+                .task(tag + "geometry", grid(cap), GridClusterKernels::geometry, new KernelContext(), coords, order, start, flags, centroids,
+                        radii, cellCount, dim)
+                .task(tag + "count", grid(1), GridClusterKernels::pick, new KernelContext(), flags, cellCount, scalars, countAt);
+        return new Side(coords, keys, counts, flags, order, start, centroids, radii);
+    }
+
+    private static void gather(TaskGraph g, String name, Precision p, DoubleArray v, IntArray order, KernelArray out, DoubleArray shift,
+            int n, int width) {
+        if (p == Precision.FP32) {
+            g.task(name, grid(n), GridClusterKernels::gatherF32, new KernelContext(), v, order, (FloatArray) out, shift, n, width);
+        } else {
+            g.task(name, grid(n), GridClusterKernels::gatherF64, new KernelContext(), v, order, (DoubleArray) out, shift, n, width);
+        }
+    }
+
+    /**
+     * An exclusive scan of {@code data[0, n)} in place: block scans, the block totals scanned the same way (recursively),
+     * the scanned totals added back.
+     */
+    void scan(TaskGraph g, String name, IntArray data, long n) {
+        long blocks = Math.max(1, (n + GridClusterKernels.SCAN_BLOCK - 1) / GridClusterKernels.SCAN_BLOCK);
+        IntArray sums = ws(name + "-sums", blocks, IntArray::onDevice);
+        g.task(name + "-scan", WorkerGrid.of(blocks * W).withLocal(W), GridClusterKernels::scanBlocks, new KernelContext(), data, sums,
+                (int) n);
+        if (blocks > 1) {
+            scan(g, name + "+", sums, blocks);
+            g.task(name + "-add", grid(n), GridClusterKernels::addBlockOffsets, new KernelContext(), data, sums, (int) n);
+        }
+    }
+
+    /**
+     * For a distance rule with far clusters bounded together: {@code {k(R) sum_j max_c |b_jc|, R}} with {@code R >= cutoff}
+     * where that value is below {@code 2^-50} of one term at the cutoff; else {@code {0, Double.MAX_VALUE}} (every
+     * cluster visited, every dropped one bounded on its own).
+     */
+    private double[] farLimits(BlockSparseSum.KeepRule rule, double[] v, int cols) {
+        PairKernel k = engine.kernel();
+        double sum = 0, largest = 0;
+        for (int j = 0; j < v.length / cols; j++) {
+            double m = 0;
+            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
+            sum += m;
+            largest = Math.max(largest, m);
+        }
+        double cutoff = rule.cutoff();
+        if (!rule.tightBounds() && Double.isFinite(cutoff) && sum > 0) {
+            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
+            if (threshold > 0) {
+                double r = Math.max(cutoff, k.radiusBelow(threshold));
+                if (r < Double.MAX_VALUE) return new double[] {k.evaluate(r) * sum, r};
+            }
+        }
+        return new double[] {0, Double.MAX_VALUE};
+    }
+
+    /** A work-group width near the mean cluster size: a power of two from 32 to 256. */
+    private static int tileWidthFor(int points, int clusters) {
+        double mean = (double) points / Math.max(1, clusters);
+        int w = 32;
+        while (w < mean && w < KernelSumKernelsF64.MAX_TILE) w *= 2;
+        return w;
+    }
+
+    private static WorkerGrid grid(long count) {
+        long groups = Math.max(1, (count + W - 1) / W);
+        return WorkerGrid.of(groups * W).withLocal(W);
+    }
+
+    private static KernelArray onDevice(Precision p, long n) {
+        return p == Precision.FP32 ? FloatArray.onDevice(Math.max(1, n)) : DoubleArray.onDevice(Math.max(1, n));
+    }
+
+    /**
+     * The workspace array of this role and length: kept on the device from one product to the next (its contents are
+     * rewritten or cleared by the kernels), reallocated when the length changes.
+     */
+    private <A extends KernelArray> A ws(String role, long length, java.util.function.LongFunction<A> make) {
+        long len = Math.max(1, length);
+        KernelArray old = workspace.get(role);
+        if (old != null && old.getSizeLong() == len) {
+            @SuppressWarnings("unchecked") A a = (A) old;
+            return a;
+        }
+        if (old != null) {
+            closePlans(); // kept plans are bound to the old array's device memory
+            device.free(old);
+        }
+        A a = make.apply(len);
+        workspace.put(role, a);
+        return a;
+    }
+
+    /** A small workspace array holding {@code v} on the host (each launch set that lists it uploads it). */
+    private DoubleArray values(String role, double[] v) {
+        DoubleArray a = ws(role, v.length, DoubleArray::new);
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        return a;
+    }
+
+    private IntArray values(String role, int[] v) {
+        IntArray a = ws(role, v.length, IntArray::new);
+        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        return a;
+    }
+
+    /** A workspace array of the device's page-locked host memory holding a copy of {@code v} (copied in parallel chunks). */
+    private DoubleArray staged(String role, double[] v) {
+        Device dev = device;
+        DoubleArray a = ws(role, v.length, len -> DoubleArray.pinned(len, dev));
+        MemorySegment dst = a.segment();
+        int chunk = 1 << 18;
+        java.util.stream.IntStream.range(0, (v.length + chunk - 1) / chunk).parallel().forEach(c -> {
+            int from = c * chunk, count = Math.min(chunk, v.length - from);
+            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, count);
+        });
+        return a;
+    }
+
+    /** The host side of {@code a} copied to the heap in parallel chunks. */
+    private static double[] heapCopy(DoubleArray a) {
+        int n = Math.toIntExact(a.getSizeLong()), chunk = 1 << 18;
+        double[] v = new double[n];
+        MemorySegment src = a.segment();
+        java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
+            int from = c * chunk, count = Math.min(chunk, n - from);
+            MemorySegment.copy(src, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, v, from, count);
+        });
+        return v;
+    }
+
+    /** Frees the workspace's device memory. */
+    @Override
+    public void close() {
+        closePlans();
+        if (device != null && !workspace.isEmpty()) device.free(workspace.values().toArray(KernelArray[]::new));
+        workspace.clear();
+    }
+
+    private static <A extends KernelArray> A add(List<KernelArray> owned, A a) {
+        owned.add(a);
+        return a;
+    }
+
+    /**
+     * Runs a launch set through the plan kept for {@code key} (every scalar argument of the set; its arrays are the
+     * workspace's, and a reallocated workspace array drops every kept plan), or through a new plan kept under it:
+     * later products of the same sizes skip the plans' preparation.
+     */
+    private void run(String key, TaskGraph g) {
+        ExecutionPlan plan = plans.get(key);
+        if (plan == null) {
+            plan = new ExecutionPlan(g.snapshot()).withDevice(device);
+            plans.put(key, plan);
+        }
+        plan.execute();
+    }
+
+    private void closePlans() {
+        for (ExecutionPlan plan : plans.values()) plan.close();
+        plans.clear();
+    }
+
+
+    private static int[] orderOf(IntArray order, int n) {
+        int[] o = new int[n];
+        for (int i = 0; i < n; i++) o[i] = order.get(i);
+        return o;
+    }
+}
