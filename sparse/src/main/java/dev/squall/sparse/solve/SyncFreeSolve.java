@@ -2,6 +2,7 @@ package dev.squall.sparse.solve;
 
 import static dev.squall.sparse.exec.DeviceArrays.ints;
 
+import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.IntArray;
@@ -38,6 +39,8 @@ public final class SyncFreeSolve {
     private final IntArray ticket;
     private final String orderName;
     private final boolean warp;
+    private final int lanes;
+    private final int spin;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
 
@@ -53,6 +56,18 @@ public final class SyncFreeSolve {
      * ({@link SolverKernels#syncFreeRows}).
      */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp) {
+        this(forwardOrder, backwardOrder, orderName, warp, 0, false);
+    }
+
+    /**
+     * As {@link #SyncFreeSolve(int[], int[], String, boolean)} by warps; {@code lanes > 0} (a power of two up to 32)
+     * shares each row among that many lanes ({@link SolverKernels#syncFreeLaneRows}), {@code spinLatest} makes lane 0
+     * spin on the latest missing input between passes rather than every unfinished row passing again.
+     */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, boolean spinLatest) {
+        if (lanes < 0 || lanes > WARP || Integer.bitCount(Math.max(1, lanes)) != 1) {
+            throw new IllegalArgumentException("lanes per row must be a power of two from 1 to 32 (0: a work-item per row), got " + lanes);
+        }
         if (forwardOrder.length != backwardOrder.length) {
             throw new IllegalArgumentException("forward order has " + forwardOrder.length + " rows, backward " + backwardOrder.length);
         }
@@ -62,9 +77,11 @@ public final class SyncFreeSolve {
         this.ready = new IntArray(Math.max(1, n));
         this.ticket = new IntArray(1);
         this.orderName = orderName;
-        this.warp = warp;
-        this.forwardPos = warp ? ints(inverse(forwardOrder)) : null;
-        this.backwardPos = warp ? ints(inverse(backwardOrder)) : null;
+        this.warp = warp || lanes > 0;
+        this.lanes = lanes;
+        this.spin = spinLatest ? 1 : 0;
+        this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
+        this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
     }
 
     private static int[] inverse(int[] order) {
@@ -88,9 +105,49 @@ public final class SyncFreeSolve {
         return new SyncFreeSolve(f, b, "natural order", warp);
     }
 
+    /** As {@link #natural(int, boolean)}, {@code lanes} work-items sharing each row ({@link SyncFreeSolve#SyncFreeSolve(int[], int[], String, boolean, int, boolean)}). */
+    public static SyncFreeSolve natural(int n, int lanes, boolean spinLatest) {
+        int[] f = new int[n], b = new int[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = i;
+            b[i] = n - 1 - i;
+        }
+        return new SyncFreeSolve(f, b, "natural order", true, lanes, spinLatest);
+    }
+
+    /**
+     * Lanes per row for {@link SolverKernels#syncFreeLaneRows} on {@code m}: the power of two at least the mean row
+     * length (entries of longer rows are walked in turns), from 2 to 32.
+     */
+    public static int lanesFor(CsrMatrix m) {
+        double mean = m.rows() == 0 ? 1 : (double) m.nnz() / m.rows();
+        int l = 2;
+        while (l < WARP && l < mean) l *= 2;
+        return l;
+    }
+
+    /**
+     * Lanes per row for {@code m}: the system property {@code squall.sparse.syncFreeLanes} when set (a power of two
+     * from 1 to 32, for measuring the choice), else {@link #lanesFor}.
+     */
+    public static int lanes(CsrMatrix m) {
+        String v = System.getProperty("squall.sparse.syncFreeLanes");
+        return v == null || v.isBlank() ? lanesFor(m) : Integer.parseInt(v.strip());
+    }
+
+    /** Whether lane 0 spins on the latest missing input between passes: the system property {@code squall.sparse.syncFreeSpin=true}. */
+    public static boolean spinLatest() {
+        return Boolean.getBoolean("squall.sparse.syncFreeSpin");
+    }
+
+    /** Work-items per row (0: a row per work-item). */
+    public int lanes() {
+        return lanes;
+    }
+
     /** How work-items take rows, for reports. */
     public String orderName() {
-        return orderName + (warp ? ", waiting by warps" : "");
+        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == 1 ? ", lane 0 spinning" : "") : warp ? ", waiting by warps" : "");
     }
 
     /** Launches of one solve. */
@@ -111,6 +168,14 @@ public final class SyncFreeSolve {
         if (warp) {
             if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
             g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
+            if (lanes > 0) {
+                int rowsPerWarp = WARP / lanes;
+                long groups = ((long) n + rowsPerWarp - 1) / rowsPerWarp;
+                g.task(prefix + "/solve", WorkerGrid.of(groups * WARP).withLocal(WARP), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
+                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
+                        forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit, lanes, spin);
+                return;
+            }
             long items = ((long) n + WARP - 1) / WARP * WARP;
             g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,

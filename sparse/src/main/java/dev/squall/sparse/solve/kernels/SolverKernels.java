@@ -536,6 +536,91 @@ public final class SolverKernels {
         }
     }
 
+    /**
+     * {@link #syncFreeWarpRows} with the lanes of a sub-group sharing rows: {@code lanes} work-items (a power of two
+     * dividing 32) per row, so a warp holds {@code 32 / lanes} rows and each work-item at most
+     * {@code ceil(len / lanes)} of its row's entries (one, when {@code lanes} is at least the row length). A pass
+     * issues every entry's volatile load of {@code x} at once (one memory round trip, where a work-item walking a row
+     * of 14 entries issues them in dependent batches), then sums each row's lanes by {@code log2(lanes)} XOR shuffles
+     * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
+     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
+     * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
+     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}) lane 0
+     * spinning between passes on the missing input latest in {@code order} among those of earlier blocks, as in
+     * {@link #syncFreeWarpRows}. {@code b[i]}, the diagonal and the row's extent are read once, before the first pass.
+     * Launch with work-groups of 32 (one sub-group); progress as in {@link #syncFreeWarpRows}: blocks are taken by
+     * ticket, inputs in earlier blocks are waited on across rounds, and inputs inside the block lie in rows before the
+     * waiting one, which finish in earlier rounds.
+     */
+    @Kernel
+    public static void syncFreeLaneRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                        @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                        IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit,
+                                        int lanes, int spin) {
+        int[] block = ctx.allocateIntLocalArray(1);
+        if (ctx.localIdx == 0) {
+            block[0] = ctx.atomicAdd(ticket, 0, 1);
+        }
+        ctx.localBarrier();
+        int first = block[0] * (ctx.localGroupSizeX / lanes);
+        int sub = ctx.localIdx % lanes;
+        int k = first + ctx.localIdx / lanes;
+        int i = order.get(Math.min(k, n - 1));
+        int start = k < n ? rowPtr.get(i) : 0;
+        int end = k < n ? rowPtr.get(i + 1) : 0;
+        double bi = b.get(i);
+        double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
+        int done = k < n ? 0 : 1;
+        int left = ctx.subgroupReduceAdd(1 - done);
+        while (left > 0) {
+            double s = 0.0;
+            int missing = 0;
+            int latest = -1;
+            if (done == 0) {
+                for (int q = start + sub; q < end; q += lanes) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    boolean before = dir == 1 ? j < i : j > i;
+                    double xNew = ctx.volatileLoad(x, j);
+                    double xPrev = xOld.get(j);
+                    double a = val.get(q);
+                    boolean miss = take && before && xNew != xNew;
+                    missing += miss ? 1 : 0;
+                    latest = Math.max(latest, miss && spin == 1 ? pos.get(j) : -1);
+                    double t = a * (before ? xNew : xPrev);
+                    s += take ? t : 0.0;
+                }
+            }
+            for (int m = lanes / 2; m > 0; m = m / 2) {
+                s += ctx.shuffleXor(s, m);
+                missing += ctx.shuffleXor(missing, m);
+            }
+            if (done == 0 && missing == 0) {
+                if (sub == 0) {
+                    double v = (bi - s) / d;
+                    ctx.volatileStore(x, i, v == v ? v : Double.POSITIVE_INFINITY);
+                }
+                done = 1;
+            }
+            left = ctx.subgroupReduceAdd(1 - done);
+            if (spin == 1 && left > 0) {
+                latest = latest < first ? latest : -1;
+                latest = Math.max(latest, ctx.shuffleXor(latest, 16));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 8));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 4));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 2));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 1));
+                if (ctx.localIdx == 0 && latest >= 0) {
+                    int w = order.get(latest);
+                    double xw = ctx.volatileLoad(x, w);
+                    while (xw != xw) {
+                        xw = ctx.volatileLoad(x, w);
+                    }
+                }
+            }
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
