@@ -570,13 +570,30 @@ public final class SolverKernels {
         int end = k < n ? rowPtr.get(i + 1) : 0;
         double bi = b.get(i);
         double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
+        // a row of at most `lanes` entries: each lane's entry (column, value, old value, position) read once, here, so
+        // a pass issues only the volatile load of x
+        int one = end - start <= lanes ? 1 : 0;
+        int q0 = start + sub;
+        int j0 = q0 < end ? col.get(q0) : i;
+        double a0 = q0 < end ? val.get(q0) : 0.0;
+        boolean take0 = q0 < end && (part == 0 ? j0 != i : part == 1 ? j0 < i : j0 > i);
+        boolean before0 = dir == 1 ? j0 < i : j0 > i;
+        double xPrev0 = take0 && !before0 ? xOld.get(j0) : 0.0;
+        int p0 = spin == 1 && take0 && before0 ? pos.get(j0) : -1;
         int done = k < n ? 0 : 1;
         int left = ctx.subgroupReduceAdd(1 - done);
         while (left > 0) {
             double s = 0.0;
             int missing = 0;
             int latest = -1;
-            if (done == 0) {
+            if (done == 0 && one == 1) {
+                double xNew = ctx.volatileLoad(x, j0);
+                boolean miss = take0 && before0 && xNew != xNew;
+                missing = miss ? 1 : 0;
+                latest = miss ? p0 : -1;
+                s = take0 ? a0 * (before0 ? xNew : xPrev0) : 0.0;
+            }
+            if (done == 0 && one == 0) {
                 for (int q = start + sub; q < end; q += lanes) {
                     int j = col.get(q);
                     boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
