@@ -539,9 +539,10 @@ public final class SolverKernels {
     /**
      * {@link #syncFreeWarpRows} with the lanes of a sub-group sharing rows: {@code lanes} work-items (a power of two
      * dividing 32) per row, so a warp holds {@code 32 / lanes} rows and each work-item at most
-     * {@code ceil(len / lanes)} of its row's entries (one, when {@code lanes} is at least the row length). A pass
-     * issues every entry's volatile load of {@code x} at once (one memory round trip, where a work-item walking a row
-     * of 14 entries issues them in dependent batches), then sums each row's lanes by {@code log2(lanes)} XOR shuffles
+     * {@code ceil(len / lanes)} of its row's entries. Where a row has at most {@code 2 lanes} entries, each lane reads
+     * its (at most two) entries' columns and values once, before the passes, and a pass issues only their volatile
+     * loads of {@code x}, back to back (one memory round trip, where a work-item walking a row of 14 entries issues
+     * them in dependent batches); longer rows walk their entries each pass. A pass then sums each row's lanes by {@code log2(lanes)} XOR shuffles
      * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
      * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
      * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
@@ -570,30 +571,39 @@ public final class SolverKernels {
         int end = k < n ? rowPtr.get(i + 1) : 0;
         double bi = b.get(i);
         double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
-        // a row of at most `lanes` entries: each lane's entry (column, value, old value, position) read once, here, so
-        // a pass issues only the volatile load of x
-        int one = end - start <= lanes ? 1 : 0;
+        // a row of at most 2 * lanes entries: each lane's two entries (column, value, old value, position) read once,
+        // here, so a pass issues only the two volatile loads of x, back to back
+        int fits = end - start <= 2 * lanes ? 1 : 0;
         int q0 = start + sub;
+        int q1 = q0 + lanes;
         int j0 = q0 < end ? col.get(q0) : i;
+        int j1 = q1 < end ? col.get(q1) : i;
         double a0 = q0 < end ? val.get(q0) : 0.0;
+        double a1 = q1 < end ? val.get(q1) : 0.0;
         boolean take0 = q0 < end && (part == 0 ? j0 != i : part == 1 ? j0 < i : j0 > i);
+        boolean take1 = q1 < end && (part == 0 ? j1 != i : part == 1 ? j1 < i : j1 > i);
         boolean before0 = dir == 1 ? j0 < i : j0 > i;
+        boolean before1 = dir == 1 ? j1 < i : j1 > i;
         double xPrev0 = take0 && !before0 ? xOld.get(j0) : 0.0;
+        double xPrev1 = take1 && !before1 ? xOld.get(j1) : 0.0;
         int p0 = spin == 1 && take0 && before0 ? pos.get(j0) : -1;
+        int p1 = spin == 1 && take1 && before1 ? pos.get(j1) : -1;
         int done = k < n ? 0 : 1;
         int left = ctx.subgroupReduceAdd(1 - done);
         while (left > 0) {
             double s = 0.0;
             int missing = 0;
             int latest = -1;
-            if (done == 0 && one == 1) {
-                double xNew = ctx.volatileLoad(x, j0);
-                boolean miss = take0 && before0 && xNew != xNew;
-                missing = miss ? 1 : 0;
-                latest = miss ? p0 : -1;
-                s = take0 ? a0 * (before0 ? xNew : xPrev0) : 0.0;
+            if (done == 0 && fits == 1) {
+                double xNew0 = ctx.volatileLoad(x, j0);
+                double xNew1 = ctx.volatileLoad(x, j1);
+                boolean miss0 = take0 && before0 && xNew0 != xNew0;
+                boolean miss1 = take1 && before1 && xNew1 != xNew1;
+                missing = (miss0 ? 1 : 0) + (miss1 ? 1 : 0);
+                latest = Math.max(miss0 ? p0 : -1, miss1 ? p1 : -1);
+                s = (take0 ? a0 * (before0 ? xNew0 : xPrev0) : 0.0) + (take1 ? a1 * (before1 ? xNew1 : xPrev1) : 0.0);
             }
-            if (done == 0 && one == 0) {
+            if (done == 0 && fits == 0) {
                 for (int q = start + sub; q < end; q += lanes) {
                     int j = col.get(q);
                     boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
