@@ -41,6 +41,7 @@ public final class SyncFreeSolve {
     private final boolean warp;
     private final int lanes;
     private final int spin;
+    private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
 
@@ -65,6 +66,17 @@ public final class SyncFreeSolve {
      * spin on the latest missing input between passes rather than every unfinished row passing again.
      */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, boolean spinLatest) {
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, spinLatest, laneGroup());
+    }
+
+    /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, boolean spinLatest, int group) {
+        if (group != 32 && group != 64 && group != 128 && group != 256) {
+            throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
+        }
+        if (spinLatest && group != WARP) {
+            throw new IllegalArgumentException("a spinning lane 0 takes work-groups of 32 (one sub-group), got " + group);
+        }
         if (lanes < 0 || lanes > WARP || Integer.bitCount(Math.max(1, lanes)) != 1) {
             throw new IllegalArgumentException("lanes per row must be a power of two from 1 to 32 (0: a work-item per row), got " + lanes);
         }
@@ -80,6 +92,7 @@ public final class SyncFreeSolve {
         this.warp = warp || lanes > 0;
         this.lanes = lanes;
         this.spin = spinLatest ? 1 : 0;
+        this.laneGroup = group;
         this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
         this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
     }
@@ -135,6 +148,18 @@ public final class SyncFreeSolve {
         return v == null || v.isBlank() ? lanesFor(m) : Integer.parseInt(v.strip());
     }
 
+    /**
+     * Work-items per work-group of the solve whose lanes share rows: the system property
+     * {@code squall.sparse.syncFreeGroup} (32, 64, 128 or 256, for measuring the choice), else 32.
+     */
+    static int laneGroup() {
+        int g = Integer.getInteger("squall.sparse.syncFreeGroup", WARP);
+        if (g != 32 && g != 64 && g != 128 && g != 256) {
+            throw new IllegalArgumentException("squall.sparse.syncFreeGroup must be 32, 64, 128 or 256, got " + g);
+        }
+        return g;
+    }
+
     /** Whether lane 0 spins on the latest missing input between passes: the system property {@code squall.sparse.syncFreeSpin=true}. */
     public static boolean spinLatest() {
         return Boolean.getBoolean("squall.sparse.syncFreeSpin");
@@ -147,7 +172,8 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
-        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == 1 ? ", lane 0 spinning" : "") : warp ? ", waiting by warps" : "");
+        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == 1 ? ", lane 0 spinning" : "")
+                + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 
     /** Launches of one solve. */
@@ -169,9 +195,9 @@ public final class SyncFreeSolve {
             if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
             g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             if (lanes > 0) {
-                int rowsPerWarp = WARP / lanes;
-                long groups = ((long) n + rowsPerWarp - 1) / rowsPerWarp;
-                g.task(prefix + "/solve", WorkerGrid.of(groups * WARP).withLocal(WARP), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
+                int rowsPerGroup = laneGroup / lanes;
+                long groups = ((long) n + rowsPerGroup - 1) / rowsPerGroup;
+                g.task(prefix + "/solve", WorkerGrid.of(groups * laneGroup).withLocal(laneGroup), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
                         m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
                         forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit, lanes, spin);
                 return;

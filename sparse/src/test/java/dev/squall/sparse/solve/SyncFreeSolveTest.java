@@ -101,16 +101,18 @@ class SyncFreeSolveTest {
     }
 
     /** How a solve waits: a work-item per row ({@code lanes} -1), by warps (0), or by warps with {@code lanes} lanes a row. */
-    private record Kind(int lanes, boolean spin) {
-        static final Kind[] ALL = {new Kind(-1, false), new Kind(0, false), new Kind(2, false), new Kind(16, true), new Kind(32, false)};
+    private record Kind(int lanes, boolean spin, int group) {
+        static final Kind[] ALL = {new Kind(-1, false, 32), new Kind(0, false, 32), new Kind(2, false, 32), new Kind(16, true, 32),
+                new Kind(32, false, 32), new Kind(4, false, 128), new Kind(8, false, 64)};
 
         SyncFreeSolve solve(int[] forward, int[] backward, String name) {
-            return lanes < 0 ? new SyncFreeSolve(forward, backward, name) : new SyncFreeSolve(forward, backward, name, true, lanes, spin);
+            return lanes < 0 ? new SyncFreeSolve(forward, backward, name) : new SyncFreeSolve(forward, backward, name, true, lanes, spin, group);
         }
 
         @Override
         public String toString() {
-            return lanes < 0 ? "" : lanes == 0 ? " by warps" : " by warps, " + lanes + " lanes a row" + (spin ? ", spinning" : "");
+            return lanes < 0 ? "" : lanes == 0 ? " by warps" : " by warps, " + lanes + " lanes a row" + (spin ? ", spinning" : "")
+                    + (group != 32 ? ", groups of " + group : "");
         }
     }
 
@@ -249,6 +251,10 @@ class SyncFreeSolveTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 12, false));
         assertTrue(e.getMessage().contains("got 12"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, false, 96));
+        assertTrue(e.getMessage().contains("got 96"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, true, 64));
+        assertTrue(e.getMessage().contains("spinning lane 0 takes work-groups of 32"), e.getMessage());
     }
 
     @Test

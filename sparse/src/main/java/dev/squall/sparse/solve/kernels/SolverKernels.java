@@ -546,24 +546,31 @@ public final class SolverKernels {
      * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
      * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
      * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
-     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}) lane 0
+     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups of 32 only) lane 0
      * spinning between passes on the missing input latest in {@code order} among those of earlier blocks, as in
      * {@link #syncFreeWarpRows}. {@code b[i]}, the diagonal and the row's extent are read once, before the first pass.
-     * Launch with work-groups of 32 (one sub-group); progress as in {@link #syncFreeWarpRows}: blocks are taken by
-     * ticket, inputs in earlier blocks are waited on across rounds, and inputs inside the block lie in rows before the
-     * waiting one, which finish in earlier rounds.
+     * Launch with work-groups of 32 (one sub-group) or a multiple of 32: several sub-groups then pass in rounds until
+     * every row of the work-group is done (a count in local memory and a barrier a round), which keeps more warps
+     * resident than one-warp groups (a multiprocessor holds at most 32 work-groups). Progress as in
+     * {@link #syncFreeWarpRows}: blocks are taken by ticket, inputs in earlier blocks are waited on across rounds, and
+     * inputs inside the block lie in rows before the waiting one, which finish in earlier rounds.
      */
     @Kernel
     public static void syncFreeLaneRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
                                         @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
                                         IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit,
                                         int lanes, int spin) {
-        int[] block = ctx.allocateIntLocalArray(1);
+        int[] block = ctx.allocateIntLocalArray(4);
         if (ctx.localIdx == 0) {
             block[0] = ctx.atomicAdd(ticket, 0, 1);
+            block[1] = 0;
+            block[2] = 0;
+            block[3] = 0;
         }
         ctx.localBarrier();
         int first = block[0] * (ctx.localGroupSizeX / lanes);
+        int wide = ctx.localGroupSizeX > 32 ? 1 : 0;
+        int round = 0;
         int sub = ctx.localIdx % lanes;
         int k = first + ctx.localIdx / lanes;
         int i = order.get(Math.min(k, n - 1));
@@ -590,6 +597,16 @@ public final class SolverKernels {
         int p1 = spin == 1 && take1 && before1 ? pos.get(j1) : -1;
         int done = k < n ? 0 : 1;
         int left = ctx.subgroupReduceAdd(1 - done);
+        if (wide == 1) {
+            // several sub-groups: the loop runs while a row of the work-group is left (a uniform condition), counted
+            // in local memory, round r in slot 1 + r % 3; round r clears the slot of round r + 1, last read in round
+            // r - 2, which every work-item left behind the barrier of round r - 1
+            if (ctx.subgroupLocalId() == 0) {
+                ctx.atomicAdd(block, 1, left);
+            }
+            ctx.localBarrier();
+            left = block[1];
+        }
         while (left > 0) {
             double s = 0.0;
             int missing = 0;
@@ -630,6 +647,18 @@ public final class SolverKernels {
                 done = 1;
             }
             left = ctx.subgroupReduceAdd(1 - done);
+            if (wide == 1) {
+                round++;
+                int slot = 1 + round % 3;
+                if (ctx.localIdx == 0) {
+                    block[1 + (round + 1) % 3] = 0;
+                }
+                if (ctx.subgroupLocalId() == 0) {
+                    ctx.atomicAdd(block, slot, left);
+                }
+                ctx.localBarrier();
+                left = block[slot];
+            }
             if (spin == 1 && left > 0) {
                 latest = latest < first ? latest : -1;
                 latest = Math.max(latest, ctx.shuffleXor(latest, 16));
@@ -637,7 +666,7 @@ public final class SolverKernels {
                 latest = Math.max(latest, ctx.shuffleXor(latest, 4));
                 latest = Math.max(latest, ctx.shuffleXor(latest, 2));
                 latest = Math.max(latest, ctx.shuffleXor(latest, 1));
-                if (ctx.localIdx == 0 && latest >= 0) {
+                if (ctx.subgroupLocalId() == 0 && latest >= 0) {
                     int w = order.get(latest);
                     double xw = ctx.volatileLoad(x, w);
                     while (xw != xw) {
