@@ -4,7 +4,7 @@
 #   on the GPU host, from the repository root (shared/data carried):   bash bench/gpu/trsv-mid.sh
 # The sync-free solve by warps whose lanes share rows (`syncfree-lanes[-levels]`, SolverKernels.syncFreeLaneRows: a row's
 # entries over 16 or 32 lanes, every input loaded in one pass, waiting by passing again or, with
-# -Dsquall.sparse.syncFreeSpin=true, by lane 0 spinning on the latest missing input) against the schedules it is to
+# -Dsquall.sparse.syncFreeWait=latest, by lane 0 spinning on the latest missing input) against the schedules it is to
 # replace (level sets: a launch per wide level; `syncfree-warp-levels`: a lane per row) and cuSPARSE's SpSV (CuPy's
 # libcusparse, bench/peers/cupy_trsv.py), fp64 forward solves with lower triangles, in order of priority:
 # 1. HPCG's 27-point matrix at 128^3, natural order (890 levels of ~2.4k rows): lanes 16 (auto), level sets, lanes 8
@@ -62,7 +62,7 @@ run 20 "" "gs --generate 5pt:1000x1000 $TRI --schedule levelset"
 
 # 3. 128^3: one row a warp (32 lanes), lane 0 spinning between passes, the old warp kernel
 run 30 "-Dsquall.sparse.syncFreeLanes=32" "gs --generate hpcg:128 $TRI --schedule syncfree-lanes-levels"
-run 30 "-Dsquall.sparse.syncFreeSpin=true" "gs --generate hpcg:128 $TRI --schedule syncfree-lanes-levels"
+run 30 "-Dsquall.sparse.syncFreeWait=latest -Dsquall.sparse.syncFreeGroup=32" "gs --generate hpcg:128 $TRI --schedule syncfree-lanes-levels"
 run 30 "" "gs --generate hpcg:128 $TRI --schedule syncfree-warp-levels"
 
 # 4. the repository's matrices

@@ -172,9 +172,9 @@ public final class GaussSeidel implements AutoCloseable {
             case SYNC_FREE_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order"));
             case SYNC_FREE_WARP -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), true));
             case SYNC_FREE_WARP_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order", true));
-            case SYNC_FREE_LANES -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.spinLatest()));
+            case SYNC_FREE_LANES -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
             case SYNC_FREE_LANES_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order",
-                    true, SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.spinLatest()));
+                    true, SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
             default -> Sweeper.create(m, plan, p, chainMax, layout, gpu);
         };
     }

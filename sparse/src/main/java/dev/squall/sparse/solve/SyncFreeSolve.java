@@ -31,6 +31,22 @@ public final class SyncFreeSolve {
     public static final int GROUP = 128;
     /** Work-items per work-group (one sub-group) of the solve that waits by warps. */
     public static final int WARP = 32;
+    /** Lanes-sharing solve: every unfinished row passes again until its inputs are there. */
+    public static final int WAIT_PASS = 0;
+    /**
+     * Work-items per work-group of the lanes-sharing solve: 4 warps, so a launch has a quarter of the work-groups (and
+     * ticket atomics) of one-warp groups and a multiprocessor holds more warps (one-warp groups stop at 32 a
+     * multiprocessor).
+     */
+    public static final int LANE_GROUP = 128;
+    /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
+    public static final int WAIT_LATEST = 1;
+    /**
+     * Lanes-sharing solve: each lane spins on its own missing inputs of earlier blocks before the pass sums (a load,
+     * a test and a branch a memory round trip: waiting warps leave the multiprocessor's issue slots to working ones);
+     * inputs inside the block are waited on by passing again.
+     */
+    public static final int WAIT_LANES = 2;
 
     private final int n;
     private final IntArray forward;
@@ -57,24 +73,25 @@ public final class SyncFreeSolve {
      * ({@link SolverKernels#syncFreeRows}).
      */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp) {
-        this(forwardOrder, backwardOrder, orderName, warp, 0, false);
+        this(forwardOrder, backwardOrder, orderName, warp, 0, WAIT_PASS);
     }
 
     /**
      * As {@link #SyncFreeSolve(int[], int[], String, boolean)} by warps; {@code lanes > 0} (a power of two up to 32)
-     * shares each row among that many lanes ({@link SolverKernels#syncFreeLaneRows}), {@code spinLatest} makes lane 0
-     * spin on the latest missing input between passes rather than every unfinished row passing again.
+     * shares each row among that many lanes ({@link SolverKernels#syncFreeLaneRows}), waiting as {@code wait} says
+     * ({@link #WAIT_PASS}, {@link #WAIT_LATEST}, {@link #WAIT_LANES}).
      */
-    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, boolean spinLatest) {
-        this(forwardOrder, backwardOrder, orderName, warp, lanes, spinLatest, laneGroup());
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait) {
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, laneGroup());
     }
 
     /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
-    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, boolean spinLatest, int group) {
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group) {
         if (group != 32 && group != 64 && group != 128 && group != 256) {
             throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
         }
-        if (spinLatest && group != WARP) {
+        if (wait < WAIT_PASS || wait > WAIT_LANES) throw new IllegalArgumentException("wait mode must be 0, 1 or 2, got " + wait);
+        if (wait == WAIT_LATEST && group != WARP) {
             throw new IllegalArgumentException("a spinning lane 0 takes work-groups of 32 (one sub-group), got " + group);
         }
         if (lanes < 0 || lanes > WARP || Integer.bitCount(Math.max(1, lanes)) != 1) {
@@ -91,7 +108,7 @@ public final class SyncFreeSolve {
         this.orderName = orderName;
         this.warp = warp || lanes > 0;
         this.lanes = lanes;
-        this.spin = spinLatest ? 1 : 0;
+        this.spin = wait;
         this.laneGroup = group;
         this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
         this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
@@ -119,23 +136,24 @@ public final class SyncFreeSolve {
     }
 
     /** As {@link #natural(int, boolean)}, {@code lanes} work-items sharing each row ({@link SyncFreeSolve#SyncFreeSolve(int[], int[], String, boolean, int, boolean)}). */
-    public static SyncFreeSolve natural(int n, int lanes, boolean spinLatest) {
+    public static SyncFreeSolve natural(int n, int lanes, int wait) {
         int[] f = new int[n], b = new int[n];
         for (int i = 0; i < n; i++) {
             f[i] = i;
             b[i] = n - 1 - i;
         }
-        return new SyncFreeSolve(f, b, "natural order", true, lanes, spinLatest);
+        return new SyncFreeSolve(f, b, "natural order", true, lanes, wait);
     }
 
     /**
-     * Lanes per row for {@link SolverKernels#syncFreeLaneRows} on {@code m}: the power of two at least the mean row
-     * length (entries of longer rows are walked in turns), from 2 to 32.
+     * Lanes per row for {@link SolverKernels#syncFreeLaneRows} on {@code m}: the power of two at least half the mean
+     * row length, from 2 to 32 (two entries a lane read once before the passes; entries of rows longer than twice the
+     * lanes are walked in turns): more rows a warp, fewer work-groups.
      */
     public static int lanesFor(CsrMatrix m) {
         double mean = m.rows() == 0 ? 1 : (double) m.nnz() / m.rows();
         int l = 2;
-        while (l < WARP && l < mean) l *= 2;
+        while (l < WARP && 2 * l < mean) l *= 2;
         return l;
     }
 
@@ -150,19 +168,28 @@ public final class SyncFreeSolve {
 
     /**
      * Work-items per work-group of the solve whose lanes share rows: the system property
-     * {@code squall.sparse.syncFreeGroup} (32, 64, 128 or 256, for measuring the choice), else 32.
+     * {@code squall.sparse.syncFreeGroup} (32, 64, 128 or 256, for measuring the choice), else {@link #LANE_GROUP}.
      */
     static int laneGroup() {
-        int g = Integer.getInteger("squall.sparse.syncFreeGroup", WARP);
+        int g = Integer.getInteger("squall.sparse.syncFreeGroup", LANE_GROUP);
         if (g != 32 && g != 64 && g != 128 && g != 256) {
             throw new IllegalArgumentException("squall.sparse.syncFreeGroup must be 32, 64, 128 or 256, got " + g);
         }
         return g;
     }
 
-    /** Whether lane 0 spins on the latest missing input between passes: the system property {@code squall.sparse.syncFreeSpin=true}. */
-    public static boolean spinLatest() {
-        return Boolean.getBoolean("squall.sparse.syncFreeSpin");
+    /**
+     * How the solve whose lanes share rows waits: the system property {@code squall.sparse.syncFreeWait} ({@code pass},
+     * {@code latest} or {@code lanes}, for measuring the choice), else {@link #WAIT_LANES}.
+     */
+    public static int waitMode() {
+        String v = System.getProperty("squall.sparse.syncFreeWait", "lanes").strip();
+        return switch (v) {
+            case "pass" -> WAIT_PASS;
+            case "latest" -> WAIT_LATEST;
+            case "lanes" -> WAIT_LANES;
+            default -> throw new IllegalArgumentException("squall.sparse.syncFreeWait must be pass, latest or lanes, got '" + v + "'");
+        };
     }
 
     /** Work-items per row (0: a row per work-item). */
@@ -172,7 +199,7 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
-        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == 1 ? ", lane 0 spinning" : "")
+        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 

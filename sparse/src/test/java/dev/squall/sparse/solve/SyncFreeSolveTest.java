@@ -101,18 +101,18 @@ class SyncFreeSolveTest {
     }
 
     /** How a solve waits: a work-item per row ({@code lanes} -1), by warps (0), or by warps with {@code lanes} lanes a row. */
-    private record Kind(int lanes, boolean spin, int group) {
-        static final Kind[] ALL = {new Kind(-1, false, 32), new Kind(0, false, 32), new Kind(2, false, 32), new Kind(16, true, 32),
-                new Kind(32, false, 32), new Kind(4, false, 128), new Kind(8, false, 64)};
+    private record Kind(int lanes, int waitMode, int group) {
+        static final Kind[] ALL = {new Kind(-1, 0, 32), new Kind(0, 0, 32), new Kind(2, SyncFreeSolve.WAIT_PASS, 32),
+                new Kind(16, SyncFreeSolve.WAIT_LATEST, 32), new Kind(32, SyncFreeSolve.WAIT_LANES, 32), new Kind(4, SyncFreeSolve.WAIT_LANES, 128),
+                new Kind(8, SyncFreeSolve.WAIT_PASS, 64), new Kind(2, SyncFreeSolve.WAIT_LANES, 256)};
 
         SyncFreeSolve solve(int[] forward, int[] backward, String name) {
-            return lanes < 0 ? new SyncFreeSolve(forward, backward, name) : new SyncFreeSolve(forward, backward, name, true, lanes, spin, group);
+            return lanes < 0 ? new SyncFreeSolve(forward, backward, name) : new SyncFreeSolve(forward, backward, name, true, lanes, waitMode, group);
         }
 
         @Override
         public String toString() {
-            return lanes < 0 ? "" : lanes == 0 ? " by warps" : " by warps, " + lanes + " lanes a row" + (spin ? ", spinning" : "")
-                    + (group != 32 ? ", groups of " + group : "");
+            return lanes < 0 ? "" : lanes == 0 ? " by warps" : " by warps, " + lanes + " lanes a row, wait " + waitMode + ", groups of " + group;
         }
     }
 
@@ -183,7 +183,7 @@ class SyncFreeSolveTest {
             KernelArray x = p.allocate(n);
             Precision.write(kb, b);
             TaskGraph tg = new TaskGraph("syncfreenan").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
-            (signed < 0 ? SyncFreeSolve.natural(n, 4, false) : SyncFreeSolve.natural(n, true)).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
+            (signed < 0 ? SyncFreeSolve.natural(n, 4, SyncFreeSolve.WAIT_LANES) : SyncFreeSolve.natural(n, true)).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
             tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
             try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
                 plan.withDevice(d).execute();
@@ -244,16 +244,17 @@ class SyncFreeSolveTest {
 
     @Test
     void lanesPerRowAreThePowerOfTwoAtLeastTheMeanRowLength() throws Exception {
-        assertEquals(32, SyncFreeSolve.lanesFor(Stencils.of(27, 9, 7, 5)));  // 25 * 19 * 13 = 6175 entries on 315 rows: 19.6
-        assertEquals(16, SyncFreeSolve.lanesFor(shapes().get("bcsstk01")));  // 400 on 48: 8.3
-        assertEquals(4, SyncFreeSolve.lanesFor(shapes().get("chain 1000")));  // 2998 on 1000
+        assertEquals(16, SyncFreeSolve.lanesFor(Stencils.of(27, 9, 7, 5)));  // 25 * 19 * 13 = 6175 entries on 315 rows: 19.6
+        assertEquals(8, SyncFreeSolve.lanesFor(shapes().get("bcsstk01")));   // 400 on 48: 8.3
+        assertEquals(2, SyncFreeSolve.lanesFor(shapes().get("chain 1000")));  // 2998 on 1000
         assertEquals(2, SyncFreeSolve.lanesFor(shapes().get("single row")));  // at least 2
+        assertEquals(4, SyncFreeSolve.lanesFor(mirrored(100, 6, (i, r) -> i > 2 ? new int[] {i - 1, i - 2, i - 3} : new int[0]))); // 682 on 100: 6.8
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 12, false));
+                () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 12, SyncFreeSolve.WAIT_LANES));
         assertTrue(e.getMessage().contains("got 12"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, false, 96));
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, SyncFreeSolve.WAIT_LANES, 96));
         assertTrue(e.getMessage().contains("got 96"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, true, 64));
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, SyncFreeSolve.WAIT_LATEST, 64));
         assertTrue(e.getMessage().contains("spinning lane 0 takes work-groups of 32"), e.getMessage());
     }
 

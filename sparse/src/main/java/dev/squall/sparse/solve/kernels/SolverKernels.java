@@ -546,9 +546,12 @@ public final class SolverKernels {
      * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
      * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
      * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
-     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups of 32 only) lane 0
-     * spinning between passes on the missing input latest in {@code order} among those of earlier blocks, as in
-     * {@link #syncFreeWarpRows}. {@code b[i]}, the diagonal and the row's extent are read once, before the first pass.
+     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups
+     * of 32 only) lane 0 spinning between passes on the missing input latest in {@code order} among those of earlier
+     * blocks, as in {@link #syncFreeWarpRows}, or ({@code spin == 2}) each lane spinning on its own missing inputs of
+     * earlier blocks inside the pass, before the sums: a waiting warp then issues a load, a test and a branch a memory
+     * round trip instead of a pass (whose shuffles and loop take the issue slots of the warps that could compute), and
+     * a value published is seen one round trip later; inputs inside the block are still waited on by passing again. {@code b[i]}, the diagonal and the row's extent are read once, before the first pass.
      * Launch with work-groups of 32 (one sub-group) or a multiple of 32: several sub-groups then pass in rounds until
      * every row of the work-group is done (a count in local memory and a barrier a round), which keeps more warps
      * resident than one-warp groups (a multiprocessor holds at most 32 work-groups). Progress as in
@@ -572,6 +575,7 @@ public final class SolverKernels {
         int wide = ctx.localGroupSizeX > 32 ? 1 : 0;
         int round = 0;
         int sub = ctx.localIdx % lanes;
+        int steps = Integer.numberOfTrailingZeros(lanes);
         int k = first + ctx.localIdx / lanes;
         int i = order.get(Math.min(k, n - 1));
         int start = k < n ? rowPtr.get(i) : 0;
@@ -593,8 +597,12 @@ public final class SolverKernels {
         boolean before1 = dir == 1 ? j1 < i : j1 > i;
         double xPrev0 = take0 && !before0 ? xOld.get(j0) : 0.0;
         double xPrev1 = take1 && !before1 ? xOld.get(j1) : 0.0;
-        int p0 = spin == 1 && take0 && before0 ? pos.get(j0) : -1;
-        int p1 = spin == 1 && take1 && before1 ? pos.get(j1) : -1;
+        int p0 = spin != 0 && take0 && before0 ? pos.get(j0) : -1;
+        int p1 = spin != 0 && take1 && before1 ? pos.get(j1) : -1;
+        // spin == 2: a lane waits here for its inputs of earlier blocks (done or running, so this ends), one load in
+        // flight, few instructions a round trip
+        boolean wait0 = spin == 2 && take0 && before0 && p0 < first;
+        boolean wait1 = spin == 2 && take1 && before1 && p1 < first;
         int done = k < n ? 0 : 1;
         int left = ctx.subgroupReduceAdd(1 - done);
         if (wide == 1) {
@@ -614,6 +622,12 @@ public final class SolverKernels {
             if (done == 0 && fits == 1) {
                 double xNew0 = ctx.volatileLoad(x, j0);
                 double xNew1 = ctx.volatileLoad(x, j1);
+                while (wait0 && xNew0 != xNew0) {
+                    xNew0 = ctx.volatileLoad(x, j0);
+                }
+                while (wait1 && xNew1 != xNew1) {
+                    xNew1 = ctx.volatileLoad(x, j1);
+                }
                 boolean miss0 = take0 && before0 && xNew0 != xNew0;
                 boolean miss1 = take1 && before1 && xNew1 != xNew1;
                 missing = (miss0 ? 1 : 0) + (miss1 ? 1 : 0);
@@ -628,14 +642,21 @@ public final class SolverKernels {
                     double xNew = ctx.volatileLoad(x, j);
                     double xPrev = xOld.get(j);
                     double a = val.get(q);
+                    int pj = spin != 0 && take && before ? pos.get(j) : -1;
+                    while (spin == 2 && take && before && pj < first && xNew != xNew) {
+                        xNew = ctx.volatileLoad(x, j);
+                    }
                     boolean miss = take && before && xNew != xNew;
                     missing += miss ? 1 : 0;
-                    latest = Math.max(latest, miss && spin == 1 ? pos.get(j) : -1);
+                    latest = Math.max(latest, miss ? pj : -1);
                     double t = a * (before ? xNew : xPrev);
                     s += take ? t : 0.0;
                 }
             }
-            for (int m = lanes / 2; m > 0; m = m / 2) {
+            // the row's sum and missing count over its lanes (an aligned group: XOR partners stay inside it), halving
+            // the distance each step (a counted loop, so the JVM runs the kernel as loops over each work-group)
+            for (int t = 0; t < steps; t++) {
+                int m = lanes >> (t + 1);
                 s += ctx.shuffleXor(s, m);
                 missing += ctx.shuffleXor(missing, m);
             }
