@@ -6,7 +6,8 @@ times cuSPARSE's solve of the same L (cusparseSpSV, fp64, CSR, 32-bit indices) o
 
 Matrices: hpcg:N (HPCG's 27-point stencil on N^3 points, rows x-fastest, 26 on the diagonal and -1 off it, as
 squall's Stencils.hpcg; built as 27 I - T (x) T (x) T with T = tridiag(1, 1, 1)) or a .mtx path (symmetric files
-expanded). hpcg-lower:N and hpcg-lower-mc:N build the lower triangle directly (no file written: squall generates the
+expanded). 5pt-lower:N and 7pt-lower:N are the lower triangles of the 5-point Laplacian on N x N points and
+the 7-point one on N^3. hpcg-lower:N and hpcg-lower-mc:N build the lower triangle directly (no file written: squall generates the
 same matrix with `gs --generate hpcg:N --triangle lower [--reorder multicolor]`), the second after the symmetric
 permutation into the 8-colour order (colour x%2 + 2(y%2) + 4(z%2), rows of a colour in natural order: the order
 squall's greedy colouring gives this stencil).
@@ -74,7 +75,29 @@ def hpcg_lower(n, multicolour):
     return sp.csr_matrix((data, indices, indptr), shape=(rows, rows))
 
 
+def stencil5_lower(n):
+    """tril of the 5-point Laplacian (4 on the diagonal, -1 off it) on an n x n grid, rows x-fastest: the pattern of
+    squall's `--generate 5pt:NxN --triangle lower` (SuiteSparse's ecology2 is this stencil on 1000 x 999 points)."""
+    t = sp.diags([-np.ones(n - 1), 2 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1], format="csr")
+    i = sp.identity(n, format="csr")
+    return sp.tril(sp.kron(i, t, format="csr") + sp.kron(t, i, format="csr"), format="csr")
+
+
+def stencil7_lower(n):
+    """tril of the 7-point Laplacian (6 on the diagonal, -1 off it) on n^3 points, rows x-fastest: the pattern of
+    squall's `--generate 7pt:NxNxN --triangle lower` (SuiteSparse's apache2 is a 3-D 7-point problem of 715k rows)."""
+    t = sp.diags([-np.ones(n - 1), 2 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1], format="csr")
+    i = sp.identity(n, format="csr")
+    a = sp.kron(i, sp.kron(i, t, format="csr"), format="csr") + sp.kron(i, sp.kron(t, i, format="csr"), format="csr") \
+        + sp.kron(t, sp.kron(i, i, format="csr"), format="csr")
+    return sp.tril(a, format="csr")
+
+
 def load(spec):
+    if spec.startswith("7pt-lower:"):
+        return stencil7_lower(int(spec.split(":")[1]))
+    if spec.startswith("5pt-lower:"):
+        return stencil5_lower(int(spec.split(":")[1]))
     if spec.startswith("hpcg-lower:"):
         return hpcg_lower(int(spec.split(":")[1]), False)
     if spec.startswith("hpcg-lower-mc:"):
@@ -195,7 +218,7 @@ def main():
     for pair in pairs:
         name, spec = pair.split("=", 1)
         a = load(spec)
-        if spec.startswith("hpcg-lower"):
+        if spec.startswith(("hpcg-lower", "5pt-lower", "7pt-lower")):
             low, path = a, None
         else:
             low = sp.tril(a, format="csr")

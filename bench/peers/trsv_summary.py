@@ -19,7 +19,7 @@ def peer_name(matrix):
 
 
 peers = {r["matrix"]: r for r in rows(sys.argv[2])}
-print(f"{'matrix':12} {'squall schedule':44} {'ms':>9} {'launches':>8} {'cuSPARSE ms':>11} {'vs cuSPARSE':>11} ok")
+print(f"{'matrix':12} {'squall schedule':84} {'ms':>9} {'launches':>8} {'cuSPARSE ms':>11} {'vs cuSPARSE':>11} ok")
 for r in rows(sys.argv[1]):
     if r.get("command") != "gs":
         continue
@@ -30,9 +30,12 @@ for r in rows(sys.argv[1]):
     if "sync-free" in r["layout"]:
         label = "sync-free, rows in " + ("level order" if "level order" in r["layout"] else "natural order") \
             + (", by warps" if "waiting by warps" in r["layout"] else "")
+        lanes = re.search(r"(\d+ lanes a row[^)]*)", r["layout"])
+        if lanes:
+            label += ", " + lanes.group(1)
     else:
         label = f"{r['schedule']}, chain-max 512, {r['layout'].split(' ')[0]}"
-    print(f"{name:12} {label[:44]:44} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"
+    print(f"{name:12} {label[:84]:84} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"
           f"  ({r['groups']} levels, {r['rows_per_group_mean']:.0f} rows each)")
 for name, p in peers.items():
     print(f"cusparse {name:12} {p['rows']} rows {p['nnz']} entries {p['ms']:.4f} ms, analysis {p.get('analysis_ms')} ms, "

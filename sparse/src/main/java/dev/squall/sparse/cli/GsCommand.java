@@ -59,7 +59,9 @@ public final class GsCommand implements SquallSubcommand {
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = {"auto, levelset, multicolor, syncfree (natural order, one launch a sweep: each row waits on the rows",
             "it reads; on a lower-triangular matrix with --direction forward, the sync-free triangular solve) or syncfree-levels",
             "(the same with rows taken in level order); syncfree-warp, syncfree-warp-levels: the same waiting by warps of 32",
-            "rows (one spinning lane a warp) (default auto: level sets or colours, the reason printed)"})
+            "rows (one spinning lane a warp); syncfree-lanes, syncfree-lanes-levels: by warps with lanes sharing each row",
+            "(lanes per row: the power of two at least half the mean row length, or -Dsquall.sparse.syncFreeLanes=N)",
+            "(default auto: level sets or colours, the reason printed)"})
     String schedule;
 
     @Option(names = "--direction", paramLabel = "D", defaultValue = "symmetric", description = "forward, backward or symmetric (default symmetric)")

@@ -46,11 +46,16 @@ public final class GaussSeidel implements AutoCloseable {
         /** As {@link #SYNC_FREE}, waiting by warps of 32 rows ({@link SyncFreeSolve} with {@code warp}). */
         SYNC_FREE_WARP,
         /** As {@link #SYNC_FREE_LEVELS}, waiting by warps of 32 rows. */
-        SYNC_FREE_WARP_LEVELS;
+        SYNC_FREE_WARP_LEVELS,
+        /** As {@link #SYNC_FREE_WARP}, the lanes of a warp sharing rows ({@link SyncFreeSolve#lanesFor}). */
+        SYNC_FREE_LANES,
+        /** As {@link #SYNC_FREE_WARP_LEVELS}, the lanes of a warp sharing rows. */
+        SYNC_FREE_LANES_LEVELS;
 
         /** Whether rows are scheduled by a sync-free solve. */
         public boolean syncFree() {
-            return this == SYNC_FREE || this == SYNC_FREE_LEVELS || this == SYNC_FREE_WARP || this == SYNC_FREE_WARP_LEVELS;
+            return this == SYNC_FREE || this == SYNC_FREE_LEVELS || this == SYNC_FREE_WARP || this == SYNC_FREE_WARP_LEVELS
+                    || this == SYNC_FREE_LANES || this == SYNC_FREE_LANES_LEVELS;
         }
 
         /**
@@ -66,8 +71,10 @@ public final class GaussSeidel implements AutoCloseable {
                 case "syncfree-levels", "sync-free-levels" -> SYNC_FREE_LEVELS;
                 case "syncfree-warp", "sync-free-warp" -> SYNC_FREE_WARP;
                 case "syncfree-warp-levels", "sync-free-warp-levels" -> SYNC_FREE_WARP_LEVELS;
+                case "syncfree-lanes", "sync-free-lanes" -> SYNC_FREE_LANES;
+                case "syncfree-lanes-levels", "sync-free-lanes-levels" -> SYNC_FREE_LANES_LEVELS;
                 default -> throw new IllegalArgumentException("--schedule must be auto, levelset, multicolor, syncfree, syncfree-levels, "
-                        + "syncfree-warp or syncfree-warp-levels, got '"
+                        + "syncfree-warp, syncfree-warp-levels, syncfree-lanes or syncfree-lanes-levels, got '"
                         + s + "'");
             };
         }
@@ -93,10 +100,10 @@ public final class GaussSeidel implements AutoCloseable {
                     fwd = Colouring.greedy(g);
                     reason = "colours requested";
                 }
-                case SYNC_FREE, SYNC_FREE_LEVELS, SYNC_FREE_WARP, SYNC_FREE_WARP_LEVELS -> {
+                case SYNC_FREE, SYNC_FREE_LEVELS, SYNC_FREE_WARP, SYNC_FREE_WARP_LEVELS, SYNC_FREE_LANES, SYNC_FREE_LANES_LEVELS -> {
                     fwd = LevelSets.forward(g);
                     reason = "sync-free requested: one launch per sweep, work-items take rows in "
-                            + (o == Ordering.SYNC_FREE || o == Ordering.SYNC_FREE_WARP ? "natural" : "level") + " order and wait on the rows they read";
+                            + (o == Ordering.SYNC_FREE || o == Ordering.SYNC_FREE_WARP || o == Ordering.SYNC_FREE_LANES ? "natural" : "level") + " order and wait on the rows they read";
                 }
                 default -> {
                     ScheduleChooser.Choice c = ScheduleChooser.choose(g, device);
@@ -165,6 +172,9 @@ public final class GaussSeidel implements AutoCloseable {
             case SYNC_FREE_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order"));
             case SYNC_FREE_WARP -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), true));
             case SYNC_FREE_WARP_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order", true));
+            case SYNC_FREE_LANES -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
+            case SYNC_FREE_LANES_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order",
+                    true, SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
             default -> Sweeper.create(m, plan, p, chainMax, layout, gpu);
         };
     }

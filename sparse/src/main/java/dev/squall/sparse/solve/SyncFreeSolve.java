@@ -2,6 +2,7 @@ package dev.squall.sparse.solve;
 
 import static dev.squall.sparse.exec.DeviceArrays.ints;
 
+import dev.squall.sparse.format.CsrMatrix;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.IntArray;
@@ -30,6 +31,22 @@ public final class SyncFreeSolve {
     public static final int GROUP = 128;
     /** Work-items per work-group (one sub-group) of the solve that waits by warps. */
     public static final int WARP = 32;
+    /** Lanes-sharing solve: every unfinished row passes again until its inputs are there. */
+    public static final int WAIT_PASS = 0;
+    /**
+     * Work-items per work-group of the lanes-sharing solve: 4 warps, so a launch has a quarter of the work-groups (and
+     * ticket atomics) of one-warp groups and a multiprocessor holds more warps (one-warp groups stop at 32 a
+     * multiprocessor).
+     */
+    public static final int LANE_GROUP = 128;
+    /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
+    public static final int WAIT_LATEST = 1;
+    /**
+     * Lanes-sharing solve: each lane spins on its own missing inputs of earlier blocks before the pass sums (a load,
+     * a test and a branch a memory round trip: waiting warps leave the multiprocessor's issue slots to working ones);
+     * inputs inside the block are waited on by passing again.
+     */
+    public static final int WAIT_LANES = 2;
 
     private final int n;
     private final IntArray forward;
@@ -38,6 +55,9 @@ public final class SyncFreeSolve {
     private final IntArray ticket;
     private final String orderName;
     private final boolean warp;
+    private final int lanes;
+    private final int spin;
+    private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
 
@@ -53,6 +73,30 @@ public final class SyncFreeSolve {
      * ({@link SolverKernels#syncFreeRows}).
      */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp) {
+        this(forwardOrder, backwardOrder, orderName, warp, 0, WAIT_PASS);
+    }
+
+    /**
+     * As {@link #SyncFreeSolve(int[], int[], String, boolean)} by warps; {@code lanes > 0} (a power of two up to 32)
+     * shares each row among that many lanes ({@link SolverKernels#syncFreeLaneRows}), waiting as {@code wait} says
+     * ({@link #WAIT_PASS}, {@link #WAIT_LATEST}, {@link #WAIT_LANES}).
+     */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait) {
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, laneGroup());
+    }
+
+    /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
+    public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group) {
+        if (group != 32 && group != 64 && group != 128 && group != 256) {
+            throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
+        }
+        if (wait < WAIT_PASS || wait > WAIT_LANES) throw new IllegalArgumentException("wait mode must be 0, 1 or 2, got " + wait);
+        if (wait == WAIT_LATEST && group != WARP) {
+            throw new IllegalArgumentException("a spinning lane 0 takes work-groups of 32 (one sub-group), got " + group);
+        }
+        if (lanes < 0 || lanes > WARP || Integer.bitCount(Math.max(1, lanes)) != 1) {
+            throw new IllegalArgumentException("lanes per row must be a power of two from 1 to 32 (0: a work-item per row), got " + lanes);
+        }
         if (forwardOrder.length != backwardOrder.length) {
             throw new IllegalArgumentException("forward order has " + forwardOrder.length + " rows, backward " + backwardOrder.length);
         }
@@ -62,9 +106,12 @@ public final class SyncFreeSolve {
         this.ready = new IntArray(Math.max(1, n));
         this.ticket = new IntArray(1);
         this.orderName = orderName;
-        this.warp = warp;
-        this.forwardPos = warp ? ints(inverse(forwardOrder)) : null;
-        this.backwardPos = warp ? ints(inverse(backwardOrder)) : null;
+        this.warp = warp || lanes > 0;
+        this.lanes = lanes;
+        this.spin = wait;
+        this.laneGroup = group;
+        this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
+        this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
     }
 
     private static int[] inverse(int[] order) {
@@ -88,9 +135,72 @@ public final class SyncFreeSolve {
         return new SyncFreeSolve(f, b, "natural order", warp);
     }
 
+    /** As {@link #natural(int, boolean)}, {@code lanes} work-items sharing each row ({@link SyncFreeSolve#SyncFreeSolve(int[], int[], String, boolean, int, boolean)}). */
+    public static SyncFreeSolve natural(int n, int lanes, int wait) {
+        int[] f = new int[n], b = new int[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = i;
+            b[i] = n - 1 - i;
+        }
+        return new SyncFreeSolve(f, b, "natural order", true, lanes, wait);
+    }
+
+    /**
+     * Lanes per row for {@link SolverKernels#syncFreeLaneRows} on {@code m}: the power of two at least half the mean
+     * row length, from 2 to 32 (two entries a lane read once before the passes; entries of rows longer than twice the
+     * lanes are walked in turns): more rows a warp, fewer work-groups.
+     */
+    public static int lanesFor(CsrMatrix m) {
+        double mean = m.rows() == 0 ? 1 : (double) m.nnz() / m.rows();
+        int l = 2;
+        while (l < WARP && 2 * l < mean) l *= 2;
+        return l;
+    }
+
+    /**
+     * Lanes per row for {@code m}: the system property {@code squall.sparse.syncFreeLanes} when set (a power of two
+     * from 1 to 32, for measuring the choice), else {@link #lanesFor}.
+     */
+    public static int lanes(CsrMatrix m) {
+        String v = System.getProperty("squall.sparse.syncFreeLanes");
+        return v == null || v.isBlank() ? lanesFor(m) : Integer.parseInt(v.strip());
+    }
+
+    /**
+     * Work-items per work-group of the solve whose lanes share rows: the system property
+     * {@code squall.sparse.syncFreeGroup} (32, 64, 128 or 256, for measuring the choice), else {@link #LANE_GROUP}.
+     */
+    static int laneGroup() {
+        int g = Integer.getInteger("squall.sparse.syncFreeGroup", LANE_GROUP);
+        if (g != 32 && g != 64 && g != 128 && g != 256) {
+            throw new IllegalArgumentException("squall.sparse.syncFreeGroup must be 32, 64, 128 or 256, got " + g);
+        }
+        return g;
+    }
+
+    /**
+     * How the solve whose lanes share rows waits: the system property {@code squall.sparse.syncFreeWait} ({@code pass},
+     * {@code latest} or {@code lanes}, for measuring the choice), else {@link #WAIT_LANES}.
+     */
+    public static int waitMode() {
+        String v = System.getProperty("squall.sparse.syncFreeWait", "lanes").strip();
+        return switch (v) {
+            case "pass" -> WAIT_PASS;
+            case "latest" -> WAIT_LATEST;
+            case "lanes" -> WAIT_LANES;
+            default -> throw new IllegalArgumentException("squall.sparse.syncFreeWait must be pass, latest or lanes, got '" + v + "'");
+        };
+    }
+
+    /** Work-items per row (0: a row per work-item). */
+    public int lanes() {
+        return lanes;
+    }
+
     /** How work-items take rows, for reports. */
     public String orderName() {
-        return orderName + (warp ? ", waiting by warps" : "");
+        return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
+                + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 
     /** Launches of one solve. */
@@ -111,6 +221,14 @@ public final class SyncFreeSolve {
         if (warp) {
             if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
             g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
+            if (lanes > 0) {
+                int rowsPerGroup = laneGroup / lanes;
+                long groups = ((long) n + rowsPerGroup - 1) / rowsPerGroup;
+                g.task(prefix + "/solve", WorkerGrid.of(groups * laneGroup).withLocal(laneGroup), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
+                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
+                        forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit, lanes, spin);
+                return;
+            }
             long items = ((long) n + WARP - 1) / WARP * WARP;
             g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,

@@ -37,7 +37,7 @@ class Ilu0PreconditionerTest {
         Map<String, CsrMatrix> ms = matrices();
         java.util.List<String> cases = new java.util.ArrayList<>();
         for (String name : ms.keySet()) {
-            for (String solves : new String[] {"levelset", "syncfree", "syncfree-levels"}) cases.add(name + " / " + solves);
+            for (String solves : new String[] {"levelset", "syncfree", "syncfree-levels", "syncfree-lanes", "syncfree-lanes-levels"}) cases.add(name + " / " + solves);
         }
         return DeviceCases.each(cases.toArray(String[]::new), d -> "", (d, p, kase) -> {
             String name = kase.substring(0, kase.indexOf(" / "));

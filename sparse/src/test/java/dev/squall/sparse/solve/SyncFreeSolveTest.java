@@ -100,12 +100,33 @@ class SyncFreeSolveTest {
         return x;
     }
 
-    private record Case(String matrix, boolean levelOrder, boolean lower, boolean unit, boolean warp) {
+    /** How a solve waits: a work-item per row ({@code lanes} -1), by warps (0), or by warps with {@code lanes} lanes a row. */
+    private record Kind(int lanes, int waitMode, int group) {
+        static final Kind[] ALL = {new Kind(-1, 0, 32), new Kind(0, 0, 32), new Kind(2, SyncFreeSolve.WAIT_PASS, 32),
+                new Kind(16, SyncFreeSolve.WAIT_LATEST, 32), new Kind(32, SyncFreeSolve.WAIT_LANES, 32), new Kind(4, SyncFreeSolve.WAIT_LANES, 128),
+                new Kind(8, SyncFreeSolve.WAIT_PASS, 64), new Kind(2, SyncFreeSolve.WAIT_LANES, 256)};
+
+        SyncFreeSolve solve(int[] forward, int[] backward, String name) {
+            return lanes < 0 ? new SyncFreeSolve(forward, backward, name) : new SyncFreeSolve(forward, backward, name, true, lanes, waitMode, group);
+        }
+
         @Override
         public String toString() {
-            return matrix + (levelOrder ? " level order" : " natural order") + (lower ? " lower" : " upper") + (unit ? " unit" : "")
-                    + (warp ? " by warps" : "");
+            return lanes < 0 ? "" : lanes == 0 ? " by warps" : " by warps, " + lanes + " lanes a row, wait " + waitMode + ", groups of " + group;
         }
+    }
+
+    private record Case(String matrix, boolean levelOrder, boolean lower, boolean unit, Kind kind) {
+        @Override
+        public String toString() {
+            return matrix + (levelOrder ? " level order" : " natural order") + (lower ? " lower" : " upper") + (unit ? " unit" : "") + kind;
+        }
+    }
+
+    private static int[] naturalOrder(int n, boolean reversed) {
+        int[] o = new int[n];
+        for (int i = 0; i < n; i++) o[i] = reversed ? n - 1 - i : i;
+        return o;
     }
 
     @TestFactory
@@ -114,11 +135,11 @@ class SyncFreeSolveTest {
         List<Case> cases = new ArrayList<>();
         for (String name : ms.keySet()) {
             for (boolean levels : new boolean[] {false, true}) {
-                for (boolean warp : new boolean[] {false, true}) {
-                    cases.add(new Case(name, levels, true, false, warp));
-                    cases.add(new Case(name, levels, false, false, warp));
+                for (Kind kind : Kind.ALL) {
+                    cases.add(new Case(name, levels, true, false, kind));
+                    cases.add(new Case(name, levels, false, false, kind));
                     // a unit-diagonal solve over bcsstk01's entries (up to 1e9) overflows: unit cases on the scaled shapes only
-                    if (!name.equals("bcsstk01")) cases.add(new Case(name, levels, true, true, warp));
+                    if (!name.equals("bcsstk01")) cases.add(new Case(name, levels, true, true, kind));
                 }
             }
         }
@@ -128,8 +149,8 @@ class SyncFreeSolveTest {
             double[] b = new SplittableRandom(n).doubles(n, -1, 1).toArray();
             DeviceMatrix m = DeviceMatrix.of(a, p);
             DependenceGraph g = DependenceGraph.of(a);
-            SyncFreeSolve s = c.levelOrder() ? new SyncFreeSolve(LevelSets.forward(g).order(), LevelSets.backward(g).order(), "level order", c.warp())
-                    : SyncFreeSolve.natural(n, c.warp());
+            SyncFreeSolve s = c.levelOrder() ? c.kind().solve(LevelSets.forward(g).order(), LevelSets.backward(g).order(), "level order")
+                    : c.kind().solve(naturalOrder(n, false), naturalOrder(n, true), "natural order");
             KernelArray kb = p.allocate(n);
             KernelArray x = p.allocate(n);
             Precision.write(kb, b);
@@ -152,7 +173,8 @@ class SyncFreeSolveTest {
     Stream<DynamicTest> aNanInTheRightHandSideEndsTheWarpSolveWithNonFiniteValues() {
         CsrMatrix a = mirrored(300, 11, (i, r) -> i > 0 ? new int[] {i - 1, r.nextInt(i)} : new int[0]);
         int n = a.rows();
-        return DeviceCases.each(new Integer[] {0, 37, 299}, d -> "", (d, p, bad) -> {
+        return DeviceCases.each(new Integer[] {0, 37, 299, -37}, d -> "", (d, p, signed) -> {
+            int bad = Math.abs(signed); // negative: the solve whose lanes share rows
             double[] b = new SplittableRandom(bad).doubles(n, -1, 1).toArray();
             b[bad] = Double.NaN;
             double[] want = substitute(a, b, true, false);
@@ -161,7 +183,7 @@ class SyncFreeSolveTest {
             KernelArray x = p.allocate(n);
             Precision.write(kb, b);
             TaskGraph tg = new TaskGraph("syncfreenan").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
-            SyncFreeSolve.natural(n, true).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
+            (signed < 0 ? SyncFreeSolve.natural(n, 4, SyncFreeSolve.WAIT_LANES) : SyncFreeSolve.natural(n, true)).append(tg, "t", p, m, m.val(), kb, kb, x, true, SolverKernels.LOWER, 0);
             tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
             try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
                 plan.withDevice(d).execute();
@@ -193,6 +215,8 @@ class SyncFreeSolveTest {
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_LEVELS));
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_WARP));
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_WARP_LEVELS));
+            vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_LANES));
+            vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE_LANES_LEVELS));
         }
         return DeviceCases.each(vs.toArray(Sweep[]::new), d -> "", (d, p, v) -> {
             CsrMatrix a = ms.get(v.matrix());
@@ -216,6 +240,22 @@ class SyncFreeSolveTest {
                 }
             }
         });
+    }
+
+    @Test
+    void lanesPerRowAreThePowerOfTwoAtLeastTheMeanRowLength() throws Exception {
+        assertEquals(16, SyncFreeSolve.lanesFor(Stencils.of(27, 9, 7, 5)));  // 25 * 19 * 13 = 6175 entries on 315 rows: 19.6
+        assertEquals(8, SyncFreeSolve.lanesFor(shapes().get("bcsstk01")));   // 400 on 48: 8.3
+        assertEquals(2, SyncFreeSolve.lanesFor(shapes().get("chain 1000")));  // 2998 on 1000
+        assertEquals(2, SyncFreeSolve.lanesFor(shapes().get("single row")));  // at least 2
+        assertEquals(4, SyncFreeSolve.lanesFor(mirrored(100, 6, (i, r) -> i > 2 ? new int[] {i - 1, i - 2, i - 3} : new int[0]))); // 682 on 100: 6.8
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 12, SyncFreeSolve.WAIT_LANES));
+        assertTrue(e.getMessage().contains("got 12"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, SyncFreeSolve.WAIT_LANES, 96));
+        assertTrue(e.getMessage().contains("got 96"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new SyncFreeSolve(new int[] {0}, new int[] {0}, "natural order", true, 4, SyncFreeSolve.WAIT_LATEST, 64));
+        assertTrue(e.getMessage().contains("spinning lane 0 takes work-groups of 32"), e.getMessage());
     }
 
     @Test

@@ -536,6 +536,168 @@ public final class SolverKernels {
         }
     }
 
+    /**
+     * {@link #syncFreeWarpRows} with the lanes of a sub-group sharing rows: {@code lanes} work-items (a power of two
+     * dividing 32) per row, so a warp holds {@code 32 / lanes} rows and each work-item at most
+     * {@code ceil(len / lanes)} of its row's entries. Where a row has at most {@code 2 lanes} entries, each lane reads
+     * its (at most two) entries' columns and values once, before the passes, and a pass issues only their volatile
+     * loads of {@code x}, back to back (one memory round trip, where a work-item walking a row of 14 entries issues
+     * them in dependent batches); longer rows walk their entries each pass. A pass then sums each row's lanes by {@code log2(lanes)} XOR shuffles
+     * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
+     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
+     * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
+     * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups
+     * of 32 only) lane 0 spinning between passes on the missing input latest in {@code order} among those of earlier
+     * blocks, as in {@link #syncFreeWarpRows}, or ({@code spin == 2}) each lane spinning on its own missing inputs of
+     * earlier blocks inside the pass, before the sums: a waiting warp then issues a load, a test and a branch a memory
+     * round trip instead of a pass (whose shuffles and loop take the issue slots of the warps that could compute), and
+     * a value published is seen one round trip later; inputs inside the block are still waited on by passing again. {@code b[i]}, the diagonal and the row's extent are read once, before the first pass.
+     * Launch with work-groups of 32 (one sub-group) or a multiple of 32: several sub-groups then pass in rounds until
+     * every row of the work-group is done (a count in local memory and a barrier a round), which keeps more warps
+     * resident than one-warp groups (a multiprocessor holds at most 32 work-groups). Progress as in
+     * {@link #syncFreeWarpRows}: blocks are taken by ticket, inputs in earlier blocks are waited on across rounds, and
+     * inputs inside the block lie in rows before the waiting one, which finish in earlier rounds.
+     */
+    @Kernel
+    public static void syncFreeLaneRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                        @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                        IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit,
+                                        int lanes, int spin) {
+        int[] block = ctx.allocateIntLocalArray(4);
+        if (ctx.localIdx == 0) {
+            block[0] = ctx.atomicAdd(ticket, 0, 1);
+            block[1] = 0;
+            block[2] = 0;
+            block[3] = 0;
+        }
+        ctx.localBarrier();
+        int first = block[0] * (ctx.localGroupSizeX / lanes);
+        int wide = ctx.localGroupSizeX > 32 ? 1 : 0;
+        int round = 0;
+        int sub = ctx.localIdx % lanes;
+        int steps = Integer.numberOfTrailingZeros(lanes);
+        int k = first + ctx.localIdx / lanes;
+        int i = order.get(Math.min(k, n - 1));
+        int start = k < n ? rowPtr.get(i) : 0;
+        int end = k < n ? rowPtr.get(i + 1) : 0;
+        double bi = b.get(i);
+        double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
+        // a row of at most 2 * lanes entries: each lane's two entries (column, value, old value, position) read once,
+        // here, so a pass issues only the two volatile loads of x, back to back
+        int fits = end - start <= 2 * lanes ? 1 : 0;
+        int q0 = start + sub;
+        int q1 = q0 + lanes;
+        int j0 = q0 < end ? col.get(q0) : i;
+        int j1 = q1 < end ? col.get(q1) : i;
+        double a0 = q0 < end ? val.get(q0) : 0.0;
+        double a1 = q1 < end ? val.get(q1) : 0.0;
+        boolean take0 = q0 < end && (part == 0 ? j0 != i : part == 1 ? j0 < i : j0 > i);
+        boolean take1 = q1 < end && (part == 0 ? j1 != i : part == 1 ? j1 < i : j1 > i);
+        boolean before0 = dir == 1 ? j0 < i : j0 > i;
+        boolean before1 = dir == 1 ? j1 < i : j1 > i;
+        double xPrev0 = take0 && !before0 ? xOld.get(j0) : 0.0;
+        double xPrev1 = take1 && !before1 ? xOld.get(j1) : 0.0;
+        int p0 = spin != 0 && take0 && before0 ? pos.get(j0) : -1;
+        int p1 = spin != 0 && take1 && before1 ? pos.get(j1) : -1;
+        // spin == 2: a lane waits here for its inputs of earlier blocks (done or running, so this ends), one load in
+        // flight, few instructions a round trip
+        boolean wait0 = spin == 2 && take0 && before0 && p0 < first;
+        boolean wait1 = spin == 2 && take1 && before1 && p1 < first;
+        int done = k < n ? 0 : 1;
+        int left = ctx.subgroupReduceAdd(1 - done);
+        if (wide == 1) {
+            // several sub-groups: the loop runs while a row of the work-group is left (a uniform condition), counted
+            // in local memory, round r in slot 1 + r % 3; round r clears the slot of round r + 1, last read in round
+            // r - 2, which every work-item left behind the barrier of round r - 1
+            if (ctx.subgroupLocalId() == 0) {
+                ctx.atomicAdd(block, 1, left);
+            }
+            ctx.localBarrier();
+            left = block[1];
+        }
+        while (left > 0) {
+            double s = 0.0;
+            int missing = 0;
+            int latest = -1;
+            if (done == 0 && fits == 1) {
+                double xNew0 = ctx.volatileLoad(x, j0);
+                double xNew1 = ctx.volatileLoad(x, j1);
+                while (wait0 && xNew0 != xNew0) {
+                    xNew0 = ctx.volatileLoad(x, j0);
+                }
+                while (wait1 && xNew1 != xNew1) {
+                    xNew1 = ctx.volatileLoad(x, j1);
+                }
+                boolean miss0 = take0 && before0 && xNew0 != xNew0;
+                boolean miss1 = take1 && before1 && xNew1 != xNew1;
+                missing = (miss0 ? 1 : 0) + (miss1 ? 1 : 0);
+                latest = Math.max(miss0 ? p0 : -1, miss1 ? p1 : -1);
+                s = (take0 ? a0 * (before0 ? xNew0 : xPrev0) : 0.0) + (take1 ? a1 * (before1 ? xNew1 : xPrev1) : 0.0);
+            }
+            if (done == 0 && fits == 0) {
+                for (int q = start + sub; q < end; q += lanes) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    boolean before = dir == 1 ? j < i : j > i;
+                    double xNew = ctx.volatileLoad(x, j);
+                    double xPrev = xOld.get(j);
+                    double a = val.get(q);
+                    int pj = spin != 0 && take && before ? pos.get(j) : -1;
+                    while (spin == 2 && take && before && pj < first && xNew != xNew) {
+                        xNew = ctx.volatileLoad(x, j);
+                    }
+                    boolean miss = take && before && xNew != xNew;
+                    missing += miss ? 1 : 0;
+                    latest = Math.max(latest, miss ? pj : -1);
+                    double t = a * (before ? xNew : xPrev);
+                    s += take ? t : 0.0;
+                }
+            }
+            // the row's sum and missing count over its lanes (an aligned group: XOR partners stay inside it), halving
+            // the distance each step (a counted loop, so the JVM runs the kernel as loops over each work-group)
+            for (int t = 0; t < steps; t++) {
+                int m = lanes >> (t + 1);
+                s += ctx.shuffleXor(s, m);
+                missing += ctx.shuffleXor(missing, m);
+            }
+            if (done == 0 && missing == 0) {
+                if (sub == 0) {
+                    double v = (bi - s) / d;
+                    ctx.volatileStore(x, i, v == v ? v : Double.POSITIVE_INFINITY);
+                }
+                done = 1;
+            }
+            left = ctx.subgroupReduceAdd(1 - done);
+            if (wide == 1) {
+                round++;
+                int slot = 1 + round % 3;
+                if (ctx.localIdx == 0) {
+                    block[1 + (round + 1) % 3] = 0;
+                }
+                if (ctx.subgroupLocalId() == 0) {
+                    ctx.atomicAdd(block, slot, left);
+                }
+                ctx.localBarrier();
+                left = block[slot];
+            }
+            if (spin == 1 && left > 0) {
+                latest = latest < first ? latest : -1;
+                latest = Math.max(latest, ctx.shuffleXor(latest, 16));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 8));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 4));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 2));
+                latest = Math.max(latest, ctx.shuffleXor(latest, 1));
+                if (ctx.subgroupLocalId() == 0 && latest >= 0) {
+                    int w = order.get(latest);
+                    double xw = ctx.volatileLoad(x, w);
+                    while (xw != xw) {
+                        xw = ctx.volatileLoad(x, w);
+                    }
+                }
+            }
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
