@@ -2,6 +2,7 @@
 # Every module's tests on the GPU host at once, one JVM per module (the host has 16 cores; the modules' tests share
 # the GPU but time nothing), with CUDA and OpenCL required. Then, if given, one command on the idle GPU.
 #   bash bench/gpu/check-parallel.sh ["squall ARGS" ...]     (device run, carry dist)
+# Tests tagged module-path or source-tree (they need the module path or the repository) are left to ./scripts/test.
 # MODULES="runtime sparse" limits the tests to those modules' folders; CLASSES="pkg.ATest pkg.BTest" runs those classes
 # in one more JVM beside them; EXTRA_TIMEOUT (default 120) caps each command.
 # Writes $OUT/check-<module>.txt (verbose tree per module), $OUT/summary.txt (counts, failures) and $OUT/extra.txt
@@ -24,7 +25,7 @@ done
 for d in "${dirs[@]}"; do
   m=$(basename "$d")
   ( timeout 420 "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -XX:ErrorFile="/tmp/hs_err-$m.log" \
-      -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" --scan-class-path "${d%/}" \
+      -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" --scan-class-path "${d%/}" --exclude-tag module-path --exclude-tag source-tree \
       > "/tmp/check-$m.txt" 2>&1
     echo "exit $? after $((SECONDS - start)) s" >> "/tmp/check-$m.txt" ) &
 done

@@ -253,7 +253,7 @@ class PipelinedGemmKernelsF64Test {
     void batchedGemmLaunchesEachVariant(Device device) {
         int m = 136, n = 129, k = 50;
         if (!PipelinedGemmKernelsF64.fits(device)) {
-            DoubleArray x = new DoubleArray(m * k);
+            DoubleArray x = new DoubleArray(m * m); // room for the m x m operands, so only the local-memory check can refuse
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchedGemm.append(
                     new dev.squall.linalg.plan.LaunchSequence("pipe", device), Transpose.N, Transpose.N, 1, x, x, 0, x,
                     BatchDescriptor.stridedWithLd(1, m, m, m, 0, m, 0, m, 0, m), false, false, GemmKernel.PIPE_W8_S3));
@@ -263,7 +263,7 @@ class PipelinedGemmKernelsF64Test {
         for (GemmKernel kernel : GemmKernel.values()) {
             if (!kernel.pipelined()) continue;
             if (kernel.deep() && !PipelinedGemmKernelsF64.fits(device, PipelinedGemmKernelsF64.LOCAL_BYTES_DEEP)) {
-                DoubleArray x = new DoubleArray(m * k);
+                DoubleArray x = new DoubleArray(m * m); // room for the m x m operands, so only the local-memory check can refuse
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchedGemm.append(
                         new dev.squall.linalg.plan.LaunchSequence("pipe", device), Transpose.N, Transpose.N, 1, x, x, 0, x,
                         BatchDescriptor.stridedWithLd(1, m, m, m, 0, m, 0, m, 0, m), false, false, kernel));

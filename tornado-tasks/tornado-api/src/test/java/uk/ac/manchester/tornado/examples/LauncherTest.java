@@ -2,6 +2,7 @@ package uk.ac.manchester.tornado.examples;
 
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.testing.TestDevices;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * present (chosen with TornadoVM's {@code -Ds0.device=B:D}): each must print a RESULT line that says it ran on that
  * device's backend and matched its plain-Java version (PASS), and exit 0. The launcher's options are checked one by one.
  */
+@Tag("source-tree")
 class LauncherTest {
     private static final Path SCRIPT = Path.of("../../scripts/tornado").toAbsolutePath().normalize();
     private static final Pattern RESULT = Pattern.compile("RESULT program=(\\S+) size=(\\d+) device=(\\d+:\\d+) backend=(\\S+) repeat=(\\d+) "
