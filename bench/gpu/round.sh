@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs several scripts of bench/gpu in one device call, each under its own budget and output folder, and packs each
 # folder into one archive (the device tool returns at most 8 files):
-#   PER=120 bash bench/gpu/round.sh chol-mid perm-mid ...   # writes $OUT/<name>.tgz and $OUT/round.log
+#   PER=120 bash bench/gpu/round.sh chol-final perm-final ...   # writes $OUT/<name>.tgz and $OUT/round.log
 set -uo pipefail
 OUT=${OUT:-/tmp/squall-out}
 PER=${PER:-120}
