@@ -283,26 +283,15 @@ public final class BlockSparseSum {
      * {@code Double.MAX_VALUE}, every source cluster visited.
      */
     private double[] scanLimits(Side out, Side in, KeepRule rule, double[] v, int cols, IntArray scan) {
-        PairKernel k = engine.kernel();
         int tq = out.clustering.clusters(), sq = in.clustering.clusters(), dim = out.sorted.dim();
-        double sum = 0, largest = 0;
-        for (int j = 0; j < v.length / cols; j++) {
-            double m = 0;
-            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
-            sum += m;
-            largest = Math.max(largest, m);
-        }
-        double cutoff = rule.cutoff(), r = Double.NaN;
-        if (!rule.tightBounds() && rule.mask() == null && in.clustering.isGrid() && Double.isFinite(cutoff) && sum > 0) {
-            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
-            if (threshold > 0) r = Math.max(cutoff, k.radiusBelow(threshold));
-        }
+        double[] far = rule.mask() == null && in.clustering.isGrid() ? farLimits(engine.kernel(), rule, v, cols) : new double[] {0, Double.MAX_VALUE};
+        double r = far[1];
         if (!(r < Double.MAX_VALUE)) {
             for (int t = 0; t < tq; t++) {
                 scan.set(2 * t, 0);
                 scan.set(2 * t + 1, sq);
             }
-            return new double[] {0, Double.MAX_VALUE};
+            return far;
         }
         double[] lo = new double[dim], hi = new double[dim];
         for (int t = 0; t < tq; t++) {
@@ -315,7 +304,32 @@ public final class BlockSparseSum {
             scan.set(2 * t, range[0]);
             scan.set(2 * t + 1, range[1]);
         }
-        return new double[] {k.evaluate(r) * sum, r};
+        return far;
+    }
+
+    /**
+     * For a distance rule whose far clusters are bounded together: {@code {k(R) sum_j max_c |b_jc|, R}} with
+     * {@code R >= cutoff} where that value is below {@code 2^-50} of one term at the cutoff,
+     * {@code k(cutoff) max_j max_c |b_jc|}; else (tight bounds, no finite cutoff, b = 0, or no such R)
+     * {@code {0, Double.MAX_VALUE}}: every cluster visited, every dropped one bounded on its own.
+     */
+    static double[] farLimits(PairKernel k, KeepRule rule, double[] v, int cols) {
+        double sum = 0, largest = 0;
+        for (int j = 0; j < v.length / cols; j++) {
+            double m = 0;
+            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
+            sum += m;
+            largest = Math.max(largest, m);
+        }
+        double cutoff = rule.cutoff();
+        if (!rule.tightBounds() && Double.isFinite(cutoff) && sum > 0) {
+            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
+            if (threshold > 0) {
+                double r = Math.max(cutoff, k.radiusBelow(threshold));
+                if (r < Double.MAX_VALUE) return new double[] {k.evaluate(r) * sum, r};
+            }
+        }
+        return new double[] {0, Double.MAX_VALUE};
     }
 
     /**

@@ -275,7 +275,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             long t2 = laps.lap("build");
 
             // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
-            double[] far = farLimits(rule, b, cols);
+            double[] far = BlockSparseSum.farLimits(engine.kernel(), rule, b, cols);
             laps.lap("far");
             double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
             double[] real = new double[6 + dim];
@@ -449,31 +449,6 @@ public final class GridBlockSparseSum implements AutoCloseable {
             scan(g, name + "+", sums, blocks);
             g.task(name + "-add", grid(n), GridClusterKernels::addBlockOffsets, new KernelContext(), data, sums, (int) n);
         }
-    }
-
-    /**
-     * For a distance rule with far clusters bounded together: {@code {k(R) sum_j max_c |b_jc|, R}} with {@code R >= cutoff}
-     * where that value is below {@code 2^-50} of one term at the cutoff; else {@code {0, Double.MAX_VALUE}} (every
-     * cluster visited, every dropped one bounded on its own).
-     */
-    private double[] farLimits(BlockSparseSum.KeepRule rule, double[] v, int cols) {
-        PairKernel k = engine.kernel();
-        double sum = 0, largest = 0;
-        for (int j = 0; j < v.length / cols; j++) {
-            double m = 0;
-            for (int c = 0; c < cols; c++) m = Math.max(m, Math.abs(v[j * cols + c]));
-            sum += m;
-            largest = Math.max(largest, m);
-        }
-        double cutoff = rule.cutoff();
-        if (!rule.tightBounds() && Double.isFinite(cutoff) && sum > 0) {
-            double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);
-            if (threshold > 0) {
-                double r = Math.max(cutoff, k.radiusBelow(threshold));
-                if (r < Double.MAX_VALUE) return new double[] {k.evaluate(r) * sum, r};
-            }
-        }
-        return new double[] {0, Double.MAX_VALUE};
     }
 
     /** A work-group width near the mean cluster size: a power of two from 32 to 256. */
