@@ -1,4 +1,4 @@
-"""Summary of bench/gpu/perm-mid.sh: per run time, kernel, estimate share, predicted sweep seconds; per double run the
+"""Summary of bench/gpu/perm-final.sh (and its midpoint predecessor perm-mid.sh): per run time, kernel, estimate share, predicted sweep seconds; per double run the
 actual error against its double-double reference over the printed estimate (<= 1: the estimate held).
 
 Usage: python3 bench/peers/perm_mid_summary.py runs.jsonl
