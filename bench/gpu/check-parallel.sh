@@ -4,7 +4,7 @@
 #   bash bench/gpu/check-parallel.sh ["squall ARGS" ...]     (device run, carry dist)
 # Tests tagged module-path or source-tree (they need the module path or the repository) are left to ./scripts/test.
 # MODULES="runtime sparse" limits the tests to those modules' folders; CLASSES="pkg.ATest pkg.BTest" runs those classes
-# in one more JVM beside them; EXTRA_TIMEOUT (default 120) caps each command.
+# in one more JVM beside them; MODULE_TIMEOUT (default 420; sparse alone needs ~450 s on the H100 host) caps each module's JVM; EXTRA_TIMEOUT (default 120) caps each command.
 # Writes $OUT/check-<module>.txt (verbose tree per module), $OUT/summary.txt (counts, failures) and $OUT/extra.txt
 # (the output of the squall commands given as arguments, one after another once the tests are done).
 set -uo pipefail
@@ -24,7 +24,7 @@ for d in "$B"/tests/*/; do
 done
 for d in "${dirs[@]}"; do
   m=$(basename "$d")
-  ( timeout 420 "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -XX:ErrorFile="/tmp/hs_err-$m.log" \
+  ( timeout "${MODULE_TIMEOUT:-420}" "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -XX:ErrorFile="/tmp/hs_err-$m.log" \
       -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" --scan-class-path "${d%/}" --exclude-tag module-path --exclude-tag source-tree \
       > "/tmp/check-$m.txt" 2>&1
     echo "exit $? after $((SECONDS - start)) s" >> "/tmp/check-$m.txt" ) &

@@ -1,5 +1,6 @@
 package dev.squall.bench;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that Markdown, Java, shell or Python files name in plain text, so that moving a file or a results folder cannot
  * leave a dead reference behind. Links to web pages and to anchors within the same file are not checked.
  */
+@Tag("source-tree")
 class MarkdownLinksTest {
     /** The repository root (tests run in bench/). */
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();

@@ -1,5 +1,6 @@
 package dev.squall.bench;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * another's class. An example the README shows failing (the next fenced block starts {@code Name.java:LINE: error:
  * MESSAGE}) must fail with that message at that line.
  */
+@Tag("source-tree")
 class ReadmeExamplesTest {
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 

@@ -1,6 +1,7 @@
 package dev.squall.bench.cli;
 
 import dev.squall.bench.chart.BenchCharts;
+import dev.squall.bench.chart.Java2dText;
 import dev.squall.bench.queues.QueueOverlap;
 import dev.squall.bench.stream.DispatchResult;
 import dev.squall.bench.stream.StreamBench;
@@ -265,7 +266,7 @@ public final class BenchCommand implements SquallSubcommand {
                 // Java2D needs fonts and native libraries from the host (fontconfig); a bare GPU host may have none.
                 // Only that failure is reported and passed over: the measurements are still written, and the charts
                 // can be drawn from the JSON elsewhere (scripts/docs). Anything else is a bug and propagates.
-                if (!fromJava2d(e)) throw e;
+                if (!Java2dText.fromJava2d(e)) throw e;
                 System.err.println("squall bench: charts not drawn (" + e + "): this host's Java cannot render text or images; "
                         + "the table, JSON and CSV are written, scripts/docs draws the charts from the JSON");
             }
@@ -284,16 +285,6 @@ public final class BenchCommand implements SquallSubcommand {
         }
         if (!ok) System.err.println("squall bench: some results disagree with their reference (marked WRONG)");
         return ok ? ExitCode.OK : ExitCode.VERIFY_FAILED;
-    }
-
-    /** Whether {@code e} came from Java2D's host dependencies (fonts, native graphics libraries). */
-    private static boolean fromJava2d(Throwable e) {
-        if (e instanceof java.awt.AWTError || e instanceof UnsatisfiedLinkError) return true;
-        for (StackTraceElement f : e.getStackTrace()) {
-            String c = f.getClassName();
-            if (c.startsWith("sun.font.") || c.startsWith("sun.awt.") || c.startsWith("sun.java2d.") || c.startsWith("java.awt.")) return true;
-        }
-        return false;
     }
 
     private static SuiteRow row(Measurement m, List<Measurement> all) {

@@ -2,6 +2,7 @@ package dev.squall.bench.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.squall.bench.chart.BenchCharts;
+import dev.squall.bench.chart.Java2dText;
 import dev.squall.bench.suite.Measurement;
 import dev.squall.bench.suite.Peers;
 import dev.squall.cli.JsonOutput;
@@ -71,6 +72,11 @@ public final class ModuleDocs {
         List<JmhRow> jmh = new ArrayList<>();
         for (int i = 1; i < args.length; i++) read(Path.of(args[i]), root.getFileName().toString(), sources, jmh);
         if (sources.isEmpty()) throw new IllegalArgumentException("no squall bench or demo results under " + root);
+        Throwable noText = Java2dText.failure();
+        if (noText != null) {
+            throw new IllegalStateException("the pages' charts need Java2D to draw text, and this Java cannot (" + noText
+                    + "): install fontconfig and a font (e.g. Debian's fonts-dejavu-core)", noText);
+        }
         Files.createDirectories(docs.resolve("img"));
         for (Module m : MODULES) Files.writeString(docs.resolve(m.name() + ".md"), page(m, sources, jmh, docs, root));
         String newest = sources.stream().map(Source::run).max(String::compareTo).orElseThrow();

@@ -1,5 +1,6 @@
 package dev.squall.bench.docs;
 
+import dev.squall.bench.chart.Java2dText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,13 @@ class ModuleDocsTest {
         // an older run: its figures must not appear
         write(root.resolve("bench/2026-01-01-old/demo.json"), "demo", row("spmv", "27pt:8x8x8 nnz=13824", 13824, "cuda:0", 777.0, "memory"));
 
+        Throwable noText = Java2dText.failure();
+        if (noText != null) {
+            // a host whose Java cannot draw text (no fonts): the generator says so and what to install
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> ModuleDocs.main(new String[]{docs.toString(), root.toString()}));
+            assertTrue(e.getMessage().contains("cannot") && e.getMessage().contains("font"), e.getMessage());
+            return;
+        }
         ModuleDocs.main(new String[]{docs.toString(), root.toString()});
 
         String sparse = Files.readString(docs.resolve("sparse.md"));
