@@ -7,7 +7,7 @@
 # Each build runs PASSES times, alternating (before, after, before, after): STREAM fp64 copy and triad at 2^26
 # elements, dispatch overhead of a one-kernel graph, SpMV fp64 (27-point stencil 100^3 and R-MAT scale 20, automatic
 # format), permanents (generated hybrid kernel, n = 40 at p = 0.1 and 0.5, no decomposition), Cholesky fp64
-# n = 16384 and DGEMM 8192^3 on the tensor cores. bench/peers/regression_summary.py prints the best of each build's
+# n = 16384 (one queue in both; the after build's look-ahead default beside it) and DGEMM 8192^3 on the tensor cores. bench/peers/regression_summary.py prints the best of each build's
 # passes and the ratio after/before.
 # Writes under $OUT: runs.jsonl (one line a run, labelled), console.txt, summary.txt.
 set -uo pipefail
@@ -25,6 +25,9 @@ fi
 # The build under test estimates each permanent's rounding error and escalates past --tol; a loose tolerance keeps
 # the comparison on the same Gray-code sweep (the estimate's cost is part of the after figure).
 declare -A PERM_ARGS=([before]="" [after]="--tol 0.5")
+# The build under test factors n >= 4096 on a GPU with look-ahead by default; --no-lookahead compares the same one-queue
+# path, and its default is measured beside it (a figure of its own, with no before).
+declare -A CHOL_ARGS=([before]="" [after]="--no-lookahead")
 J="$OUT/runs.jsonl"; C="$OUT/console.txt"
 : > "$J"; : > "$C"
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) host cores" | tee -a "$C"
@@ -51,7 +54,8 @@ for pass in $(seq 1 "$PASSES"); do
     run "$build" "$pass" spmv-rmat20 90 spmv --generate rmat:20 --device cuda:0 --format auto --repeat 30 --batch 10
     run "$build" "$pass" perm-n40-p0.1 60 permanent --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-decompose ${PERM_ARGS[$build]}
     run "$build" "$pass" perm-n40-p0.5 60 permanent --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose ${PERM_ARGS[$build]}
-    run "$build" "$pass" cholesky-16384 120 cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3
+    run "$build" "$pass" cholesky-16384 120 cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3 ${CHOL_ARGS[$build]}
+    [ "$build" = after ] && run "$build" "$pass" cholesky-16384-default 120 cholesky --n 16384 --precision fp64 --device cuda:0 --repeat 3
     run "$build" "$pass" gemm-8192 90 gemm --m 8192 --batch 1 --precision fp64 --device cuda:0 --repeat 5
   done
 done

@@ -192,4 +192,16 @@ class CommandsTest {
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class, s::call);
         assertTrue(w.getMessage().contains("--m must be >= --n, got 10 x 20"), w.getMessage());
     }
+
+    @Test
+    void lookaheadIsTheDefaultForOneLargeMatrixOnAGpuOnly() {
+        assertTrue(CholeskyCommand.defaultLookahead(1, 16384, false, dev.squall.tasks.runtime.DeviceType.GPU));
+        assertTrue(CholeskyCommand.defaultLookahead(1, 4096, false, dev.squall.tasks.runtime.DeviceType.GPU));
+        assertFalse(CholeskyCommand.defaultLookahead(1, 4095, false, dev.squall.tasks.runtime.DeviceType.GPU), "small n: launches bound it");
+        assertFalse(CholeskyCommand.defaultLookahead(2, 16384, false, dev.squall.tasks.runtime.DeviceType.GPU), "batched");
+        assertFalse(CholeskyCommand.defaultLookahead(1, 16384, true, dev.squall.tasks.runtime.DeviceType.GPU), "--profile times phases serially");
+        for (dev.squall.tasks.runtime.DeviceType t : dev.squall.tasks.runtime.DeviceType.values()) {
+            if (t != dev.squall.tasks.runtime.DeviceType.GPU) assertFalse(CholeskyCommand.defaultLookahead(1, 16384, false, t), t.toString());
+        }
+    }
 }
