@@ -110,8 +110,9 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
             description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task), prefetch (lanes keeping the item row and"
-                    + " prefetching the next ratings' rows; conflict-free schedules), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
-                    + " (tasks on CPUs; on GPUs prefetch, warps for hogwild; default)")
+                    + " prefetching the next ratings' rows; conflict-free schedules), pipeline (lanes with the rows of the next 8 ratings in"
+                    + " registers; conflict-free, fp32, rank <= 128), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
+                    + " (tasks on CPUs; on GPUs pipeline, prefetch above rank 128, warps for hogwild; default)")
     String kernel;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generation, split, schedules and initial factors (default 1)")
@@ -161,7 +162,8 @@ public final class SgdCommand implements SquallSubcommand {
             case "lanes" -> SgdTrainer.Style.LANES;
             case "prefetch" -> SgdTrainer.Style.PREFETCH;
             case "warps" -> SgdTrainer.Style.WARPS;
-            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes, prefetch or warps");
+            case "pipeline" -> SgdTrainer.Style.PIPELINE;
+            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes, prefetch, pipeline or warps");
         };
         SgdTrainer.Storage store = switch (storage.strip().toLowerCase(Locale.ROOT)) {
             case "fp32" -> SgdTrainer.Storage.FP32;
@@ -254,6 +256,7 @@ public final class SgdCommand implements SquallSubcommand {
                     case TASKS -> "tasks (a work-item per task)";
                     case LANES -> "lanes (32 per task)";
                     case WARPS -> "warps (" + SgdKernels.WARPS + " sub-groups of 32 lanes a work-group, a rating each)";
+                    case PIPELINE -> "pipeline (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PIPELINE + " ratings in registers)";
                     default -> "prefetch (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PREFETCH + " ratings in flight)";
                 });
                 System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);

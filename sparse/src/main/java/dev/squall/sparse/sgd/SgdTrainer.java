@@ -37,9 +37,11 @@ public final class SgdTrainer implements AutoCloseable {
      * task with the item row kept and the next ratings' rows prefetched (GPU style, conflict-free schedules only; both
      * rows in registers up to rank 128), or by device and schedule (AUTO: TASKS on CPUs, PREFETCH on GPUs for
      * conflict-free schedules, WARPS for Hogwild). WARPS (Hogwild only) runs {@link SgdKernels#WARPS} sub-groups a
-     * work-group, each updating one rating at a time.
+     * work-group, each updating one rating at a time. PIPELINE (conflict-free schedules, rank at most 128, fp32) keeps
+     * the rows of the next {@link SgdKernels#PIPELINE} ratings in a ring of registers ({@link SgdKernels#updateTasksPipelined});
+     * AUTO picks it on GPUs where it applies.
      */
-    public enum Style { AUTO, TASKS, LANES, PREFETCH, WARPS }
+    public enum Style { AUTO, TASKS, LANES, PREFETCH, WARPS, PIPELINE }
 
     /**
      * How W and H are kept on the device: fp32, or IEEE half (fp16: half the bytes an update; every load widened and
@@ -113,6 +115,13 @@ public final class SgdTrainer implements AutoCloseable {
         if (style == Style.PREFETCH && storage == Storage.FP16) {
             throw new IllegalArgumentException("--kernel prefetch keeps fp32 rows; with --storage fp16 use --kernel lanes or tasks");
         }
+        if (style == Style.PIPELINE && !schedule.kind().conflictFree()) {
+            throw new IllegalArgumentException("--kernel pipeline needs a conflict-free schedule (blkdiag, diag or stratified), not " + schedule.kind().cliName());
+        }
+        if (style == Style.PIPELINE && (storage == Storage.FP16 || k > 32 * SgdKernels.HELD)) {
+            throw new IllegalArgumentException("--kernel pipeline keeps fp32 rows of rank up to " + 32 * SgdKernels.HELD + " in registers, not "
+                    + (storage == Storage.FP16 ? "fp16 storage" : "rank " + k) + "; use --kernel prefetch or lanes");
+        }
         if (style == Style.WARPS && schedule.kind().conflictFree()) {
             throw new IllegalArgumentException("--kernel warps races ratings against each other (Hogwild); for " + schedule.kind().cliName()
                     + " use --kernel prefetch, lanes or tasks");
@@ -127,6 +136,7 @@ public final class SgdTrainer implements AutoCloseable {
                 : !device.info().isGpu() ? Style.TASKS
                 : !schedule.kind().conflictFree() && (held || storage == Storage.FP32) ? Style.WARPS
                 : !schedule.kind().conflictFree() ? Style.LANES
+                : storage == Storage.FP32 && held ? Style.PIPELINE
                 : storage == Storage.FP32 ? Style.PREFETCH : Style.LANES;
         this.mean = initial != null ? initial.mean() : (float) train.mean();
         Factors f0 = initial != null ? initial.copy() : Factors.random(train.users(), train.items(), k, o.biases(), mean, o.seed());
@@ -160,7 +170,8 @@ public final class SgdTrainer implements AutoCloseable {
             rating.set(p, train.value(e));
         }
         IntArray taskPtr = ints(schedule.taskPtr());
-        IntArray stale = kernel == Style.PREFETCH ? ints(staleFlags(train, schedule, SgdKernels.PREFETCH)) : new IntArray(1);
+        IntArray stale = kernel == Style.PREFETCH ? ints(staleFlags(train, schedule, SgdKernels.PREFETCH))
+                : kernel == Style.PIPELINE ? ints(staleFlags(train, schedule, SgdKernels.PIPELINE)) : new IntArray(1);
 
         TaskGraph g = new TaskGraph("sgdEpoch").transferToDevice(DataTransferMode.EVERY_EXECUTION, params);
         int[] stepPtr = schedule.stepPtr(), ptr = schedule.taskPtr();
@@ -188,6 +199,8 @@ public final class SgdTrainer implements AutoCloseable {
                 } else {
                     g.task("s" + s, SgdKernels::updateTasksHalf, taskPtr, user, item, rating, wHalf, hHalf, bu, bi, params, t0, t1, k);
                 }
+            } else if (kernel == Style.PIPELINE) {
+                g.task("s" + s, grid, SgdKernels::updateTasksPipelined, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.PREFETCH && held) {
                 g.task("s" + s, grid, SgdKernels::updateTasksPrefetchHeld, new KernelContext(), taskPtr, user, item, rating, stale, w, h, bu, bi, params, t0, t1, k);
             } else if (kernel == Style.PREFETCH) {

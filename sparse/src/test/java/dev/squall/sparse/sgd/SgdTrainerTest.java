@@ -151,7 +151,8 @@ class SgdTrainerTest {
         TrainingOptions o = new TrainingOptions(8, 0.02, 0.1, 0.05, 0.02, true, 9);
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.DIAG, ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
-                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.PREFETCH}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.PREFETCH,
+                        SgdTrainer.Style.PIPELINE}) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
                         Schedule s = schedule(MID, kind);
                         Factors ref = Factors.random(MID.users(), MID.items(), o.rank(), true, (float) MID.mean(), o.seed());
@@ -205,6 +206,58 @@ class SgdTrainerTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> pipelineKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
+        // the ring holds the next 8 ratings' rows: block-diagonal tasks sorted by item (users recur across item runs
+        // within 8 ratings) and stratified tasks in random order (items recur): the stale rows are re-read (asserted
+        // to happen); tasks longer and shorter than the ring, ranks below, between and at multiples of the 32 lanes
+        List<DynamicTest> tests = new ArrayList<>();
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x3000"), 31);
+        for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
+            for (int blocks : new int[] {3, 40})
+            for (int k : new int[] {5, 37, 128}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " B " + blocks + " rank " + k, () -> {
+                    TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
+                    Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(blocks, 1, 1, 1));
+                    if (blocks == 3) {
+                        int stale = 0;
+                        for (int v : SgdTrainer.staleRows(r, s, SgdKernels.PIPELINE)) stale += v;
+                        assertTrue(stale > 0, "no stale user row to exercise");
+                        int staleItems = 0;
+                        for (int v : SgdTrainer.staleItems(r, s, SgdKernels.PIPELINE)) staleItems += v;
+                        if (kind == ScheduleKind.STRATIFIED) assertTrue(staleItems > 0, "no stale item row to exercise");
+                    }
+                    Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
+                    for (int e = 0; e < 2; e++) SgdReference.pass(r, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
+                    try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.PIPELINE)) {
+                        t.train(2, 0, null);
+                        Factors got = t.factors();
+                        assertClose(ref.w(), got.w(), "W");
+                        assertClose(ref.h(), got.h(), "H");
+                        if (o.biases()) assertClose(ref.userBias(), got.userBias(), "user biases");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void pipelineKernelRefusesHogwildRankAbove128AndFp16() {
+        Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        IllegalArgumentException hog = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.HOGWILD), TrainingOptions.defaults(4), jvm, SgdTrainer.Style.PIPELINE));
+        assertTrue(hog.getMessage().contains("conflict-free"), hog.getMessage());
+        IllegalArgumentException wide = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(150), jvm, SgdTrainer.Style.PIPELINE));
+        assertTrue(wide.getMessage().contains("not rank 150"), wide.getMessage());
+        IllegalArgumentException half = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(8), jvm, SgdTrainer.Style.PIPELINE, null,
+                        SgdTrainer.Storage.FP16));
+        assertTrue(half.getMessage().contains("fp16"), half.getMessage());
     }
 
     @Test
