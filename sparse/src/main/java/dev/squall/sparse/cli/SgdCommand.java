@@ -13,6 +13,7 @@ import dev.squall.sparse.sgd.SgdTrainer;
 import dev.squall.sparse.sgd.TrainingOptions;
 import dev.squall.sparse.sgd.kernels.SgdKernels;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "blkdiag",
             description = "blkdiag, diag, stratified or hogwild (default blkdiag); a comma list trains each in turn on the same data and"
-                    + " initial factors (one result each), an entry SCHEDULE:KERNEL overriding --kernel, e.g. hogwild,blkdiag,blkdiag:prefetch")
+                    + " initial factors (one result each), an entry SCHEDULE[:KERNEL][@DEVICE] overriding --kernel and --device, e.g. hogwild,blkdiag,blkdiag:prefetch,blkdiag@jvm")
     String schedule;
 
     @Option(names = "--lr", paramLabel = "ETA", defaultValue = "0.05", description = "initial learning rate (default 0.05)")
@@ -171,7 +172,7 @@ public final class SgdCommand implements SquallSubcommand {
         }
         boolean verify = run.verify(), json = run.json();
         if (verify && source.generate == null) throw new IllegalArgumentException("--verify needs --generate (a known floor)");
-        Device dev = run.device();
+        Device runDevice = run.device();
 
         long t0 = System.nanoTime();
         Ratings all;
@@ -217,14 +218,21 @@ public final class SgdCommand implements SquallSubcommand {
                 target *= reachable;
             }
         }
-        progress("measuring copy bandwidth of " + dev.id());
-        double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         long bytesPerUpdate = (store == SgdTrainer.Storage.FP16 ? 8L : 16L) * rank + 12 + (biases ? 16 : 0);
-        double bound = copyGbs * 1e9 / bytesPerUpdate;
+        java.util.Map<String, Double> copyByDevice = new java.util.HashMap<>();
         boolean allOk = true;
         for (Entry en : entries) {
             ScheduleKind kind = en.kind();
             SgdTrainer.Style style = en.style();
+            Device dev = en.device() == null ? runDevice : Devices.get(en.device());
+            Double measured = copyByDevice.get(dev.id());
+            if (measured == null) {
+                progress("measuring copy bandwidth of " + dev.id());
+                measured = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
+                copyByDevice.put(dev.id(), measured);
+            }
+            double copyGbs = measured;
+            double bound = copyGbs * 1e9 / bytesPerUpdate;
             long t1 = System.nanoTime();
             int b = blocks != null ? blocks : ScheduleInspector.defaultBlocks(split.train(), dev.info().isGpu());
             Schedule s = ScheduleInspector.build(split.train(), kind, new ScheduleInspector.Options(b, batch, 1, seed + 2));
@@ -232,7 +240,7 @@ public final class SgdCommand implements SquallSubcommand {
             long span = s.span();
             int rowBound = Schedule.largestRowDegree(split.train());
             if (s.steps() > 100_000) progress(s.steps() + " steps: one launch each per epoch; blkdiag takes far fewer");
-            if (entries.size() > 1) progress("training " + kind.cliName() + " (" + en.style().name().toLowerCase(Locale.ROOT) + " kernel)");
+            if (entries.size() > 1) progress("training " + kind.cliName() + " (" + en.style().name().toLowerCase(Locale.ROOT) + " kernel) on " + dev.id());
             List<SgdTrainer.EpochStats> history = new ArrayList<>();
             Factors factors;
             double setupMs;
@@ -327,18 +335,25 @@ public final class SgdCommand implements SquallSubcommand {
         return allOk ? 0 : 1;
     }
 
-    /** One schedule of a --schedule list and the kernel it runs. */
-    record Entry(ScheduleKind kind, SgdTrainer.Style style) {
+    /** One schedule of a --schedule list, the kernel it runs and its device id (null: --device). */
+    record Entry(ScheduleKind kind, SgdTrainer.Style style, String device) {
     }
 
-    /** The entries of a --schedule list ({@code SCHEDULE[:KERNEL]}, comma-separated), {@code fallback} where no kernel is named. */
+    /**
+     * The entries of a --schedule list ({@code SCHEDULE[:KERNEL][@DEVICE]}, comma-separated), {@code fallback} where no
+     * kernel is named, --device where no device is.
+     */
     static List<Entry> entries(String list, SgdTrainer.Style fallback) {
         List<Entry> out = new ArrayList<>();
         for (String part : list.split(",", -1)) {
             String t = part.strip();
             if (t.isEmpty()) throw new IllegalArgumentException("--schedule '" + list + "': an empty entry");
+            int at = t.indexOf('@');
+            String device = at < 0 ? null : t.substring(at + 1).strip();
+            if (device != null && device.isEmpty()) throw new IllegalArgumentException("--schedule '" + list + "': no device after '@' in '" + t + "'");
+            if (at >= 0) t = t.substring(0, at);
             int c = t.indexOf(':');
-            out.add(new Entry(ScheduleKind.parse(c < 0 ? t : t.substring(0, c)), c < 0 ? fallback : style(t.substring(c + 1))));
+            out.add(new Entry(ScheduleKind.parse(c < 0 ? t : t.substring(0, c)), c < 0 ? fallback : style(t.substring(c + 1)), device));
         }
         return out;
     }

@@ -121,13 +121,14 @@ class SgdCommandTest {
         // blkdiag is deterministic: its entry of a list gives the final RMSE of a run of its own (same data, split,
         // initial factors); each entry is one JSON line with its schedule and the kernel that ran
         String[] common = {"--generate", "300x200x8000", "--rank", "4", "--epochs", "3", "--patience", "0", "--blocks", "6", "--device", "jvm", "--json"};
-        Object[] list = run(concat(common, "--schedule", "hogwild,blkdiag:lanes,stratified"));
+        Object[] list = run(concat(common, "--schedule", "hogwild,blkdiag:lanes,stratified@jvm"));
         assertEquals(0, list[0], (String) list[2]);
         String[] lines = ((String) list[1]).strip().split("\n");
         assertEquals(3, lines.length, (String) list[1]);
         assertTrue(lines[0].contains("\"schedule\":\"hogwild\"") && lines[0].contains("\"kernel\":\"tasks\""), lines[0]);
         assertTrue(lines[1].contains("\"schedule\":\"blkdiag\"") && lines[1].contains("\"kernel\":\"lanes\""), lines[1]);
-        assertTrue(lines[2].contains("\"schedule\":\"stratified\"") && lines[2].contains("\"kernel\":\"tasks\""), lines[2]);
+        assertTrue(lines[2].contains("\"schedule\":\"stratified\"") && lines[2].contains("\"kernel\":\"tasks\"")
+                && lines[2].contains("\"device\":\"jvm\""), lines[2]);
         Object[] one = run(concat(common, "--schedule", "blkdiag", "--kernel", "lanes"));
         assertEquals(0, one[0], (String) one[2]);
         assertEquals(field(((String) one[1]).strip(), "final_test_rmse"), field(lines[1], "final_test_rmse"), 0.0);
@@ -137,6 +138,12 @@ class SgdCommandTest {
         bad = run("--generate", "small", "--schedule", "blkdiag:fastest", "--device", "jvm");
         assertEquals(2, bad[0]);
         assertTrue(((String) bad[2]).contains("--kernel 'fastest'"), (String) bad[2]);
+        bad = run("--generate", "small", "--schedule", "blkdiag@", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("no device after '@' in 'blkdiag@'"), (String) bad[2]);
+        bad = run("--generate", "300x200x8000", "--rank", "4", "--epochs", "1", "--schedule", "blkdiag@nosuch:0", "--device", "jvm");
+        assertEquals(3, bad[0], (String) bad[2]);
+        assertTrue(((String) bad[2]).contains("nosuch:0"), (String) bad[2]);
         bad = run("--generate", "small", "--schedule", "blkdiag,hogwild", "--save", dir.resolve("m").toString(), "--device", "jvm");
         assertEquals(2, bad[0]);
         assertTrue(((String) bad[2]).contains("--save and --top take one schedule, not 2"), (String) bad[2]);
