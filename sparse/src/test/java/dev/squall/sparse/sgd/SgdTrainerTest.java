@@ -51,6 +51,29 @@ class SgdTrainerTest {
     }
 
     @TestFactory
+    Stream<DynamicTest> theDefaultsReachTheFloorAtRank128WithoutOverfitting() {
+        // k = 128 against a planted rank of 2: the defaults' regularisation must keep the 126 spare features from
+        // fitting the noise, for every schedule (the kernels AUTO picks on the device)
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : ScheduleKind.values()) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName(), () -> {
+                    Schedule s = schedule(SMALL.train(), kind);
+                    try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, TrainingOptions.defaults(128), d, SgdTrainer.Style.AUTO)) {
+                        List<SgdTrainer.EpochStats> h = t.train(12, 0, null);
+                        double test = h.getLast().testRmse();
+                        assertTrue(test <= 1.02 * floor, kind + " on " + d.id() + " at rank 128: test RMSE " + test + " is not within 2% of the floor " + floor);
+                        double best = h.stream().mapToDouble(SgdTrainer.EpochStats::testRmse).min().orElseThrow();
+                        assertTrue(test <= best * 1.002, kind + " at rank 128 overfits: test RMSE " + test + " after 12 epochs, " + best + " at best");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
     Stream<DynamicTest> fp16StorageReachesTheFloorAndRepeatsBitForBit() {
         List<DynamicTest> tests = new ArrayList<>();
         double floor = RatingsGenerator.SMALL.floor();
