@@ -269,6 +269,15 @@ class SgdTrainerTest {
     }
 
     @Test
+    void hogwildInFlightIsHalfTheSmallerSide() {
+        // small: 2,000 x 1,000, so 500 ratings at once (a row has on average half a concurrent update)
+        assertEquals(500, SgdTrainer.hogwildInFlight(SMALL.train()));
+        assertEquals(1, SgdTrainer.hogwildInFlight(Ratings.of(1, 3, new int[] {0}, new int[] {2}, new float[] {1f})));
+        Ratings tall = Ratings.of(40, 7, new int[] {0, 39}, new int[] {6, 0}, new float[] {1f, 2f});
+        assertEquals(3, SgdTrainer.hogwildInFlight(tall));
+    }
+
+    @Test
     void pipelineKernelRefusesHogwildRankAbove128AndFp16() {
         Device jvm = dev.squall.tasks.runtime.Devices.jvm();
         IllegalArgumentException hog = assertThrows(IllegalArgumentException.class,
