@@ -235,13 +235,13 @@ class SgdTrainerTest {
     Stream<DynamicTest> pipelineKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
         // the ring holds the next 8 ratings' rows: block-diagonal tasks sorted by item (users recur across item runs
         // within 8 ratings) and stratified tasks in random order (items recur): the stale rows are re-read (asserted
-        // to happen); tasks longer and shorter than the ring, ranks below, between and at multiples of the 32 lanes
+        // to happen); tasks longer and shorter than the ring, rank 1 and ranks below, between and at multiples of the 32 lanes
         List<DynamicTest> tests = new ArrayList<>();
         Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x3000"), 31);
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
             for (int blocks : new int[] {3, 40})
-            for (int k : new int[] {5, 37, 128}) {
+            for (int k : new int[] {1, 5, 37, 128}) {
                 tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " B " + blocks + " rank " + k, () -> {
                     TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
                     Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(blocks, 1, 1, 1));
