@@ -13,6 +13,7 @@ import dev.squall.sparse.sgd.SgdTrainer;
 import dev.squall.sparse.sgd.TrainingOptions;
 import dev.squall.sparse.sgd.kernels.SgdKernels;
 import dev.squall.tasks.runtime.Device;
+import dev.squall.tasks.runtime.Devices;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,7 +82,9 @@ public final class SgdCommand implements SquallSubcommand {
             description = "stop after the first epoch with test RMSE <= T; 'Fx' means F x the reachable RMSE (generated data), e.g. 1.01x")
     String targetRmse;
 
-    @Option(names = "--schedule", paramLabel = "S", defaultValue = "blkdiag", description = "blkdiag, diag, stratified or hogwild (default blkdiag)")
+    @Option(names = "--schedule", paramLabel = "S", defaultValue = "blkdiag",
+            description = "blkdiag, diag, stratified or hogwild (default blkdiag); a comma list trains each in turn on the same data and"
+                    + " initial factors (one result each), an entry SCHEDULE[:KERNEL][@DEVICE] overriding --kernel and --device, e.g. hogwild,blkdiag,blkdiag:prefetch,blkdiag@jvm")
     String schedule;
 
     @Option(names = "--lr", paramLabel = "ETA", defaultValue = "0.05", description = "initial learning rate (default 0.05)")
@@ -110,8 +113,9 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Option(names = "--kernel", paramLabel = "K", defaultValue = "auto",
             description = "tasks (a work-item per task), lanes (a 32-lane sub-group per task), prefetch (lanes keeping the item row and"
-                    + " prefetching the next ratings' rows; conflict-free schedules), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
-                    + " (tasks on CPUs; on GPUs prefetch, warps for hogwild; default)")
+                    + " prefetching the next ratings' rows; conflict-free schedules), pipeline (lanes with the rows of the next 8 ratings in"
+                    + " registers; conflict-free, fp32, rank <= 128), warps (8 sub-groups a work-group, a rating each; hogwild) or auto"
+                    + " (tasks on CPUs; on GPUs pipeline, prefetch above rank 128, warps for hogwild; default)")
     String kernel;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generation, split, schedules and initial factors (default 1)")
@@ -154,15 +158,7 @@ public final class SgdCommand implements SquallSubcommand {
 
     @Override
     public Integer call() throws IOException {
-        ScheduleKind kind = ScheduleKind.parse(schedule);
-        SgdTrainer.Style style = switch (kernel.strip().toLowerCase(Locale.ROOT)) {
-            case "auto" -> SgdTrainer.Style.AUTO;
-            case "tasks" -> SgdTrainer.Style.TASKS;
-            case "lanes" -> SgdTrainer.Style.LANES;
-            case "prefetch" -> SgdTrainer.Style.PREFETCH;
-            case "warps" -> SgdTrainer.Style.WARPS;
-            default -> throw new IllegalArgumentException("--kernel '" + kernel + "': expected auto, tasks, lanes, prefetch or warps");
-        };
+        List<Entry> entries = entries(schedule, style(kernel));
         SgdTrainer.Storage store = switch (storage.strip().toLowerCase(Locale.ROOT)) {
             case "fp32" -> SgdTrainer.Storage.FP32;
             case "fp16" -> SgdTrainer.Storage.FP16;
@@ -171,9 +167,12 @@ public final class SgdCommand implements SquallSubcommand {
         TrainingOptions o = new TrainingOptions(rank, lr, decay, reg, regBias, biases, seed);
         if (epochs < 0) throw new IllegalArgumentException("--epochs " + epochs + " must be at least 0");
         if ((top == null) != (user == null)) throw new IllegalArgumentException("--top and --user go together");
+        if (entries.size() > 1 && (save != null || top != null)) {
+            throw new IllegalArgumentException("--save and --top take one schedule, not " + entries.size() + " (--schedule " + schedule + ")");
+        }
         boolean verify = run.verify(), json = run.json();
         if (verify && source.generate == null) throw new IllegalArgumentException("--verify needs --generate (a known floor)");
-        Device dev = run.device();
+        Device runDevice = run.device();
 
         long t0 = System.nanoTime();
         Ratings all;
@@ -219,109 +218,158 @@ public final class SgdCommand implements SquallSubcommand {
                 target *= reachable;
             }
         }
-        long t1 = System.nanoTime();
-        int b = blocks != null ? blocks : ScheduleInspector.defaultBlocks(split.train(), dev.info().isGpu());
-        Schedule s = ScheduleInspector.build(split.train(), kind, new ScheduleInspector.Options(b, batch, 1, seed + 2));
-        double inspectMs = ms(t1);
-        long span = s.span();
-        int rowBound = Schedule.largestRowDegree(split.train());
-        if (s.steps() > 100_000) progress(s.steps() + " steps: one launch each per epoch; blkdiag takes far fewer");
-
-        progress("measuring copy bandwidth of " + dev.id());
-        double copyGbs = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
         long bytesPerUpdate = (store == SgdTrainer.Storage.FP16 ? 8L : 16L) * rank + 12 + (biases ? 16 : 0);
-        double bound = copyGbs * 1e9 / bytesPerUpdate;
-
-        List<SgdTrainer.EpochStats> history = new ArrayList<>();
-        Factors factors;
-        double setupMs;
-        SgdTrainer.Style ran;
-        try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style, null, store)) {
-            long t2 = System.nanoTime();
-            ran = t.kernel();
-            double[] r0 = t.rmse();                                   // builds, copies the data to the device
-            setupMs = ms(t2);
-            if (!json) {
-                System.out.printf(Locale.ROOT, "data       %s: %d users x %d items, %d ratings (%d train, %d test), loaded in %.0f ms%n", name, all.users(), all.items(),
-                        all.size(), split.train().size(), split.test().size(), loadMs);
-                if (spec != null) System.out.printf(Locale.ROOT, "floor      test RMSE %.4f (planted noise)%n", spec.floor());
-                if (reachable != null) {
-                    System.out.printf(Locale.ROOT, "reachable  test RMSE %.4f (Bayes estimate of each user's factors given the planted item factors; %.0f ms)%n",
-                            reachable, reachableMs);
-                }
-                System.out.printf(Locale.ROOT, "device     %s, rank %d, %s, %s kernel%n", dev.id(), rank,
-                        store == SgdTrainer.Storage.FP16 ? "fp32 arithmetic, fp16 storage" : "fp32", switch (t.kernel()) {
-                    case TASKS -> "tasks (a work-item per task)";
-                    case LANES -> "lanes (32 per task)";
-                    case WARPS -> "warps (" + SgdKernels.WARPS + " sub-groups of 32 lanes a work-group, a rating each)";
-                    default -> "prefetch (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PREFETCH + " ratings in flight)";
-                });
-                System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
-                System.out.printf(Locale.ROOT, "span       %d dependent updates an epoch (largest row: %d ratings; average parallelism %.0f)%n", span, rowBound,
-                        (double) s.size() / span);
-                System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
+        java.util.Map<String, Double> copyByDevice = new java.util.HashMap<>();
+        boolean allOk = true;
+        for (Entry en : entries) {
+            ScheduleKind kind = en.kind();
+            SgdTrainer.Style style = en.style();
+            Device dev = en.device() == null ? runDevice : Devices.get(en.device());
+            Double measured = copyByDevice.get(dev.id());
+            if (measured == null) {
+                progress("measuring copy bandwidth of " + dev.id());
+                measured = CopyBandwidth.measure(dev, dev.info().isGpu() ? 1 << 25 : 1 << 22, dev.info().isGpu() ? 20 : 5);
+                copyByDevice.put(dev.id(), measured);
             }
-            try (Progress bar = Progress.open(run.progress(), "sgd", epochs, "epochs")) {
-                history = t.train(epochs, patience, target, st -> {
-                    if (!json) {
-                        System.out.printf(Locale.ROOT, "epoch %3d  train %.4f  test %.4f  lr %.5f  %.2f ms  %.3g updates/s%n", st.epoch(), st.trainRmse(), st.testRmse(), st.lr(),
-                                st.kernelMillis(), st.updatesPerSecond());
+            double copyGbs = measured;
+            double bound = copyGbs * 1e9 / bytesPerUpdate;
+            long t1 = System.nanoTime();
+            int b = blocks != null ? blocks : ScheduleInspector.defaultBlocks(split.train(), dev.info().isGpu());
+            Schedule s = ScheduleInspector.build(split.train(), kind, new ScheduleInspector.Options(b, batch, 1, seed + 2));
+            double inspectMs = ms(t1);
+            long span = s.span();
+            int rowBound = Schedule.largestRowDegree(split.train());
+            if (s.steps() > 100_000) progress(s.steps() + " steps: one launch each per epoch; blkdiag takes far fewer");
+            if (entries.size() > 1) progress("training " + kind.cliName() + " (" + en.style().name().toLowerCase(Locale.ROOT) + " kernel) on " + dev.id());
+            List<SgdTrainer.EpochStats> history = new ArrayList<>();
+            Factors factors;
+            double setupMs;
+            SgdTrainer.Style ran;
+            try (SgdTrainer t = new SgdTrainer(split.train(), split.test(), s, o, dev, style, null, store)) {
+                long t2 = System.nanoTime();
+                ran = t.kernel();
+                double[] r0 = t.rmse();                                   // builds, copies the data to the device
+                setupMs = ms(t2);
+                if (!json) {
+                    System.out.printf(Locale.ROOT, "data       %s: %d users x %d items, %d ratings (%d train, %d test), loaded in %.0f ms%n", name, all.users(), all.items(),
+                            all.size(), split.train().size(), split.test().size(), loadMs);
+                    if (spec != null) System.out.printf(Locale.ROOT, "floor      test RMSE %.4f (planted noise)%n", spec.floor());
+                    if (reachable != null) {
+                        System.out.printf(Locale.ROOT, "reachable  test RMSE %.4f (Bayes estimate of each user's factors given the planted item factors; %.0f ms)%n",
+                                reachable, reachableMs);
                     }
-                    bar.stepTo(st.epoch());
-                });
+                    System.out.printf(Locale.ROOT, "device     %s, rank %d, %s, %s kernel%n", dev.id(), rank,
+                            store == SgdTrainer.Storage.FP16 ? "fp32 arithmetic, fp16 storage" : "fp32", switch (t.kernel()) {
+                        case TASKS -> "tasks (a work-item per task)";
+                        case LANES -> "lanes (32 per task)";
+                        case WARPS -> "warps (" + SgdKernels.WARPS + " sub-groups of 32 lanes a work-group, a rating each)";
+                        case PIPELINE -> "pipeline (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PIPELINE + " ratings in registers)";
+                        default -> "prefetch (32 lanes per task, item row kept, the rows of the next " + SgdKernels.PREFETCH + " ratings in flight)";
+                    });
+                    System.out.printf(Locale.ROOT, "schedule   %s: %s; widest step %d tasks; inspector %.1f ms%n", kind.cliName(), s.detail(), s.widestStep(), inspectMs);
+                    System.out.printf(Locale.ROOT, "span       %d dependent updates an epoch (largest row: %d ratings; average parallelism %.0f)%n", span, rowBound,
+                            (double) s.size() / span);
+                    System.out.printf(Locale.ROOT, "epoch   0  train %.4f  test %.4f  (initial factors; build and copy %.0f ms)%n", r0[0], r0[1], setupMs);
+                }
+                try (Progress bar = Progress.open(run.progress(), "sgd", epochs, "epochs")) {
+                    history = t.train(epochs, patience, target, st -> {
+                        if (!json) {
+                            System.out.printf(Locale.ROOT, "epoch %3d  train %.4f  test %.4f  lr %.5f  %.2f ms  %.3g updates/s%n", st.epoch(), st.trainRmse(), st.testRmse(), st.lr(),
+                                    st.kernelMillis(), st.updatesPerSecond());
+                        }
+                        bar.stepTo(st.epoch());
+                    });
+                }
+                factors = t.factors();
             }
-            factors = t.factors();
-        }
-        double[] rates = history.stream().skip(history.size() > 1 ? 1 : 0).mapToDouble(SgdTrainer.EpochStats::updatesPerSecond).sorted().toArray();
-        double rate = rates.length == 0 ? Double.NaN : rates[rates.length / 2];
-        double finalTest = history.isEmpty() ? Double.NaN : history.getLast().testRmse();
-        double trainMs = history.stream().mapToDouble(SgdTrainer.EpochStats::kernelMillis).sum();
-        Integer toTarget = null;
-        Double msToTarget = null;
-        double sumMs = 0;
-        for (SgdTrainer.EpochStats st : history) {
-            sumMs += st.kernelMillis();
-            if (target > 0 && st.testRmse() <= target) {
-                toTarget = st.epoch();
-                msToTarget = sumMs;
-                break;
+            double[] rates = history.stream().skip(history.size() > 1 ? 1 : 0).mapToDouble(SgdTrainer.EpochStats::updatesPerSecond).sorted().toArray();
+            double rate = rates.length == 0 ? Double.NaN : rates[rates.length / 2];
+            double finalTest = history.isEmpty() ? Double.NaN : history.getLast().testRmse();
+            double trainMs = history.stream().mapToDouble(SgdTrainer.EpochStats::kernelMillis).sum();
+            Integer toTarget = null;
+            Double msToTarget = null;
+            double sumMs = 0;
+            for (SgdTrainer.EpochStats st : history) {
+                sumMs += st.kernelMillis();
+                if (target > 0 && st.testRmse() <= target) {
+                    toTarget = st.epoch();
+                    msToTarget = sumMs;
+                    break;
+                }
             }
-        }
-        double floorRef = reachable != null ? reachable : spec == null ? Double.NaN : spec.floor();
-        boolean ok = !verify || finalTest <= 1.02 * floorRef;
-        if (save != null) factors.save(save, all);
-        List<Factors.Scored> best = List.of();
-        int u = -1;
-        if (top != null) {
-            u = all.userIndex(user);
-            if (u < 0) throw new IllegalArgumentException("--user " + user + ": no such user in " + name);
-            best = factors.topN(u, top, all);
-        }
-        if (json) {
-            List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
-            List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
-            JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
-                    spec == null ? null : spec.floor(), reachable, dev.id(), store == SgdTrainer.Storage.FP16 ? "fp16-storage" : "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
-                    inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp,
-                    target > 0 ? target : null, toTarget, msToTarget));
-        } else {
-            System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
-                    rate, bytesPerUpdate, rate * bytesPerUpdate / 1e9, 100 * rate / bound, bound, copyGbs);
-            System.out.printf(Locale.ROOT, "trained    %d epochs, %.1f ms of device time%s%n", history.size(), trainMs,
-                    spec == null || history.isEmpty() ? "" : String.format(Locale.ROOT, ", final test RMSE %.4f = %.3f x floor, %.3f x reachable", finalTest,
-                            finalTest / spec.floor(), finalTest / floorRef));
-            if (target > 0) {
-                System.out.println(toTarget == null ? String.format(Locale.ROOT, "target     test RMSE %.4f not reached", target)
-                        : String.format(Locale.ROOT, "target     test RMSE %.4f reached after epoch %d, %.1f ms of training", target, toTarget, msToTarget));
+            double floorRef = reachable != null ? reachable : spec == null ? Double.NaN : spec.floor();
+            boolean ok = !verify || finalTest <= 1.02 * floorRef;
+            if (save != null) factors.save(save, all);
+            List<Factors.Scored> best = List.of();
+            int u = -1;
+            if (top != null) {
+                u = all.userIndex(user);
+                if (u < 0) throw new IllegalArgumentException("--user " + user + ": no such user in " + name);
+                best = factors.topN(u, top, all);
             }
-            if (save != null) System.out.println("saved      " + save.resolve("factors.bin"));
-            for (int r = 0; r < best.size(); r++) {
-                System.out.printf(Locale.ROOT, "top %-2d     item %s  predicted %.3f%n", r + 1, all.itemId(best.get(r).item()), best.get(r).score());
+            if (json) {
+                List<Epoch> ep = history.stream().map(st -> new Epoch(st.epoch(), st.lr(), st.trainRmse(), st.testRmse(), st.kernelMillis(), st.updatesPerSecond())).toList();
+                List<Top> tp = best.stream().map(sc -> new Top(all.itemId(sc.item()), sc.score())).toList();
+                JsonOutput.print(new Result("sgd", name, all.users(), all.items(), all.size(), split.train().size(), split.test().size(),
+                        spec == null ? null : spec.floor(), reachable, dev.id(), store == SgdTrainer.Storage.FP16 ? "fp16-storage" : "fp32", rank, kind.cliName(), s.detail(), ran.name().toLowerCase(Locale.ROOT), s.steps(), span, rowBound,
+                        inspectMs, loadMs, setupMs, ep, finalTest, trainMs, rate, bytesPerUpdate, copyGbs, bound, rate / bound, verify, ok, tp,
+                        target > 0 ? target : null, toTarget, msToTarget));
+            } else {
+                System.out.printf(Locale.ROOT, "rate       %.3g updates/s (median epoch), %d bytes an update: %.3g GB/s, %.0f%% of the bound %.3g updates/s (copy %.1f GB/s)%n",
+                        rate, bytesPerUpdate, rate * bytesPerUpdate / 1e9, 100 * rate / bound, bound, copyGbs);
+                System.out.printf(Locale.ROOT, "trained    %d epochs, %.1f ms of device time%s%n", history.size(), trainMs,
+                        spec == null || history.isEmpty() ? "" : String.format(Locale.ROOT, ", final test RMSE %.4f = %.3f x floor, %.3f x reachable", finalTest,
+                                finalTest / spec.floor(), finalTest / floorRef));
+                if (target > 0) {
+                    System.out.println(toTarget == null ? String.format(Locale.ROOT, "target     test RMSE %.4f not reached", target)
+                            : String.format(Locale.ROOT, "target     test RMSE %.4f reached after epoch %d, %.1f ms of training", target, toTarget, msToTarget));
+                }
+                if (save != null) System.out.println("saved      " + save.resolve("factors.bin"));
+                for (int r = 0; r < best.size(); r++) {
+                    System.out.printf(Locale.ROOT, "top %-2d     item %s  predicted %.3f%n", r + 1, all.itemId(best.get(r).item()), best.get(r).score());
+                }
+                if (verify) System.out.println("verify     " + (ok ? "ok" : "FAILED: test RMSE above 1.02 x the reachable floor"));
             }
-            if (verify) System.out.println("verify     " + (ok ? "ok" : "FAILED: test RMSE above 1.02 x the reachable floor"));
+            allOk &= ok;
         }
-        return ok ? 0 : 1;
+        return allOk ? 0 : 1;
     }
+
+    /** One schedule of a --schedule list, the kernel it runs and its device id (null: --device). */
+    record Entry(ScheduleKind kind, SgdTrainer.Style style, String device) {
+    }
+
+    /**
+     * The entries of a --schedule list ({@code SCHEDULE[:KERNEL][@DEVICE]}, comma-separated), {@code fallback} where no
+     * kernel is named, --device where no device is.
+     */
+    static List<Entry> entries(String list, SgdTrainer.Style fallback) {
+        List<Entry> out = new ArrayList<>();
+        for (String part : list.split(",", -1)) {
+            String t = part.strip();
+            if (t.isEmpty()) throw new IllegalArgumentException("--schedule '" + list + "': an empty entry");
+            int at = t.indexOf('@');
+            String device = at < 0 ? null : t.substring(at + 1).strip();
+            if (device != null && device.isEmpty()) throw new IllegalArgumentException("--schedule '" + list + "': no device after '@' in '" + t + "'");
+            if (at >= 0) t = t.substring(0, at);
+            int c = t.indexOf(':');
+            out.add(new Entry(ScheduleKind.parse(c < 0 ? t : t.substring(0, c)), c < 0 ? fallback : style(t.substring(c + 1)), device));
+        }
+        return out;
+    }
+
+    static SgdTrainer.Style style(String name) {
+        return switch (name.strip().toLowerCase(Locale.ROOT)) {
+            case "auto" -> SgdTrainer.Style.AUTO;
+            case "tasks" -> SgdTrainer.Style.TASKS;
+            case "lanes" -> SgdTrainer.Style.LANES;
+            case "prefetch" -> SgdTrainer.Style.PREFETCH;
+            case "warps" -> SgdTrainer.Style.WARPS;
+            case "pipeline" -> SgdTrainer.Style.PIPELINE;
+            default -> throw new IllegalArgumentException("--kernel '" + name + "': expected auto, tasks, lanes, prefetch, pipeline or warps");
+        };
+    }
+
 
     private static double ms(long t0) {
         return (System.nanoTime() - t0) / 1e6;

@@ -117,6 +117,45 @@ class SgdCommandTest {
     }
 
     @Test
+    void aScheduleListTrainsEachOnTheSameDataAsASingleRunWould() {
+        // blkdiag is deterministic: its entry of a list gives the final RMSE of a run of its own (same data, split,
+        // initial factors); each entry is one JSON line with its schedule and the kernel that ran
+        String[] common = {"--generate", "300x200x8000", "--rank", "4", "--epochs", "3", "--patience", "0", "--blocks", "6", "--device", "jvm", "--json"};
+        Object[] list = run(concat(common, "--schedule", "hogwild,blkdiag:lanes,stratified@jvm"));
+        assertEquals(0, list[0], (String) list[2]);
+        String[] lines = ((String) list[1]).strip().split("\n");
+        assertEquals(3, lines.length, (String) list[1]);
+        assertTrue(lines[0].contains("\"schedule\":\"hogwild\"") && lines[0].contains("\"kernel\":\"tasks\""), lines[0]);
+        assertTrue(lines[1].contains("\"schedule\":\"blkdiag\"") && lines[1].contains("\"kernel\":\"lanes\""), lines[1]);
+        assertTrue(lines[2].contains("\"schedule\":\"stratified\"") && lines[2].contains("\"kernel\":\"tasks\"")
+                && lines[2].contains("\"device\":\"jvm\""), lines[2]);
+        Object[] one = run(concat(common, "--schedule", "blkdiag", "--kernel", "lanes"));
+        assertEquals(0, one[0], (String) one[2]);
+        assertEquals(field(((String) one[1]).strip(), "final_test_rmse"), field(lines[1], "final_test_rmse"), 0.0);
+        Object[] bad = run("--generate", "small", "--schedule", "blkdiag,", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--schedule 'blkdiag,': an empty entry"), (String) bad[2]);
+        bad = run("--generate", "small", "--schedule", "blkdiag:fastest", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--kernel 'fastest'"), (String) bad[2]);
+        bad = run("--generate", "small", "--schedule", "blkdiag@", "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("no device after '@' in 'blkdiag@'"), (String) bad[2]);
+        bad = run("--generate", "300x200x8000", "--rank", "4", "--epochs", "1", "--schedule", "blkdiag@nosuch:0", "--device", "jvm");
+        assertEquals(3, bad[0], (String) bad[2]);
+        assertTrue(((String) bad[2]).contains("nosuch:0"), (String) bad[2]);
+        bad = run("--generate", "small", "--schedule", "blkdiag,hogwild", "--save", dir.resolve("m").toString(), "--device", "jvm");
+        assertEquals(2, bad[0]);
+        assertTrue(((String) bad[2]).contains("--save and --top take one schedule, not 2"), (String) bad[2]);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void badInputSaysWhatIsWrong() throws Exception {
         Path nan = dir.resolve("nan.txt");
         Files.writeString(nan, "1 1 4\n1 2 NaN\n");
@@ -147,7 +186,7 @@ class SgdCommandTest {
                 (String) r[2]);
         r = run("--generate", "small", "--kernel", "fastest", "--device", "jvm");
         assertEquals(2, r[0]);
-        assertTrue(((String) r[2]).contains("--kernel 'fastest': expected auto, tasks, lanes, prefetch or warps"), (String) r[2]);
+        assertTrue(((String) r[2]).contains("--kernel 'fastest': expected auto, tasks, lanes, prefetch, pipeline or warps"), (String) r[2]);
 
         r = run("--ratings", few.toString(), "--device", "jvm", "--rank", "1", "--verify");
         assertEquals(2, r[0]);

@@ -36,6 +36,30 @@ class RatingsGeneratorTest {
     }
 
     @Test
+    void theSameSeedGivesTheSameRatingsWhateverTheThreadCount() throws Exception {
+        // users and blocks of planted factors draw from their own streams, so a pool of 1 and one of 3 threads (the
+        // parallel streams run in the pool that calls them) give the same ratings, bit for bit
+        RatingsGenerator.Spec spec = new RatingsGenerator.Spec("threads", 5000, 900, 150_000, 4, 0.5, 3.5, 5, 0.9, 300, 2.1, 23);
+        Ratings[] got = new Ratings[2];
+        int[] threads = {1, 3};
+        for (int t = 0; t < 2; t++) {
+            java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(threads[t]);
+            try {
+                got[t] = pool.submit(() -> RatingsGenerator.generate(spec, 7)).get();
+            } finally {
+                pool.shutdown();
+            }
+        }
+        assertTrue(got[0].size() > 140_000, "ratings: " + got[0].size());
+        assertArrayEquals(got[0].userArray(), got[1].userArray());
+        assertArrayEquals(got[0].itemArray(), got[1].itemArray());
+        assertArrayEquals(got[0].valueArray(), got[1].valueArray());
+        // another seed gives other ratings
+        Ratings other = RatingsGenerator.generate(spec, 8);
+        assertTrue(!java.util.Arrays.equals(got[0].valueArray(), other.valueArray()), "seed 8 repeats seed 7");
+    }
+
+    @Test
     void smallIsSeededAndItsPlantedModelSitsOnTheFloor() {
         float[][] planted = new float[2][];
         RatingsGenerator.Spec spec = RatingsGenerator.SMALL;

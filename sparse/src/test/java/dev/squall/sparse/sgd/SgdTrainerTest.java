@@ -51,6 +51,29 @@ class SgdTrainerTest {
     }
 
     @TestFactory
+    Stream<DynamicTest> theDefaultsReachTheFloorAtRank128WithoutOverfitting() {
+        // k = 128 against a planted rank of 2: the defaults' regularisation must keep the 126 spare features from
+        // fitting the noise, for every schedule (the kernels AUTO picks on the device)
+        List<DynamicTest> tests = new ArrayList<>();
+        double floor = RatingsGenerator.SMALL.floor();
+        for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : ScheduleKind.values()) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName(), () -> {
+                    Schedule s = schedule(SMALL.train(), kind);
+                    try (SgdTrainer t = new SgdTrainer(SMALL.train(), SMALL.test(), s, TrainingOptions.defaults(128), d, SgdTrainer.Style.AUTO)) {
+                        List<SgdTrainer.EpochStats> h = t.train(12, 0, null);
+                        double test = h.getLast().testRmse();
+                        assertTrue(test <= 1.02 * floor, kind + " on " + d.id() + " at rank 128: test RMSE " + test + " is not within 2% of the floor " + floor);
+                        double best = h.stream().mapToDouble(SgdTrainer.EpochStats::testRmse).min().orElseThrow();
+                        assertTrue(test <= best * 1.002, kind + " at rank 128 overfits: test RMSE " + test + " after 12 epochs, " + best + " at best");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
     Stream<DynamicTest> fp16StorageReachesTheFloorAndRepeatsBitForBit() {
         List<DynamicTest> tests = new ArrayList<>();
         double floor = RatingsGenerator.SMALL.floor();
@@ -151,7 +174,8 @@ class SgdTrainerTest {
         TrainingOptions o = new TrainingOptions(8, 0.02, 0.1, 0.05, 0.02, true, 9);
         for (Device d : TestDevices.all()) {
             for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.DIAG, ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED}) {
-                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.PREFETCH}) {
+                for (SgdTrainer.Style style : new SgdTrainer.Style[] {SgdTrainer.Style.TASKS, SgdTrainer.Style.LANES, SgdTrainer.Style.PREFETCH,
+                        SgdTrainer.Style.PIPELINE}) {
                     tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " " + style, () -> {
                         Schedule s = schedule(MID, kind);
                         Factors ref = Factors.random(MID.users(), MID.items(), o.rank(), true, (float) MID.mean(), o.seed());
@@ -205,6 +229,67 @@ class SgdTrainerTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> pipelineKernelEqualsTheSequentialPassAtRanksAroundTheLaneCount() {
+        // the ring holds the next 8 ratings' rows: block-diagonal tasks sorted by item (users recur across item runs
+        // within 8 ratings) and stratified tasks in random order (items recur): the stale rows are re-read (asserted
+        // to happen); tasks longer and shorter than the ring, rank 1 and ranks below, between and at multiples of the 32 lanes
+        List<DynamicTest> tests = new ArrayList<>();
+        Ratings r = RatingsGenerator.generate(RatingsGenerator.parse("200x160x3000"), 31);
+        for (Device d : TestDevices.all()) {
+            for (ScheduleKind kind : new ScheduleKind[] {ScheduleKind.BLKDIAG, ScheduleKind.STRATIFIED})
+            for (int blocks : new int[] {3, 40})
+            for (int k : new int[] {1, 5, 37, 128}) {
+                tests.add(DynamicTest.dynamicTest(d.id() + " " + kind.cliName() + " B " + blocks + " rank " + k, () -> {
+                    TrainingOptions o = new TrainingOptions(k, 0.02, 0.1, 0.05, 0.02, k == 37, 4);
+                    Schedule s = ScheduleInspector.build(r, kind, new ScheduleInspector.Options(blocks, 1, 1, 1));
+                    if (blocks == 3) {
+                        int stale = 0;
+                        for (int v : SgdTrainer.staleRows(r, s, SgdKernels.PIPELINE)) stale += v;
+                        assertTrue(stale > 0, "no stale user row to exercise");
+                        int staleItems = 0;
+                        for (int v : SgdTrainer.staleItems(r, s, SgdKernels.PIPELINE)) staleItems += v;
+                        if (kind == ScheduleKind.STRATIFIED) assertTrue(staleItems > 0, "no stale item row to exercise");
+                    }
+                    Factors ref = Factors.random(r.users(), r.items(), k, o.biases(), (float) r.mean(), o.seed());
+                    for (int e = 0; e < 2; e++) SgdReference.pass(r, s, ref, o.learningRate(e), (float) o.reg(), (float) o.regBias());
+                    try (SgdTrainer t = new SgdTrainer(r, null, s, o, d, SgdTrainer.Style.PIPELINE)) {
+                        t.train(2, 0, null);
+                        Factors got = t.factors();
+                        assertClose(ref.w(), got.w(), "W");
+                        assertClose(ref.h(), got.h(), "H");
+                        if (o.biases()) assertClose(ref.userBias(), got.userBias(), "user biases");
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void hogwildInFlightIsHalfTheSmallerSide() {
+        // small: 2,000 x 1,000, so 500 ratings at once (a row has on average half a concurrent update)
+        assertEquals(500, SgdTrainer.hogwildInFlight(SMALL.train()));
+        assertEquals(1, SgdTrainer.hogwildInFlight(Ratings.of(1, 3, new int[] {0}, new int[] {2}, new float[] {1f})));
+        Ratings tall = Ratings.of(40, 7, new int[] {0, 39}, new int[] {6, 0}, new float[] {1f, 2f});
+        assertEquals(3, SgdTrainer.hogwildInFlight(tall));
+    }
+
+    @Test
+    void pipelineKernelRefusesHogwildRankAbove128AndFp16() {
+        Device jvm = dev.squall.tasks.runtime.Devices.jvm();
+        IllegalArgumentException hog = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.HOGWILD), TrainingOptions.defaults(4), jvm, SgdTrainer.Style.PIPELINE));
+        assertTrue(hog.getMessage().contains("conflict-free"), hog.getMessage());
+        IllegalArgumentException wide = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(150), jvm, SgdTrainer.Style.PIPELINE));
+        assertTrue(wide.getMessage().contains("not rank 150"), wide.getMessage());
+        IllegalArgumentException half = assertThrows(IllegalArgumentException.class,
+                () -> new SgdTrainer(MID, null, schedule(MID, ScheduleKind.BLKDIAG), TrainingOptions.defaults(8), jvm, SgdTrainer.Style.PIPELINE, null,
+                        SgdTrainer.Storage.FP16));
+        assertTrue(half.getMessage().contains("fp16"), half.getMessage());
     }
 
     @Test

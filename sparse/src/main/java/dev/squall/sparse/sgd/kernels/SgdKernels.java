@@ -906,6 +906,185 @@ public final class SgdKernels {
         }
     }
 
+    /** Ratings ahead whose rows {@link #updateTasksPipelined} has in flight (its register ring's slots). */
+    public static final int PIPELINE = 8;
+
+    /**
+     * GPU style for conflict-free schedules at rank at most {@code 32 HELD} = 128, built so that one update of a task
+     * costs few instructions: on power-law data the hottest item's run (hundreds of thousands of dependent updates, all
+     * in one task a step) bounds the epoch, and a single warp's chain of instructions is its time per update (there are
+     * few warps a step to hide latency). One 32-lane work-group per task, lane {@code l} owning features
+     * {@code l + 32 j}, {@code j < HELD}:
+     * <ul>
+     * <li>the current item row stays in registers for the whole run of an item (tasks are sorted by item), written back
+     *     when the item changes and at the task's end;</li>
+     * <li>the user row of each of the next {@link #PIPELINE} ratings, and the item row of each of them that starts a new
+     *     item run, are loaded into a ring of registers (plain loads, no shared memory, no barriers, no copy groups) right
+     *     after the update {@code PIPELINE} ratings before, so their memory latency is covered by the updates in
+     *     between; the ring is indexed by constants (the loop over slots is unrolled), so it stays in registers;</li>
+     * <li>a row loaded before it was last written in the task ({@code stale[p]}: {@link #STALE_USER}, {@link #STALE_ITEM},
+     *     from the host with depth {@link #PIPELINE}) is read again from global memory;</li>
+     * <li>the next rating's ids load during the current update.</li>
+     * </ul>
+     * The dot product is reduced by an unrolled butterfly of 32 lanes (xor 16, 8, 4, 2, 1: the order of the CUDA
+     * sub-group reduction), the arithmetic otherwise that of {@link #updateTasksLanes}.
+     */
+    @Kernel
+    public static void updateTasksPipelined(KernelContext ctx, @ReadOnly IntArray taskPtr, @ReadOnly IntArray user,
+                                            @ReadOnly IntArray item, @ReadOnly FloatArray rating, @ReadOnly IntArray stale,
+                                            FloatArray w, FloatArray h, FloatArray bu, FloatArray bi,
+                                            @ReadOnly FloatArray params, int t0, int t1, int k) {
+        float[] wq = new float[32];
+        float[] hq = new float[32];
+        float[] wr = new float[4];
+        float[] hr = new float[4];
+        int lane = ctx.localIdx;
+        int groups = ctx.globalGroupSizeX / ctx.localGroupSizeX;
+        float lr = params.get(0);
+        float reg = params.get(1);
+        float regBias = params.get(2);
+        float mean = params.get(3);
+        float biases = params.get(4);
+        for (int t = t0 + ctx.groupIdx; t < t1; t += groups) {
+            int e0 = taskPtr.get(t);
+            int e1 = taskPtr.get(t + 1);
+            for (@Unroll int d = 0; d < 8; d++) {
+                int ea = e0 + d;
+                if (ea < e1) {
+                    int ua = user.get(ea);
+                    int ia = item.get(ea);
+                    int ib = ea > e0 ? item.get(ea - 1) : -1;
+                    for (@Unroll int j = 0; j < 4; j++) {
+                        int f = lane + 32 * j;
+                        wq[d * 4 + j] = f < k ? w.get((long) ua * k + f) : 0.0f;
+                    }
+                    if (ia != ib) {
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            hq[d * 4 + j] = f < k ? h.get((long) ia * k + f) : 0.0f;
+                        }
+                    }
+                }
+            }
+            int cur = -1;
+            int u = 0;
+            int i = 0;
+            int old = 0;
+            float r = 0.0f;
+            if (e0 < e1) {
+                u = user.get(e0);
+                i = item.get(e0);
+                old = stale.get(e0);
+                r = rating.get(e0);
+            }
+            for (int base = e0; base < e1; base += 8) {
+                for (@Unroll int d = 0; d < 8; d++) {
+                    int e = base + d;
+                    if (e < e1) {
+                        int en = e + 1 < e1 ? e + 1 : e;
+                        int uNext = user.get(en);
+                        int iNext = item.get(en);
+                        int oldNext = stale.get(en);
+                        float rNext = rating.get(en);
+                        int ea = e + 8;
+                        int uAhead = 0;
+                        int iAhead = 0;
+                        int iBefore = 0;
+                        if (ea < e1) {
+                            uAhead = user.get(ea);
+                            iAhead = item.get(ea);
+                            iBefore = item.get(ea - 1);
+                        }
+                        long wu = (long) u * k;
+                        if (i != cur) {
+                            if (cur >= 0) {
+                                for (@Unroll int j = 0; j < 4; j++) {
+                                    int f = lane + 32 * j;
+                                    if (f < k) {
+                                        h.set((long) cur * k + f, hr[j]);
+                                    }
+                                }
+                            }
+                            if ((old & 2) != 0) {
+                                for (@Unroll int j = 0; j < 4; j++) {
+                                    int f = lane + 32 * j;
+                                    hr[j] = f < k ? h.get((long) i * k + f) : 0.0f;
+                                }
+                            } else {
+                                for (@Unroll int j = 0; j < 4; j++) {
+                                    hr[j] = hq[d * 4 + j];
+                                }
+                            }
+                            cur = i;
+                        }
+                        if ((old & 1) != 0) {
+                            for (@Unroll int j = 0; j < 4; j++) {
+                                int f = lane + 32 * j;
+                                wr[j] = f < k ? w.get(wu + f) : 0.0f;
+                            }
+                        } else {
+                            for (@Unroll int j = 0; j < 4; j++) {
+                                wr[j] = wq[d * 4 + j];
+                            }
+                        }
+                        float part = 0.0f;
+                        if (lane == 0) {
+                            part = mean;
+                            if (biases != 0.0f) {
+                                part = part + bu.get(u) + bi.get(i);
+                            }
+                        }
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            part += wr[j] * hr[j];
+                        }
+                        // the butterfly of subgroupReduceAdd on 32 lanes, unrolled: no loop on the chain
+                        part += ctx.shuffleXor(part, 16);
+                        part += ctx.shuffleXor(part, 8);
+                        part += ctx.shuffleXor(part, 4);
+                        part += ctx.shuffleXor(part, 2);
+                        part += ctx.shuffleXor(part, 1);
+                        float pred = part;
+                        float err = r - pred;
+                        for (@Unroll int j = 0; j < 4; j++) {
+                            int f = lane + 32 * j;
+                            if (f < k) {
+                                w.set(wu + f, wr[j] + lr * (err * hr[j] - reg * wr[j]));
+                                hr[j] = hr[j] + lr * (err * wr[j] - reg * hr[j]);
+                            }
+                        }
+                        if (lane == 0 && biases != 0.0f) {
+                            stepBiases(bu, bi, u, i, lr, regBias, err);
+                        }
+                        if (ea < e1) {
+                            for (@Unroll int j = 0; j < 4; j++) {
+                                int f = lane + 32 * j;
+                                wq[d * 4 + j] = f < k ? w.get((long) uAhead * k + f) : 0.0f;
+                            }
+                            if (iAhead != iBefore) {
+                                for (@Unroll int j = 0; j < 4; j++) {
+                                    int f = lane + 32 * j;
+                                    hq[d * 4 + j] = f < k ? h.get((long) iAhead * k + f) : 0.0f;
+                                }
+                            }
+                        }
+                        u = uNext;
+                        i = iNext;
+                        old = oldNext;
+                        r = rNext;
+                    }
+                }
+            }
+            if (cur >= 0) {
+                for (@Unroll int j = 0; j < 4; j++) {
+                    int f = lane + 32 * j;
+                    if (f < k) {
+                        h.set((long) cur * k + f, hr[j]);
+                    }
+                }
+            }
+        }
+    }
+
     /**
      * Sum of squared prediction errors over chunks of {@code chunk} ratings, in double: {@code sums[c]} for chunk
      * {@code c}. The host adds the chunks in order, so the result does not depend on the device's thread count.
