@@ -184,6 +184,11 @@ final class TiledReduction implements AutoCloseable {
         static final int LOCAL_F32 = local(32), LOCAL_F64 = local(128);
         /** Work-items aimed at over all work-groups: about eight waves on a 132-multiprocessor device. */
         static final int ITEMS = 1 << 20;
+        /**
+         * How many of the fp32 exponentials go to the multiply-add pipe ({@link GaussSumKernelsF32#exp2Fma}):
+         * {@code squall.ksum.fmaShare=1/8} or {@code 3/16} (the default; for measurements).
+         */
+        static final int FMA_SHARE = fmaShare(System.getProperty("squall.ksum.fmaShare", "3/16"));
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
@@ -195,6 +200,14 @@ final class TiledReduction implements AutoCloseable {
             int w = Integer.getInteger("squall.ksum.local", fallback);
             if (w < 32 || w > 128) throw new IllegalArgumentException("squall.ksum.local=" + w + ": must be 32 to 128");
             return w;
+        }
+
+        private static int fmaShare(String v) {
+            return switch (v) {
+                case "1/8" -> GaussSumKernelsF32.FMA_SHARE_ONE_OF_EIGHT;
+                case "3/16" -> GaussSumKernelsF32.FMA_SHARE_THREE_OF_SIXTEEN;
+                default -> throw new IllegalArgumentException("squall.ksum.fmaShare=" + v + ": must be 1/8 or 3/16");
+            };
         }
 
         /** Segments of the {@code n} sources for {@code tiles} tiles of targets: {@code {splits, chunk}}. */
@@ -221,7 +234,7 @@ final class TiledReduction implements AutoCloseable {
             WorkerGrid each = WorkerGrid.of((long) (m + 255) / 256 * 256).withLocal(256);
             if (f32) {
                 g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
+                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32, FMA_SHARE);
                 g.task("combine", each, GaussSumKernelsF32::combineSplits, new KernelContext(), (FloatArray) x, (FloatArray) partials,
                         (FloatArray) a, (FloatArray) centres, m, splits, scale32);
             } else {
