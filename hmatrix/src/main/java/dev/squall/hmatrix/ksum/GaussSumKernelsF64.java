@@ -9,6 +9,7 @@ import dev.squall.tasks.api.KernelMath;
 import dev.squall.tasks.api.LaunchBounds;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * The fp64 Gaussian sum in 3 dimensions, one column, with the exponent expanded as in
@@ -29,6 +30,11 @@ public final class GaussSumKernelsF64 {
     static final int FINE_TABLE = 2048;
     /** {@code 2048 * -1020}: the smallest {@code round(2048 e)} whose power of two {@link #exp2Fine} forms. */
     private static final int FINE_LOWEST = -2088960;
+    /**
+     * Sources a barrier of {@link #gaussExpandedSplit3} at its default width: a full stage of this many runs a loop of
+     * constant trip count, four sources an iteration.
+     */
+    static final int SPLIT_STAGE = 128;
     /** Squared scaled distance from the centre beyond which a staged source counts as far ({@link #gaussExpandedSplit3}). */
     private static final double FAR = 0.9e6;
     /** Taylor coefficients of {@code 2^r = sum (r ln 2)^n / n!}, n = 1..4. */
@@ -166,14 +172,14 @@ public final class GaussSumKernelsF64 {
     }
 
     /**
-     * {@code 2^e} for {@code -8e6 < e <= 1000} with a table of {@link #FINE_TABLE} entries {@code 2^(i/2048)} (in local
+     * {@code 2^e} for {@code -1e6 < e <= 1000} with a table of {@link #FINE_TABLE} entries {@code 2^(i/2048)} (in local
      * memory) and a Taylor polynomial of degree 3 for {@code 2^r}, {@code |r| <= 1/4096} (truncation below
      * {@code 4e-17} relative): the rounding ({@code n = round(2048 e)} by the {@link #ROUNDER} addition; its low 32
      * bits are {@code n}), the reduction, three for the polynomial and the table multiply-add: seven fp64 operations
      * against ten in {@link #exp2}. The power {@code 2^(n >> 11)} is added to the exponent bits with integer
-     * operations, its exponent held at {@code -1020} or above (so an argument below {@code -1020} gives a term
-     * between {@code 2^-1020} and {@code 2^-1019}, instead of its smaller true value), which keeps the clamp off the fp64
-     * pipe.
+     * operations (shift, clamp, 64-bit add: four SASS instructions; the table's offset two more), its exponent held at
+     * {@code -1020} or above, so an argument below {@code -1020} gives a term between {@code 2^-1020} and
+     * {@code 2^-1019} instead of its smaller true value.
      */
     @DeviceFunction
     public static double exp2Fine(double e, double[] table) {
@@ -183,7 +189,7 @@ public final class GaussSumKernelsF64 {
         double q = r * KernelMath.fma(r, KernelMath.fma(r, C3, C2), C1);
         double ti = table[n & (FINE_TABLE - 1)];
         double v = KernelMath.fma(ti, q, ti);
-        return Double.longBitsToDouble(Double.doubleToRawLongBits(v) + ((long) (Math.max(n, FINE_LOWEST) >> 11) << 52));
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(v) + ((long) Math.max(n >> 11, FINE_LOWEST >> 11) << 52));
     }
 
     /**
@@ -254,7 +260,28 @@ public final class GaussSumKernelsF64 {
             }
             ctx.localBarrier();
             int len = Math.min(w, s1 - t0);
-            if (active) {
+            if (active && len == SPLIT_STAGE) {
+                for (@Unroll(1) int k = 0; k < SPLIT_STAGE; k += 4) {
+                    for (@Unroll int s = 0; s < 4; s++) {
+                        int p = k + s;
+                        double v0 = ys[4 * p];
+                        double v1 = ys[4 * p + 1];
+                        double v2 = ys[4 * p + 2];
+                        double bj = ys[4 * p + 3];
+                        double bp = bs[p];
+                        for (@Unroll int t = 0; t < TARGETS; t++) {
+                            double e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                            part[t] = KernelMath.fma(exp2Fine(e, table), bp, part[t]);
+                        }
+                    }
+                }
+                if ((t0 + SPLIT_STAGE) % KernelSumKernelsF64.PARTIAL == 0) {
+                    for (int t = 0; t < TARGETS; t++) {
+                        acc[t] += part[t];
+                        part[t] = 0.0;
+                    }
+                }
+            } else if (active) {
                 int q = 0;
                 while (q < len) {
                     int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);
