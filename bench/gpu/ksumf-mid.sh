@@ -2,7 +2,7 @@
 # Dense Gaussian sum, reference problem (N = M = 10^6, d = 3, gauss:0.1), split-source kernels with the full-stage
 # inner loop (four sources an iteration, constant trip count, the weights of four sources in one 16-byte load):
 # fp32 with 3 of 16 exponentials on the multiply-add pipe (default) against 1 of 8 (-Dsquall.ksum.fmaShare=1/8),
-# interleaved, two rounds; fp64 split once. --verify on 100 rows.
+# interleaved, two rounds; fp64 split (full-stage loop, cheaper power of two in exp2Fine) once. --verify on 100 rows.
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumf-mid.sh      (about 60 s)
 # Writes under $OUT: runs.jsonl (a {"variant": ...} line before each squall ksum JSON line), runs.log (summary table).
@@ -11,7 +11,9 @@
 # generated CUDA C): 52 issued instructions a source and warp with 1 of 8 (54.5 before), 56.5 with 3 of 16; MUFU
 # 56 / 52 clocks. With the efficiencies measured before (issue 0.745, MUFU 0.72 of peak):
 #   fp32 3/16: ~290 ms (280-300), 3.4-3.5e12 pairs/s;  fp32 1/8: ~295 ms (280-302);  rel err ~4e-7.
-#   fp64 split (unchanged at this step): ~1100 ms.
+#   fp64 split: 19.5 SASS instructions a pair in the full-stage loop (24.25 before), 11 fp64 operations, the 2048-entry
+#   table's random 8-byte reads (~6 shared-memory wavefronts a warp-load, ~80 % of the LSU at 1.10 s) now the nearest
+#   limit: ~970 ms (920-1050), rel err ~2e-15.
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
