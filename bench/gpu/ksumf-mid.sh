@@ -2,7 +2,8 @@
 # Dense Gaussian sum, reference problem (N = M = 10^6, d = 3, gauss:0.1), split-source kernels with the full-stage
 # inner loop (four sources an iteration, constant trip count, the weights of four sources in one 16-byte load):
 # fp32 with 3 of 16 exponentials on the multiply-add pipe (default) against 1 of 8 (-Dsquall.ksum.fmaShare=1/8),
-# interleaved, two rounds; fp64 split (full-stage loop, cheaper power of two in exp2Fine) once. --verify on 100 rows.
+# interleaved, two rounds; fp64 split (full-stage loop, cheaper power of two in exp2Fine) and fp64 with the inner
+# exponents on the FP64 tensor cores (-Dsquall.ksum.fp64=mma), once each. --verify on 100 rows.
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumf-mid.sh      (about 60 s)
 # Writes under $OUT: runs.jsonl (a {"variant": ...} line before each squall ksum JSON line), runs.log (summary table).
@@ -14,6 +15,8 @@
 #   fp64 split: 19.5 SASS instructions a pair in the full-stage loop (24.25 before), 11 fp64 operations, the 2048-entry
 #   table's random 8-byte reads (~6 shared-memory wavefronts a warp-load, ~80 % of the LSU at 1.10 s) now the nearest
 #   limit: ~970 ms (920-1050), rel err ~2e-15.
+#   fp64 mma (-Dsquall.ksum.fp64=mma: inner exponents by DMMA.16x8x4, 8 fp64 operations a pair instead of 11, 18.1
+#   SASS instructions): ~900 ms (800-1000) if the fp64 pipe limits, ~960 if the table's bank conflicts do.
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
@@ -35,6 +38,7 @@ for round in 1 2; do
   run 25 "fp32 1/8" "-Dsquall.ksum.fmaShare=1/8" "$F32"
 done
 run 30 "fp64 split" "" "--precision fp64 --repeat 2"
+run 30 "fp64 mma" "-Dsquall.ksum.fp64=mma" "--precision fp64 --repeat 2"
 python3 - "$J" <<'PY' | tee -a "$L"
 import json, sys
 from collections import defaultdict

@@ -189,6 +189,11 @@ final class TiledReduction implements AutoCloseable {
          * {@code squall.ksum.fmaShare=1/8} or {@code 3/16} (the default; for measurements).
          */
         static final int FMA_SHARE = fmaShare(System.getProperty("squall.ksum.fmaShare", "3/16"));
+        /**
+         * fp64 inner exponents on the FP64 tensor cores ({@link GaussSumKernelsF64#gaussExpandedSplitMma3}):
+         * {@code squall.ksum.fp64=mma}; {@code fma} (the default) runs {@link GaussSumKernelsF64#gaussExpandedSplit3}.
+         */
+        static final boolean FP64_MMA = "mma".equals(System.getProperty("squall.ksum.fp64", "fma"));
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
@@ -225,7 +230,8 @@ final class TiledReduction implements AutoCloseable {
             int m = Math.toIntExact(x.getSizeLong() / 3), n = Math.toIntExact(y.getSizeLong() / 3);
             boolean f32 = p == Precision.FP32;
             int local = f32 ? LOCAL_F32 : LOCAL_F64;
-            int tileWidth = local * (f32 ? GaussSumKernelsF32.DENSE_TARGETS : GaussSumKernelsF64.TARGETS);
+            int tileWidth = f32 ? local * GaussSumKernelsF32.DENSE_TARGETS
+                    : FP64_MMA ? local / 32 * GaussSumKernelsF64.MMA_TARGETS : local * GaussSumKernelsF64.TARGETS;
             int tiles = Math.max(1, (m + tileWidth - 1) / tileWidth);
             int[] sc = segments(m, n, tiles, ITEMS / local);
             int splits = sc[0], chunk = sc[1];
@@ -240,8 +246,13 @@ final class TiledReduction implements AutoCloseable {
             } else {
                 DoubleArray table = DoubleArray.fromArray(GaussSumKernelsF64.fineTable());
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, table);
-                g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
-                        (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                if (FP64_MMA) {
+                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplitMma3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                } else {
+                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                }
                 g.task("combine", each, GaussSumKernelsF64::combineSplits, new KernelContext(), (DoubleArray) x, (DoubleArray) partials,
                         (DoubleArray) a, (DoubleArray) centres, m, splits, scale);
             }
