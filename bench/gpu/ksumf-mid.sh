@@ -60,7 +60,7 @@ print(f"{'variant':<14} {'kernel ms (median of each run)':<36} {'pairs/s':>10} {
 for k, rs in by.items():
     ms = [r['kernel_ms'] for r in rs]
     best = min(rs, key=lambda r: r['kernel_ms'])
-    print(f"{k:<14} {' '.join(f'{v:.1f}' for v in ms):<36} {best['pairs_per_s']:>10.3g} {str(best.get('rel_error'))[:10]:>10} "
+    print(f"{k:<14} {' '.join(f'{v:.1f}' for v in ms):<36} {best['pairs_per_s']:>10.3g} {'%.2e' % best['rel_error'] if best.get('rel_error') is not None else '-':>10} "
           f"{all(r.get('ok') for r in rs)}")
 PY
 echo "total $((SECONDS - start)) s" | tee -a "$L"
