@@ -125,7 +125,7 @@ final class TiledReduction implements AutoCloseable {
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
             }
             if (expansion.dense() && dim == 3 && DenseSplit.ENABLED) {
-                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale);
+                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, DenseSplit.FMA_SHARE, DenseSplit.FP64_MMA);
             } else if (wide) {
                 g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
                         (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
@@ -224,14 +224,18 @@ final class TiledReduction implements AutoCloseable {
             return new int[] {Math.max(1, (n + chunk - 1) / chunk), chunk};
         }
 
-        /** Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds. */
+        /**
+         * Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds; {@code fmaShare}
+         * picks the fp32 exponentials on the FMA pipe, {@code mma} the fp64 kernel on the tensor cores.
+         */
         static void add(TaskGraph g, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a, KernelArray centres,
-                float scale32, double scale) {
+                float scale32, double scale, int fmaShare, boolean mma) {
             int m = Math.toIntExact(x.getSizeLong() / 3), n = Math.toIntExact(y.getSizeLong() / 3);
             boolean f32 = p == Precision.FP32;
             int local = f32 ? LOCAL_F32 : LOCAL_F64;
+            if (!f32 && mma && local % 32 != 0) throw new IllegalArgumentException("squall.ksum.local=" + local + ": the tensor-core kernel needs a multiple of 32");
             int tileWidth = f32 ? local * GaussSumKernelsF32.DENSE_TARGETS
-                    : FP64_MMA ? local / 32 * GaussSumKernelsF64.MMA_TARGETS : local * GaussSumKernelsF64.TARGETS;
+                    : mma ? local / 32 * GaussSumKernelsF64.MMA_TARGETS : local * GaussSumKernelsF64.TARGETS;
             int tiles = Math.max(1, (m + tileWidth - 1) / tileWidth);
             int[] sc = segments(m, n, tiles, ITEMS / local);
             int splits = sc[0], chunk = sc[1];
@@ -240,13 +244,13 @@ final class TiledReduction implements AutoCloseable {
             WorkerGrid each = WorkerGrid.of((long) (m + 255) / 256 * 256).withLocal(256);
             if (f32) {
                 g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32, FMA_SHARE);
+                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32, fmaShare);
                 g.task("combine", each, GaussSumKernelsF32::combineSplits, new KernelContext(), (FloatArray) x, (FloatArray) partials,
                         (FloatArray) a, (FloatArray) centres, m, splits, scale32);
             } else {
                 DoubleArray table = DoubleArray.fromArray(GaussSumKernelsF64.fineTable());
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, table);
-                if (FP64_MMA) {
+                if (mma) {
                     g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplitMma3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
                             (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
                 } else {
@@ -257,6 +261,18 @@ final class TiledReduction implements AutoCloseable {
                         (DoubleArray) a, (DoubleArray) centres, m, splits, scale);
             }
         }
+    }
+
+    /**
+     * The dense split Gaussian alone ({@link DenseSplit#add}) on clouds already moved near the origin, with the scaled
+     * centre {@code centres} (three values in the precision): for tests of each variant.
+     */
+    static TiledReduction denseSplit(Device device, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a,
+            KernelArray centres, double scale, int fmaShare, boolean mma) {
+        TaskGraph g = new TaskGraph("ksum-split").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, centres);
+        DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, fmaShare, mma);
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
+        return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
     }
 
     /** Runs the kernels once; the result is then in the output array's host side. */
