@@ -4,7 +4,8 @@
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumf-final.sh      (about 120 s)
 # Steps: the first call in a fresh process with an empty kernel cache (NVRTC builds the module) and then with the
-# cached build (every later process); fp32 and fp64 dense, two processes each, --verify on 100 rows; PyTorch chunked
+# cached build (every later process); fp32 and fp64 dense, two processes each, --verify on 100 rows, and one each of
+# the other variants (fp32 with 1 of 8 exponentials on the FMA pipe, fp64 on the tensor cores); PyTorch chunked
 # (cdist, exp, matrix-vector product on 2048-row chunks) on 2 x 10^5 targets x 10^6 sources (its rate; 10^12 pairs take
 # 5x its time), fp32 and fp64; GaussSumKernelsTest through gpu-check (CUDA and NVIDIA OpenCL).
 # Writes under $OUT: runs.jsonl (a {"variant": ...} line before each squall ksum JSON line), torch-ksum.jsonl,
@@ -41,6 +42,8 @@ for round in 1 2; do
   run 25 "fp32" "" "--precision fp32 --repeat 3 --verify --sample 100"
   run 30 "fp64" "" "--precision fp64 --repeat 2 --verify --sample 100"
 done
+run 25 "fp32 fmaShare=1/8" "SQUALL_JAVA_OPTS=-Dsquall.ksum.fmaShare=1/8" "--precision fp32 --repeat 3 --verify --sample 100"
+run 30 "fp64 fp64=mma" "SQUALL_JAVA_OPTS=-Dsquall.ksum.fp64=mma" "--precision fp64 --repeat 2 --verify --sample 100"
 run 20 "first call fp32, cached build" "" "--precision fp32 --repeat 1"
 rm -rf "$COLD"
 step 25 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 200000 --precision fp32 --reps 1 >> \"$T\" 2>> \"$L\""
