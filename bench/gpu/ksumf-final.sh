@@ -5,20 +5,22 @@
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumf-final.sh      (about 120 s)
 # Steps: the first call in a fresh process with an empty kernel cache (NVRTC builds the module) and then with the
 # cached build (every later process); fp32 and fp64 dense, two processes each, --verify on 100 rows, and one each of
-# the other variants (fp32 with 1 of 8 exponentials on the FMA pipe, fp64 on the tensor cores); PyTorch chunked
-# (cdist, exp, matrix-vector product on 2048-row chunks) on 2 x 10^5 targets x 10^6 sources (its rate; 10^12 pairs take
-# 5x its time), fp32 and fp64; GaussSumKernelsTest through gpu-check (CUDA and NVIDIA OpenCL).
+# fp64 on the tensor cores (-Dsquall.ksum.fp64=mma); PyTorch chunked
+# (cdist, exp, matrix-vector product on 2048-row chunks) on 10^5 targets x 10^6 sources (its rate; 10^12 pairs take
+# 10x its time), fp32 and fp64; Nsight Compute on one launch of the fp32 split kernel (--clock-control none); then, if
+# the budget allows, GaussSumKernelsTest through gpu-check (CUDA and NVIDIA OpenCL).
 # Writes under $OUT: runs.jsonl (a {"variant": ...} line before each squall ksum JSON line), torch-ksum.jsonl,
-# runs.log (ending with the summary), gpu-check.txt.
+# runs.log (ending with the summary), ncu-fp32.txt, gpu-check.txt.
 #
-# PREDICTED (H100; before this branch: fp32 301.5 ms = 3.32e12 pairs/s, fp64 1099.6 ms):
-#   fp32 ~290 ms (280-300), ~3.45e12 pairs/s: target 4e12 NOT met (MUFU and issue slots both ~72 % busy at the
-#        SASS counts of 52-56.5 instructions and 52-56 MUFU clocks a source and warp; see hmatrix/PERF.md);
-#        rel err ~4e-7.
-#   fp64 ~0.95 s (0.85-1.05), rel err ~2e-15.
-#   first call, cached build: fp32 ~0.5 s (one 0.29 s kernel run included), fp64 ~1.2 s (one ~0.95 s run); empty
-#        cache: +0.5-1.5 s of NVRTC build.
+# PREDICTED (H100). Midpoint (03:31, before the segment counts below): fp32 301.5 ms (3/16) / 299.6 (1/8), fp64
+# 1014.7 ms (FMA) / 1008.9 (tensor cores), first call 1038 ms cold, 483-545 cached. Since then the number of source
+# segments is raised so the work-groups fill the last wave (fp32 14 segments: 54 698 groups, 12.95 waves of 4 224,
+# against 8.3; fp64 7: 12.95 waves of 1 056, against 9.25; the tensor-core kernel stays at 14.8 waves):
+#   fp32 ~290 ms (280-300), ~3.45e12 pairs/s: target 4e12 NOT met; rel err ~4e-7.
+#   fp64 ~0.98 s (0.95-1.01), rel err ~2e-15; tensor cores ~1.0 s (unchanged: its tail was already small).
+#   first call, cached build: fp32 ~0.5 s; empty cache ~1.0 s.
 #   torch chunked: ~6e10 pairs/s fp32 (~16 s for 10^12 pairs), ~3e10 fp64 (~32 s).
+#   ncu (fp32 split kernel): issue slots and XU (MUFU) pipe both ~70-75 %, MIO throttle the largest stall.
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
@@ -42,12 +44,14 @@ for round in 1 2; do
   run 25 "fp32" "" "--precision fp32 --repeat 3 --verify --sample 100"
   run 30 "fp64" "" "--precision fp64 --repeat 2 --verify --sample 100"
 done
-run 25 "fp32 fmaShare=1/8" "SQUALL_JAVA_OPTS=-Dsquall.ksum.fmaShare=1/8" "--precision fp32 --repeat 3 --verify --sample 100"
 run 30 "fp64 fp64=mma" "SQUALL_JAVA_OPTS=-Dsquall.ksum.fp64=mma" "--precision fp64 --repeat 2 --verify --sample 100"
 run 20 "first call fp32, cached build" "" "--precision fp32 --repeat 1"
 rm -rf "$COLD"
-step 25 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 200000 --precision fp32 --reps 1 >> \"$T\" 2>> \"$L\""
-step 30 "torch peer fp64" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 200000 --precision fp64 --reps 1 >> \"$T\" 2>> \"$L\""
+step 20 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 100000 --precision fp32 --reps 1 >> \"$T\" 2>> \"$L\""
+step 25 "torch peer fp64" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 100000 --precision fp64 --reps 1 >> \"$T\" 2>> \"$L\""
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+SECTIONS="--section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
+[ -n "$NCU" ] && step 45 "ncu gaussExpandedDenseSplit3" bash -c "\"$NCU\" --clock-control none --target-processes all --kernel-name gaussExpandedDenseSplit3 --launch-count 1 $SECTIONS --page details --print-units base \"$S\" ksum --n 1000000 --device cuda:0 --kernel gauss:0.1 --precision fp32 --repeat 1 > \"$OUT/ncu-fp32.txt\" 2>> \"$L\""
 step 70 "gpu-check ksum" bash -c "\"$B/bin/gpu-check\" --select dev.squall.hmatrix.ksum.GaussSumKernelsTest > \"$OUT/gpu-check.txt\" 2>&1"
 rm -rf "$OUT/gpu-check-reports"
 python3 - "$J" "$T" <<'PY' | tee -a "$L"

@@ -145,6 +145,28 @@ class GaussSumKernelsTest {
         }
     }
 
+    /**
+     * The segment count raised for a full last wave: never below the plain count nor above twice it, chunks of whole
+     * blocks covering the sources, and the idle tail no larger than the plain count's (H100-sized devices: 132
+     * multiprocessors, 32 or 8 resident groups each).
+     */
+    @Test
+    void segmentCountsLeaveTheLastWaveNoEmptier() {
+        for (int[] c : new int[][] {{3907, 1_000_000, 32 * 132, 32768}, {1954, 1_000_000, 8 * 132, 8192}, {15625, 1_000_000, 8 * 132, 8192},
+                {40, 300_000, 4 * 7, 8192}, {1, 9301, 32 * 132, 32768}}) {
+            int tiles = c[0], n = c[1], resident = c[2], groups = c[3];
+            int[] plain = TiledReduction.DenseSplit.segments(n, n, tiles, groups);
+            int[] raised = TiledReduction.DenseSplit.segments(n, n, tiles, groups, resident);
+            assertTrue(raised[0] >= plain[0] && raised[0] <= 2 * plain[0], "segments " + raised[0] + " against " + plain[0]);
+            assertEquals(0, raised[1] % KernelSumKernelsF64.PARTIAL, "chunk of whole blocks");
+            assertTrue((long) raised[0] * raised[1] >= n && (long) (raised[0] - 1) * raised[1] < n, "chunks cover the sources, none empty");
+            assertTrue(TiledReduction.DenseSplit.idleTail((long) tiles * raised[0], resident)
+                    <= TiledReduction.DenseSplit.idleTail((long) tiles * plain[0], resident), "idle tail");
+        }
+        int[] fp32 = TiledReduction.DenseSplit.segments(1_000_000, 1_000_000, 3907, 32768, 32 * 132);
+        assertTrue(TiledReduction.DenseSplit.idleTail(3907L * fp32[0], 32 * 132) < 0.01, "reference problem, fp32: " + fp32[0] + " segments");
+    }
+
     /** Targets 2.5 length scales and more from every source: all terms small, rows still accurate relative to themselves. */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("precisions")
