@@ -9,6 +9,7 @@ import dev.squall.tasks.api.KernelMath;
 import dev.squall.tasks.api.LaunchBounds;
 import dev.squall.tasks.api.NoAlias;
 import dev.squall.tasks.api.ReadOnly;
+import dev.squall.tasks.api.Unroll;
 
 /**
  * The fp32 Gaussian sum in 3 dimensions, one column: the reference problem's kernel, without the kernel-family branch
@@ -30,6 +31,10 @@ public final class GaussSumKernelsF32 {
     public static final int TARGETS = 4;
     /** Targets per work-item of {@link #gaussExpandedDense3}. */
     public static final int DENSE_TARGETS = 8;
+    /** {@code fmaShare} of {@link #gaussExpandedDenseSplit3}: one exponential in eight on {@link #exp2Fma}. */
+    public static final int FMA_SHARE_ONE_OF_EIGHT = 0;
+    /** {@code fmaShare} of {@link #gaussExpandedDenseSplit3}: three exponentials in sixteen on {@link #exp2Fma}. */
+    public static final int FMA_SHARE_THREE_OF_SIXTEEN = 1;
     /** {@code 1.5 * 2^23}: adding it rounds a float below {@code 2^22} in magnitude to an integer in the low bits. */
     private static final float ROUNDER = 12582912.0f;
     /**
@@ -432,7 +437,8 @@ public final class GaussSumKernelsF32 {
     @Kernel
     @LaunchBounds(maxGroupSize = 128, minGroupsPerUnit = 8)
     public static void gaussExpandedDenseSplit3(KernelContext ctx, @ReadOnly FloatArray x, @ReadOnly FloatArray y, @ReadOnly FloatArray b,
-            @NoAlias FloatArray partials, @ReadOnly FloatArray centres, int m, int n, int chunk, int splits, float scale) {
+            @NoAlias FloatArray partials, @ReadOnly FloatArray centres, int m, int n, int chunk, int splits, float scale,
+            int fmaShare) {
         float[] ys = ctx.allocateFloatLocalArray(4 * KernelSumKernelsF64.MAX_TILE);
         float[] bs = ctx.allocateFloatLocalArray(KernelSumKernelsF64.MAX_TILE);
         int lid = ctx.localIdx;
@@ -483,7 +489,51 @@ public final class GaussSumKernelsF32 {
             }
             ctx.localBarrier();
             int len = Math.min(stage, s1 - t0);
-            if (active) {
+            if (active && len == stage && fmaShare == FMA_SHARE_THREE_OF_SIXTEEN) {
+                for (@Unroll(1) int k = 0; k < KernelSumKernelsF64.MAX_TILE; k += 4) {
+                    for (@Unroll int s = 0; s < 4; s++) {
+                        int p = k + s;
+                        float v0 = ys[4 * p];
+                        float v1 = ys[4 * p + 1];
+                        float v2 = ys[4 * p + 2];
+                        float bj = ys[4 * p + 3];
+                        float bp = bs[p];
+                        for (@Unroll int t = 0; t < DENSE_TARGETS - 2; t++) {
+                            float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                            part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                        }
+                        float e6 = KernelMath.fma(u0[6], v0, KernelMath.fma(u1[6], v1, KernelMath.fma(u2[6], v2, bj)));
+                        part[6] = KernelMath.fma((s & 1) == 1 ? exp2Fma(e6) : KernelMath.fastExp2(e6), bp, part[6]);
+                        float e7 = KernelMath.fma(u0[7], v0, KernelMath.fma(u1[7], v1, KernelMath.fma(u2[7], v2, bj)));
+                        part[7] = KernelMath.fma(exp2Fma(e7), bp, part[7]);
+                    }
+                }
+                for (int t = 0; t < DENSE_TARGETS; t++) {
+                    acc[t] += part[t];
+                    part[t] = 0.0f;
+                }
+            } else if (active && len == stage) {
+                for (@Unroll(1) int k = 0; k < KernelSumKernelsF64.MAX_TILE; k += 4) {
+                    for (@Unroll int s = 0; s < 4; s++) {
+                        int p = k + s;
+                        float v0 = ys[4 * p];
+                        float v1 = ys[4 * p + 1];
+                        float v2 = ys[4 * p + 2];
+                        float bj = ys[4 * p + 3];
+                        float bp = bs[p];
+                        for (@Unroll int t = 0; t < DENSE_TARGETS - 1; t++) {
+                            float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
+                            part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
+                        }
+                        float e7 = KernelMath.fma(u0[7], v0, KernelMath.fma(u1[7], v1, KernelMath.fma(u2[7], v2, bj)));
+                        part[7] = KernelMath.fma(exp2Fma(e7), bp, part[7]);
+                    }
+                }
+                for (int t = 0; t < DENSE_TARGETS; t++) {
+                    acc[t] += part[t];
+                    part[t] = 0.0f;
+                }
+            } else if (active) {
                 int q = 0;
                 while (q < len) {
                     int stop = Math.min(len, q + KernelSumKernelsF64.PARTIAL - (t0 + q) % KernelSumKernelsF64.PARTIAL);

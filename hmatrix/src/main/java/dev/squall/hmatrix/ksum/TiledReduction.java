@@ -125,7 +125,8 @@ final class TiledReduction implements AutoCloseable {
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
             }
             if (expansion.dense() && dim == 3 && DenseSplit.ENABLED) {
-                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale);
+                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, DenseSplit.FMA_SHARE, DenseSplit.FP64_MMA,
+                        device.info().computeUnits());
             } else if (wide) {
                 g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
                         (FloatArray) a, tiles, rangeOffsets, ranges, (FloatArray) centres, cols, 0, (float) scale);
@@ -184,6 +185,17 @@ final class TiledReduction implements AutoCloseable {
         static final int LOCAL_F32 = local(32), LOCAL_F64 = local(128);
         /** Work-items aimed at over all work-groups: about eight waves on a 132-multiprocessor device. */
         static final int ITEMS = 1 << 20;
+        /**
+         * How many of the fp32 exponentials go to the multiply-add pipe ({@link GaussSumKernelsF32#exp2Fma}):
+         * {@code squall.ksum.fmaShare=1/8} (the default) or {@code 3/16} (for measurements: 301.5 against 299.6 ms on
+         * the H100 at 10^6, bench/results/h100/hmatrix/2026-11-25-ksumf-midpoint).
+         */
+        static final int FMA_SHARE = fmaShare(System.getProperty("squall.ksum.fmaShare", "1/8"));
+        /**
+         * fp64 inner exponents on the FP64 tensor cores ({@link GaussSumKernelsF64#gaussExpandedSplitMma3}):
+         * {@code squall.ksum.fp64=mma}; {@code fma} (the default) runs {@link GaussSumKernelsF64#gaussExpandedSplit3}.
+         */
+        static final boolean FP64_MMA = "mma".equals(System.getProperty("squall.ksum.fp64", "fma"));
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
@@ -197,42 +209,106 @@ final class TiledReduction implements AutoCloseable {
             return w;
         }
 
+        private static int fmaShare(String v) {
+            return switch (v) {
+                case "1/8" -> GaussSumKernelsF32.FMA_SHARE_ONE_OF_EIGHT;
+                case "3/16" -> GaussSumKernelsF32.FMA_SHARE_THREE_OF_SIXTEEN;
+                default -> throw new IllegalArgumentException("squall.ksum.fmaShare=" + v + ": must be 1/8 or 3/16");
+            };
+        }
+
         /** Segments of the {@code n} sources for {@code tiles} tiles of targets: {@code {splits, chunk}}. */
         static int[] segments(long m, int n, int tiles, int groups) {
-            int splits = Integer.getInteger("squall.ksum.splits", (groups + tiles - 1) / tiles);
+            return segmentsOf(m, n, Integer.getInteger("squall.ksum.splits", (groups + tiles - 1) / tiles));
+        }
+
+        /**
+         * {@link #segments}, with the count raised (at most to twice) to the one whose work-groups leave the emptiest
+         * last wave on a device that runs {@code resident} of them at once: the work-groups are of equal length, so a
+         * last wave of a third of the device leaves two thirds of it idle at the end (fp32 at 10^6: 35 163 groups,
+         * 8.3 waves of 4 224; 54 698 with 14 segments, 12.95 waves). {@code squall.ksum.splits} fixes the count.
+         */
+        static int[] segments(long m, int n, int tiles, int groups, long resident) {
+            int[] best = segments(m, n, tiles, groups);
+            if (resident <= 0 || Integer.getInteger("squall.ksum.splits") != null) return best;
+            double least = idleTail((long) tiles * best[0], resident);
+            int plain = best[0];
+            for (int s = plain + 1; s <= 2 * plain; s++) {
+                int[] sc = segmentsOf(m, n, s);
+                double idle = idleTail((long) tiles * sc[0], resident);
+                if (idle < least - 1e-9) {
+                    best = sc;
+                    least = idle;
+                }
+            }
+            return best;
+        }
+
+        /** Fraction of the work-group slots left idle in the last wave: {@code groups} in waves of {@code resident}. */
+        static double idleTail(long groups, long resident) {
+            long slots = (groups + resident - 1) / resident * resident;
+            return (double) (slots - groups) / slots;
+        }
+
+        /** {@code {splits, chunk}} for about {@code splits} segments: chunks of whole blocks of 256, at least {@link #MIN_CHUNK}. */
+        private static int[] segmentsOf(long m, int n, int splits) {
             splits = (int) Math.max(1, Math.min(Math.min(splits, (n + MIN_CHUNK - 1) / MIN_CHUNK), Integer.MAX_VALUE / Math.max(1, m)));
             int chunk = (n + splits - 1) / splits;
             chunk = Math.max(KernelSumKernelsF64.PARTIAL, (chunk + KernelSumKernelsF64.PARTIAL - 1) / KernelSumKernelsF64.PARTIAL * KernelSumKernelsF64.PARTIAL);
             return new int[] {Math.max(1, (n + chunk - 1) / chunk), chunk};
         }
 
-        /** Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds. */
+        /**
+         * Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds; {@code fmaShare}
+         * picks the fp32 exponentials on the FMA pipe, {@code mma} the fp64 kernel on the tensor cores; {@code units} is
+         * the device's multiprocessor count (0: unknown), for the number of segments.
+         */
         static void add(TaskGraph g, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a, KernelArray centres,
-                float scale32, double scale) {
+                float scale32, double scale, int fmaShare, boolean mma, int units) {
             int m = Math.toIntExact(x.getSizeLong() / 3), n = Math.toIntExact(y.getSizeLong() / 3);
             boolean f32 = p == Precision.FP32;
             int local = f32 ? LOCAL_F32 : LOCAL_F64;
-            int tileWidth = local * (f32 ? GaussSumKernelsF32.DENSE_TARGETS : GaussSumKernelsF64.TARGETS);
+            if (!f32 && mma && local % 32 != 0) throw new IllegalArgumentException("squall.ksum.local=" + local + ": the tensor-core kernel needs a multiple of 32");
+            int tileWidth = f32 ? local * GaussSumKernelsF32.DENSE_TARGETS
+                    : mma ? local / 32 * GaussSumKernelsF64.MMA_TARGETS : local * GaussSumKernelsF64.TARGETS;
             int tiles = Math.max(1, (m + tileWidth - 1) / tileWidth);
-            int[] sc = segments(m, n, tiles, ITEMS / local);
+            // work-groups resident on a multiprocessor: 64 registers a work-item (the kernels' launch bound), at most 32 groups
+            int[] sc = segments(m, n, tiles, ITEMS / local, (long) units * Math.min(32, 1024 / local));
             int splits = sc[0], chunk = sc[1];
             KernelArray partials = p.allocate((long) splits * Math.max(1, m));
             WorkerGrid grid = WorkerGrid.of((long) tiles * splits * local).withLocal(local);
             WorkerGrid each = WorkerGrid.of((long) (m + 255) / 256 * 256).withLocal(256);
             if (f32) {
                 g.task("sum", grid, GaussSumKernelsF32::gaussExpandedDenseSplit3, new KernelContext(), (FloatArray) x, (FloatArray) y,
-                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32);
+                        (FloatArray) b, (FloatArray) partials, (FloatArray) centres, m, n, chunk, splits, scale32, fmaShare);
                 g.task("combine", each, GaussSumKernelsF32::combineSplits, new KernelContext(), (FloatArray) x, (FloatArray) partials,
                         (FloatArray) a, (FloatArray) centres, m, splits, scale32);
             } else {
                 DoubleArray table = DoubleArray.fromArray(GaussSumKernelsF64.fineTable());
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, table);
-                g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
-                        (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                if (mma) {
+                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplitMma3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                } else {
+                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
+                }
                 g.task("combine", each, GaussSumKernelsF64::combineSplits, new KernelContext(), (DoubleArray) x, (DoubleArray) partials,
                         (DoubleArray) a, (DoubleArray) centres, m, splits, scale);
             }
         }
+    }
+
+    /**
+     * The dense split Gaussian alone ({@link DenseSplit#add}) on clouds already moved near the origin, with the scaled
+     * centre {@code centres} (three values in the precision): for tests of each variant.
+     */
+    static TiledReduction denseSplit(Device device, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a,
+            KernelArray centres, double scale, int fmaShare, boolean mma) {
+        TaskGraph g = new TaskGraph("ksum-split").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, centres);
+        DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, fmaShare, mma, device.info().computeUnits());
+        g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
+        return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
     }
 
     /** Runs the kernels once; the result is then in the output array's host side. */

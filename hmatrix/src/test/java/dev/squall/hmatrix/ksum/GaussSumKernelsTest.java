@@ -104,6 +104,69 @@ class GaussSumKernelsTest {
         }
     }
 
+    static Stream<Arguments> splitVariants() {
+        // device, precision, fp32 exponentials on the FMA pipe, fp64 on the tensor cores
+        return KernelSumTest.devices().stream().flatMap(d -> Stream.of(
+                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_ONE_OF_EIGHT, false),
+                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_THREE_OF_SIXTEEN, false),
+                Arguments.of(d, Precision.FP64, 0, false),
+                Arguments.of(d, Precision.FP64, 0, true)));
+    }
+
+    /**
+     * Each variant of the split kernels (fp32: 1 of 8 or 3 of 16 exponentials on the FMA pipe; fp64: FMA or tensor
+     * cores) against the plain fp64 Java sum, on counts that are not multiples of the tiles or stages (full stages and a
+     * partial last one), signed weights, several segments, and targets off the centre in every direction.
+     */
+    @ParameterizedTest(name = "{0} {1} fmaShare={2} mma={3}")
+    @MethodSource("splitVariants")
+    void everySplitKernelVariantMatchesJavaReference(Device device, Precision p, int fmaShare, boolean mma) {
+        int m = 707, n = 9301;
+        PointSet x = cube(m, -0.5, 1.0, 21), y = cube(n, -0.5, 1.0, 22);
+        double[] b = new SplittableRandom(23).doubles(n, -0.3, 1).toArray();
+        double l = 0.1, scale = Math.sqrt(0.5 / (l * l) / Math.log(2));
+        assertTrue(TiledReduction.DenseSplit.segments(m, n, 1, TiledReduction.DenseSplit.ITEMS / 32)[0] > 1, "more than one segment");
+        double[] got;
+        try (TiledReduction r = TiledReduction.denseSplit(device, p, p.fromDoubles(x.coordinates()), p.fromDoubles(y.coordinates()),
+                p.fromDoubles(b), p.allocate(m), p.fromDoubles(new double[3]), scale, fmaShare, mma)) {
+            r.run();
+            got = r.result(m);
+        }
+        PairKernel k = PairKernel.parse("gauss:" + l);
+        double[] want = reference(k, x, y, b, 1);
+        for (int i = 0; i < m; i++) {
+            double abs = 0;
+            for (int j = 0; j < n; j++) {
+                double d = x.distance(i, y, j);
+                abs += Math.exp(-0.5 / (l * l) * d * d) * Math.abs(b[j]);
+            }
+            double err = Math.abs(got[i] - want[i]) / abs;
+            assertTrue(err < (p == Precision.FP64 ? 1e-13 : 2e-6), "row " + i + ": error " + err + " of sum |k b| " + abs);
+        }
+    }
+
+    /**
+     * The segment count raised for a full last wave: never below the plain count nor above twice it, chunks of whole
+     * blocks covering the sources, and the idle tail no larger than the plain count's (H100-sized devices: 132
+     * multiprocessors, 32 or 8 resident groups each).
+     */
+    @Test
+    void segmentCountsLeaveTheLastWaveNoEmptier() {
+        for (int[] c : new int[][] {{3907, 1_000_000, 32 * 132, 32768}, {1954, 1_000_000, 8 * 132, 8192}, {15625, 1_000_000, 8 * 132, 8192},
+                {40, 300_000, 4 * 7, 8192}, {1, 9301, 32 * 132, 32768}}) {
+            int tiles = c[0], n = c[1], resident = c[2], groups = c[3];
+            int[] plain = TiledReduction.DenseSplit.segments(n, n, tiles, groups);
+            int[] raised = TiledReduction.DenseSplit.segments(n, n, tiles, groups, resident);
+            assertTrue(raised[0] >= plain[0] && raised[0] <= 2 * plain[0], "segments " + raised[0] + " against " + plain[0]);
+            assertEquals(0, raised[1] % KernelSumKernelsF64.PARTIAL, "chunk of whole blocks");
+            assertTrue((long) raised[0] * raised[1] >= n && (long) (raised[0] - 1) * raised[1] < n, "chunks cover the sources, none empty");
+            assertTrue(TiledReduction.DenseSplit.idleTail((long) tiles * raised[0], resident)
+                    <= TiledReduction.DenseSplit.idleTail((long) tiles * plain[0], resident), "idle tail");
+        }
+        int[] fp32 = TiledReduction.DenseSplit.segments(1_000_000, 1_000_000, 3907, 32768, 32 * 132);
+        assertTrue(TiledReduction.DenseSplit.idleTail(3907L * fp32[0], 32 * 132) < 0.01, "reference problem, fp32: " + fp32[0] + " segments");
+    }
+
     /** Targets 2.5 length scales and more from every source: all terms small, rows still accurate relative to themselves. */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("precisions")
