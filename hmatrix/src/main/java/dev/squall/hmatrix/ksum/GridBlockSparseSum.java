@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 /**
  * Block-sparse kernel sums over a grid clustering, every step on the device with the data resident
@@ -57,8 +59,12 @@ public final class GridBlockSparseSum implements AutoCloseable {
     static final int SORTED_CLUSTER_LIMIT = 4096;
     private static final int W = GridClusterKernels.WIDTH;
 
-    /** Wall times (ms): clustering (keys, sort, boundaries), build (geometry, sorted arrays), ranges, sum (with the un-permutation). */
-    public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    /**
+     * Wall times (ms): staging (shape and finiteness checks, bounding boxes, page-locked copies of the points and
+     * {@code b}), clustering (uploads, keys, sort, boundaries, geometry, sorted arrays: one launch set), ranges (count,
+     * scans, write), sum (kernel, un-permutation, results to the heap), total.
+     */
+    public record Phases(double stagingMs, double clusteringMs, double rangesMs, double sumMs, double totalMs) {
     }
 
     /**
@@ -69,11 +75,16 @@ public final class GridBlockSparseSum implements AutoCloseable {
             int[] sourceOrder, List<Step> steps) {
     }
 
-    /** Wall time of one step of a product (host work, or a launch set with its transfers), in the order they ran. */
-    public record Step(String name, double ms) {
+    /**
+     * Wall time of one step of a product (host work, or a launch set with its transfers), in the order they ran; for a
+     * launch set also the device's own times from its queue's events (copies to the device, kernels, copies back),
+     * null for host work.
+     */
+    public record Step(String name, double ms, Double toDeviceMs, Double kernelMs, Double toHostMs) {
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%s %.2f", name, ms);
+            return kernelMs == null ? String.format(java.util.Locale.ROOT, "%s %.2f", name, ms)
+                    : String.format(java.util.Locale.ROOT, "%s %.2f [up %.2f, kernels %.2f, down %.2f]", name, ms, toDeviceMs, kernelMs, toHostMs);
         }
     }
 
@@ -83,10 +94,31 @@ public final class GridBlockSparseSum implements AutoCloseable {
         long last = System.nanoTime();
 
         long lap(String name) {
+            return lap(name, null);
+        }
+
+        /** A step that ran launch sets: their device times added up ({@code profiles} may be null: host work). */
+        long lap(String name, Profile[] profiles) {
             long now = System.nanoTime();
-            steps.add(new Step(name, (now - last) / 1e6));
+            Double up = null, kernels = null, down = null;
+            if (profiles != null) {
+                double u = 0, k = 0, d = 0;
+                for (Profile p : profiles) {
+                    u += nanToZero(p.toDeviceMillis());
+                    k += nanToZero(p.kernelMillis());
+                    d += nanToZero(p.toHostMillis());
+                }
+                up = u;
+                kernels = k;
+                down = d;
+            }
+            steps.add(new Step(name, (now - last) / 1e6, up, kernels, down));
             last = now;
             return now;
+        }
+
+        private static double nanToZero(double v) {
+            return Double.isNaN(v) ? 0 : v;
         }
     }
 
@@ -214,19 +246,31 @@ public final class GridBlockSparseSum implements AutoCloseable {
         if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs BlockSparseSum (clusters given by the caller)");
         Laps laps = new Laps();
         long t0 = laps.last;
-        KernelSum.check(x, y, b, cols, y.size(), "b");
+        checkShapes(x, y, b, cols);
         if (repeat < 0) throw new IllegalArgumentException("repeat count must not be negative, got " + repeat);
-        laps.lap("check");
         int m = x.size(), n = y.size(), dim = x.dim();
         if (m == 0 || n == 0) {
+            KernelSum.check(x, y, b, cols, n, "b");
             KernelSum.Result r = new KernelSum.Result(new double[m * cols], new Profile(0, 0, 0, 0, 0), 0, m == 0 ? 0 : 1.0, new double[m], 0, 0);
             return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n], List.of());
         }
         Device dev = engine.device();
         Precision p = engine.precision();
         PairKernel k = engine.kernel();
-        double[][] box = box(x, y);
-        laps.lap("box");
+        if (device != null && device != dev) close();
+        device = dev;
+        // one parallel pass over each input: the page-locked copy, with the bounding box of each cloud and the
+        // finiteness check and far-bound sums of b on the way
+        double[][] tBox = new double[2][], sBox = new double[2][];
+        DoubleArray tCoords = stageCloud("tcoords", x, tBox), sCoords = stageCloud("scoords", y, sBox);
+        double[] bStats = new double[2];
+        DoubleArray bArr = stageWeights(b, cols, bStats);
+        double[][] box = {new double[dim], new double[dim]};
+        for (int d = 0; d < dim; d++) {
+            box[0][d] = Math.min(tBox[0][d], sBox[0][d]);
+            box[1][d] = Math.max(tBox[1][d], sBox[1][d]);
+        }
+        long t1s = laps.lap("stage");
         double[] lo = box[0], mid = new double[dim];
         for (int d = 0; d < dim; d++) mid[d] = 0.5 * (box[0][d] + box[1][d]);
         // sources: cells of side cell; targets: the same grid with targetSpan cells merged along the first coordinate
@@ -236,12 +280,10 @@ public final class GridBlockSparseSum implements AutoCloseable {
         tSide[0] = cell * targetSpan;
         int[] sCells = cells(box, sSide), tCells = cells(box, tSide);
         int sCellsTotal = product(sCells), tCellsTotal = product(tCells);
-        if (device != null && device != dev) close();
-        device = dev;
         List<KernelArray> owned = new ArrayList<>();
         try {
-            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; the
-            // cluster counts come back
+            // clustering: keys, histogram, scans, boundaries, scatter, each cluster in original order, geometry; then the
+            // per-cluster sum |b| and the sorted clouds and b in the precision; the cluster counts come back
             DoubleArray loArr = values("lo", lo), shift = values("shift", mid);
             IntArray sCellsArr = values("sCells", sCells), tCellsArr = values("tCells", tCells);
             DoubleArray sInv = values("sInv", inverse(sSide)), tInv = values("tInv", inverse(tSide));
@@ -249,34 +291,28 @@ public final class GridBlockSparseSum implements AutoCloseable {
             TaskGraph cg = new TaskGraph("ksum-grid-clusters")
                     .transferToDevice(DataTransferMode.EVERY_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
                     .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
-            Side tx = side(cg, "t", x, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
-            Side sy = side(cg, "s", y, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
+            Side tx = side(cg, "t", tCoords, m, dim, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
+            Side sy = side(cg, "s", sCoords, n, dim, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
             int cellsTotal = sCellsTotal;
             int[] cells = sCells;
-            DoubleArray bArr = staged("b", b);
             long sCap = Math.min(n, cellsTotal);
             DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
             KernelArray xv = ws("xv", (long) m * dim, len -> onDevice(p, len)), yv = ws("yv", (long) n * dim, len -> onDevice(p, len));
             KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
             DoubleArray noShift = values("noShift", new double[cols]);
-            cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
-            laps.lap("stage+graph");
-            run("clusters " + m + " " + n + " " + dim + " " + tCellsTotal + " " + sCellsTotal, cg);
-            laps.lap("clusters");
-            int tq = scalars.get(0), sq = scalars.get(1);
-            long t1c = laps.last;
-            TaskGraph bg = new TaskGraph("ksum-grid-build").transferToDevice(DataTransferMode.EVERY_EXECUTION, bArr, noShift, shift)
+            cg.transferToDevice(DataTransferMode.EVERY_EXECUTION, bArr, noShift, shift)
                     .task("abs", grid(sCap), GridClusterKernels::absSums, new KernelContext(), bArr, sy.order, sy.start, sy.clusterOfCell,
                             absSums, cellsTotal, cols);
-            gather(bg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
-            gather(bg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
-            gather(bg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
-            run("build " + m + " " + n + " " + dim + " " + cols + " " + sCellsTotal, bg);
-            long t2 = laps.lap("build");
+            gather(cg, "gx", p, tx.coords, tx.order, xv, shift, m, dim);
+            gather(cg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
+            gather(cg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
+            cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
+            Profile clustered = run("clusters " + m + " " + n + " " + dim + " " + cols + " " + tCellsTotal + " " + sCellsTotal, cg);
+            long t1c = laps.lap("clusters", new Profile[] {clustered});
+            int tq = scalars.get(0), sq = scalars.get(1);
 
             // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
-            double[] far = BlockSparseSum.farLimits(engine.kernel(), rule, b, cols);
-            laps.lap("far");
+            double[] far = BlockSparseSum.farLimits(engine.kernel(), rule, bStats[0], bStats[1]);
             double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
             double[] real = new double[6 + dim];
             real[0] = 1.0 / cell;
@@ -312,12 +348,13 @@ public final class GridBlockSparseSum implements AutoCloseable {
             rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
                     .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
-            run("count " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
-            laps.lap("count");
+            Profile counted = run("count " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
+            laps.lap("count", new Profile[] {counted});
             int totalRanges = totals.get(0), totalTiles = totals.get(1);
             long pairs = pairsArr.get(0);
             boolean whole = pairs == (long) m * n;
             IntArray tiles, tileRangeOffsets, tileRanges;
+            Profile written = null;
             KernelArray centres = null;
             TiledReduction.Expansion expansion = null;
             if (whole) {
@@ -326,7 +363,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 tiles = add(owned, TiledReduction.denseTiles(m, width));
                 tileRangeOffsets = add(owned, IntArray.fromArray(0, 1));
                 tileRanges = add(owned, IntArray.fromArray(0, n));
-                if (engine.expands()) expansion = new TiledReduction.Expansion(new double[dim], x.reach(mid), n * KernelSum.maxAbs(b), true);
+                if (engine.expands()) expansion = new TiledReduction.Expansion(new double[dim], x.reach(mid), n * bStats[1], true);
             } else {
                 tiles = ws("tiles", 3L * totalTiles, IntArray::onDevice);
                 tileRangeOffsets = rangeOffsets;
@@ -340,7 +377,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 if (engine.expands()) {
                     // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
                     double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
-                    expansion = new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * KernelSum.maxAbs(b), false);
+                    expansion = new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * bStats[1], false);
                     double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
                     centres = ws("centres", (long) tq * dim, len -> onDevice(p, len));
                     if (p == Precision.FP32) {
@@ -351,9 +388,9 @@ public final class GridBlockSparseSum implements AutoCloseable {
                                 (DoubleArray) centres, scale, tq * dim, dim);
                     }
                 }
-                run("write " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
+                written = run("write " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
             }
-            long t3 = laps.lap("write");
+            long t3 = laps.lap("write", written == null ? null : new Profile[] {written});
 
             // the sum, then the results and row bounds back in the caller's order
             KernelArray sorted = ws("sorted", (long) m * cols, len -> onDevice(p, len));
@@ -372,22 +409,28 @@ public final class GridBlockSparseSum implements AutoCloseable {
             if (withOrders) ug.transferToHost(DataTransferMode.EVERY_EXECUTION, tx.order, sy.order);
             TiledReduction sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width,
                     expansion, centres);
+            // the result arrays are allocated (and their pages touched by the zeroing) on another thread while the device sums
+            long resultLength = (long) m * cols;
+            CompletableFuture<double[][]> heap = CompletableFuture.supplyAsync(
+                    () -> new double[][] {new double[Math.toIntExact(resultLength)], new double[m]});
+            Profile unpermuted;
             try {
                 laps.lap("sum-graph");
                 first = sum.run();
                 profile = sum.median(first, repeat);
-                laps.lap("sum");
-                run("unpermute " + m + " " + cols + " " + withOrders, ug);
-                laps.lap("unpermute");
+                laps.lap("sum", new Profile[] {first});
+                unpermuted = run("unpermute " + m + " " + cols + " " + withOrders, ug);
+                laps.lap("unpermute", new Profile[] {unpermuted});
             } finally {
                 sum.release(); // the arrays stay on the device for the next product
             }
-            double[] a = heapCopy(values), rb = heapCopy(rowBounds);
+            double[][] out = heap.join();
+            double[] a = heapCopy(values, out[0]), rb = heapCopy(rowBounds, out[1]);
             int[] ox = withOrders ? orderOf(tx.order, m) : null, oy = withOrders ? orderOf(sy.order, n) : null;
             long t4 = laps.lap("heap");
             double fraction = (double) pairs / ((double) m * n);
-            KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t2) / 1e6, first.hostMicros() / 1e3);
-            Phases phases = new Phases((t1c - t0) / 1e6, (t2 - t1c) / 1e6, (t3 - t2) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
+            KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t1c) / 1e6, first.hostMicros() / 1e3);
+            Phases phases = new Phases((t1s - t0) / 1e6, (t1c - t1s) / 1e6, (t3 - t1c) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
             return new Outcome(result, tq, sq, phases, ox, oy, List.copyOf(laps.steps));
         } finally {
             dev.free(owned.toArray(KernelArray[]::new));
@@ -400,11 +443,9 @@ public final class GridBlockSparseSum implements AutoCloseable {
     }
 
     /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
-    private Side side(TaskGraph g, String tag, PointSet points, DoubleArray lo, IntArray cells, DoubleArray invCells, int cellCount,
-            IntArray scalars, int countAt, int largestAt) {
-        int n = points.size(), dim = points.dim();
+    private Side side(TaskGraph g, String tag, DoubleArray coords, int n, int dim, DoubleArray lo, IntArray cells, DoubleArray invCells,
+            int cellCount, IntArray scalars, int countAt, int largestAt) {
         long cap = Math.min(n, cellCount);
-        DoubleArray coords = staged(tag + "coords", points.coordinatesView());
         IntArray keys = ws(tag + "keys", n, IntArray::onDevice), counts = ws(tag + "counts", cellCount + 1L, IntArray::onDevice);
         IntArray fill = ws(tag + "fill", cellCount, IntArray::onDevice), flags = ws(tag + "flags", cellCount + 1L, IntArray::onDevice);
         IntArray order = ws(tag + "order", n, IntArray::onDevice), start = ws(tag + "start", cap + 1, IntArray::onDevice);
@@ -501,25 +542,108 @@ public final class GridBlockSparseSum implements AutoCloseable {
         return a;
     }
 
-    /** A workspace array of the device's page-locked host memory holding a copy of {@code v} (copied in parallel chunks). */
-    private DoubleArray staged(String role, double[] v) {
+    /** Points a chunk of the parallel host passes. */
+    private static final int CHUNK_POINTS = 1 << 14;
+
+    /**
+     * A workspace array of the device's page-locked host memory holding a copy of the coordinates of {@code s}, copied
+     * in parallel chunks; {@code box} receives the cloud's lower and upper corners (computed from each chunk as it is
+     * copied, while it is in cache).
+     */
+    private DoubleArray stageCloud(String role, PointSet s, double[][] box) {
         Device dev = device;
+        double[] v = s.coordinatesView();
+        int dim = s.dim(), points = s.size();
         DoubleArray a = ws(role, v.length, len -> DoubleArray.pinned(len, dev));
         MemorySegment dst = a.segment();
-        int chunk = 1 << 18;
-        java.util.stream.IntStream.range(0, (v.length + chunk - 1) / chunk).parallel().forEach(c -> {
-            int from = c * chunk, count = Math.min(chunk, v.length - from);
-            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, count);
-        });
+        double[][] parts = IntStream.range(0, (points + CHUNK_POINTS - 1) / CHUNK_POINTS).parallel().mapToObj(part -> {
+            int from = part * CHUNK_POINTS * dim, to = Math.min(points, (part + 1) * CHUNK_POINTS) * dim;
+            double[] lh = new double[2 * dim];
+            Arrays.fill(lh, 0, dim, Double.POSITIVE_INFINITY);
+            Arrays.fill(lh, dim, 2 * dim, Double.NEGATIVE_INFINITY);
+            for (int i = from; i < to; i += dim) {
+                for (int d = 0; d < dim; d++) {
+                    double c = v[i + d];
+                    lh[d] = Math.min(lh[d], c);
+                    lh[dim + d] = Math.max(lh[dim + d], c);
+                }
+            }
+            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, to - from);
+            return lh;
+        }).toArray(double[][]::new);
+        box[0] = new double[dim];
+        box[1] = new double[dim];
+        Arrays.fill(box[0], Double.POSITIVE_INFINITY);
+        Arrays.fill(box[1], Double.NEGATIVE_INFINITY);
+        for (double[] lh : parts) {
+            for (int d = 0; d < dim; d++) {
+                box[0][d] = Math.min(box[0][d], lh[d]);
+                box[1][d] = Math.max(box[1][d], lh[dim + d]);
+            }
+        }
         return a;
     }
 
-    /** The host side of {@code a} copied to the heap in parallel chunks. */
-    private static double[] heapCopy(DoubleArray a) {
-        int n = Math.toIntExact(a.getSizeLong()), chunk = 1 << 18;
-        double[] v = new double[n];
+    /**
+     * {@code b} copied into the page-locked workspace array in parallel chunks, checked to be finite on the way (the
+     * first non-finite value is reported by index), with {@code stats = {sum_j max_c |b_jc|, max_jc |b_jc|}} (chunk sums
+     * added in order, so the result does not depend on the threads).
+     *
+     * @throws IllegalArgumentException for a value of {@code b} that is NaN or infinite
+     */
+    private DoubleArray stageWeights(double[] b, int cols, double[] stats) {
+        Device dev = device;
+        DoubleArray a = ws("b", b.length, len -> DoubleArray.pinned(len, dev));
+        MemorySegment dst = a.segment();
+        int rows = b.length / cols;
+        double[][] parts = IntStream.range(0, (rows + CHUNK_POINTS - 1) / CHUNK_POINTS).parallel().mapToObj(part -> {
+            int from = part * CHUNK_POINTS, to = Math.min(rows, from + CHUNK_POINTS);
+            double sum = 0, largest = 0, bad = -1;
+            for (int j = from; j < to; j++) {
+                double row = 0;
+                for (int c = 0; c < cols; c++) {
+                    double v = b[j * cols + c];
+                    if (!Double.isFinite(v) && bad < 0) bad = (double) j * cols + c;
+                    row = Math.max(row, Math.abs(v));
+                }
+                sum += row;
+                largest = Math.max(largest, row);
+            }
+            MemorySegment.copy(b, from * cols, dst, ValueLayout.JAVA_DOUBLE, (long) from * cols * Double.BYTES, (to - from) * cols);
+            return new double[] {sum, largest, bad};
+        }).toArray(double[][]::new);
+        double sum = 0, largest = 0;
+        for (double[] part : parts) {
+            if (part[2] >= 0) {
+                int at = (int) part[2];
+                throw new IllegalArgumentException("b[" + at + "] is " + b[at] + ": values must be finite");
+            }
+            sum += part[0];
+            largest = Math.max(largest, part[1]);
+        }
+        stats[0] = sum;
+        stats[1] = largest;
+        return a;
+    }
+
+    /** The sizes {@link KernelSum#check} checks, without its pass over {@code b} (the staging checks the values). */
+    private static void checkShapes(PointSet x, PointSet y, double[] b, int cols) {
+        Objects.requireNonNull(x, "targets");
+        Objects.requireNonNull(y, "sources");
+        Objects.requireNonNull(b, "b");
+        if (x.dim() != y.dim()) throw new IllegalArgumentException("targets are " + x.dim() + "-dimensional, sources " + y.dim() + "-dimensional");
+        if (cols < 1) throw new IllegalArgumentException("column count must be at least 1, got " + cols);
+        if ((long) y.size() * cols != b.length) {
+            throw new IllegalArgumentException("b holds " + b.length + " values; " + y.size() + " points x " + cols + " columns need "
+                    + (long) y.size() * cols);
+        }
+    }
+
+    /** The host side of {@code a} copied into {@code v} (of its length) in parallel chunks. */
+    private static double[] heapCopy(DoubleArray a, double[] v) {
+        int n = v.length, chunk = 1 << 18;
         MemorySegment src = a.segment();
-        java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
+        IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
             int from = c * chunk, count = Math.min(chunk, n - from);
             MemorySegment.copy(src, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, v, from, count);
         });
@@ -544,13 +668,13 @@ public final class GridBlockSparseSum implements AutoCloseable {
      * workspace's, and a reallocated workspace array drops every kept plan), or through a new plan kept under it:
      * later products of the same sizes skip the plans' preparation.
      */
-    private void run(String key, TaskGraph g) {
+    private Profile run(String key, TaskGraph g) {
         ExecutionPlan plan = plans.get(key);
         if (plan == null) {
-            plan = new ExecutionPlan(g.snapshot()).withDevice(device);
+            plan = new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true);
             plans.put(key, plan);
         }
-        plan.execute();
+        return plan.execute().profile();
     }
 
     private void closePlans() {
