@@ -58,6 +58,12 @@ public final class GridBlockSparseSum implements AutoCloseable {
     /** Clusters of more points keep the scatter's order (the per-cluster insertion sort would be quadratic). */
     static final int SORTED_CLUSTER_LIMIT = 4096;
     private static final int W = GridClusterKernels.WIDTH;
+    /**
+     * Whether the fp32 Gaussian in 3 dimensions runs {@link GridGaussKernelsF32#gaussTiles3} (one warp a tile of up to
+     * 256 targets, idle target lanes adding a share of the sources) rather than {@link TiledReduction}'s tile kernels;
+     * the system property {@code squall.ksum.sparse=tiled} picks the latter (for measurements).
+     */
+    static final boolean WARP_TILES = !"tiled".equals(System.getProperty("squall.ksum.sparse"));
 
     /**
      * Wall times (ms): staging (shape and finiteness checks, bounding boxes, page-locked copies of the points and
@@ -327,7 +333,14 @@ public final class GridBlockSparseSum implements AutoCloseable {
             ints[1] = k.code();
             ints[2] = tCellsTotal;
             System.arraycopy(cells, 0, ints, 3, dim);
-            int width = tileWidthFor(m, tq);
+            // the expanded Gaussian about each target cluster's centroid: clusters lie within their cell, so no target is
+            // farther than the cell's diagonal from its centroid
+            double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
+            TiledReduction.Expansion sparseExpansion = engine.expands()
+                    ? new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * bStats[1], false) : null;
+            boolean warpTiles = WARP_TILES && p == Precision.FP32 && dim == 3 && cols == 1 && k.code() == KernelSumKernelsF64.GAUSS
+                    && sparseExpansion != null && sparseExpansion.fits(k, p);
+            int width = warpTiles ? GridGaussKernelsF32.TILE : tileWidthFor(m, tq);
             DoubleArray realArr = values("real", real);
             IntArray intsArr = values("ints", ints);
             IntArray rangeOffsets = ws("rangeOffsets", tq + 1L, IntArray::onDevice), tileOffsets = ws("tileOffsets", tq + 1L, IntArray::onDevice);
@@ -375,9 +388,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                         .task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
                                 tiles, tCellsTotal, width);
                 if (engine.expands()) {
-                    // clusters lie within their cell: no target is farther than the cell's diagonal from its centroid
-                    double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
-                    expansion = new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * bStats[1], false);
+                    expansion = sparseExpansion;
                     double scale = Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
                     centres = ws("centres", (long) tq * dim, len -> onDevice(p, len));
                     if (p == Precision.FP32) {
@@ -407,8 +418,20 @@ public final class GridBlockSparseSum implements AutoCloseable {
             }
             ug.transferToHost(DataTransferMode.EVERY_EXECUTION, values, rowBounds);
             if (withOrders) ug.transferToHost(DataTransferMode.EVERY_EXECUTION, tx.order, sy.order);
-            TiledReduction sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width,
-                    expansion, centres);
+            TiledReduction sum = null;
+            TaskGraph warpSum = null;
+            String warpKey = null;
+            if (warpTiles && !whole) {
+                float scale = (float) Math.sqrt(0.5 * k.inverseSquaredLength() / Math.log(2));
+                warpSum = new TaskGraph("ksum-grid-sum").task("sum",
+                        WorkerGrid.of((long) totalTiles * GridGaussKernelsF32.LANES).withLocal(GridGaussKernelsF32.LANES),
+                        GridGaussKernelsF32::gaussTiles3, new KernelContext(), (FloatArray) xv, (FloatArray) yv, (FloatArray) bv,
+                        (FloatArray) sorted, tiles, tileRangeOffsets, tileRanges, (FloatArray) centres, scale);
+                warpKey = "sum " + m + " " + totalTiles + " " + totalRanges + " " + scale;
+            } else {
+                sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width, expansion,
+                        centres);
+            }
             // the result arrays are allocated (and their pages touched by the zeroing) on another thread while the device sums
             long resultLength = (long) m * cols;
             CompletableFuture<double[][]> heap = CompletableFuture.supplyAsync(
@@ -416,13 +439,21 @@ public final class GridBlockSparseSum implements AutoCloseable {
             Profile unpermuted;
             try {
                 laps.lap("sum-graph");
-                first = sum.run();
-                profile = sum.median(first, repeat);
+                if (sum != null) {
+                    first = sum.run();
+                    profile = sum.median(first, repeat);
+                } else {
+                    first = run(warpKey, warpSum);
+                    Profile[] runs = new Profile[repeat];
+                    for (int r = 0; r < repeat; r++) runs[r] = run(warpKey, warpSum);
+                    Arrays.sort(runs, java.util.Comparator.comparingDouble(Profile::kernelMillis));
+                    profile = repeat == 0 ? first : runs[repeat / 2];
+                }
                 laps.lap("sum", new Profile[] {first});
                 unpermuted = run("unpermute " + m + " " + cols + " " + withOrders, ug);
                 laps.lap("unpermute", new Profile[] {unpermuted});
             } finally {
-                sum.release(); // the arrays stay on the device for the next product
+                if (sum != null) sum.release(); // the arrays stay on the device for the next product
             }
             double[][] out = heap.join();
             double[] a = heapCopy(values, out[0]), rb = heapCopy(rowBounds, out[1]);

@@ -237,6 +237,61 @@ class GridBlockSparseSumTest {
         }
     }
 
+    static Stream<Arguments> warpTileCases() {
+        // points, targets, sources, cell, kernel, cutoff: clusters of about 0.3, 3, 60 points and of up to ~1000 (several
+        // tiles a cluster), sizes off the tile and stage widths
+        return devices().stream().flatMap(d -> Stream.of(
+                Arguments.of(d, "uniform", 2000, 2500, 0.02, "gauss:0.02", 0.06),
+                Arguments.of(d, "uniform", 3001, 2800, 0.1, "gauss:0.05", 0.2),
+                Arguments.of(d, "uniform", 4000, 3501, 0.25, "gauss:0.1", 0.3),
+                Arguments.of(d, "gaussian", 6000, 5001, 0.15, "gauss:0.06", 0.2)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}x{3} cell={4} {5} cutoff={6}")
+    @MethodSource("warpTileCases")
+    void fp32GaussianTilesOfOneWarpComputeExactlyTheKeptPairs(Device device, String points, int m, int n, double cell, String kernel,
+            double cutoff) {
+        // the fp32 Gaussian in 3 dimensions runs GridGaussKernelsF32.gaussTiles3: every kept pair once, to fp32 rounding
+        PairKernel k = PairKernel.parse(kernel);
+        PointSet x = PointSet.named(points, m, 3, 61), y = PointSet.named(points, n, 3, 62);
+        double[] b = random(n, 63);
+        KernelSum ks = new KernelSum(k, Precision.FP32, device);
+        KernelSum.Result r = new GridBlockSparseSum(ks, cell).apply(x, y, b, 1, KeepRule.withinTightBounds(cutoff), 1).result();
+        HostGrid g = HostGrid.of(x, y, cell);
+        var bx = balls(x, g.xKeys()); var by = balls(y, g.yKeys());
+        // fp32 rounding of a term: the coordinates (at most `reach` from the clouds' midpoint, where they are rounded)
+        // move its exponent |x - y|^2 / (2 l^2) by about 2 u reach |x - y| / l^2 each, the expanded exponent's parts
+        // (|v|^2 with v = y - centroid, |v| <= |x - y| + the cell's diagonal) by a few u |v|^2 / l^2, the exponential
+        // and the sums by a few u
+        double u = 0x1p-24, c = k.inverseSquaredLength(), reach = 0;
+        for (PointSet s : List.of(x, y)) {
+            for (int i = 0; i < s.size(); i++) {
+                double r2 = 0;
+                for (int d = 0; d < 3; d++) r2 += Math.pow(s.coord(i, d) - 0.5 * (g.lo()[d] + g.lo()[d] + g.cells()[d] * cell), 2);
+                reach = Math.max(reach, Math.sqrt(r2));
+            }
+        }
+        long pairs = 0;
+        for (int i = 0; i < m; i++) {
+            double[] ct = bx.get(g.xKeys()[i]);
+            double kept = 0, magnitude = 0;
+            for (int j = 0; j < n; j++) {
+                double[] cs = by.get(g.yKeys()[j]);
+                double d2 = 0;
+                for (int d = 0; d < 3; d++) d2 += (ct[d] - cs[d]) * (ct[d] - cs[d]);
+                if (Math.max(0, Math.sqrt(d2) - ct[3] - cs[3]) < cutoff) {
+                    pairs++;
+                    double dist = x.distance(i, y, j), v = k.evaluate(dist) * b[j], far = dist + cell * Math.sqrt(3);
+                    kept += v;
+                    magnitude += Math.abs(v) * (16 * u + 4 * u * (reach * dist + far * far) * c);
+                }
+            }
+            assertEquals(kept, r.values()[i], magnitude + 1e-30, "row " + i);
+        }
+        assertEquals(pairs, r.pairs(), "pairs kept");
+        assertTrue(r.keptFraction() > 0 && r.keptFraction() < 1, "kept " + r.keptFraction());
+    }
+
     static Stream<Arguments> precisionCases() {
         return devices().stream().flatMap(d -> Stream.of(Arguments.of(d, Precision.FP32), Arguments.of(d, Precision.FP64)));
     }
