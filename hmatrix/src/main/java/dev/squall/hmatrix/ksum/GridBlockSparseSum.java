@@ -265,6 +265,9 @@ public final class GridBlockSparseSum implements AutoCloseable {
         PairKernel k = engine.kernel();
         if (device != null && device != dev) close();
         device = dev;
+        // the result arrays are allocated (their pages touched by the zeroing) on another thread while the product runs
+        int resultLength = Math.toIntExact((long) m * cols);
+        CompletableFuture<double[][]> heap = CompletableFuture.supplyAsync(() -> new double[][] {new double[resultLength], new double[m]});
         // one parallel pass over each input: the page-locked copy, with the bounding box of each cloud and the
         // finiteness check and far-bound sums of b on the way
         double[][] tBox = new double[2][], sBox = new double[2][];
@@ -432,10 +435,6 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 sum = TiledReduction.sums(dev, p, k, xv, yv, bv, sorted, dim, cols, tiles, tileRangeOffsets, tileRanges, width, expansion,
                         centres);
             }
-            // the result arrays are allocated (and their pages touched by the zeroing) on another thread while the device sums
-            long resultLength = (long) m * cols;
-            CompletableFuture<double[][]> heap = CompletableFuture.supplyAsync(
-                    () -> new double[][] {new double[Math.toIntExact(resultLength)], new double[m]});
             Profile unpermuted;
             try {
                 laps.lap("sum-graph");
