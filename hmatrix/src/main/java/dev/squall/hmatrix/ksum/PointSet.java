@@ -148,6 +148,33 @@ public final class PointSet {
         return c;
     }
 
+    /** The bounding box {@code {lo, hi}} (one value per dimension each), over chunks of points in parallel. */
+    public double[][] bounds() {
+        int n = size(), chunk = 1 << 14;
+        double[][] parts = java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().mapToObj(part -> {
+            double[] lh = new double[2 * dim];
+            java.util.Arrays.fill(lh, 0, dim, Double.POSITIVE_INFINITY);
+            java.util.Arrays.fill(lh, dim, 2 * dim, Double.NEGATIVE_INFINITY);
+            for (int i = part * chunk * dim, end = Math.min(n, (part + 1) * chunk) * dim; i < end; i += dim) {
+                for (int d = 0; d < dim; d++) {
+                    lh[d] = Math.min(lh[d], coords[i + d]);
+                    lh[dim + d] = Math.max(lh[dim + d], coords[i + d]);
+                }
+            }
+            return lh;
+        }).toArray(double[][]::new);
+        double[][] box = {new double[dim], new double[dim]};
+        java.util.Arrays.fill(box[0], Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(box[1], Double.NEGATIVE_INFINITY);
+        for (double[] lh : parts) {
+            for (int d = 0; d < dim; d++) {
+                box[0][d] = Math.min(box[0][d], lh[d]);
+                box[1][d] = Math.max(box[1][d], lh[dim + d]);
+            }
+        }
+        return box;
+    }
+
     /** The midpoint of the bounding box of this set and {@code other} (same dimension). */
     double[] midpoint(PointSet other) {
         double[] lo = new double[dim], hi = new double[dim];

@@ -367,5 +367,14 @@ class GridBlockSparseSumTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new GridBlockSparseSum(ks, 0.1).apply(x, x, b, 1, KeepRule.mask(new boolean[][] {{true}}), 0));
         assertThrows(IllegalArgumentException.class, () -> new GridBlockSparseSum(ks, 0));
+        // non-finite input is named: a value of b by index, a coordinate by point
+        double[] bad = b.clone();
+        bad[37] = Double.NaN;
+        e = assertThrows(IllegalArgumentException.class, () -> new GridBlockSparseSum(ks, 0.1).apply(x, x, bad, 1, KeepRule.within(0.1), 0));
+        assertTrue(e.getMessage().contains("b[37] is NaN"), e.getMessage());
+        double[] c = x.coordinates();
+        c[3 * 12 + 2] = Double.NaN;
+        e = assertThrows(IllegalArgumentException.class, () -> PointSet.of(3, c));
+        assertTrue(e.getMessage().contains("coordinate 2 of point 12 is NaN"), e.getMessage());
     }
 }
