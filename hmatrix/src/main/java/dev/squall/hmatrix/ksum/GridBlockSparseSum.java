@@ -244,12 +244,50 @@ public final class GridBlockSparseSum implements AutoCloseable {
      * result), the tiled kernel run once and then {@code repeat} more times on the resident data (the profile is that
      * of the median run).
      *
-     * @throws IllegalArgumentException for a mask rule (use {@link BlockSparseSum}), clouds of different dimensions,
+     * @throws IllegalArgumentException for a mask rule (use {@link #applyMasked}), clouds of different dimensions,
      *     a {@code b} of the wrong size or with non-finite values, or a grid of more than {@link #MAX_CELLS} cells
      */
     public Outcome apply(PointSet x, PointSet y, double[] b, int cols, BlockSparseSum.KeepRule rule, int repeat) {
         Objects.requireNonNull(rule, "rule");
-        if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs BlockSparseSum (clusters given by the caller)");
+        if (rule.mask() != null) throw new IllegalArgumentException("a cluster mask needs clusters given by the caller (applyMasked)");
+        return product(x, y, b, cols, rule, repeat, null, null, 0, 0);
+    }
+
+    /**
+     * {@code a = K b} over the tiles of a user's clusters that {@code keep} marks: target point {@code i} is in cluster
+     * {@code xLabels[i]}, source point {@code j} in {@code yLabels[j]}, and {@code keep[t][s]} keeps the tile of target
+     * cluster {@code t} and source cluster {@code s} ({@code keep} is target clusters x source clusters; labels no
+     * point has give empty clusters). The clustering (a counting sort by label), the conversion of the mask to
+     * contiguous source ranges, the bound on the dropped tiles and the sum run on the device as for {@link #apply}; the
+     * cell size is not used. Keeping every tile runs the dense product on the sorted clouds.
+     *
+     * @throws IllegalArgumentException for labels of the wrong length or out of range (naming the point), a ragged or
+     *     empty mask, or the errors of {@link #apply}
+     */
+    public Outcome applyMasked(PointSet x, int[] xLabels, PointSet y, int[] yLabels, double[] b, int cols, boolean[][] keep, int repeat) {
+        Objects.requireNonNull(xLabels, "xLabels");
+        Objects.requireNonNull(yLabels, "yLabels");
+        BlockSparseSum.KeepRule rule = BlockSparseSum.KeepRule.mask(keep);
+        int tLabels = keep.length, sLabels = keep[0].length;
+        checkLabels("target", xLabels, x.size(), tLabels);
+        checkLabels("source", yLabels, y.size(), sLabels);
+        return product(x, y, b, cols, rule, repeat, xLabels, yLabels, tLabels, sLabels);
+    }
+
+    private static void checkLabels(String side, int[] labels, int points, int clusters) {
+        if (labels.length != points) throw new IllegalArgumentException(labels.length + " " + side + " labels for " + points + " points");
+        for (int i = 0; i < labels.length; i++) {
+            if (labels[i] < 0 || labels[i] >= clusters) {
+                throw new IllegalArgumentException(side + " label " + labels[i] + " of point " + i + " is not in [0, " + clusters
+                        + "): the mask has " + clusters + " " + side + " clusters");
+            }
+        }
+    }
+
+    /** The product; with labels ({@code xLabels != null}) over the user's clusters and {@code rule}'s mask, else over the grid. */
+    private Outcome product(PointSet x, PointSet y, double[] b, int cols, BlockSparseSum.KeepRule rule, int repeat, int[] xLabels,
+            int[] yLabels, int tLabels, int sLabels) {
+        boolean labelled = xLabels != null;
         Laps laps = new Laps();
         long t0 = laps.last;
         checkShapes(x, y, b, cols);
@@ -287,7 +325,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
         Arrays.fill(sSide, cell);
         Arrays.fill(tSide, cell);
         tSide[0] = cell * targetSpan;
-        int[] sCells = cells(box, sSide), tCells = cells(box, tSide);
+        int[] sCells = labelled ? new int[] {sLabels} : cells(box, sSide), tCells = labelled ? new int[] {tLabels} : cells(box, tSide);
         int sCellsTotal = product(sCells), tCellsTotal = product(tCells);
         List<KernelArray> owned = new ArrayList<>();
         try {
@@ -300,11 +338,20 @@ public final class GridBlockSparseSum implements AutoCloseable {
             TaskGraph cg = new TaskGraph("ksum-grid-clusters")
                     .transferToDevice(DataTransferMode.EVERY_EXECUTION, loArr, sCellsArr, tCellsArr, sInv, tInv)
                     .task("zero", grid(4), GridClusterKernels::zero, new KernelContext(), scalars, 4);
-            Side tx = side(cg, "t", tCoords, m, dim, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2);
-            Side sy = side(cg, "s", sCoords, n, dim, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3);
+            IntArray tLabelArr = labelled ? values("tlabels", xLabels) : null, sLabelArr = labelled ? values("slabels", yLabels) : null;
+            if (labelled) cg.transferToDevice(DataTransferMode.EVERY_EXECUTION, tLabelArr, sLabelArr);
+            Side tx = side(cg, "t", tCoords, m, dim, loArr, tCellsArr, tInv, tCellsTotal, scalars, 0, 2, tLabelArr);
+            Side sy = side(cg, "s", sCoords, n, dim, loArr, sCellsArr, sInv, sCellsTotal, scalars, 1, 3, sLabelArr);
+            DoubleArray labelRadii = null;
+            if (labelled) {
+                // clusters numbered by label, empty ones included (the mask's numbering): starts are the scanned counts
+                tx = byLabel(cg, "t", tx, dim, tLabels);
+                sy = byLabel(cg, "s", sy, dim, sLabels);
+                labelRadii = tx.radii;
+            }
             int cellsTotal = sCellsTotal;
             int[] cells = sCells;
-            long sCap = Math.min(n, cellsTotal);
+            long sCap = labelled ? sLabels : Math.min(n, cellsTotal);
             DoubleArray absSums = ws("absSums", sCap, DoubleArray::onDevice);
             KernelArray xv = ws("xv", (long) m * dim, len -> onDevice(p, len)), yv = ws("yv", (long) n * dim, len -> onDevice(p, len));
             KernelArray bv = ws("bv", (long) n * cols, len -> onDevice(p, len));
@@ -316,12 +363,14 @@ public final class GridBlockSparseSum implements AutoCloseable {
             gather(cg, "gy", p, sy.coords, sy.order, yv, shift, n, dim);
             gather(cg, "gb", p, bArr, sy.order, bv, noShift, n, cols);
             cg.transferToHost(DataTransferMode.EVERY_EXECUTION, scalars);
-            Profile clustered = run("clusters " + m + " " + n + " " + dim + " " + cols + " " + tCellsTotal + " " + sCellsTotal, cg);
+            if (labelled) cg.transferToHost(DataTransferMode.EVERY_EXECUTION, labelRadii);
+            Profile clustered = run("clusters " + labelled + " " + m + " " + n + " " + dim + " " + cols + " " + tCellsTotal + " " + sCellsTotal, cg);
             long t1c = laps.lap("clusters", new Profile[] {clustered});
-            int tq = scalars.get(0), sq = scalars.get(1);
+            int tq = labelled ? tLabels : scalars.get(0), sq = labelled ? sLabels : scalars.get(1);
+            int tNonEmpty = scalars.get(0);
 
             // ranges: count, scan, tile counts; totals back; then the ranges and tiles written
-            double[] far = BlockSparseSum.farLimits(engine.kernel(), rule, bStats[0], bStats[1]);
+            double[] far = labelled ? new double[] {0, Double.MAX_VALUE} : BlockSparseSum.farLimits(engine.kernel(), rule, bStats[0], bStats[1]);
             double cutoff = Math.min(rule.cutoff(), Double.MAX_VALUE);
             double[] real = new double[6 + dim];
             real[0] = 1.0 / cell;
@@ -335,12 +384,16 @@ public final class GridBlockSparseSum implements AutoCloseable {
             ints[0] = dim;
             ints[1] = k.code();
             ints[2] = tCellsTotal;
-            System.arraycopy(cells, 0, ints, 3, dim);
+            System.arraycopy(cells, 0, ints, 3, cells.length); // one entry (the label count) for labelled clouds, unused there
             // the expanded Gaussian about each target cluster's centroid: clusters lie within their cell, so no target is
             // farther than the cell's diagonal from its centroid
             double diagonal = cell * Math.sqrt((double) targetSpan * targetSpan + dim - 1);
-            TiledReduction.Expansion sparseExpansion = engine.expands()
-                    ? new TiledReduction.Expansion(null, diagonal * (1 + 1e-9), n * bStats[1], false) : null;
+            double targetReach = diagonal * (1 + 1e-9);
+            if (labelled) {
+                targetReach = 0; // the user's clusters: their largest radius
+                for (int t = 0; t < tq; t++) targetReach = Math.max(targetReach, labelRadii.get(t));
+            }
+            TiledReduction.Expansion sparseExpansion = engine.expands() ? new TiledReduction.Expansion(null, targetReach, n * bStats[1], false) : null;
             boolean warpTiles = WARP_TILES && p == Precision.FP32 && dim == 3 && cols == 1 && k.code() == KernelSumKernelsF64.GAUSS
                     && sparseExpansion != null && sparseExpansion.fits(k, p);
             int width = warpTiles ? GridGaussKernelsF32.TILE : tileWidthFor(m, tq);
@@ -353,10 +406,24 @@ public final class GridBlockSparseSum implements AutoCloseable {
             TaskGraph rg = new TaskGraph("ksum-grid-count").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
                     .task("zeroRanges", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), rangeOffsets, tq + 1)
                     .task("zeroTiles", grid(tq + 1L), GridClusterKernels::zero, new KernelContext(), tileOffsets, tq + 1)
-                    .task("zeroPairs", grid(1), GridClusterKernels::zeroLong, new KernelContext(), pairsArr)
-                    .task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
-                            tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges,
-                            noRanges, rangeOffsets, kept, bounds, pairsArr);
+                    .task("zeroPairs", grid(1), GridClusterKernels::zeroLong, new KernelContext(), pairsArr);
+            IntArray maskArr = null, visit = null;
+            if (labelled) {
+                // the mask over every (target, source) cluster pair, converted to ranges; the kept pairs added up after
+                maskArr = values("mask", rule.mask());
+                int[] all = new int[2 * tq];
+                for (int t = 0; t < tq; t++) all[2 * t + 1] = sq;
+                visit = values("visit", all);
+                rg.transferToDevice(DataTransferMode.EVERY_EXECUTION, maskArr, visit)
+                        .task("count", KernelSumKernelsF64::clusterRanges, tx.centroids, tx.radii, sy.centroids, sy.radii, sy.start, absSums,
+                                maskArr, 1, far[1], tq, sq, dim, 0.0, k.code(), k.inverseSquaredLength(), 0, noRanges, noRanges, rangeOffsets,
+                                kept, bounds, visit)
+                        .task("pairs", grid(tq), GridClusterKernels::keptPairs, new KernelContext(), tx.start, kept, pairsArr, tq);
+            } else {
+                rg.task("count", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                        tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 0, noRanges,
+                        noRanges, rangeOffsets, kept, bounds, pairsArr);
+            }
             scan(rg, "ranges", rangeOffsets, tq + 1);
             rg.task("tileCounts", grid(tq), GridClusterKernels::tileCounts, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
                     tCellsTotal, width);
@@ -364,7 +431,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             rg.task("rangeTotal", grid(1), GridClusterKernels::pick, new KernelContext(), rangeOffsets, tq, totals, 0)
                     .task("tileTotal", grid(1), GridClusterKernels::pick, new KernelContext(), tileOffsets, tq, totals, 1)
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, totals, pairsArr);
-            Profile counted = run("count " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
+            Profile counted = run("count " + labelled + " " + tq + " " + sq + " " + width + " " + tCellsTotal, rg);
             laps.lap("count", new Profile[] {counted});
             int totalRanges = totals.get(0), totalTiles = totals.get(1);
             long pairs = pairsArr.get(0);
@@ -384,11 +451,18 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 tiles = ws("tiles", 3L * totalTiles, IntArray::onDevice);
                 tileRangeOffsets = rangeOffsets;
                 tileRanges = ws("ranges", 2L * totalRanges, IntArray::onDevice);
-                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr)
-                        .task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
-                                tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
-                                tileRanges, noRanges, kept, bounds, pairsArr)
-                        .task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
+                TaskGraph wg = new TaskGraph("ksum-grid-ranges").transferToDevice(DataTransferMode.EVERY_EXECUTION, realArr, intsArr);
+                if (labelled) {
+                    wg.transferToDevice(DataTransferMode.EVERY_EXECUTION, maskArr, visit)
+                            .task("write", KernelSumKernelsF64::clusterRanges, tx.centroids, tx.radii, sy.centroids, sy.radii, sy.start, absSums,
+                                    maskArr, 1, far[1], tq, sq, dim, 0.0, k.code(), k.inverseSquaredLength(), 1, rangeOffsets, tileRanges, noRanges,
+                                    kept, bounds, visit);
+                } else {
+                    wg.task("write", grid(tq), KernelSumKernelsF64::gridRanges, new KernelContext(), tx.centroids, tx.radii, tx.start,
+                            tx.clusterOfCell, sy.centroids, sy.radii, sy.start, absSums, sy.clusterOfCell, realArr, intsArr, 1, rangeOffsets,
+                            tileRanges, noRanges, kept, bounds, pairsArr);
+                }
+                wg.task("tiles", grid(tq), GridClusterKernels::writeTiles, new KernelContext(), tx.start, tx.clusterOfCell, tileOffsets,
                                 tiles, tCellsTotal, width);
                 if (engine.expands()) {
                     expansion = sparseExpansion;
@@ -402,7 +476,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
                                 (DoubleArray) centres, scale, tq * dim, dim);
                     }
                 }
-                written = run("write " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
+                written = run("write " + labelled + " " + tq + " " + width + " " + tCellsTotal + " " + totalTiles + " " + totalRanges + " " + (centres != null), wg);
             }
             long t3 = laps.lap("write", written == null ? null : new Profile[] {written});
 
@@ -474,7 +548,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
 
     /** The clustering tasks of one cloud; its cluster count goes to {@code scalars[countAt]}, its largest cluster's size to {@code scalars[largestAt]}. */
     private Side side(TaskGraph g, String tag, DoubleArray coords, int n, int dim, DoubleArray lo, IntArray cells, DoubleArray invCells,
-            int cellCount, IntArray scalars, int countAt, int largestAt) {
+            int cellCount, IntArray scalars, int countAt, int largestAt, IntArray labels) {
         long cap = Math.min(n, cellCount);
         IntArray keys = ws(tag + "keys", n, IntArray::onDevice), counts = ws(tag + "counts", cellCount + 1L, IntArray::onDevice);
         IntArray fill = ws(tag + "fill", cellCount, IntArray::onDevice), flags = ws(tag + "flags", cellCount + 1L, IntArray::onDevice);
@@ -482,9 +556,13 @@ public final class GridBlockSparseSum implements AutoCloseable {
         DoubleArray centroids = ws(tag + "centroids", cap * dim, DoubleArray::onDevice), radii = ws(tag + "radii", cap, DoubleArray::onDevice);
         g.transferToDevice(DataTransferMode.EVERY_EXECUTION, coords)
                 .task(tag + "zeroCounts", grid(cellCount + 1L), GridClusterKernels::zero, new KernelContext(), counts, cellCount + 1)
-                .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount)
-                .task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, invCells, n, dim)
-                .task(tag + "flags", grid(cellCount + 1L), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
+                .task(tag + "zeroFill", grid(cellCount), GridClusterKernels::zero, new KernelContext(), fill, cellCount);
+        if (labels != null) {
+            g.task(tag + "keys", grid(n), GridClusterKernels::labelKeys, new KernelContext(), labels, keys, counts, n);
+        } else {
+            g.task(tag + "keys", grid(n), GridClusterKernels::cellKeys, new KernelContext(), coords, keys, counts, lo, cells, invCells, n, dim);
+        }
+        g.task(tag + "flags", grid(cellCount + 1L), GridClusterKernels::nonEmpty, new KernelContext(), counts, flags, cellCount);
         scan(g, tag + "cells", counts, cellCount + 1);
         scan(g, tag + "clusters", flags, cellCount + 1);
         g.task(tag + "starts", grid(cellCount), GridClusterKernels::clusterStarts, new KernelContext(), counts, flags, start, scalars,
@@ -496,6 +574,21 @@ public final class GridBlockSparseSum implements AutoCloseable {
                         radii, cellCount, dim)
                 .task(tag + "count", grid(1), GridClusterKernels::pick, new KernelContext(), flags, cellCount, scalars, countAt);
         return new Side(coords, keys, counts, flags, order, start, centroids, radii);
+    }
+
+    /**
+     * The clusters of one labelled cloud numbered by label, empty ones included: starts are the scanned counts, the
+     * cluster of label {@code l} is {@code l} (an identity table where the grid has {@code clusterOfCell}), centroids and
+     * radii per label (0 for an empty cluster).
+     */
+    private Side byLabel(TaskGraph g, String tag, Side s, int dim, int labels) {
+        IntArray identity = ws(tag + "identity", labels + 1L, IntArray::onDevice);
+        DoubleArray centroids = ws(tag + "lcentroids", (long) labels * dim, DoubleArray::onDevice);
+        DoubleArray radii = ws(tag + "lradii", labels, DoubleArray::onDevice);
+        g.task(tag + "identity", grid(labels + 1L), GridClusterKernels::identity, new KernelContext(), identity, labels + 1)
+                .task(tag + "lgeometry", grid(labels), GridClusterKernels::geometry, new KernelContext(), s.coords, s.order, s.cellStart,
+                        identity, centroids, radii, labels, dim);
+        return new Side(s.coords, s.keys, s.cellStart, identity, s.order, s.cellStart, centroids, radii);
     }
 
     private static void gather(TaskGraph g, String name, Precision p, DoubleArray v, IntArray order, KernelArray out, DoubleArray shift,

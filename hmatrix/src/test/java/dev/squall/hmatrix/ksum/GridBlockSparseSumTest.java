@@ -292,6 +292,105 @@ class GridBlockSparseSumTest {
         assertTrue(r.keptFraction() > 0 && r.keptFraction() < 1, "kept " + r.keptFraction());
     }
 
+    /** Slab labels along the first coordinate: {@code min(labels - 1, floor(x_0 labels))}; slabs no point reaches stay empty. */
+    private static int[] slabs(PointSet p, int labels) {
+        int[] l = new int[p.size()];
+        for (int i = 0; i < l.length; i++) l[i] = (int) Math.max(0, Math.min(labels - 1, Math.floor(p.coord(i, 0) * labels)));
+        return l;
+    }
+
+    static Stream<Arguments> maskCases() {
+        // kernel, dim, cols, targets, sources, target labels, source labels, precision, kept share of the mask: empty
+        // clusters (gaussian points leave the outer slabs empty), one target cluster, N = 1, D = 8, the fp32 Gaussian's
+        // one-warp tiles
+        return devices().stream().flatMap(d -> Stream.of(
+                Arguments.of(d, "gauss:0.1", 3, 1, 1500, 1100, 20, 16, Precision.FP64, 0.4),
+                Arguments.of(d, "gauss:0.1", 3, 1, 1700, 1300, 24, 20, Precision.FP32, 0.3),
+                Arguments.of(d, "cauchy:0.05", 2, 2, 900, 777, 1, 9, Precision.FP64, 0.5),
+                Arguments.of(d, "matern32:0.2", 3, 1, 333, 1, 7, 3, Precision.FP64, 0.5),
+                Arguments.of(d, "gauss:0.3", 8, 3, 150, 97, 5, 6, Precision.FP64, 0.6)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} d={2} cols={3} {4}x{5} labels {6}x{7} {8} keep={9}")
+    @MethodSource("maskCases")
+    void masksOverLabelledClustersComputeExactlyTheKeptTilesAndBoundTheRest(Device device, String kernel, int dim, int cols, int m, int n,
+            int tLabels, int sLabels, Precision p, double share) {
+        PairKernel k = PairKernel.parse(kernel);
+        PointSet x = PointSet.gaussian(m, dim, 71), y = PointSet.gaussian(n, dim, 72);
+        double[] b = random(n * cols, 73);
+        int[] xl = slabs(x, tLabels), yl = slabs(y, sLabels);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(74);
+        boolean[][] keep = new boolean[tLabels][sLabels];
+        for (boolean[] row : keep) for (int s = 0; s < sLabels; s++) row[s] = rnd.nextDouble() < share;
+        keep[0][0] = true;
+        KernelSum ks = new KernelSum(k, p, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, 1.0).withOrders(true).applyMasked(x, xl, y, yl, b, cols, keep, 0);
+        // sorted by label, original order within a label
+        assertArrayEquals(sortedOrder(xl), o.targetOrder());
+        assertArrayEquals(sortedOrder(yl), o.sourceOrder());
+        double[] kept = new double[m * cols], magnitude = new double[m], exact = reference(k, x, y, b, cols);
+        long pairs = 0;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                if (!keep[xl[i]][yl[j]]) continue;
+                pairs++;
+                double v = k.evaluate(x.distance(i, y, j));
+                for (int c = 0; c < cols; c++) {
+                    kept[i * cols + c] += v * b[j * cols + c];
+                    magnitude[i] += Math.abs(v * b[j * cols + c]);
+                }
+            }
+        }
+        KernelSum.Result r = o.result();
+        assertEquals(pairs, r.pairs(), "pairs kept");
+        double rounding = p == Precision.FP64 ? 1e-13 : 2e-5;
+        for (int i = 0; i < m; i++) {
+            for (int c = 0; c < cols; c++) {
+                double got = r.values()[i * cols + c];
+                assertEquals(kept[i * cols + c], got, rounding * (magnitude[i] + 1e-300), "row " + i + " column " + c);
+                double err = Math.abs(got - exact[i * cols + c]);
+                assertTrue(err <= r.rowBounds()[i] + rounding * (1 + Math.abs(exact[i * cols + c])),
+                        "row " + i + ": error " + err + " above its bound " + r.rowBounds()[i]);
+            }
+        }
+        assertEquals(Arrays.stream(xl).distinct().count(), Arrays.stream(o.targetOrder()).map(i -> xl[i]).distinct().count());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("precisionCases")
+    void anAllKeepMaskEqualsTheDenseSumOnTheSortedPoints(Device device, Precision p) {
+        PointSet x = PointSet.uniform(800, 3, 81), y = PointSet.gaussian(650, 3, 82);
+        double[] b = random(y.size(), 83);
+        int[] xl = slabs(x, 9), yl = slabs(y, 11);
+        boolean[][] keep = new boolean[9][11];
+        for (boolean[] row : keep) Arrays.fill(row, true);
+        KernelSum ks = new KernelSum(PairKernel.parse("gauss:0.2"), p, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, 1.0).withOrders(true).applyMasked(x, xl, y, yl, b, 1, keep, 0);
+        int[] ox = o.targetOrder(), oy = o.sourceOrder();
+        double[] bSorted = new double[b.length];
+        for (int s = 0; s < oy.length; s++) bSorted[s] = b[oy[s]];
+        double[] denseSorted = ks.apply(x.permuted(ox), y.permuted(oy), bSorted, 1).values();
+        double[] dense = new double[denseSorted.length];
+        for (int s = 0; s < ox.length; s++) dense[ox[s]] = denseSorted[s];
+        assertArrayEquals(dense, o.result().values(), 0.0, "all-keep must equal dense on the sorted points bit for bit");
+        assertEquals(1.0, o.result().keptFraction());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void labelsOutOfRangeAreNamed(Device device) {
+        KernelSum ks = new KernelSum(PairKernel.parse("gauss:0.1"), Precision.FP64, device);
+        PointSet x = PointSet.uniform(30, 2, 91);
+        double[] b = random(30, 92);
+        int[] labels = new int[30];
+        labels[17] = 4;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new GridBlockSparseSum(ks, 1.0).applyMasked(x, labels, x, new int[30], b, 1, new boolean[3][2], 0));
+        assertTrue(e.getMessage().contains("label 4 of point 17"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> new GridBlockSparseSum(ks, 1.0).applyMasked(x, new int[29], x, new int[30], b, 1, new boolean[3][2], 0));
+    }
+
     static Stream<Arguments> precisionCases() {
         return devices().stream().flatMap(d -> Stream.of(Arguments.of(d, Precision.FP32), Arguments.of(d, Precision.FP64)));
     }
