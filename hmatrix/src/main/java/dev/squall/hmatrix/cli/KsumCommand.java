@@ -140,6 +140,7 @@ public final class KsumCommand implements SquallSubcommand {
         double clusterMs = 0, usedCell = Double.NaN, usedCutoff = Double.NaN;
         Phases warm = null;
         List<GridBlockSparseSum.Step> warmSteps = null;
+        String sumKernel = null;
         int targetClusters = 0, sourceClusters = 0;
         long t0 = System.nanoTime();
         KernelSum.Result r;
@@ -159,6 +160,7 @@ public final class KsumCommand implements SquallSubcommand {
                 clusterMs = o.phases().stagingMs() + o.phases().clusteringMs();
                 targetClusters = o.targetClusters();
                 sourceClusters = o.sourceClusters();
+                sumKernel = o.sumKernel();
                 // later passes reuse the device memory of the first (a caller's repeated products)
                 if (repeat > 0) {
                     GridBlockSparseSum.Outcome median = warmPasses(gs, x, y, b, Math.min(repeat, 10));
@@ -169,7 +171,7 @@ public final class KsumCommand implements SquallSubcommand {
             }
             method = "block-sparse";
             reason = "asked for; clustering, ranges and sum on the device"
-                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "");
+                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "") + "; sum kernel " + sumKernel;
             usedCell = cell;
             usedCutoff = cutoff;
         } else if (blockSparse) {

@@ -75,10 +75,12 @@ public final class GridBlockSparseSum implements AutoCloseable {
 
     /**
      * The product with its clusterings' sizes, the phase times and, when asked for ({@code withOrders}), the sorted
-     * order of each cloud (sorted position to original index), else null.
+     * order of each cloud (sorted position to original index), else null; {@code sumKernel} names what ran the sum:
+     * {@code gaussTiles3} ({@link GridGaussKernelsF32}), {@code tiles} (the tile kernels of {@code TiledReduction}) or
+     * {@code dense} (every tile kept).
      */
     public record Outcome(KernelSum.Result result, int targetClusters, int sourceClusters, Phases phases, int[] targetOrder,
-            int[] sourceOrder, List<Step> steps) {
+            int[] sourceOrder, List<Step> steps, String sumKernel) {
     }
 
     /**
@@ -296,7 +298,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
         if (m == 0 || n == 0) {
             KernelSum.check(x, y, b, cols, n, "b");
             KernelSum.Result r = new KernelSum.Result(new double[m * cols], new Profile(0, 0, 0, 0, 0), 0, m == 0 ? 0 : 1.0, new double[m], 0, 0);
-            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n], List.of());
+            return new Outcome(r, 0, 0, new Phases(0, 0, 0, 0, 0), new int[m], new int[n], List.of(), "none");
         }
         Device dev = engine.device();
         Precision p = engine.precision();
@@ -535,7 +537,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
             double fraction = (double) pairs / ((double) m * n);
             KernelSum.Result result = new KernelSum.Result(a, profile, pairs, fraction, rb, (t3 - t1c) / 1e6, first.hostMicros() / 1e3);
             Phases phases = new Phases((t1s - t0) / 1e6, (t1c - t1s) / 1e6, (t3 - t1c) / 1e6, (t4 - t3) / 1e6, (t4 - t0) / 1e6);
-            return new Outcome(result, tq, sq, phases, ox, oy, List.copyOf(laps.steps));
+            return new Outcome(result, tq, sq, phases, ox, oy, List.copyOf(laps.steps), whole ? "dense" : sum == null ? "gaussTiles3" : "tiles");
         } finally {
             dev.free(owned.toArray(KernelArray[]::new));
         }

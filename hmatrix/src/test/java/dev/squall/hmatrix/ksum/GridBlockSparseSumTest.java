@@ -256,7 +256,9 @@ class GridBlockSparseSumTest {
         PointSet x = PointSet.named(points, m, 3, 61), y = PointSet.named(points, n, 3, 62);
         double[] b = random(n, 63);
         KernelSum ks = new KernelSum(k, Precision.FP32, device);
-        KernelSum.Result r = new GridBlockSparseSum(ks, cell).apply(x, y, b, 1, KeepRule.withinTightBounds(cutoff), 1).result();
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, cell).apply(x, y, b, 1, KeepRule.withinTightBounds(cutoff), 1);
+        assertEquals("gaussTiles3", o.sumKernel());
+        KernelSum.Result r = o.result();
         HostGrid g = HostGrid.of(x, y, cell);
         var bx = balls(x, g.xKeys()); var by = balls(y, g.yKeys());
         // fp32 rounding of a term: the coordinates (at most `reach` from the clouds' midpoint, where they are rounded)
@@ -374,6 +376,7 @@ class GridBlockSparseSumTest {
         for (int s = 0; s < ox.length; s++) dense[ox[s]] = denseSorted[s];
         assertArrayEquals(dense, o.result().values(), 0.0, "all-keep must equal dense on the sorted points bit for bit");
         assertEquals(1.0, o.result().keptFraction());
+        assertEquals("dense", o.sumKernel());
     }
 
     @ParameterizedTest(name = "{0}")
