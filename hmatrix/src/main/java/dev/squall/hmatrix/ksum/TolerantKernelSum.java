@@ -71,56 +71,82 @@ public final class TolerantKernelSum {
         double reach = reach(bx, by);
         double tau = eps / 4;
         String history = "";
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            double cutoff = k.radiusBelow(tau);
-            if (cutoff >= reach) {
-                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
-                        "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
-                        engine.apply(x, y, b, cols, repeat));
-            }
-            double cell = Math.max(cutoff / 2, Math.max(extent(bx), extent(by)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
-            KernelSum.Result r;
-            String where;
-            if (GridBlockSparseSum.fits(x, y, cell)) {
-                try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell)) {
-                    r = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat).result();
+        try (Pipelines pipelines = new Pipelines(engine)) {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                double cutoff = k.radiusBelow(tau);
+                if (cutoff >= reach) {
+                    return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                            "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
+                            engine.apply(x, y, b, cols, repeat));
                 }
-                where = "clustering, ranges and sum on the device";
-            } else {
-                BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
-                r = bs.apply(b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat);
-                where = String.format(Locale.ROOT, "host clustering (%.3g grid cells, more than the device pipeline's %d)",
-                        GridBlockSparseSum.cellCount(x, y, cell), GridBlockSparseSum.MAX_CELLS);
-            }
-            if (r.keptFraction() > 0.5) {
-                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
-                        "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
-                        100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
-            }
-            double worst = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < x.size(); i++) {
-                double beta = r.rowBounds()[i];
-                if (beta == 0) continue;
-                for (int c = 0; c < cols; c++) {
-                    double allowed = eps / 2 * (Math.abs(r.values()[i * cols + c]) - beta);
-                    worst = Math.min(worst, allowed / beta);
+                double cell = Math.max(cutoff / 2, Math.max(extent(bx), extent(by)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
+                KernelSum.Result r;
+                String where;
+                if (GridBlockSparseSum.fits(x, y, cell)) {
+                    r = pipelines.forCell(cell).apply(x, y, b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat).result();
+                    where = "clustering, ranges and sum on the device";
+                } else {
+                    BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
+                    r = bs.apply(b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat);
+                    where = String.format(Locale.ROOT, "host clustering (%.3g grid cells, more than the device pipeline's %d)",
+                            GridBlockSparseSum.cellCount(x, y, cell), GridBlockSparseSum.MAX_CELLS);
+                }
+                if (r.keptFraction() > 0.5) {
+                    return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                            "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
+                            100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
+                }
+                double worst = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < x.size(); i++) {
+                    double beta = r.rowBounds()[i];
+                    if (beta == 0) continue;
+                    for (int c = 0; c < cols; c++) {
+                        double allowed = eps / 2 * (Math.abs(r.values()[i * cols + c]) - beta);
+                        worst = Math.min(worst, allowed / beta);
+                    }
+                }
+                if (worst >= 1) {
+                    return new Outcome("block-sparse", cutoff, cell, history + String.format(Locale.ROOT,
+                            "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
+                                    + "on the dropped terms is within eps/2 of its value; %s", tau, cutoff, cell, 100 * r.keptFraction(), where), r);
+                }
+                if (worst > 0) {
+                    history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
+                    tau *= worst / 2;
+                } else {
+                    history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
+                    tau *= 1e-3;
                 }
             }
-            if (worst >= 1) {
-                return new Outcome("block-sparse", cutoff, cell, history + String.format(Locale.ROOT,
-                        "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
-                                + "on the dropped terms is within eps/2 of its value; %s", tau, cutoff, cell, 100 * r.keptFraction(), where), r);
-            }
-            if (worst > 0) {
-                history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
-                tau *= worst / 2;
-            } else {
-                history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
-                tau *= 1e-3;
-            }
+            return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
+                    engine.apply(x, y, b, cols, repeat));
         }
-        return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
-                engine.apply(x, y, b, cols, repeat));
+    }
+
+    /** The device pipeline of the latest cell size, kept while attempts use the same cells (its device arrays are reused). */
+    private static final class Pipelines implements AutoCloseable {
+        private final KernelSum engine;
+        private GridBlockSparseSum current;
+        private double cell = Double.NaN;
+
+        Pipelines(KernelSum engine) {
+            this.engine = engine;
+        }
+
+        GridBlockSparseSum forCell(double c) {
+            if (current == null || c != cell) {
+                close();
+                current = new GridBlockSparseSum(engine, c);
+                cell = c;
+            }
+            return current;
+        }
+
+        @Override
+        public void close() {
+            if (current != null) current.close();
+            current = null;
+        }
     }
 
     /** The diagonal of the box holding both clouds' bounding boxes {@code {lo, hi}} (no pair is farther apart). */
