@@ -663,7 +663,7 @@ public final class GridBlockSparseSum implements AutoCloseable {
 
     private IntArray values(String role, int[] v) {
         IntArray a = ws(role, v.length, IntArray::new);
-        for (int i = 0; i < v.length; i++) a.set(i, v[i]);
+        MemorySegment.copy(v, 0, a.segment(), ValueLayout.JAVA_INT, 0, v.length);
         return a;
     }
 
