@@ -10,11 +10,11 @@
 #
 # PREDICTED (H100; before this change, bench/results/h100/hmatrix/2026-11-25-ksum-block-sparse-device: 37.6 ms warm,
 # kernel 5.88 ms, 1.06e12 pairs/s at cell 0.04; 49.6 ms, 11.4 ms, 2.3e11 at 0.0215):
-#   cell 0.04, one-warp tiles: kernel 2.3-3.2 ms (2.0-2.8e12 pairs/s on 6.3e9 kept pairs, 0.6-0.85 of dense);
+#   cell 0.04, one-warp tiles: kernel 2.0-3.0 ms (2.2-3.2e12 pairs/s on 6.3e9 kept pairs, 0.65-0.95 of dense);
 #     warm end to end 13-20 ms (staging 2-4, clustering 2-3, ranges 2.5-3.5, sum 3.5-6 with unpermute and heap copy)
 #   cell 0.04, previous tiles: kernel 5.5-6 ms as before; end to end 3-4 ms more than the line above
 #   cell 0.0215 (one warp per cluster of ~10: ~10 of 16 target slots filled, 16-32 source lanes): kernel 1.5-2.5 ms
-#     (1.0-1.7e12 pairs/s on 2.6e9 kept pairs); end to end 16-24 ms (ranges ~13 ms as before dominate)
+#     (1.1-2.0e12 pairs/s on 2.6e9 kept pairs); end to end 13-19 ms
 #   dense gauss:0.1: 3.2-3.4e12 pairs/s; relative errors 5e-7 to 1e-6, every row within its bound
 set -uo pipefail
 . bench/gpu/lib.sh

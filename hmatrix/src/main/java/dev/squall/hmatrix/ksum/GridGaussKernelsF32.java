@@ -1,5 +1,6 @@
 package dev.squall.hmatrix.ksum;
 
+import dev.squall.tasks.api.DeviceFunction;
 import dev.squall.tasks.api.FloatArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.Kernel;
@@ -12,7 +13,8 @@ import dev.squall.tasks.api.ReadOnly;
 /**
  * The fp32 Gaussian in 3 dimensions, one column, over the kept tiles of a block-sparse product, with the dense
  * kernel's per-pair work ({@link GaussSumKernelsF32#gaussExpandedDense3}: the expanded exponent, {@link #TARGETS}
- * targets a work-item, sources staged {@link #STAGE} a barrier) for clusters of any size.
+ * targets a work-item, seven of their exponentials on the special-function unit and the eighth on the multiply-add pipe
+ * ({@link #exp2Fma}), sources staged {@link #STAGE} a barrier) for clusters of any size.
  *
  * <p>A work-group is one warp of {@link #LANES} work-items and serves one tile: up to {@code TARGETS * LANES} targets
  * of one cluster. A tile of {@code s} targets uses {@code TL = ceil(s / TARGETS)} target lanes, and the warp's other
@@ -36,8 +38,27 @@ public final class GridGaussKernelsF32 {
     public static final int TILE = TARGETS * LANES;
     /** Sources staged a barrier. */
     public static final int STAGE = 256;
+    /** {@code 1.5 * 2^23}: adding it rounds a float below {@code 2^22} in magnitude to an integer in the low bits. */
+    private static final float ROUNDER = 12582912.0f;
+    /** The degree-5 fit of {@code 2^f = 1 + f P(f)} on {@code [-1/2, 1/2]} of {@link GaussSumKernelsF32#exp2Fma}. */
+    private static final float P1 = 0.6931470632553101f, P2 = 0.24022217094898224f, P3 = 0.0555061511695385f,
+            P4 = 0.0096729202196002f, P5 = 0.0013302182778716087f;
 
     private GridGaussKernelsF32() {
+    }
+
+    /**
+     * {@code 2^e} on the multiply-add pipe: {@link GaussSumKernelsF32#exp2Fma}, of which kernels of this class need their
+     * own copy (the kernel language calls device functions of the kernel's own class only). Arguments below {@code -126}
+     * count as {@code -126}; relative error below 2e-7.
+     */
+    @DeviceFunction
+    public static float exp2Fma(float e) {
+        float c = Math.max(e, -126.0f);
+        float t = c + ROUNDER;
+        float f = c - (t - ROUNDER);
+        float p = KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, KernelMath.fma(f, P5, P4), P3), P2), P1), 1.0f);
+        return Float.intBitsToFloat(Float.floatToRawIntBits(p) + (Float.floatToRawIntBits(t) << 23));
     }
 
     /**
@@ -141,10 +162,12 @@ public final class GridGaussKernelsF32 {
                     float v2 = ys[4 * p + 2];
                     float bj = ys[4 * p + 3];
                     float bp = bs[p];
-                    for (int t = 0; t < TARGETS; t++) {
+                    for (int t = 0; t < TARGETS - 1; t++) {
                         float e = KernelMath.fma(u0[t], v0, KernelMath.fma(u1[t], v1, KernelMath.fma(u2[t], v2, bj)));
                         part[t] = KernelMath.fma(KernelMath.fastExp2(e), bp, part[t]);
                     }
+                    float e7 = KernelMath.fma(u0[TARGETS - 1], v0, KernelMath.fma(u1[TARGETS - 1], v1, KernelMath.fma(u2[TARGETS - 1], v2, bj)));
+                    part[TARGETS - 1] = KernelMath.fma(exp2Fma(e7), bp, part[TARGETS - 1]);
                 }
                 for (int t = 0; t < TARGETS; t++) {
                     acc[t] += part[t];
