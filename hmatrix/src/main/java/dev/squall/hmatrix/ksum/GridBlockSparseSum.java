@@ -206,39 +206,14 @@ public final class GridBlockSparseSum implements AutoCloseable {
         return cellCount(x, y, cell) <= MAX_CELLS;
     }
 
-    /** The common bounding box {@code {lo, hi}} of both clouds, over chunks of points in parallel. */
+    /** The common bounding box {@code {lo, hi}} of both clouds ({@link PointSet#bounds}, kept by each point set). */
     private static double[][] box(PointSet x, PointSet y) {
-        int dim = x.dim();
-        double[] lo = new double[dim], hi = new double[dim];
-        Arrays.fill(lo, Double.POSITIVE_INFINITY);
-        Arrays.fill(hi, Double.NEGATIVE_INFINITY);
-        int chunk = 1 << 16;
-        for (PointSet s : new PointSet[] {x, y}) {
-            double[] c = s.coordinatesView();
-            int points = s.size();
-            double[][] parts = java.util.stream.IntStream.range(0, (points + chunk - 1) / chunk).parallel().mapToObj(part -> {
-                double[] l = new double[dim], h = new double[dim];
-                Arrays.fill(l, Double.POSITIVE_INFINITY);
-                Arrays.fill(h, Double.NEGATIVE_INFINITY);
-                for (int i = part * chunk * dim, end = Math.min(points, (part + 1) * chunk) * dim; i < end; i += dim) {
-                    for (int d = 0; d < dim; d++) {
-                        double v = c[i + d];
-                        if (v < l[d]) l[d] = v;
-                        if (v > h[d]) h[d] = v;
-                    }
-                }
-                double[] lh = Arrays.copyOf(l, 2 * dim);
-                System.arraycopy(h, 0, lh, dim, dim);
-                return lh;
-            }).toArray(double[][]::new);
-            for (double[] lh : parts) {
-                for (int d = 0; d < dim; d++) {
-                    lo[d] = Math.min(lo[d], lh[d]);
-                    hi[d] = Math.max(hi[d], lh[dim + d]);
-                }
-            }
+        double[][] bx = x.bounds(), by = y.bounds();
+        for (int d = 0; d < x.dim(); d++) {
+            bx[0][d] = Math.min(bx[0][d], by[0][d]);
+            bx[1][d] = Math.max(bx[1][d], by[1][d]);
         }
-        return new double[][] {lo, hi};
+        return bx;
     }
 
     /**
@@ -672,40 +647,22 @@ public final class GridBlockSparseSum implements AutoCloseable {
 
     /**
      * A workspace array of the device's page-locked host memory holding a copy of the coordinates of {@code s}, copied
-     * in parallel chunks; {@code box} receives the cloud's lower and upper corners (computed from each chunk as it is
-     * copied, while it is in cache).
+     * in parallel chunks; {@code box} receives the cloud's lower and upper corners ({@link PointSet#bounds}, computed
+     * once per point set).
      */
     private DoubleArray stageCloud(String role, PointSet s, double[][] box) {
         Device dev = device;
         double[] v = s.coordinatesView();
-        int dim = s.dim(), points = s.size();
         DoubleArray a = ws(role, v.length, len -> DoubleArray.pinned(len, dev));
         MemorySegment dst = a.segment();
-        double[][] parts = IntStream.range(0, (points + CHUNK_POINTS - 1) / CHUNK_POINTS).parallel().mapToObj(part -> {
-            int from = part * CHUNK_POINTS * dim, to = Math.min(points, (part + 1) * CHUNK_POINTS) * dim;
-            double[] lh = new double[2 * dim];
-            Arrays.fill(lh, 0, dim, Double.POSITIVE_INFINITY);
-            Arrays.fill(lh, dim, 2 * dim, Double.NEGATIVE_INFINITY);
-            for (int i = from; i < to; i += dim) {
-                for (int d = 0; d < dim; d++) {
-                    double c = v[i + d];
-                    lh[d] = Math.min(lh[d], c);
-                    lh[dim + d] = Math.max(lh[dim + d], c);
-                }
-            }
-            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, to - from);
-            return lh;
-        }).toArray(double[][]::new);
-        box[0] = new double[dim];
-        box[1] = new double[dim];
-        Arrays.fill(box[0], Double.POSITIVE_INFINITY);
-        Arrays.fill(box[1], Double.NEGATIVE_INFINITY);
-        for (double[] lh : parts) {
-            for (int d = 0; d < dim; d++) {
-                box[0][d] = Math.min(box[0][d], lh[d]);
-                box[1][d] = Math.max(box[1][d], lh[dim + d]);
-            }
-        }
+        int chunk = CHUNK_POINTS * s.dim();
+        IntStream.range(0, (v.length + chunk - 1) / chunk).parallel().forEach(part -> {
+            int from = part * chunk, count = Math.min(chunk, v.length - from);
+            MemorySegment.copy(v, from, dst, ValueLayout.JAVA_DOUBLE, (long) from * Double.BYTES, count);
+        });
+        double[][] b = s.bounds();
+        box[0] = b[0];
+        box[1] = b[1];
         return a;
     }
 
@@ -729,10 +686,11 @@ public final class GridBlockSparseSum implements AutoCloseable {
                 for (int c = 0; c < cols; c++) {
                     double v = b[j * cols + c];
                     if (!Double.isFinite(v) && bad < 0) bad = (double) j * cols + c;
-                    row = Math.max(row, Math.abs(v));
+                    double magnitude = Math.abs(v);
+                    if (magnitude > row) row = magnitude;
                 }
                 sum += row;
-                largest = Math.max(largest, row);
+                if (row > largest) largest = row;
             }
             MemorySegment.copy(b, from * cols, dst, ValueLayout.JAVA_DOUBLE, (long) from * cols * Double.BYTES, (to - from) * cols);
             return new double[] {sum, largest, bad};

@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
 public final class PointSet {
     private final int dim;
     private final double[] coords;
+    /** The bounding box, computed on first use (the points never change). */
+    private volatile double[][] bounds;
 
     private PointSet(int dim, double[] coords) {
         this.dim = dim;
@@ -148,8 +150,20 @@ public final class PointSet {
         return c;
     }
 
-    /** The bounding box {@code {lo, hi}} (one value per dimension each), over chunks of points in parallel. */
+    /**
+     * The bounding box {@code {lo, hi}} (one value per dimension each; fresh arrays), computed once over chunks of points
+     * in parallel and kept (the points never change).
+     */
     public double[][] bounds() {
+        double[][] b = bounds;
+        if (b == null) {
+            b = computeBounds();
+            bounds = b;
+        }
+        return new double[][] {b[0].clone(), b[1].clone()};
+    }
+
+    private double[][] computeBounds() {
         int n = size(), chunk = 1 << 14;
         double[][] parts = java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().mapToObj(part -> {
             double[] lh = new double[2 * dim];
@@ -157,8 +171,9 @@ public final class PointSet {
             java.util.Arrays.fill(lh, dim, 2 * dim, Double.NEGATIVE_INFINITY);
             for (int i = part * chunk * dim, end = Math.min(n, (part + 1) * chunk) * dim; i < end; i += dim) {
                 for (int d = 0; d < dim; d++) {
-                    lh[d] = Math.min(lh[d], coords[i + d]);
-                    lh[dim + d] = Math.max(lh[dim + d], coords[i + d]);
+                    double c = coords[i + d];
+                    if (c < lh[d]) lh[d] = c;
+                    if (c > lh[dim + d]) lh[dim + d] = c;
                 }
             }
             return lh;
