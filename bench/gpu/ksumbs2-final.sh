@@ -11,17 +11,18 @@
 # Writes under $OUT: ksumbs2.jsonl, ksumbs2.log (each warm pass's steps), ksumbs2-summary.txt, gpu-check.txt,
 # gpu-check-reports.tgz, stderr.txt (skipped or failed steps).
 #
-# PREDICTED (H100; before: bench/results/h100/hmatrix/2026-11-25-ksum-block-sparse-device, 37.6 ms warm and a 5.88 ms
-# kernel at 1.06e12 pairs/s for cell 0.04, 49.6 ms / 11.4 ms / 2.3e11 at 0.0215):
+# PREDICTED (H100). Midpoint (bench/results/h100/hmatrix/2026-11-25-ksumbs2-midpoint, before the split exponentials and
+# the kept bounds): cell 0.04 15.2 ms warm, kernel 2.51 ms, 2.49e12 pairs/s (0.75 of dense 3.31e12); cell 0.0215
+# 17.2 ms, 2.70 ms, 9.7e11 (0.29); before this work 37.6 and 49.6 ms. Now:
 #   dense gauss:0.1: 3.2-3.4e12 pairs/s
-#   fp32 cell 0.04: kernel 2.0-3.0 ms, 2.2-3.2e12 pairs/s (0.65-0.95 of dense), kept 0.63 %; warm 12-18 ms
-#     (staging 2-4, clustering 2-3, ranges 2.5-3.5, sum 4-6); rel. error 5e-7 to 1e-6
-#   fp32 cell 0.04, previous tiles: kernel 5.4-6 ms (1.0-1.1e12); warm 3-4 ms more than the line above
-#   fp32 cell 0.0215: kernel 1.3-2.3 ms, 1.1-2.0e12 (0.35-0.6 of dense), kept 0.26 %; warm 13-19 ms
-#   fp32 cell 0.0215 span 4: kernel 2-3.5 ms, 2.2-3.0e12 (0.65-0.9), kept ~0.6-0.8 %; warm 13-20 ms
-#   fp64 cell 0.04: kernel 25-30 ms as before (TiledReduction's fp64 tiles); warm 35-45 ms; rel. error ~1e-11
+#   fp32 cell 0.04: kernel 2.2-2.5 ms, 2.5-2.9e12 pairs/s (0.76-0.87 of dense), kept 0.63 %; warm 11-14 ms
+#     (staging 2-3.5, clustering 3-3.5, ranges 1.7-2, sum 4.2-4.7); rel. error 4e-7 to 1e-6
+#   fp32 cell 0.04, previous tiles: kernel 5.8-6 ms (1.05-1.1e12); warm 3.5-4 ms more than the line above
+#   fp32 cell 0.0215: kernel 2.4-2.7 ms, 1.0-1.1e12 (0.3-0.33 of dense), kept 0.26 %; warm 14-16 ms
+#   fp32 cell 0.0215 span 4: kernel 2-3.5 ms, 2.0-2.8e12 (0.6-0.85), kept ~0.6-0.8 %; warm 14-20 ms
+#   fp64 cell 0.04: kernel 25-30 ms as before (TiledReduction's fp64 tiles); warm 35-42 ms; rel. error ~1e-11
 #   fp64 --tol 1e-6: block-sparse at the second cutoff (0.0633, 0.70 % kept) as before, total 0.3-0.8 s (host path:
-#     1.9-3.6 s)
+#     1.9-3.6 s); gpu-check: all GridBlockSparseSumTest and TolerantKernelSumTest cases pass on CUDA and NVIDIA OpenCL
 set -uo pipefail
 . bench/gpu/lib.sh
 start=$SECONDS
