@@ -9,6 +9,7 @@ import dev.squall.hmatrix.ksum.PointSet;
 import dev.squall.hmatrix.ksum.TolerantKernelSum;
 import dev.squall.tasks.runtime.Device;
 import dev.squall.tasks.runtime.Precision;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import picocli.CommandLine.Command;
@@ -101,13 +102,14 @@ public final class KsumCommand implements SquallSubcommand {
      * precision, points, device, the exponent form asked for (expanded, direct), the method (dense, block-sparse) and why, cell and cutoff (null for dense), clusters,
      * kernel/first-call/clustering/ranges/total times (ms; clustering null when inside the total), pairs computed, pairs per
      * second, kept fraction, the largest dropped-term bound, for --block-sparse with --repeat above 0 the phase
-     * times of a second, warm pass through the whole product ({@link Phases}; null otherwise), whether --verify ran, its relative error and rows checked,
+     * times of a warm pass through the whole product ({@link Phases}; null otherwise) and, on the device pipeline, that
+     * pass's steps with the device's own times of each launch set (null otherwise), whether --verify ran, its relative error and rows checked,
      * whether every row stayed within its bound (null without --verify), and {@code ok}.
      */
     public record Result(String command, int m, int n, int dim, String kernel, int cols, String precision, String points, String device, String exponent, String method,
                          String reason, Double cell, Double cutoff, int targetClusters, int sourceClusters, double kernelMs, double firstCallMs,
                          Double clusteringMs, double rangesMs, double totalMs, long pairs, double pairsPerS, double keptFraction, double maxDroppedBound,
-                         Phases warmPhases, boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
+                         Phases warmPhases, List<GridBlockSparseSum.Step> warmSteps, boolean verified, Double relError, int rowsChecked, Boolean boundHeld, boolean ok) {
     }
 
     @Override
@@ -137,6 +139,8 @@ public final class KsumCommand implements SquallSubcommand {
         String method, reason;
         double clusterMs = 0, usedCell = Double.NaN, usedCutoff = Double.NaN;
         Phases warm = null;
+        List<GridBlockSparseSum.Step> warmSteps = null;
+        String sumKernel = null;
         int targetClusters = 0, sourceClusters = 0;
         long t0 = System.nanoTime();
         KernelSum.Result r;
@@ -153,15 +157,21 @@ public final class KsumCommand implements SquallSubcommand {
             try (GridBlockSparseSum gs = new GridBlockSparseSum(engine, cell).withTargetSpan(targetSpan)) {
                 GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), repeat);
                 r = o.result();
-                clusterMs = o.phases().clusteringMs() + o.phases().buildMs();
+                clusterMs = o.phases().stagingMs() + o.phases().clusteringMs();
                 targetClusters = o.targetClusters();
                 sourceClusters = o.sourceClusters();
+                sumKernel = o.sumKernel();
                 // later passes reuse the device memory of the first (a caller's repeated products)
-                if (repeat > 0) warm = warmPasses(gs, x, y, b, Math.min(repeat, 10));
+                if (repeat > 0) {
+                    GridBlockSparseSum.Outcome median = warmPasses(gs, x, y, b, Math.min(repeat, 10));
+                    GridBlockSparseSum.Phases w = median.phases();
+                    warm = new Phases(w.stagingMs(), w.clusteringMs(), w.rangesMs(), w.sumMs(), w.totalMs());
+                    warmSteps = median.steps();
+                }
             }
             method = "block-sparse";
             reason = "asked for; clustering, ranges and sum on the device"
-                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "");
+                    + (targetSpan > 1 ? "; target clusters " + targetSpan + " cells wide" : "") + "; sum kernel " + sumKernel;
             usedCell = cell;
             usedCutoff = cutoff;
         } else if (blockSparse) {
@@ -234,7 +244,7 @@ public final class KsumCommand implements SquallSubcommand {
             JsonOutput.print(new Result("ksum", x.size(), y.size(), x.dim(), k.toString(), cols, p.toString(), points, dev.id(), exponent, method, reason,
                     Double.isNaN(usedCell) ? null : usedCell, Double.isNaN(usedCutoff) ? null : usedCutoff, targetClusters, sourceClusters, kernelMs,
                     r.firstMillis(), Double.isNaN(clusterMs) ? null : clusterMs, r.rangesMillis(), totalMs, r.pairs(), pairsPerSecond, r.keptFraction(),
-                    r.maxBound(), warm, verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
+                    r.maxBound(), warm, warmSteps, verify, verify ? relError : null, checked, verify ? worstOverBound <= 0 : null, ok));
         } else {
             System.out.printf(Locale.ROOT, "sum        %d targets x %d sources, %dd %s points, kernel %s, %d column(s), %s%n",
                     x.size(), y.size(), x.dim(), points, k, cols, p);
@@ -249,8 +259,8 @@ public final class KsumCommand implements SquallSubcommand {
                     kernelMs, Math.max(1, repeat), r.firstMillis(), Double.isNaN(clusterMs) ? "(within the total)" : String.format(Locale.ROOT, "%.1f ms", clusterMs),
                     r.rangesMillis(), totalMs);
             if (warm != null) {
-                System.out.printf(Locale.ROOT, "warm pass  %.1f ms end to end: clustering %.1f, build %.1f, ranges %.1f, sum %.1f ms%n",
-                        warm.totalMs(), warm.clusteringMs(), warm.buildMs(), warm.rangesMs(), warm.sumMs());
+                System.out.printf(Locale.ROOT, "warm pass  %.1f ms end to end: staging %.1f, clustering %.1f, ranges %.1f, sum %.1f ms%n",
+                        warm.totalMs(), warm.stagingMs(), warm.clusteringMs(), warm.rangesMs(), warm.sumMs());
             }
             System.out.printf(Locale.ROOT, "rate       %.4g pairs/s (%d pairs)%n", pairsPerSecond, r.pairs());
             if (verify) {
@@ -264,37 +274,36 @@ public final class KsumCommand implements SquallSubcommand {
     /**
      * Block-sparse phase times (ms) of a warm pass through the whole product in the same process (with the device
      * pipeline, the median by total of --repeat passes, at most 10: the JIT keeps compiling the launch code over the
-     * first few): grid clustering of both clouds (device pipeline: uploads, cell
-     * keys, counting sort, boundaries; host path: keys on the device, the key sort on the host), the build (sorted
-     * clouds, centroids and radii), the kept ranges, the sum (kernel, results back in the caller's order) and all of it.
+     * first few): staging (device pipeline: checks, bounding boxes and page-locked copies of the inputs; 0 on the host
+     * path), clustering of both clouds with the sorted clouds, centroids and radii (device pipeline: uploads, cell keys,
+     * counting sort, boundaries, geometry, gathers in one launch set; host path: keys on the device, the key sort and
+     * the build on the host), the kept ranges, the sum (kernel, results back in the caller's order) and all of it.
      */
-    public record Phases(double clusteringMs, double buildMs, double rangesMs, double sumMs, double totalMs) {
+    public record Phases(double stagingMs, double clusteringMs, double rangesMs, double sumMs, double totalMs) {
     }
 
-    /** Warm passes through the device pipeline: the phases of the one with the median total. */
-    private Phases warmPasses(GridBlockSparseSum gs, PointSet x, PointSet y, double[] b, int passes) {
-        GridBlockSparseSum.Phases[] runs = new GridBlockSparseSum.Phases[passes];
+    /** Warm passes through the device pipeline: the one with the median total. */
+    private GridBlockSparseSum.Outcome warmPasses(GridBlockSparseSum gs, PointSet x, PointSet y, double[] b, int passes) {
+        GridBlockSparseSum.Outcome[] runs = new GridBlockSparseSum.Outcome[passes];
         for (int i = 0; i < passes; i++) {
             GridBlockSparseSum.Outcome o = gs.apply(x, y, b, cols, BlockSparseSum.KeepRule.within(cutoff), 0);
-            runs[i] = o.phases();
+            runs[i] = o;
             progress(String.format(Locale.ROOT, "warm pass %d: %.1f ms (%s)", i + 1, o.phases().totalMs(),
                     o.steps().stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))));
         }
-        java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(GridBlockSparseSum.Phases::totalMs));
-        GridBlockSparseSum.Phases w = runs[passes / 2];
-        return new Phases(w.clusteringMs(), w.buildMs(), w.rangesMs(), w.sumMs(), w.totalMs());
+        java.util.Arrays.sort(runs, java.util.Comparator.comparingDouble(o -> o.phases().totalMs()));
+        return runs[passes / 2];
     }
 
     private Phases endToEnd(KernelSum engine, PointSet x, PointSet y, double[] b) {
         Device dev = engine.device();
         long t0 = System.nanoTime();
         Clustering cx = Clustering.grid(x, cell, dev), cy = Clustering.grid(y, cell, dev);
-        long t1 = System.nanoTime();
         BlockSparseSum bs = BlockSparseSum.build(engine, x, y, cx, cy);
         long t2 = System.nanoTime();
         KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.within(cutoff));
         long t3 = System.nanoTime();
-        return new Phases((t1 - t0) / 1e6, (t2 - t1) / 1e6, r.rangesMillis(), (t3 - t2) / 1e6 - r.rangesMillis(), (t3 - t0) / 1e6);
+        return new Phases(0, (t2 - t0) / 1e6, r.rangesMillis(), (t3 - t2) / 1e6 - r.rangesMillis(), (t3 - t0) / 1e6);
     }
 
     private static void progress(String s) {

@@ -321,6 +321,11 @@ public final class BlockSparseSum {
             sum += m;
             largest = Math.max(largest, m);
         }
+        return farLimits(k, rule, sum, largest);
+    }
+
+    /** {@link #farLimits(PairKernel, KeepRule, double[], int)} from {@code sum = sum_j max_c |b_jc|} and {@code largest = max_jc |b_jc|}. */
+    static double[] farLimits(PairKernel k, KeepRule rule, double sum, double largest) {
         double cutoff = rule.cutoff();
         if (!rule.tightBounds() && Double.isFinite(cutoff) && sum > 0) {
             double threshold = k.evaluate(cutoff) * 0x1p-50 * (largest / sum);

@@ -56,6 +56,35 @@ public final class GridClusterKernels {
         }
     }
 
+    /** Each point's key is its cluster label ({@code labels[i]}), with the histogram {@code counts[key]++}. */
+    @Kernel
+    public static void labelKeys(KernelContext ctx, @ReadOnly IntArray labels, @NoAlias IntArray keys, IntArray counts, int n) {
+        int i = ctx.globalIdx;
+        if (i < n) {
+            int key = labels.get(i);
+            keys.set(i, key);
+            ctx.atomicAdd(counts, key, 1);
+        }
+    }
+
+    /** {@code a[k] = k} for {@code k < n}: the cluster of each label when clusters are numbered by label. */
+    @Kernel
+    public static void identity(KernelContext ctx, @NoAlias IntArray a, int n) {
+        int k = ctx.globalIdx;
+        if (k < n) {
+            a.set(k, k);
+        }
+    }
+
+    /** {@code pairs[0] += (start[t+1] - start[t]) kept[t]} for {@code t < clusters}: the kept pairs of every target cluster. */
+    @Kernel
+    public static void keptPairs(KernelContext ctx, @ReadOnly IntArray start, @ReadOnly LongArray kept, LongArray pairs, int clusters) {
+        int t = ctx.globalIdx;
+        if (t < clusters) {
+            ctx.atomicAdd(pairs, 0, (long) (start.get(t + 1) - start.get(t)) * kept.get(t));
+        }
+    }
+
     /** {@code flags[k] = 1} when cell {@code k} holds points, for {@code k < cellCount}; {@code flags[cellCount] = 0}. */
     @Kernel
     public static void nonEmpty(KernelContext ctx, @ReadOnly IntArray counts, @NoAlias IntArray flags, int cellCount) {
@@ -189,7 +218,7 @@ public final class GridClusterKernels {
 
     /**
      * Centroid and radius of each cluster, read through {@code order}; the radius is the largest centroid distance,
-     * enlarged by a relative 1e-12 against the rounding of its computation.
+     * enlarged by a relative 1e-12 against the rounding of its computation (an empty cluster: 0 and 0).
      */
     @Kernel
     public static void geometry(KernelContext ctx, @ReadOnly DoubleArray x, @ReadOnly IntArray order, @ReadOnly IntArray start,
@@ -198,7 +227,7 @@ public final class GridClusterKernels {
         if (q < clusterOfCell.get(cellCount)) {
             int p0 = start.get(q);
             int p1 = start.get(q + 1);
-            double inv = 1.0 / (p1 - p0);
+            double inv = p1 > p0 ? 1.0 / (p1 - p0) : 0.0;
             for (int d = 0; d < dim; d++) {
                 double s = 0.0;
                 for (int p = p0; p < p1; p++) {

@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
 public final class PointSet {
     private final int dim;
     private final double[] coords;
+    /** The bounding box, computed on first use (the points never change). */
+    private volatile double[][] bounds;
 
     private PointSet(int dim, double[] coords) {
         this.dim = dim;
@@ -146,6 +148,46 @@ public final class PointSet {
         double[] c = new double[coords.length];
         for (int k = 0; k < coords.length; k++) c[k] = coords[k] - centre[k % dim];
         return c;
+    }
+
+    /**
+     * The bounding box {@code {lo, hi}} (one value per dimension each; fresh arrays), computed once over chunks of points
+     * in parallel and kept (the points never change).
+     */
+    public double[][] bounds() {
+        double[][] b = bounds;
+        if (b == null) {
+            b = computeBounds();
+            bounds = b;
+        }
+        return new double[][] {b[0].clone(), b[1].clone()};
+    }
+
+    private double[][] computeBounds() {
+        int n = size(), chunk = 1 << 14;
+        double[][] parts = java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().mapToObj(part -> {
+            double[] lh = new double[2 * dim];
+            java.util.Arrays.fill(lh, 0, dim, Double.POSITIVE_INFINITY);
+            java.util.Arrays.fill(lh, dim, 2 * dim, Double.NEGATIVE_INFINITY);
+            for (int i = part * chunk * dim, end = Math.min(n, (part + 1) * chunk) * dim; i < end; i += dim) {
+                for (int d = 0; d < dim; d++) {
+                    double c = coords[i + d];
+                    if (c < lh[d]) lh[d] = c;
+                    if (c > lh[dim + d]) lh[dim + d] = c;
+                }
+            }
+            return lh;
+        }).toArray(double[][]::new);
+        double[][] box = {new double[dim], new double[dim]};
+        java.util.Arrays.fill(box[0], Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(box[1], Double.NEGATIVE_INFINITY);
+        for (double[] lh : parts) {
+            for (int d = 0; d < dim; d++) {
+                box[0][d] = Math.min(box[0][d], lh[d]);
+                box[1][d] = Math.max(box[1][d], lh[dim + d]);
+            }
+        }
+        return box;
     }
 
     /** The midpoint of the bounding box of this set and {@code other} (same dimension). */

@@ -11,7 +11,9 @@ import java.util.Locale;
  * (no smaller than needed for about 64 points a cell). Its per-row bound {@code beta_i} on the dropped terms is then
  * checked against the result: the product is accepted when {@code beta_i <= eps/2 (|a_ic| - beta_i)} for every row
  * {@code i} and column {@code c}, which guarantees a relative error of at most {@code eps/2} in every entry, leaving the
- * other half of {@code eps} to rounding. When a row fails, {@code tau} shrinks by the worst row's shortfall (by 1000 when a row's bound exceeds its
+ * other half of {@code eps} to rounding. The block-sparse product runs on the device end to end
+ * ({@link GridBlockSparseSum}: clustering, ranges, sum) while the grid has at most {@link GridBlockSparseSum#MAX_CELLS}
+ * cells, else with the host clustering of {@link BlockSparseSum}. When a row fails, {@code tau} shrinks by the worst row's shortfall (by 1000 when a row's bound exceeds its
  * value) and the product is redone (at most three times). The dense product is chosen when the cutoff reaches across the clouds'
  * bounding boxes (nothing would be dropped), when the block-sparse attempts would keep more than half of the pairs
  * (the dense kernel is then as fast), or when no attempt meets the test (rows whose sum nearly cancels).
@@ -65,75 +67,102 @@ public final class TolerantKernelSum {
             return new Outcome("dense", Double.NaN, Double.NaN, "user kernel " + k + ": no decay bound, so nothing is dropped",
                     engine.apply(x, y, b, cols, repeat));
         }
-        double reach = reach(x, y);
+        double[][] bx = x.bounds(), by = y.bounds();
+        double reach = reach(bx, by);
         double tau = eps / 4;
         String history = "";
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            double cutoff = k.radiusBelow(tau);
-            if (cutoff >= reach) {
-                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
-                        "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
-                        engine.apply(x, y, b, cols, repeat));
-            }
-            double cell = Math.max(cutoff / 2, Math.max(extent(x), extent(y)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
-            BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
-            KernelSum.Result r = bs.apply(b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat);
-            if (r.keptFraction() > 0.5) {
-                return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
-                        "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
-                        100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
-            }
-            double worst = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < x.size(); i++) {
-                double beta = r.rowBounds()[i];
-                if (beta == 0) continue;
-                for (int c = 0; c < cols; c++) {
-                    double allowed = eps / 2 * (Math.abs(r.values()[i * cols + c]) - beta);
-                    worst = Math.min(worst, allowed / beta);
+        try (Pipelines pipelines = new Pipelines(engine)) {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                double cutoff = k.radiusBelow(tau);
+                if (cutoff >= reach) {
+                    return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                            "%s falls to %.3g only at distance %.4g, beyond the clouds' reach %.4g: nothing can be dropped", k, tau, cutoff, reach),
+                            engine.apply(x, y, b, cols, repeat));
+                }
+                double cell = Math.max(cutoff / 2, Math.max(extent(bx), extent(by)) * Math.pow((double) POINTS_PER_CELL / Math.max(x.size(), y.size()), 1.0 / x.dim()));
+                KernelSum.Result r;
+                String where;
+                if (GridBlockSparseSum.fits(x, y, cell)) {
+                    r = pipelines.forCell(cell).apply(x, y, b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat).result();
+                    where = "clustering, ranges and sum on the device";
+                } else {
+                    BlockSparseSum bs = BlockSparseSum.build(engine, x, y, Clustering.grid(x, cell, engine.device()), Clustering.grid(y, cell, engine.device()));
+                    r = bs.apply(b, cols, BlockSparseSum.KeepRule.withinTightBounds(cutoff), repeat);
+                    where = String.format(Locale.ROOT, "host clustering (%.3g grid cells, more than the device pipeline's %d)",
+                            GridBlockSparseSum.cellCount(x, y, cell), GridBlockSparseSum.MAX_CELLS);
+                }
+                if (r.keptFraction() > 0.5) {
+                    return new Outcome("dense", Double.NaN, Double.NaN, history + String.format(Locale.ROOT,
+                            "cutoff %.4g (where %s falls to %.3g) keeps %.1f%% of the pairs: the dense product is as fast", cutoff, k, tau,
+                            100 * r.keptFraction()), engine.apply(x, y, b, cols, repeat));
+                }
+                double worst = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < x.size(); i++) {
+                    double beta = r.rowBounds()[i];
+                    if (beta == 0) continue;
+                    for (int c = 0; c < cols; c++) {
+                        double allowed = eps / 2 * (Math.abs(r.values()[i * cols + c]) - beta);
+                        worst = Math.min(worst, allowed / beta);
+                    }
+                }
+                if (worst >= 1) {
+                    return new Outcome("block-sparse", cutoff, cell, history + String.format(Locale.ROOT,
+                            "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
+                                    + "on the dropped terms is within eps/2 of its value; %s", tau, cutoff, cell, 100 * r.keptFraction(), where), r);
+                }
+                if (worst > 0) {
+                    history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
+                    tau *= worst / 2;
+                } else {
+                    history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
+                    tau *= 1e-3;
                 }
             }
-            if (worst >= 1) {
-                return new Outcome("block-sparse", cutoff, cell, history + String.format(Locale.ROOT,
-                        "dropping kernel values below %.3g (cutoff %.4g, cells %.4g) keeps %.2f%% of the pairs, and every row's bound "
-                                + "on the dropped terms is within eps/2 of its value", tau, cutoff, cell, 100 * r.keptFraction()), r);
-            }
-            if (worst > 0) {
-                history += String.format(Locale.ROOT, "cutoff %.4g missed eps/2 on some row by a factor %.3g; ", cutoff, 1 / worst);
-                tau *= worst / 2;
-            } else {
-                history += String.format(Locale.ROOT, "cutoff %.4g left some row's dropped-term bound above its value; ", cutoff);
-                tau *= 1e-3;
-            }
+            return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
+                    engine.apply(x, y, b, cols, repeat));
         }
-        return new Outcome("dense", Double.NaN, Double.NaN, history + "no block-sparse cutoff met the tolerance on every row",
-                engine.apply(x, y, b, cols, repeat));
     }
 
-    /** The largest distance between the two clouds' bounding boxes (no pair is farther apart). */
-    static double reach(PointSet x, PointSet y) {
+    /** The device pipeline of the latest cell size, kept while attempts use the same cells (its device arrays are reused). */
+    private static final class Pipelines implements AutoCloseable {
+        private final KernelSum engine;
+        private GridBlockSparseSum current;
+        private double cell = Double.NaN;
+
+        Pipelines(KernelSum engine) {
+            this.engine = engine;
+        }
+
+        GridBlockSparseSum forCell(double c) {
+            if (current == null || c != cell) {
+                close();
+                current = new GridBlockSparseSum(engine, c);
+                cell = c;
+            }
+            return current;
+        }
+
+        @Override
+        public void close() {
+            if (current != null) current.close();
+            current = null;
+        }
+    }
+
+    /** The diagonal of the box holding both clouds' bounding boxes {@code {lo, hi}} (no pair is farther apart). */
+    static double reach(double[][] bx, double[][] by) {
         double s = 0;
-        for (int d = 0; d < x.dim(); d++) {
-            double lo = Math.min(min(x, d), min(y, d)), hi = Math.max(max(x, d), max(y, d));
+        for (int d = 0; d < bx[0].length; d++) {
+            double lo = Math.min(bx[0][d], by[0][d]), hi = Math.max(bx[1][d], by[1][d]);
             s += (hi - lo) * (hi - lo);
         }
         return Math.sqrt(s);
     }
 
-    private static double extent(PointSet p) {
+    /** The longest side of a bounding box {@code {lo, hi}}. */
+    private static double extent(double[][] box) {
         double e = 0;
-        for (int d = 0; d < p.dim(); d++) e = Math.max(e, max(p, d) - min(p, d));
+        for (int d = 0; d < box[0].length; d++) e = Math.max(e, box[1][d] - box[0][d]);
         return e;
-    }
-
-    private static double min(PointSet p, int d) {
-        double m = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < p.size(); i++) m = Math.min(m, p.coord(i, d));
-        return m;
-    }
-
-    private static double max(PointSet p, int d) {
-        double m = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < p.size(); i++) m = Math.max(m, p.coord(i, d));
-        return m;
     }
 }

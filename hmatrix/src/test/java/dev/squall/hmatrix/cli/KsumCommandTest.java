@@ -90,11 +90,29 @@ class KsumCommandTest {
         int at = json.indexOf("\"warm_phases\":{");
         assertTrue(at > 0, json);
         String warm = json.substring(at, json.indexOf('}', at));
-        for (String f : new String[] {"clustering_ms", "build_ms", "ranges_ms", "sum_ms", "total_ms"}) {
-            int i = warm.indexOf("\"" + f + "\":") + f.length() + 3, j = i;
+        double[] phase = new double[5];
+        String[] names = {"staging_ms", "clustering_ms", "ranges_ms", "sum_ms", "total_ms"};
+        for (int f = 0; f < names.length; f++) {
+            int i = warm.indexOf("\"" + names[f] + "\":") + names[f].length() + 3, j = i;
             while (j < warm.length() && ",}".indexOf(warm.charAt(j)) < 0) j++;
-            assertTrue(Double.parseDouble(warm.substring(i, j)) >= 0, f + " in " + warm);
+            phase[f] = Double.parseDouble(warm.substring(i, j));
+            assertTrue(phase[f] >= 0, names[f] + " in " + warm);
         }
+        assertEquals(phase[4], phase[0] + phase[1] + phase[2] + phase[3], 1e-9 * phase[4], "the phases make up the total: " + warm);
+        // the same pass's steps: consecutive laps of the wall clock, so they add up to its total; launch sets carry device times
+        int s0 = json.indexOf("\"warm_steps\":["), s1 = json.indexOf(']', s0);
+        assertTrue(s0 > 0, json);
+        String steps = json.substring(s0, s1);
+        double sum = 0;
+        java.util.regex.Matcher ms = java.util.regex.Pattern.compile("\"ms\":([-0-9.eE]+)").matcher(steps);
+        int count = 0;
+        while (ms.find()) {
+            sum += Double.parseDouble(ms.group(1));
+            count++;
+        }
+        assertTrue(count >= 5, steps);
+        assertEquals(phase[4], sum, 1e-6 * phase[4], steps);
+        assertTrue(steps.contains("\"name\":\"clusters\"") && steps.matches("(?s).*\"kernel_ms\":[0-9].*"), steps);
     }
 
     @Test

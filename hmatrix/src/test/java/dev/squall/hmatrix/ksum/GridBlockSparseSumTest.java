@@ -237,6 +237,163 @@ class GridBlockSparseSumTest {
         }
     }
 
+    static Stream<Arguments> warpTileCases() {
+        // points, targets, sources, cell, kernel, cutoff: clusters of about 0.3, 3, 60 points and of up to ~1000 (several
+        // tiles a cluster), sizes off the tile and stage widths
+        return devices().stream().flatMap(d -> Stream.of(
+                Arguments.of(d, "uniform", 2000, 2500, 0.02, "gauss:0.02", 0.06),
+                Arguments.of(d, "uniform", 3001, 2800, 0.1, "gauss:0.05", 0.2),
+                Arguments.of(d, "uniform", 4000, 3501, 0.25, "gauss:0.1", 0.3),
+                Arguments.of(d, "gaussian", 6000, 5001, 0.15, "gauss:0.06", 0.2)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}x{3} cell={4} {5} cutoff={6}")
+    @MethodSource("warpTileCases")
+    void fp32GaussianTilesOfOneWarpComputeExactlyTheKeptPairs(Device device, String points, int m, int n, double cell, String kernel,
+            double cutoff) {
+        // the fp32 Gaussian in 3 dimensions runs GridGaussKernelsF32.gaussTiles3: every kept pair once, to fp32 rounding
+        PairKernel k = PairKernel.parse(kernel);
+        PointSet x = PointSet.named(points, m, 3, 61), y = PointSet.named(points, n, 3, 62);
+        double[] b = random(n, 63);
+        KernelSum ks = new KernelSum(k, Precision.FP32, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, cell).apply(x, y, b, 1, KeepRule.withinTightBounds(cutoff), 1);
+        assertEquals("gaussTiles3", o.sumKernel());
+        KernelSum.Result r = o.result();
+        HostGrid g = HostGrid.of(x, y, cell);
+        var bx = balls(x, g.xKeys()); var by = balls(y, g.yKeys());
+        // fp32 rounding of a term: the coordinates (at most `reach` from the clouds' midpoint, where they are rounded)
+        // move its exponent |x - y|^2 / (2 l^2) by about 2 u reach |x - y| / l^2 each, the expanded exponent's parts
+        // (|v|^2 with v = y - centroid, |v| <= |x - y| + the cell's diagonal) by a few u |v|^2 / l^2, the exponential
+        // and the sums by a few u
+        double u = 0x1p-24, c = k.inverseSquaredLength(), reach = 0;
+        for (PointSet s : List.of(x, y)) {
+            for (int i = 0; i < s.size(); i++) {
+                double r2 = 0;
+                for (int d = 0; d < 3; d++) r2 += Math.pow(s.coord(i, d) - 0.5 * (g.lo()[d] + g.lo()[d] + g.cells()[d] * cell), 2);
+                reach = Math.max(reach, Math.sqrt(r2));
+            }
+        }
+        long pairs = 0;
+        for (int i = 0; i < m; i++) {
+            double[] ct = bx.get(g.xKeys()[i]);
+            double kept = 0, magnitude = 0;
+            for (int j = 0; j < n; j++) {
+                double[] cs = by.get(g.yKeys()[j]);
+                double d2 = 0;
+                for (int d = 0; d < 3; d++) d2 += (ct[d] - cs[d]) * (ct[d] - cs[d]);
+                if (Math.max(0, Math.sqrt(d2) - ct[3] - cs[3]) < cutoff) {
+                    pairs++;
+                    double dist = x.distance(i, y, j), v = k.evaluate(dist) * b[j], far = dist + cell * Math.sqrt(3);
+                    kept += v;
+                    magnitude += Math.abs(v) * (16 * u + 4 * u * (reach * dist + far * far) * c);
+                }
+            }
+            assertEquals(kept, r.values()[i], magnitude + 1e-30, "row " + i);
+        }
+        assertEquals(pairs, r.pairs(), "pairs kept");
+        assertTrue(r.keptFraction() > 0 && r.keptFraction() < 1, "kept " + r.keptFraction());
+    }
+
+    /** Slab labels along the first coordinate: {@code min(labels - 1, floor(x_0 labels))}; slabs no point reaches stay empty. */
+    private static int[] slabs(PointSet p, int labels) {
+        int[] l = new int[p.size()];
+        for (int i = 0; i < l.length; i++) l[i] = (int) Math.max(0, Math.min(labels - 1, Math.floor(p.coord(i, 0) * labels)));
+        return l;
+    }
+
+    static Stream<Arguments> maskCases() {
+        // kernel, dim, cols, targets, sources, target labels, source labels, precision, kept share of the mask: empty
+        // clusters (gaussian points leave the outer slabs empty), one target cluster, N = 1, D = 8, the fp32 Gaussian's
+        // one-warp tiles
+        return devices().stream().flatMap(d -> Stream.of(
+                Arguments.of(d, "gauss:0.1", 3, 1, 1500, 1100, 20, 16, Precision.FP64, 0.4),
+                Arguments.of(d, "gauss:0.1", 3, 1, 1700, 1300, 24, 20, Precision.FP32, 0.3),
+                Arguments.of(d, "cauchy:0.05", 2, 2, 900, 777, 1, 9, Precision.FP64, 0.5),
+                Arguments.of(d, "matern32:0.2", 3, 1, 333, 1, 7, 3, Precision.FP64, 0.5),
+                Arguments.of(d, "gauss:0.3", 8, 3, 150, 97, 5, 6, Precision.FP64, 0.6)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} d={2} cols={3} {4}x{5} labels {6}x{7} {8} keep={9}")
+    @MethodSource("maskCases")
+    void masksOverLabelledClustersComputeExactlyTheKeptTilesAndBoundTheRest(Device device, String kernel, int dim, int cols, int m, int n,
+            int tLabels, int sLabels, Precision p, double share) {
+        PairKernel k = PairKernel.parse(kernel);
+        PointSet x = PointSet.gaussian(m, dim, 71), y = PointSet.gaussian(n, dim, 72);
+        double[] b = random(n * cols, 73);
+        int[] xl = slabs(x, tLabels), yl = slabs(y, sLabels);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(74);
+        boolean[][] keep = new boolean[tLabels][sLabels];
+        for (boolean[] row : keep) for (int s = 0; s < sLabels; s++) row[s] = rnd.nextDouble() < share;
+        keep[0][0] = true;
+        KernelSum ks = new KernelSum(k, p, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, 1.0).withOrders(true).applyMasked(x, xl, y, yl, b, cols, keep, 0);
+        // sorted by label, original order within a label
+        assertArrayEquals(sortedOrder(xl), o.targetOrder());
+        assertArrayEquals(sortedOrder(yl), o.sourceOrder());
+        double[] kept = new double[m * cols], magnitude = new double[m], exact = reference(k, x, y, b, cols);
+        long pairs = 0;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                if (!keep[xl[i]][yl[j]]) continue;
+                pairs++;
+                double v = k.evaluate(x.distance(i, y, j));
+                for (int c = 0; c < cols; c++) {
+                    kept[i * cols + c] += v * b[j * cols + c];
+                    magnitude[i] += Math.abs(v * b[j * cols + c]);
+                }
+            }
+        }
+        KernelSum.Result r = o.result();
+        assertEquals(pairs, r.pairs(), "pairs kept");
+        double rounding = p == Precision.FP64 ? 1e-13 : 2e-5;
+        for (int i = 0; i < m; i++) {
+            for (int c = 0; c < cols; c++) {
+                double got = r.values()[i * cols + c];
+                assertEquals(kept[i * cols + c], got, rounding * (magnitude[i] + 1e-300), "row " + i + " column " + c);
+                double err = Math.abs(got - exact[i * cols + c]);
+                assertTrue(err <= r.rowBounds()[i] + rounding * (1 + Math.abs(exact[i * cols + c])),
+                        "row " + i + ": error " + err + " above its bound " + r.rowBounds()[i]);
+            }
+        }
+        assertEquals(Arrays.stream(xl).distinct().count(), Arrays.stream(o.targetOrder()).map(i -> xl[i]).distinct().count());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("precisionCases")
+    void anAllKeepMaskEqualsTheDenseSumOnTheSortedPoints(Device device, Precision p) {
+        PointSet x = PointSet.uniform(800, 3, 81), y = PointSet.gaussian(650, 3, 82);
+        double[] b = random(y.size(), 83);
+        int[] xl = slabs(x, 9), yl = slabs(y, 11);
+        boolean[][] keep = new boolean[9][11];
+        for (boolean[] row : keep) Arrays.fill(row, true);
+        KernelSum ks = new KernelSum(PairKernel.parse("gauss:0.2"), p, device);
+        GridBlockSparseSum.Outcome o = new GridBlockSparseSum(ks, 1.0).withOrders(true).applyMasked(x, xl, y, yl, b, 1, keep, 0);
+        int[] ox = o.targetOrder(), oy = o.sourceOrder();
+        double[] bSorted = new double[b.length];
+        for (int s = 0; s < oy.length; s++) bSorted[s] = b[oy[s]];
+        double[] denseSorted = ks.apply(x.permuted(ox), y.permuted(oy), bSorted, 1).values();
+        double[] dense = new double[denseSorted.length];
+        for (int s = 0; s < ox.length; s++) dense[ox[s]] = denseSorted[s];
+        assertArrayEquals(dense, o.result().values(), 0.0, "all-keep must equal dense on the sorted points bit for bit");
+        assertEquals(1.0, o.result().keptFraction());
+        assertEquals("dense", o.sumKernel());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void labelsOutOfRangeAreNamed(Device device) {
+        KernelSum ks = new KernelSum(PairKernel.parse("gauss:0.1"), Precision.FP64, device);
+        PointSet x = PointSet.uniform(30, 2, 91);
+        double[] b = random(30, 92);
+        int[] labels = new int[30];
+        labels[17] = 4;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new GridBlockSparseSum(ks, 1.0).applyMasked(x, labels, x, new int[30], b, 1, new boolean[3][2], 0));
+        assertTrue(e.getMessage().contains("label 4 of point 17"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> new GridBlockSparseSum(ks, 1.0).applyMasked(x, new int[29], x, new int[30], b, 1, new boolean[3][2], 0));
+    }
+
     static Stream<Arguments> precisionCases() {
         return devices().stream().flatMap(d -> Stream.of(Arguments.of(d, Precision.FP32), Arguments.of(d, Precision.FP64)));
     }
@@ -312,5 +469,14 @@ class GridBlockSparseSumTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new GridBlockSparseSum(ks, 0.1).apply(x, x, b, 1, KeepRule.mask(new boolean[][] {{true}}), 0));
         assertThrows(IllegalArgumentException.class, () -> new GridBlockSparseSum(ks, 0));
+        // non-finite input is named: a value of b by index, a coordinate by point
+        double[] bad = b.clone();
+        bad[37] = Double.NaN;
+        e = assertThrows(IllegalArgumentException.class, () -> new GridBlockSparseSum(ks, 0.1).apply(x, x, bad, 1, KeepRule.within(0.1), 0));
+        assertTrue(e.getMessage().contains("b[37] is NaN"), e.getMessage());
+        double[] c = x.coordinates();
+        c[3 * 12 + 2] = Double.NaN;
+        e = assertThrows(IllegalArgumentException.class, () -> PointSet.of(3, c));
+        assertTrue(e.getMessage().contains("coordinate 2 of point 12 is NaN"), e.getMessage());
     }
 }
