@@ -14,7 +14,7 @@ import java.util.List;
  * @param methodsUsed   per Gray-code block, "method@device"
  * @param generated     generated-kernel runs (generation and build times, registers), if any
  * @param graySteps     Gray-code steps over all blocks
- * @param sweepSeconds  time in the Gray-code phase (including generation and builds)
+ * @param sweepSeconds  time computing the blocks (including kernel generation and builds), without the error estimates
  * @param preprocessMillis time of the decomposition and elimination
  * @param totalSeconds  everything
  * @param errorBound    absolute error of {@link #scaled}: rigorous, estimated, or the final rounding of an exact value
@@ -37,8 +37,8 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
 
     /**
      * Milliseconds per phase: exact preprocessing (split, elimination, expansion), the blocks' sweeps (everything below
-     * included), of which the error estimates (beside a device sweep they run on the JVM threads at the same time, so
-     * they overlap the kernel time), kernel generation, kernel builds ({@code buildCached}: every build came
+     * included), of which the error estimates (after each sweep: on the device a device sweep ran on, else on the JVM
+     * threads), kernel generation, kernel builds ({@code buildCached}: every build came
      * from the cache; null without generated kernels) and kernel launches with their read-backs (host wall time; of it,
      * {@code deviceKernelMs} the generated kernels' device time and {@code transferMs} their copies' device time, both
      * from device events); and the total. What the Gray-code error estimates cost against the sweeps they check:

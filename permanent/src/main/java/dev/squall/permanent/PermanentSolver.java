@@ -16,6 +16,7 @@ import dev.squall.permanent.frontier.DeviceFrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
+import dev.squall.permanent.kernel.DeviceRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.kernel.LaunchPlan;
@@ -215,7 +216,8 @@ public final class PermanentSolver {
                         + ". Raise --tol, use --no-expand, or --exact.");
             }
         }
-        double sweepSeconds = (System.nanoTime() - s0) / 1e9;
+        // the blocks' computation without their error estimates (which run after each sweep, never beside it)
+        double sweepSeconds = (System.nanoTime() - s0) / 1e9 - ev.estimateSeconds[0];
         ScaledValue scale = Fraction.of(scaling.numerator(), scaling.denominator()).toScaled();
         ScaledValue value = root.value.times(scale);
         ScaledValue bound = root.error.times(scale.abs()).plus(value.abs().times(ScaledValue.of(0x1p-50)));
@@ -251,7 +253,7 @@ public final class PermanentSolver {
         }
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
         double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
-        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
+        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, (sweepSeconds + ev.estimateSeconds[0]) * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
                 ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
                 ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
@@ -446,15 +448,15 @@ public final class PermanentSolver {
             // degree, the generated kernels order them greedily)
             SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
                     : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
+            // after the sweep, on the device the sweep ran on (one launch of the sampled chunks and drift run chunks) or on
+            // the JVM after a JVM sweep: nothing runs beside the sweep on the host
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
-                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk, codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1);
+                double factor = codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1;
+                RyserRoundingEstimate e = onDevice ? DeviceRoundingEstimate.of(dev, swept, runChunk, factor) : RyserRoundingEstimate.of(swept, runChunk, factor);
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };
-            // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
-            java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
-                    ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
             long sw0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
@@ -475,7 +477,7 @@ public final class PermanentSolver {
             estimateSeconds[1] += codegen ? generated.get(generated.size() - 1).kernelSeconds() : (System.nanoTime() - sw0) / 1e9;
             estimateSeconds[2] += RyserRoundingEstimate.workInDoubleSteps(n, runChunk);
             estimateSeconds[3] += steps;
-            est = pending != null ? pending.join() : estimate.get();
+            est = estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,

@@ -1,0 +1,125 @@
+package dev.squall.permanent.kernel;
+
+import dev.squall.permanent.cpu.RyserRoundingEstimate;
+import dev.squall.permanent.matrix.SparseColumns;
+import dev.squall.permanent.matrix.SquareMatrix;
+import dev.squall.tasks.api.*;
+import dev.squall.tasks.runtime.*;
+
+/**
+ * {@link RyserRoundingEstimate#of(SquareMatrix, long, double)} with its re-computation on a device
+ * ({@link EstimateKernels}, one execution of one task graph): the same sample ({@link RyserRoundingEstimate.Sample}),
+ * the same arithmetic, the same combination, so a device sweep's estimate leaves the host's cores alone and costs the
+ * device a few milliseconds (the sampled double-double chunks split into parts, the drift's run chunks into parts).
+ * Orders whose estimate takes the full double-double reference (n <= 15) and run chunks beyond 2^30 steps stay on the
+ * JVM ({@link #runsOnDevice}).
+ *
+ * <pre>{@code
+ * RyserRoundingEstimate e = DeviceRoundingEstimate.of(Devices.get("cuda:0"), swept, runChunk, RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING);
+ * }</pre>
+ */
+public final class DeviceRoundingEstimate {
+    /** Parts a sampled chunk's double-double sum is split into (each from its own start vector). */
+    static final int DOUBLE_DOUBLE_PARTS = 16;
+    /** Parts a drift run chunk is split into (each walks x from the run chunk's start, sums its own steps). */
+    static final int DRIFT_PARTS = 8;
+    private static final int LOCAL = 64;
+
+    private DeviceRoundingEstimate() {
+    }
+
+    /** Whether {@link #of} re-computes on the device for order n and run chunk D (else it is the JVM estimate). */
+    public static boolean runsOnDevice(int n, long runChunk) {
+        return RyserRoundingEstimate.sampleSteps(n, runChunk) < dev.squall.permanent.gray.NijenhuisWilf.steps(n)
+                && RyserRoundingEstimate.Sample.of(n, runChunk).runChunk() <= 1L << 30;
+    }
+
+    /**
+     * The estimate of a double sweep of {@code b} (its column order) whose threads walk {@code runChunk} steps from a
+     * fresh x, re-computed on {@code device}; the JVM estimate where {@link #runsOnDevice} is false.
+     */
+    public static RyserRoundingEstimate of(Device device, SquareMatrix b, long runChunk, double roundingFactor) {
+        int n = b.n();
+        if (!runsOnDevice(n, runChunk)) return RyserRoundingEstimate.of(b, runChunk, roundingFactor);
+        RyserRoundingEstimate.Sample s = RyserRoundingEstimate.Sample.of(n, runChunk);
+        int chunks = s.chunkStarts().length;
+        int length = (int) s.length();
+        int restart = (int) s.restart();
+        int segments = length / restart;
+        int parts = Math.min(DOUBLE_DOUBLE_PARTS, length);
+        int doubleItems = chunks * segments;
+        int roundingItems = doubleItems + chunks * parts;
+        int runs = s.driftRuns().length;
+        int runChunkSteps = (int) s.runChunk();
+        int driftParts = Math.min(DRIFT_PARTS, runChunkSteps);
+        int driftItems = runs * driftParts;
+
+        SparseColumns csc = SparseColumns.of(b);
+        DoubleArray a = DoubleArray.fromArray(b.rowMajor());
+        IntArray colStart = IntArray.fromArray(csc.start());
+        IntArray rows = IntArray.fromArray(csc.rows().length == 0 ? new int[1] : csc.rows());
+        DoubleArray vals = DoubleArray.fromArray(csc.values().length == 0 ? new double[1] : csc.values());
+        LongArray chunkStarts = LongArray.fromArray(s.chunkStarts());
+        DoubleArray rounding = new DoubleArray(3L * roundingItems);
+        TaskGraph g = new TaskGraph("estimate")
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, a, colStart, rows, vals, chunkStarts)
+                .task("rounding", EstimateKernels::roundingChunks, new KernelContext(), a, colStart, rows, vals, chunkStarts, rounding, n, length, restart,
+                        segments, parts, doubleItems, roundingItems);
+        LongArray driftStarts = null;
+        DoubleArray drift = null;
+        if (runs > 0) {
+            driftStarts = LongArray.fromArray(s.driftRuns());
+            drift = new DoubleArray(driftItems);
+            g.transferToDevice(DataTransferMode.EVERY_EXECUTION, driftStarts)
+                    .task("drift", EstimateKernels::driftParts, new KernelContext(), a, colStart, rows, vals, driftStarts, drift, n, runChunkSteps, driftParts,
+                            driftItems);
+            g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding, drift);
+        } else {
+            g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding);
+        }
+        ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device);
+        try {
+            plan.withGrid("rounding", WorkerGrid.of(roundUp(roundingItems)).withLocal(LOCAL));
+            if (runs > 0) plan.withGrid("drift", WorkerGrid.of(roundUp(driftItems)).withLocal(LOCAL));
+            plan.execute();
+        } finally {
+            try {
+                plan.freeDeviceMemory();
+            } finally {
+                plan.close();
+            }
+        }
+        double[] err2 = new double[chunks], term2 = new double[chunks];
+        for (int k = 0; k < chunks; k++) {
+            // the double sum of the chunk: its stretches' compensated partials, in order (as the JVM's one KahanSum)
+            dev.squall.permanent.numeric.KahanSum d = new dev.squall.permanent.numeric.KahanSum();
+            for (int q = 0; q < segments; q++) {
+                int t = k * segments + q;
+                d.add(rounding.get(3L * t), rounding.get(3L * t + 1));
+                term2[k] += rounding.get(3L * t + 2);
+            }
+            // the double-double sum of its parts (TwoSum of the high parts, low parts folded in)
+            double hi = 0, lo = 0;
+            for (int q = 0; q < parts; q++) {
+                int t = doubleItems + k * parts + q;
+                double ph = rounding.get(3L * t), pl = rounding.get(3L * t + 1);
+                double sum = hi + ph, bb = sum - hi, e = (hi - (sum - bb)) + (ph - bb) + lo + pl;
+                hi = sum + e;
+                lo = e - (hi - sum);
+            }
+            double diff = (d.sum() - hi) + (d.compensation() - lo);
+            err2[k] = diff * diff;
+        }
+        double[] driftSums = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            dev.squall.permanent.numeric.KahanSum d = new dev.squall.permanent.numeric.KahanSum();
+            for (int q = 0; q < driftParts; q++) d.add(drift.get((long) r * driftParts + q));
+            driftSums[r] = d.value();
+        }
+        return s.combine(err2, term2, driftSums, roundingFactor);
+    }
+
+    private static int roundUp(int items) {
+        return (items + LOCAL - 1) / LOCAL * LOCAL;
+    }
+}
