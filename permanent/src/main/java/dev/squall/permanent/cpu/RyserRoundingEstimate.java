@@ -298,7 +298,6 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         for (int i = 0; i < n; i++) eps[i] = (hi[i] - x[i]) + lo[i];
         int[] colStart = csc.start(), rows = csc.rows();
         double[] vals = csc.values();
-        int half = n / 2;
         KahanSum acc = new KahanSum();
         for (long g = run + 1; g < to; g++) {
             int j = Long.numberOfTrailingZeros(g);
@@ -310,30 +309,14 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 x[row] = nx;
             }
             if (g < from) continue;
-            // sum_i eps_i prod_(k != i) x_k in two independent chains (halves of the rows), joined at the end
-            double s1 = 0, p1 = 1, s2 = 0, p2 = 1;
-            for (int i = 0; i < half; i++) {
-                s1 = s1 * x[i] + eps[i] * p1;
-                p1 *= x[i];
-                s2 = s2 * x[half + i] + eps[half + i] * p2;
-                p2 *= x[half + i];
-            }
-            if ((n & 1) != 0) {
-                s2 = s2 * x[n - 1] + eps[n - 1] * p2;
-                p2 *= x[n - 1];
-            }
-            double term = s1 * p2 + p1 * s2;
+            double term = driftTerm(x, eps, n);
             acc.add((g & 1) == 0 ? term : -term);
         }
         if (from == run) { // the run's first step
-            double s1 = 0, p1 = 1;
             double[] x0 = NijenhuisWilf.startVector(b, run), e0 = new double[n];
             for (int i = 0; i < n; i++) e0[i] = (hi[i] - x0[i]) + lo[i];
-            for (int i = 0; i < n; i++) {
-                s1 = s1 * x0[i] + e0[i] * p1;
-                p1 *= x0[i];
-            }
-            acc.add((run & 1) == 0 ? s1 : -s1);
+            double term = driftTerm(x0, e0, n);
+            acc.add((run & 1) == 0 ? term : -term);
         }
         return acc.value();
     }
@@ -349,12 +332,46 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
                 for (int k = colStart[j], e = colStart[j + 1]; k < e; k++) x[rows[k]] += s * vals[k];
             }
-            double prod = 1;
-            for (double v : x) prod *= v;
+            double prod = product(x, x.length);
             acc.add((g & 1) == 0 ? prod : -prod);
             squares += prod * prod;
         }
         return squares;
+    }
+
+    /** Rows per group of the products ({@link #product}, {@link #driftTerm}): the order the device estimate multiplies in. */
+    public static final int PRODUCT_GROUP = 8;
+
+    /**
+     * {@code prod x} in the device estimate's order ({@code kernel.EstimateKernels}: one row per work-item): each group
+     * of {@value #PRODUCT_GROUP} rows left to right, then the groups' products left to right.
+     */
+    static double product(double[] x, int n) {
+        double total = 1;
+        for (int k = 0; k < n; k += PRODUCT_GROUP) {
+            double p = 1;
+            for (int i = k, e = Math.min(n, k + PRODUCT_GROUP); i < e; i++) p *= x[i];
+            total *= p;
+        }
+        return total;
+    }
+
+    /**
+     * {@code sum_i eps_i prod_(k != i) x_k} in the groups of {@link #product}: within a group the pair (s, p) goes
+     * {@code s = s x_i + eps_i p, p = p x_i}; groups join as {@code S = S p + P s, P = P p}.
+     */
+    static double driftTerm(double[] x, double[] eps, int n) {
+        double sTotal = 0, pTotal = 1;
+        for (int k = 0; k < n; k += PRODUCT_GROUP) {
+            double s = 0, p = 1;
+            for (int i = k, e = Math.min(n, k + PRODUCT_GROUP); i < e; i++) {
+                s = s * x[i] + eps[i] * p;
+                p *= x[i];
+            }
+            sTotal = sTotal * p + pTotal * s;
+            pTotal *= p;
+        }
+        return sTotal;
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.squall.permanent.kernel;
 
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
-import dev.squall.permanent.matrix.SparseColumns;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.api.*;
 import dev.squall.tasks.runtime.*;
@@ -23,7 +22,6 @@ public final class DeviceRoundingEstimate {
     static final int DOUBLE_DOUBLE_PARTS = 16;
     /** Parts a drift run chunk is split into (each walks x from the run chunk's start, sums its own steps). */
     static final int DRIFT_PARTS = 8;
-    private static final int LOCAL = 64;
 
     private DeviceRoundingEstimate() {
     }
@@ -54,33 +52,28 @@ public final class DeviceRoundingEstimate {
         int driftParts = Math.min(DRIFT_PARTS, runChunkSteps);
         int driftItems = runs * driftParts;
 
-        SparseColumns csc = SparseColumns.of(b);
-        DoubleArray a = DoubleArray.fromArray(b.rowMajor());
-        IntArray colStart = IntArray.fromArray(csc.start());
-        IntArray rows = IntArray.fromArray(csc.rows().length == 0 ? new int[1] : csc.rows());
-        DoubleArray vals = DoubleArray.fromArray(csc.values().length == 0 ? new double[1] : csc.values());
+        DoubleArray cols = DoubleArray.fromArray(b.columnMajor());
         LongArray chunkStarts = LongArray.fromArray(s.chunkStarts());
         DoubleArray rounding = new DoubleArray(3L * roundingItems);
         TaskGraph g = new TaskGraph("estimate")
-                .transferToDevice(DataTransferMode.EVERY_EXECUTION, a, colStart, rows, vals, chunkStarts)
-                .task("rounding", EstimateKernels::roundingChunks, new KernelContext(), a, colStart, rows, vals, chunkStarts, rounding, n, length, restart,
-                        segments, parts, doubleItems, roundingItems);
-        LongArray driftStarts = null;
+                .transferToDevice(DataTransferMode.EVERY_EXECUTION, cols, chunkStarts)
+                .task("rounding", EstimateKernels::roundingChunks, new KernelContext(), cols, chunkStarts, rounding, n, length, restart, segments, parts,
+                        doubleItems, roundingItems);
         DoubleArray drift = null;
         if (runs > 0) {
-            driftStarts = LongArray.fromArray(s.driftRuns());
+            LongArray driftStarts = LongArray.fromArray(s.driftRuns());
             drift = new DoubleArray(driftItems);
             g.transferToDevice(DataTransferMode.EVERY_EXECUTION, driftStarts)
-                    .task("drift", EstimateKernels::driftParts, new KernelContext(), a, colStart, rows, vals, driftStarts, drift, n, runChunkSteps, driftParts,
-                            driftItems);
+                    .task("drift", EstimateKernels::driftParts, new KernelContext(), cols, driftStarts, drift, n, runChunkSteps, driftParts, driftItems);
             g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding, drift);
         } else {
             g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding);
         }
         ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device);
         try {
-            plan.withGrid("rounding", WorkerGrid.of(roundUp(roundingItems)).withLocal(LOCAL));
-            if (runs > 0) plan.withGrid("drift", WorkerGrid.of(roundUp(driftItems)).withLocal(LOCAL));
+            // one work-group per stretch of steps, one work-item per row
+            plan.withGrid("rounding", WorkerGrid.of((long) roundingItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
+            if (runs > 0) plan.withGrid("drift", WorkerGrid.of((long) driftItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
             plan.execute();
         } finally {
             try {
@@ -119,7 +112,4 @@ public final class DeviceRoundingEstimate {
         return s.combine(err2, term2, driftSums, roundingFactor);
     }
 
-    private static int roundUp(int items) {
-        return (items + LOCAL - 1) / LOCAL * LOCAL;
-    }
 }

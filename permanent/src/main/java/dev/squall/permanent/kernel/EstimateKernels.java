@@ -4,232 +4,258 @@ import dev.squall.tasks.api.*;
 
 /**
  * The Gray-code rounding-error estimate's re-computation ({@code cpu.RyserRoundingEstimate}) on a device, in the same
- * arithmetic as the JVM code it mirrors, so that a device sweep's estimate needs no host threads:
+ * arithmetic as the JVM code it mirrors, so that a device sweep's estimate needs no host threads. A work-group of
+ * {@link #GROUP} work-items walks one stretch of steps, work-item {@code l} holding row {@code l} of x (in registers:
+ * a step updates every row with a nonzero in the changed column at once, where one work-item would update them one
+ * after another through memory); the product is formed in local memory by {@link #PRODUCT_GROUP}-row groups
+ * ({@code RyserRoundingEstimate.product}'s order) and the first work-item accumulates it:
  * <ul>
- * <li>{@link #roundingChunks}: the sampled chunks, each in double (one work-item per stretch of x from a fresh start,
- * Neumaier-compensated sum and the sum of squared terms, as the JVM's {@code sweep}) and in double-double (split into
- * parts, each from its own double-double start vector, as {@code cpu.DoubleDoubleGraySweep});</li>
- * <li>{@link #driftParts}: the first-order effect of x's drift over whole run chunks (as the JVM's {@code driftSum}),
- * each run chunk split into parts: a part walks x and its exact error from the run chunk's start and sums the
- * effect over its own steps only.</li>
+ * <li>{@link #roundingChunks}: the sampled chunks, each in double (a group per stretch of x from a fresh start:
+ * Neumaier-compensated sum and the sum of squared terms) and in double-double (a group per part of a chunk, each
+ * from its own double-double start vector, as {@code cpu.DoubleDoubleGraySweep});</li>
+ * <li>{@link #driftParts}: the first-order effect of x's drift over whole run chunks ({@code driftSum}), each run chunk
+ * split into parts: a part's group walks x and its exact error from the run chunk's start (no products: cheap) and
+ * sums the effect over its own steps only.</li>
  * </ul>
- * {@code a} is the matrix row-major (start vectors), {@code colStart/rowIdx/vals} its columns in CSC (updates);
- * {@code starts} the first steps of the chunks or run chunks ({@code LongArray}, so 64-bit offsets need no scalar
- * long argument), {@code out} one value (or triple) per work-item, reduced on the host in work-item order.
+ * {@code cols} is the matrix column-major; {@code starts} the first steps of the chunks or run chunks
+ * ({@code LongArray}: 64-bit offsets need no scalar long argument); {@code out} one value (or triple) per group,
+ * reduced on the host in group order.
  */
 public final class EstimateKernels {
-    /** Size of the private vectors: the largest order, rounded up. */
-    public static final int MAX_N = 64;
+    /** Work-items per group: one per row (orders up to 63). */
+    public static final int GROUP = 64;
+    /** Rows a group's leading work-items multiply, each one group of them (as {@code RyserRoundingEstimate.PRODUCT_GROUP}). */
+    public static final int PRODUCT_GROUP = 8;
 
     private EstimateKernels() {
     }
 
     /**
-     * Work-items {@code t < doubleItems}: chunk {@code t / segments}, its stretch {@code t % segments} of {@code restart}
-     * steps in double from a fresh x; writes {@code out[3t..3t+2] = sum, compensation, sum of squared terms}. Work-items
-     * {@code doubleItems <= t < threads}: chunk {@code u / parts}, part {@code u % parts} ({@code u = t - doubleItems}) of
-     * {@code length / parts} steps in double-double; writes {@code out[3t..3t+1] = hi, lo}.
+     * Groups {@code u < doubleUnits}: chunk {@code u / segments}, its stretch {@code u % segments} of {@code restart}
+     * steps in double from a fresh x; writes {@code out[3u..3u+2] = sum, compensation, sum of squared terms}. Groups
+     * {@code doubleUnits <= u < units}: chunk {@code v / parts}, part {@code v % parts} ({@code v = u - doubleUnits}) of
+     * {@code length / parts} steps in double-double; writes {@code out[3u..3u+1] = hi, lo}.
      */
     @Kernel
-    public static void roundingChunks(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly IntArray colStart, @ReadOnly IntArray rowIdx,
-                                      @ReadOnly DoubleArray vals, @ReadOnly LongArray starts, DoubleArray out, int n, int length, int restart,
-                                      int segments, int parts, int doubleItems, int threads) {
-        int t = ctx.globalIdx;
-        if (t >= threads) return;
-        if (t < doubleItems) {
-            long from = starts.get(t / segments) + (long) (t % segments) * restart;
-            double[] x = new double[MAX_N];
-            startVector(a, n, from, x);
-            double[] acc = new double[2];
-            double squares = 0.0;
-            for (long g = from; g < from + restart; g++) {
-                if (g > from) {
-                    int j = Long.numberOfTrailingZeros(g);
-                    double s = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-                    int kEnd = colStart.get(j + 1);
-                    for (int k = colStart.get(j); k < kEnd; k++) x[rowIdx.get(k)] += s * vals.get(k);
-                }
-                double prod = 1.0;
-                for (int i = 0; i < n; i++) prod *= x[i];
-                compensatedAdd(acc, (g & 1L) == 0 ? prod : -prod);
-                squares += prod * prod;
-            }
-            out.set(3 * t, acc[0]);
-            out.set(3 * t + 1, acc[1]);
-            out.set(3 * t + 2, squares);
-        } else {
-            int u = t - doubleItems;
-            int partLength = length / parts;
-            long from = starts.get(u / parts) + (long) (u % parts) * partLength;
-            double[] hi = new double[MAX_N];
-            double[] lo = new double[MAX_N];
-            startVectorDoubleDouble(a, n, from, hi, lo);
-            double sumHi = 0.0;
-            double sumLo = 0.0;
-            for (long g = from; g < from + partLength; g++) {
-                if (g > from) {
-                    int j = Long.numberOfTrailingZeros(g);
-                    boolean add = ((g >>> (j + 1)) & 1L) == 0;
-                    int kEnd = colStart.get(j + 1);
-                    for (int k = colStart.get(j); k < kEnd; k++) {
-                        double w = add ? vals.get(k) : -vals.get(k);
-                        addTo(hi, lo, rowIdx.get(k), w);
+    public static void roundingChunks(KernelContext ctx, @ReadOnly DoubleArray cols, @ReadOnly LongArray starts, DoubleArray out, int n, int length,
+                                      int restart, int segments, int parts, int doubleUnits, int units) {
+        double[] xs = ctx.allocateDoubleLocalArray(GROUP);
+        double[] ls = ctx.allocateDoubleLocalArray(GROUP);
+        double[] part = ctx.allocateDoubleLocalArray(2 * PRODUCT_GROUP);
+        int u = ctx.groupIdx;
+        int l = ctx.localIdx;
+        if (u >= units) return;
+        boolean dbl = u < doubleUnits;
+        int v = u - doubleUnits;
+        int partLength = length / parts;
+        long from = dbl ? starts.get(u / segments) + (long) (u % segments) * restart : starts.get(v / parts) + (long) (v % parts) * partLength;
+        long to = from + (dbl ? restart : partLength);
+        int groups = (n + PRODUCT_GROUP - 1) / PRODUCT_GROUP;
+        // row l of x^(from): in double as NijenhuisWilf.startVector, in double-double as DoubleDoubleGraySweep.startVector
+        double xh = 1.0;
+        double xl = 0.0;
+        if (l < n) {
+            if (dbl) xh = startRow(cols, n, from, l);
+            else {
+                xh = cols.get((n - 1) * n + l);
+                long code = from ^ (from >>> 1);
+                for (int j = 0; j < n; j++) {
+                    double a = cols.get(j * n + l);
+                    if (a != 0.0) {
+                        double w = (j < n - 1 && ((code >>> j) & 1L) != 0) ? 0.5 * a : -0.5 * a;
+                        double s = xh + w;
+                        double bb = s - xh;
+                        double e = (xh - (s - bb)) + (w - bb) + xl;
+                        xh = s + e;
+                        xl = e - (xh - s);
                     }
                 }
-                // product in double-double: (ph + pl) (hi_i + lo_i), the high product's error exact through fma
-                double ph = hi[0];
-                double pl = lo[0];
-                for (int i = 1; i < n; i++) {
-                    double p = ph * hi[i];
-                    double e = Math.fma(ph, hi[i], -p) + (ph * lo[i] + pl * hi[i]);
-                    ph = p + e;
-                    pl = e - (ph - p);
-                }
-                if ((g & 1L) != 0) {
-                    ph = -ph;
-                    pl = -pl;
-                }
-                double s = sumHi + ph;
-                double bb = s - sumHi;
-                double e = (sumHi - (s - bb)) + (ph - bb) + sumLo + pl;
-                sumHi = s + e;
-                sumLo = e - (sumHi - s);
             }
-            out.set(3 * t, sumHi);
-            out.set(3 * t + 1, sumLo);
-            out.set(3 * t + 2, 0.0);
+        }
+        double sum = 0.0;
+        double comp = 0.0;
+        double squares = 0.0;
+        for (long g = from; g < to; g++) {
+            if (g > from && l < n) {
+                int j = Long.numberOfTrailingZeros(g);
+                double a = cols.get(j * n + l);
+                if (a != 0.0) {
+                    double w = ((g >>> (j + 1)) & 1L) == 0 ? a : -a;
+                    if (dbl) xh += w;
+                    else {
+                        double s = xh + w;
+                        double bb = s - xh;
+                        double e = (xh - (s - bb)) + (w - bb) + xl;
+                        xh = s + e;
+                        xl = e - (xh - s);
+                    }
+                }
+            }
+            xs[l] = xh;
+            ls[l] = xl;
+            ctx.localBarrier();
+            if (l < groups) {
+                int i0 = l * PRODUCT_GROUP;
+                int i1 = Math.min(n, i0 + PRODUCT_GROUP);
+                if (dbl) {
+                    double p = 1.0;
+                    for (int i = i0; i < i1; i++) p *= xs[i];
+                    part[l] = p;
+                } else {
+                    double ph = xs[i0];
+                    double pl = ls[i0];
+                    for (int i = i0 + 1; i < i1; i++) {
+                        double p = ph * xs[i];
+                        double e = Math.fma(ph, xs[i], -p) + (ph * ls[i] + pl * xs[i]);
+                        ph = p + e;
+                        pl = e - (ph - p);
+                    }
+                    part[l] = ph;
+                    part[PRODUCT_GROUP + l] = pl;
+                }
+            }
+            ctx.localBarrier();
+            if (l == 0) {
+                if (dbl) {
+                    double prod = 1.0;
+                    for (int k = 0; k < groups; k++) prod *= part[k];
+                    double term = (g & 1L) == 0 ? prod : -prod;
+                    double tt = sum + term;
+                    if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
+                    else comp += (term - tt) + sum;
+                    sum = tt;
+                    squares += prod * prod;
+                } else {
+                    double ph = part[0];
+                    double pl = part[PRODUCT_GROUP];
+                    for (int k = 1; k < groups; k++) {
+                        double p = ph * part[k];
+                        double e = Math.fma(ph, part[k], -p) + (ph * part[PRODUCT_GROUP + k] + pl * part[k]);
+                        ph = p + e;
+                        pl = e - (ph - p);
+                    }
+                    if ((g & 1L) != 0) {
+                        ph = -ph;
+                        pl = -pl;
+                    }
+                    double s = sum + ph;
+                    double bb = s - sum;
+                    double e = (sum - (s - bb)) + (ph - bb) + comp + pl;
+                    sum = s + e;
+                    comp = e - (sum - s);
+                }
+            }
+        }
+        if (l == 0) {
+            out.set(3L * u, sum);
+            out.set(3L * u + 1, comp);
+            out.set(3L * u + 2, squares);
         }
     }
 
     /**
-     * Work-item t: run chunk {@code t / parts} (first step {@code starts[t / parts]}, {@code runChunk} steps), part
-     * {@code q = t % parts}: x in double and its error {@code eps} (exact minus double, each update's rounding by TwoSum)
+     * Group u: run chunk {@code u / parts} (first step {@code starts[u / parts]}, {@code runChunk} steps), part
+     * {@code q = u % parts}: x in double and its error {@code eps} (exact minus double, each update's rounding by TwoSum)
      * walked from the run chunk's start; over the part's steps {@code [from, from + runChunk / parts)} it sums
-     * {@code (-1)^g sum_i eps_i prod_(k != i) x_k} (two product chains of n/2 rows); the first part adds the run chunk's
-     * first step. Writes {@code out[t]} (compensated).
+     * {@code (-1)^g sum_i eps_i prod_(k != i) x_k} ({@code RyserRoundingEstimate.driftTerm}'s groups); the first part
+     * adds the run chunk's first step. Writes {@code out[u]} (compensated).
      */
     @Kernel
-    public static void driftParts(KernelContext ctx, @ReadOnly DoubleArray a, @ReadOnly IntArray colStart, @ReadOnly IntArray rowIdx,
-                                  @ReadOnly DoubleArray vals, @ReadOnly LongArray starts, DoubleArray out, int n, int runChunk, int parts,
-                                  int threads) {
-        int t = ctx.globalIdx;
-        if (t >= threads) return;
-        long run = starts.get(t / parts);
+    public static void driftParts(KernelContext ctx, @ReadOnly DoubleArray cols, @ReadOnly LongArray starts, DoubleArray out, int n, int runChunk,
+                                  int parts, int units) {
+        double[] xs = ctx.allocateDoubleLocalArray(GROUP);
+        double[] es = ctx.allocateDoubleLocalArray(GROUP);
+        double[] part = ctx.allocateDoubleLocalArray(2 * PRODUCT_GROUP);
+        int u = ctx.groupIdx;
+        int l = ctx.localIdx;
+        if (u >= units) return;
+        long run = starts.get(u / parts);
         int partLength = runChunk / parts;
-        long from = run + (long) (t % parts) * partLength;
+        long from = run + (long) (u % parts) * partLength;
         long to = from + partLength;
-        double[] x = new double[MAX_N];
-        double[] hi = new double[MAX_N];
-        double[] lo = new double[MAX_N];
-        double[] eps = new double[MAX_N];
-        startVector(a, n, run, x);
-        startVectorDoubleDouble(a, n, run, hi, lo);
-        for (int i = 0; i < n; i++) eps[i] = (hi[i] - x[i]) + lo[i];
-        double[] acc = new double[2];
-        if (from == run) {
-            // the run's first step: sum_i eps_i prod_(k != i) x_k in one chain
-            double s1 = 0.0;
-            double p1 = 1.0;
-            for (int i = 0; i < n; i++) {
-                s1 = s1 * x[i] + eps[i] * p1;
-                p1 *= x[i];
-            }
-            compensatedAdd(acc, (run & 1L) == 0 ? s1 : -s1);
-        }
-        int half = n / 2;
-        for (long g = run + 1; g < to; g++) {
-            int j = Long.numberOfTrailingZeros(g);
-            double sg = ((g >>> (j + 1)) & 1L) == 0 ? 1.0 : -1.0;
-            int kEnd = colStart.get(j + 1);
-            for (int k = colStart.get(j); k < kEnd; k++) {
-                int row = rowIdx.get(k);
-                double old = x[row];
-                double w = sg * vals.get(k);
-                double nx = old + w;
-                double bb = nx - old;
-                eps[row] += (old - (nx - bb)) + (w - bb);
-                x[row] = nx;
-            }
-            if (g >= from) {
-                double s1 = 0.0;
-                double p1 = 1.0;
-                double s2 = 0.0;
-                double p2 = 1.0;
-                for (int i = 0; i < half; i++) {
-                    s1 = s1 * x[i] + eps[i] * p1;
-                    p1 *= x[i];
-                    s2 = s2 * x[half + i] + eps[half + i] * p2;
-                    p2 *= x[half + i];
-                }
-                if ((n & 1) != 0) {
-                    s2 = s2 * x[n - 1] + eps[n - 1] * p2;
-                    p2 *= x[n - 1];
-                }
-                double term = s1 * p2 + p1 * s2;
-                compensatedAdd(acc, (g & 1L) == 0 ? term : -term);
-            }
-        }
-        out.set(t, acc[0] + acc[1]);
-    }
-
-    /** x^(g) in double as {@code NijenhuisWilf.startVector}: {@code a_(i,n-1) - rowSum/2 + sum of the chosen columns}. */
-    @DeviceFunction
-    static void startVector(DoubleArray a, int n, long g, double[] x) {
-        long code = g ^ (g >>> 1);
-        for (int i = 0; i < n; i++) {
-            double rowSum = 0.0;
-            double inSet = 0.0;
+        int groups = (n + PRODUCT_GROUP - 1) / PRODUCT_GROUP;
+        double x = 1.0;
+        double eps = 0.0;
+        if (l < n) {
+            x = startRow(cols, n, run, l);
+            double h = cols.get((n - 1) * n + l);
+            double lo = 0.0;
+            long code = run ^ (run >>> 1);
             for (int j = 0; j < n; j++) {
-                double v = a.get(i * n + j);
-                rowSum += v;
-                if (j < n - 1 && ((code >>> j) & 1L) != 0) inSet += v;
-            }
-            x[i] = a.get(i * n + n - 1) - 0.5 * rowSum + inSet;
-        }
-    }
-
-    /** x^(g) in double-double as {@code DoubleDoubleGraySweep.startVector}: halves of the nonzeros added by TwoSum. */
-    @DeviceFunction
-    static void startVectorDoubleDouble(DoubleArray a, int n, long g, double[] hi, double[] lo) {
-        long code = g ^ (g >>> 1);
-        for (int i = 0; i < n; i++) {
-            double h = a.get(i * n + n - 1);
-            double l = 0.0;
-            for (int j = 0; j < n; j++) {
-                double v = a.get(i * n + j);
-                if (v != 0.0) {
-                    double w = (j < n - 1 && ((code >>> j) & 1L) != 0) ? 0.5 * v : -0.5 * v;
+                double a = cols.get(j * n + l);
+                if (a != 0.0) {
+                    double w = (j < n - 1 && ((code >>> j) & 1L) != 0) ? 0.5 * a : -0.5 * a;
                     double s = h + w;
                     double bb = s - h;
-                    double e = (h - (s - bb)) + (w - bb) + l;
+                    double e = (h - (s - bb)) + (w - bb) + lo;
                     h = s + e;
-                    l = e - (h - s);
+                    lo = e - (h - s);
                 }
             }
-            hi[i] = h;
-            lo[i] = l;
+            eps = (h - x) + lo;
         }
+        double sum = 0.0;
+        double comp = 0.0;
+        // from the run's start: steps before the part only walk (x, eps); the part's steps also sum the effect (the
+        // first part's first step, g = run, is the run's start vector itself)
+        for (long g = from == run ? run : run + 1; g < to; g++) {
+            if (g > run && l < n) {
+                int j = Long.numberOfTrailingZeros(g);
+                double a = cols.get(j * n + l);
+                if (a != 0.0) {
+                    double w = ((g >>> (j + 1)) & 1L) == 0 ? a : -a;
+                    double nx = x + w;
+                    double bb = nx - x;
+                    eps += (x - (nx - bb)) + (w - bb);
+                    x = nx;
+                }
+            }
+            if (g >= from) {
+                xs[l] = x;
+                es[l] = eps;
+                ctx.localBarrier();
+                if (l < groups) {
+                    int i0 = l * PRODUCT_GROUP;
+                    int i1 = Math.min(n, i0 + PRODUCT_GROUP);
+                    double s = 0.0;
+                    double p = 1.0;
+                    for (int i = i0; i < i1; i++) {
+                        s = s * xs[i] + es[i] * p;
+                        p *= xs[i];
+                    }
+                    part[l] = s;
+                    part[PRODUCT_GROUP + l] = p;
+                }
+                ctx.localBarrier();
+                if (l == 0) {
+                    double sTotal = 0.0;
+                    double pTotal = 1.0;
+                    for (int k = 0; k < groups; k++) {
+                        sTotal = sTotal * part[PRODUCT_GROUP + k] + pTotal * part[k];
+                        pTotal *= part[PRODUCT_GROUP + k];
+                    }
+                    double term = (g & 1L) == 0 ? sTotal : -sTotal;
+                    double tt = sum + term;
+                    if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
+                    else comp += (term - tt) + sum;
+                    sum = tt;
+                }
+            }
+        }
+        if (l == 0) out.set(u, sum + comp);
     }
 
-    /** {@code (hi[r], lo[r]) += w}: TwoSum of the high parts, the low part folded in, renormalised. */
+    /** Row l of x^(g) in double as {@code NijenhuisWilf.startVector}: {@code a_(l,n-1) - rowSum/2 + sum of the chosen columns}. */
     @DeviceFunction
-    static void addTo(double[] hi, double[] lo, int r, double w) {
-        double h = hi[r];
-        double s = h + w;
-        double bb = s - h;
-        double e = (h - (s - bb)) + (w - bb) + lo[r];
-        double nh = s + e;
-        hi[r] = nh;
-        lo[r] = e - (nh - s);
-    }
-
-    /** Neumaier's compensated {@code acc = {sum, comp}} += term, as {@code numeric.KahanSum}. */
-    @DeviceFunction
-    static void compensatedAdd(double[] acc, double term) {
-        double sum = acc[0];
-        double tt = sum + term;
-        if (Math.abs(sum) >= Math.abs(term)) acc[1] += (sum - tt) + term;
-        else acc[1] += (term - tt) + sum;
-        acc[0] = tt;
+    static double startRow(DoubleArray cols, int n, long g, int l) {
+        long code = g ^ (g >>> 1);
+        double rowSum = 0.0;
+        double inSet = 0.0;
+        for (int j = 0; j < n; j++) {
+            double a = cols.get(j * n + l);
+            rowSum += a;
+            if (j < n - 1 && ((code >>> j) & 1L) != 0) inSet += a;
+        }
+        return cols.get((n - 1) * n + l) - 0.5 * rowSum + inSet;
     }
 }
