@@ -567,13 +567,13 @@ public final class PermanentSolver {
     /** Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the JVM. */
     private boolean frontierOnDevice(FrontierPlan plan) {
         return !onJvm(device) && !accurate && plan.width() <= DeviceFrontierPermanent.MAX_WIDTH
-                && DeviceFrontierPermanent.estimatedSeconds(plan) < plan.cost() / FRONTIER_RATE;
+                && DeviceFrontierPermanent.estimatedSeconds(plan, device) < plan.cost() / FRONTIER_RATE;
     }
 
     /** Estimated seconds of the frontier program where it would run (infinite beyond the widths it takes). */
     private double frontierSeconds(FrontierPlan plan) {
         if (plan.width() > FrontierPlan.MAX_WIDTH) return Double.POSITIVE_INFINITY;
-        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan) : plan.cost() / FRONTIER_RATE;
+        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan, device) : plan.cost() / FRONTIER_RATE;
     }
 
     private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, boolean onDevice, String reason) {
