@@ -485,6 +485,7 @@ public final class PermanentSolver {
             ScaledValue pv = ScaledValue.of(p, s.exponent());
             ScaledValue ev = ScaledValue.of(finite(err + entryRounding(bd, s.scaled(), p)), s.exponent());
             o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps"
+                    + (onDevice && DeviceRoundingEstimate.runsOnDevice(n, runChunk) ? " on " + dev.id() : "")
                     + (ratio(ev, pv) <= tol ? "" : "; " + illConditioned(est, p)), steps);
             conditioning = ", " + illConditioned(est, p);
         }

@@ -21,7 +21,7 @@ public final class DeviceRoundingEstimate {
     /** Parts a sampled chunk's double-double sum is split into (each from its own start vector). */
     static final int DOUBLE_DOUBLE_PARTS = 16;
     /** Parts a drift run chunk is split into (each walks x from the run chunk's start, sums its own steps). */
-    static final int DRIFT_PARTS = 8;
+    static final int DRIFT_PARTS = 16;
 
     private DeviceRoundingEstimate() {
     }
