@@ -156,6 +156,19 @@ public final class PermanentSolver {
     private boolean escalate = true;
 
     /**
+     * Where the error estimate of a device sweep re-computes its sample: on that device ({@code true};
+     * {@link DeviceRoundingEstimate}) or on the JVM threads after the sweep ({@code false}). Default: on GPUs, whose
+     * thousands of work-items take the sample in milliseconds; a CPU OpenCL device shares its cores with the JVM, where
+     * the sample runs without the device version's repeated walks.
+     */
+    public PermanentSolver estimateOnDevice(boolean on) {
+        this.estimateOnDevice = on;
+        return this;
+    }
+
+    private Boolean estimateOnDevice;
+
+    /**
      * Estimated seconds of the sweep of the whole matrix, before preprocessing (which may split it into far cheaper
      * blocks): the Gray-code sweep by the method this solver would use, or the frontier program where that is cheaper.
      */
@@ -448,12 +461,14 @@ public final class PermanentSolver {
             // degree, the generated kernels order them greedily)
             SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
                     : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
-            // after the sweep, on the device the sweep ran on (one launch of the sampled chunks and drift run chunks) or on
-            // the JVM after a JVM sweep: nothing runs beside the sweep on the host
+            // after the sweep, on the device the sweep ran on (one execution for the sampled chunks and drift run chunks) or
+            // on the JVM threads: nothing runs beside the sweep on the host
+            boolean estimateHere = onDevice && (estimateOnDevice != null ? estimateOnDevice : dev.info().isGpu())
+                    && DeviceRoundingEstimate.runsOnDevice(n, runChunk);
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
                 double factor = codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1;
-                RyserRoundingEstimate e = onDevice ? DeviceRoundingEstimate.of(dev, swept, runChunk, factor) : RyserRoundingEstimate.of(swept, runChunk, factor);
+                RyserRoundingEstimate e = estimateHere ? DeviceRoundingEstimate.of(dev, swept, runChunk, factor) : RyserRoundingEstimate.of(swept, runChunk, factor);
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };
@@ -485,7 +500,7 @@ public final class PermanentSolver {
             ScaledValue pv = ScaledValue.of(p, s.exponent());
             ScaledValue ev = ScaledValue.of(finite(err + entryRounding(bd, s.scaled(), p)), s.exponent());
             o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps"
-                    + (onDevice && DeviceRoundingEstimate.runsOnDevice(n, runChunk) ? " on " + dev.id() : "")
+                    + (estimateHere ? " on " + dev.id() : "")
                     + (ratio(ev, pv) <= tol ? "" : "; " + illConditioned(est, p)), steps);
             conditioning = ", " + illConditioned(est, p);
         }

@@ -189,7 +189,7 @@ class PermanentAccuracyTest {
                 Fraction exact = RationalPermanent.of(a, false, true, 2).value();
                 for (int restart : new int[] {6, 8, 0}) {
                     PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false)
-                            .escalate(false).restartLog2(restart).solve(a);
+                            .escalate(false).restartLog2(restart).estimateOnDevice(restart > 0).solve(a);
                     long chunk = r.generated().get(0).runChunk();
                     String what = "n=" + a.n() + " on " + d.id() + ", restart 2^" + restart + ", run chunk " + chunk;
                     if (restart > 0) assertEquals(1L << restart, chunk, what);
@@ -203,7 +203,7 @@ class PermanentAccuracyTest {
 
     /**
      * Double sweeps without escalation, on every device: their printed estimate (re-computed on the device the sweep ran
-     * on, or on the JVM after a JVM sweep) bounds the actual error against the exact value. Mixed-sign regression
+     * on, as on a GPU, or on the JVM after a JVM sweep) bounds the actual error against the exact value. Mixed-sign regression
      * matrices (entries over 8 orders of magnitude, thinned rows) and ER matrices at p = 0.3 and 0.5, whole (no
      * preprocessing), by the generic sparse and dense kernels.
      */
@@ -216,7 +216,8 @@ class PermanentAccuracyTest {
                     dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.5, 6), dev.squall.permanent.RandomSquareMatrices.erdosRenyi(21, 0.3, 2))) {
                 Fraction exact = RationalPermanent.of(a, false, true, 2).value();
                 for (Method m : new Method[] {Method.SPARSE, Method.DENSE}) {
-                    PermanentResult r = new PermanentSolver().device(d).method(m).threads(2).decompose(false).escalate(false).solve(a);
+                    PermanentResult r = new PermanentSolver().device(d).method(m).threads(2).decompose(false).escalate(false)
+                            .estimateOnDevice(true).solve(a);
                     String what = "n=" + a.n() + " " + m + " on " + d.id() + ": " + r.reasons();
                     assertWithinBound(exact, r, what);
                     assertEquals(!jvm, r.reasons().get(0).contains("re-computed steps on " + d.id()), what);
