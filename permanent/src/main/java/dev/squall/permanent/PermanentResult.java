@@ -44,11 +44,13 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
      * from device events); and the total. What the Gray-code error estimates cost against the sweeps they check:
      * {@code sweepMs} the first Ryser sweeps' own time (the JVM sweep, the generic kernels' call, or a generated kernel's launches without its build), {@code estimateFraction}
      * estimate over sweep time (null without a Ryser sweep), {@code estimateWorkFraction} the estimate's re-computed steps
-     * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps.
+     * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps;
+     * {@code estimateDeviceMs} the device time of the estimates re-computed on a device (device events; within
+     * {@code estimateMs}, which adds their module load, copies and the host's combination).
      */
     public record Timings(double preprocessMs, double blocksMs, double estimateMs, double generateMs, double buildMs, Boolean buildCached,
                           double kernelMs, double totalMs, double deviceKernelMs, double transferMs, double sweepMs, Double estimateFraction,
-                          Double estimateWorkFraction) {
+                          Double estimateWorkFraction, double estimateDeviceMs) {
     }
 
     /** "3 blocks (2 x 15 by sparse@jvm, 1 x 12 by frontier@jvm), 2 expansions, 13 eliminated" style summary. */

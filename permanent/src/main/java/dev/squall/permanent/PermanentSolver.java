@@ -211,7 +211,7 @@ public final class PermanentSolver {
                 }
             }
         }
-        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[4]);
+        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[5]);
         long s0 = System.nanoTime();
         Eval root = eval(tree, ev);
         // products keep the blocks' relative errors (the tolerance was split among them); only sums of expansion terms can amplify them
@@ -268,14 +268,16 @@ public final class PermanentSolver {
         double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
         PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, (sweepSeconds + ev.estimateSeconds[0]) * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
                 ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
-                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null);
+                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null,
+                ev.estimateSeconds[4] * 1e3);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
 
     /**
      * Leaf outcomes by block content (a block reached along several expansion terms is computed once); estimateSeconds:
-     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps}.
+     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps, the estimates'
+     * device seconds}.
      */
     private record Evaluation(java.util.Map<BlockKey, Cached> cache, List<GeneratedKernelPermanent.Run> generated, double leafTol, long[] steps,
                               double[] estimateSeconds) {
@@ -468,7 +470,14 @@ public final class PermanentSolver {
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
                 double factor = codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1;
-                RyserRoundingEstimate e = estimateHere ? DeviceRoundingEstimate.of(dev, swept, runChunk, factor) : RyserRoundingEstimate.of(swept, runChunk, factor);
+                RyserRoundingEstimate e;
+                if (estimateHere) {
+                    DeviceRoundingEstimate.Run r = DeviceRoundingEstimate.run(dev, swept, runChunk, factor);
+                    estimateSeconds[4] += r.deviceMillis() / 1e3;
+                    e = r.estimate();
+                } else {
+                    e = RyserRoundingEstimate.of(swept, runChunk, factor);
+                }
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };

@@ -314,8 +314,9 @@ public final class PermanentCommand implements SquallSubcommand {
                     loadMs, t.preprocessMs(), t.blocksMs(), t.estimateMs(), t.generateMs(), t.buildMs(), t.buildCached() == null ? "" : t.buildCached() ? " cached" : " compiled",
                     t.kernelMs(), t.deviceKernelMs(), t.transferMs(), t.totalMs());
             if (t.estimateFraction() != null) {
-                out.printf(Locale.ROOT, "estimate    %.2f ms against %.2f ms of Ryser sweep: %.1f%% of its time, %.1f%% of its work (re-computed steps in double-step units)%n",
-                        t.estimateMs(), t.sweepMs(), 100 * t.estimateFraction(), 100 * t.estimateWorkFraction());
+                out.printf(Locale.ROOT, "estimate    %.2f ms against %.2f ms of Ryser sweep: %.1f%% of its time, %.1f%% of its work (re-computed steps in double-step units)%s%n",
+                        t.estimateMs(), t.sweepMs(), 100 * t.estimateFraction(), 100 * t.estimateWorkFraction(),
+                        t.estimateDeviceMs() > 0 ? String.format(Locale.ROOT, "; %.2f ms of it on the device", t.estimateDeviceMs()) : "");
             }
         }
         if (v != null) {
@@ -338,7 +339,8 @@ public final class PermanentCommand implements SquallSubcommand {
      * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
      * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
      * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
-     * kernel, total, device_kernel, transfer, sweep; estimate_fraction and estimate_work_fraction: the error estimate against the Ryser sweeps; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
+     * kernel, total, device_kernel, transfer, sweep; estimate_fraction and estimate_work_fraction: the error estimate against the Ryser sweeps,
+     * estimate_device_ms its device time; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
      * repeat_ms (every solve's total milliseconds with --repeat, in run order; the other fields are the fastest run's) and
      * median_ms (their median).
      */

@@ -37,8 +37,17 @@ public final class DeviceRoundingEstimate {
      * fresh x, re-computed on {@code device}; the JVM estimate where {@link #runsOnDevice} is false.
      */
     public static RyserRoundingEstimate of(Device device, SquareMatrix b, long runChunk, double roundingFactor) {
+        return run(device, b, runChunk, roundingFactor).estimate();
+    }
+
+    /** An estimate and the device time of its kernels (device events; 0 where it ran on the JVM). */
+    public record Run(RyserRoundingEstimate estimate, double deviceMillis) {
+    }
+
+    /** {@link #of}, with the device time of its kernels. */
+    public static Run run(Device device, SquareMatrix b, long runChunk, double roundingFactor) {
         int n = b.n();
-        if (!runsOnDevice(n, runChunk)) return RyserRoundingEstimate.of(b, runChunk, roundingFactor);
+        if (!runsOnDevice(n, runChunk)) return new Run(RyserRoundingEstimate.of(b, runChunk, roundingFactor), 0);
         RyserRoundingEstimate.Sample s = RyserRoundingEstimate.Sample.of(n, runChunk);
         int chunks = s.chunkStarts().length;
         int length = (int) s.length();
@@ -70,11 +79,12 @@ public final class DeviceRoundingEstimate {
             g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding);
         }
         ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device);
+        double deviceMillis;
         try {
             // one work-group per stretch of steps, one work-item per row
             plan.withGrid("rounding", WorkerGrid.of((long) roundingItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
             if (runs > 0) plan.withGrid("drift", WorkerGrid.of((long) driftItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
-            plan.execute();
+            deviceMillis = plan.withProfiler(true).execute().profile().kernelMillis();
         } finally {
             try {
                 plan.freeDeviceMemory();
@@ -109,7 +119,7 @@ public final class DeviceRoundingEstimate {
             for (int q = 0; q < driftParts; q++) d.add(drift.get((long) r * driftParts + q));
             driftSums[r] = d.value();
         }
-        return s.combine(err2, term2, driftSums, roundingFactor);
+        return new Run(s.combine(err2, term2, driftSums, roundingFactor), deviceMillis);
     }
 
 }
