@@ -8,7 +8,7 @@
 #   er40-p0.5-first (NVRTC builds of the hybrid and the estimate kernels): seconds 2.9-3.3, estimate 0.3-0.8 s (its
 #     own NVRTC build, first time only), sweep ms 1.30-1.40 s (was 1.48 with the host estimate beside it)
 #   er40-p0.5-repeat3 (one process, fastest of 3): seconds 1.30-1.45 (was 2.056 cold / issue's 1.97), estimate 5-20 ms,
-#     est/sweep 0.004-0.015 (was 0.41), relative bound ~1.0e-9 (unchanged: same sample, same arithmetic)
+#     est/sweep 0.004-0.015 (was 0.41), estimate_device_ms 3-7; relative bound ~1.0e-9 (same sample and arithmetic)
 #   reg-p0.5 (the regression command, cold process, builds cached): sweep_seconds 1.40-1.60 (generation ~0.12 s + launches
 #     ~1.28-1.35 s), estimate_seconds 0.01-0.05, seconds 1.45-1.70 (old build's sweep 1.93-2.0 s counted the host
 #     estimate's contention)
