@@ -9,7 +9,9 @@ import dev.squall.tasks.runtime.*;
  * {@link RyserRoundingEstimate#of(SquareMatrix, long, double)} with its re-computation on a device
  * ({@link EstimateKernels}, one execution of one task graph): the same sample ({@link RyserRoundingEstimate.Sample}),
  * the same arithmetic, the same combination, so a device sweep's estimate leaves the host's cores alone and costs the
- * device a few milliseconds (the sampled double-double chunks split into parts, the drift's run chunks into parts).
+ * device a few milliseconds (the sampled double-double chunks split into parts, the drift's run chunks into parts). The
+ * plan and buffers stay on the device for the next estimate of the same order and run chunk (a warm repeat uploads
+ * only the matrix).
  * Orders whose estimate takes the full double-double reference (n <= 15) and run chunks beyond 2^30 steps stay on the
  * JVM ({@link #runsOnDevice}).
  *
@@ -48,50 +50,27 @@ public final class DeviceRoundingEstimate {
     public static Run run(Device device, SquareMatrix b, long runChunk, double roundingFactor) {
         int n = b.n();
         if (!runsOnDevice(n, runChunk)) return new Run(RyserRoundingEstimate.of(b, runChunk, roundingFactor), 0);
-        RyserRoundingEstimate.Sample s = RyserRoundingEstimate.Sample.of(n, runChunk);
-        int chunks = s.chunkStarts().length;
-        int length = (int) s.length();
-        int restart = (int) s.restart();
-        int segments = length / restart;
-        int parts = Math.min(DOUBLE_DOUBLE_PARTS, length);
-        int doubleItems = chunks * segments;
-        int roundingItems = doubleItems + chunks * parts;
-        int runs = s.driftRuns().length;
-        int runChunkSteps = (int) s.runChunk();
-        int driftParts = Math.min(DRIFT_PARTS, runChunkSteps);
-        int driftItems = runs * driftParts;
-
-        DoubleArray cols = DoubleArray.fromArray(b.columnMajor());
-        LongArray chunkStarts = LongArray.fromArray(s.chunkStarts());
-        DoubleArray rounding = new DoubleArray(3L * roundingItems);
-        TaskGraph g = new TaskGraph("estimate")
-                .transferToDevice(DataTransferMode.EVERY_EXECUTION, cols, chunkStarts)
-                .task("rounding", EstimateKernels::roundingChunks, new KernelContext(), cols, chunkStarts, rounding, n, length, restart, segments, parts,
-                        doubleItems, roundingItems);
-        DoubleArray drift = null;
-        if (runs > 0) {
-            LongArray driftStarts = LongArray.fromArray(s.driftRuns());
-            drift = new DoubleArray(driftItems);
-            g.transferToDevice(DataTransferMode.EVERY_EXECUTION, driftStarts)
-                    .task("drift", EstimateKernels::driftParts, new KernelContext(), cols, driftStarts, drift, n, runChunkSteps, driftParts, driftItems);
-            g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding, drift);
-        } else {
-            g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding);
-        }
-        ExecutionPlan plan = new ExecutionPlan(g.snapshot()).withDevice(device);
-        double deviceMillis;
+        Resident r = Resident.take(device, n, runChunk);
+        boolean kept = false;
         try {
-            // one work-group per stretch of steps, one work-item per row
-            plan.withGrid("rounding", WorkerGrid.of((long) roundingItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
-            if (runs > 0) plan.withGrid("drift", WorkerGrid.of((long) driftItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
-            deviceMillis = plan.withProfiler(true).execute().profile().kernelMillis();
+            double[] a = b.columnMajor();
+            for (int i = 0; i < a.length; i++) r.cols.set(i, a[i]);
+            double deviceMillis = r.plan.execute().profile().kernelMillis();
+            Run run = new Run(combine(r, roundingFactor), deviceMillis);
+            kept = true;
+            return run;
         } finally {
-            try {
-                plan.freeDeviceMemory();
-            } finally {
-                plan.close();
-            }
+            if (kept) Resident.keep(device, r);
+            else r.release();
         }
+    }
+
+    /** The estimate from the groups' values as the JVM code combines its own ({@link RyserRoundingEstimate.Sample#combine}). */
+    private static RyserRoundingEstimate combine(Resident r, double roundingFactor) {
+        RyserRoundingEstimate.Sample s = r.sample;
+        int chunks = s.chunkStarts().length, segments = r.segments, parts = r.parts, doubleItems = r.doubleItems;
+        int runs = s.driftRuns().length, driftParts = r.driftParts;
+        DoubleArray rounding = r.rounding, drift = r.drift;
         double[] err2 = new double[chunks], term2 = new double[chunks];
         for (int k = 0; k < chunks; k++) {
             // the double sum of the chunk: its stretches' compensated partials, in order (as the JVM's one KahanSum)
@@ -114,12 +93,93 @@ public final class DeviceRoundingEstimate {
             err2[k] = diff * diff;
         }
         double[] driftSums = new double[runs];
-        for (int r = 0; r < runs; r++) {
+        for (int run = 0; run < runs; run++) {
             dev.squall.permanent.numeric.KahanSum d = new dev.squall.permanent.numeric.KahanSum();
-            for (int q = 0; q < driftParts; q++) d.add(drift.get((long) r * driftParts + q));
-            driftSums[r] = d.value();
+            for (int q = 0; q < driftParts; q++) d.add(drift.get((long) run * driftParts + q));
+            driftSums[run] = d.value();
         }
-        return new Run(s.combine(err2, term2, driftSums, roundingFactor), deviceMillis);
+        return s.combine(err2, term2, driftSums, roundingFactor);
     }
 
+    /**
+     * The task graph, plan and device buffers of the last estimate on a device, kept for the next one of the same order
+     * and run chunk (a warm repeat then only uploads the matrix): the sample and every launch size follow from those two.
+     */
+    private static final class Resident {
+        private static final java.util.Map<String, Resident> BY_DEVICE = new java.util.HashMap<>();
+
+        final int n;
+        final long runChunk;
+        final RyserRoundingEstimate.Sample sample;
+        final int segments, parts, doubleItems, driftParts;
+        final DoubleArray cols, rounding, drift;
+        final ExecutionPlan plan;
+
+        private Resident(Device device, int n, long runChunk) {
+            this.n = n;
+            this.runChunk = runChunk;
+            sample = RyserRoundingEstimate.Sample.of(n, runChunk);
+            int chunks = sample.chunkStarts().length;
+            int length = (int) sample.length();
+            int restart = (int) sample.restart();
+            segments = length / restart;
+            parts = Math.min(DOUBLE_DOUBLE_PARTS, length);
+            doubleItems = chunks * segments;
+            int roundingItems = doubleItems + chunks * parts;
+            int runs = sample.driftRuns().length;
+            int runChunkSteps = (int) sample.runChunk();
+            driftParts = Math.min(DRIFT_PARTS, runChunkSteps);
+            int driftItems = runs * driftParts;
+            cols = new DoubleArray((long) n * n);
+            LongArray chunkStarts = LongArray.fromArray(sample.chunkStarts());
+            rounding = new DoubleArray(3L * roundingItems);
+            TaskGraph g = new TaskGraph("estimate")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, chunkStarts)
+                    .transferToDevice(DataTransferMode.EVERY_EXECUTION, cols)
+                    .task("rounding", EstimateKernels::roundingChunks, new KernelContext(), cols, chunkStarts, rounding, n, length, restart, segments,
+                            parts, doubleItems, roundingItems);
+            if (runs > 0) {
+                LongArray driftStarts = LongArray.fromArray(sample.driftRuns());
+                drift = new DoubleArray(driftItems);
+                g.transferToDevice(DataTransferMode.FIRST_EXECUTION, driftStarts)
+                        .task("drift", EstimateKernels::driftParts, new KernelContext(), cols, driftStarts, drift, n, runChunkSteps, driftParts, driftItems);
+                g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding, drift);
+            } else {
+                drift = null;
+                g.transferToHost(DataTransferMode.EVERY_EXECUTION, rounding);
+            }
+            plan = new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true);
+            // one work-group per stretch of steps, one work-item per row
+            plan.withGrid("rounding", WorkerGrid.of((long) roundingItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
+            if (runs > 0) plan.withGrid("drift", WorkerGrid.of((long) driftItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
+        }
+
+        /** The kept plan when it fits (removed from the map while in use), else a new one. */
+        static Resident take(Device device, int n, long runChunk) {
+            Resident r;
+            synchronized (BY_DEVICE) {
+                r = BY_DEVICE.remove(device.id());
+            }
+            if (r != null && r.n == n && r.runChunk == runChunk) return r;
+            if (r != null) r.release();
+            return new Resident(device, n, runChunk);
+        }
+
+        /** Keeps r for the next estimate on the device (freeing what another estimate kept there meanwhile). */
+        static void keep(Device device, Resident r) {
+            Resident old;
+            synchronized (BY_DEVICE) {
+                old = BY_DEVICE.put(device.id(), r);
+            }
+            if (old != null && old != r) old.release();
+        }
+
+        void release() {
+            try {
+                plan.freeDeviceMemory();
+            } finally {
+                plan.close();
+            }
+        }
+    }
 }

@@ -24,7 +24,8 @@ class DeviceRoundingEstimateTest {
      * The device re-computation gives the JVM estimate (an independent implementation of the same sample on the host
      * threads): rounding part alone (run chunk <= L), stretches of x shorter than a sampled chunk, and a drift part
      * over whole run chunks; positive ER matrices and mixed-sign regression matrices (8 orders of magnitude, thinned
-     * rows), balanced as the solver sweeps them.
+     * rows), balanced as the solver sweeps them. The two matrices of order 20 run on the plan kept from the first (same
+     * order and run chunks): only the matrix is uploaded again.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("devices")
