@@ -16,7 +16,7 @@
 #     seconds 1.45-1.70; reg-p0.1: sweep_seconds 0.55-0.80, estimate_seconds 0.01-0.05
 #   reg-p0.5-repeat3: seconds 1.28-1.40, estimate_seconds 0.005-0.02
 #   er32-s2/s3, er36-s1 (-dbl): est/sweep <= 0.10; actual/estimate <= 0.7 (s2 ~0.64, s3 ~0.19 as before)
-#   sparse-32-1 / sparse-36-2 mixed-sign (--no-decompose, codegen-hybrid): actual/estimate <= 1
+#   sparse-32-1 / sparse-36-2 mixed-sign (--no-decompose, codegen-hybrid, against --exact): actual/estimate <= 1
 #   latency-n29 (2^28 steps, --repeat 30): median 9-14 ms (was 12.4 with the host estimate beside the launch)
 #   frontier: mesh-50/56/60, dense34-40 first runs: predicted 0.26-0.34 s against measured 0.29-0.40 s (was
 #     0.003 s predicted); mesh56 warm median ~11 ms, predicted ~12 ms; mesh1e1 predicted ~3.0 s, measured ~3.7 s
@@ -64,15 +64,15 @@ run reg-p0.1 20 --random 40:0.1:1 --device cuda:0 --method codegen-hybrid --no-d
 run reg-p0.5 20 --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose --tol 0.5 --timings
 run reg-p0.5-repeat3 30 --random 40:0.5:1 --device cuda:0 --method codegen-hybrid --no-decompose --tol 0.5 --timings --repeat 3
 # 2. the estimate's share and honesty at n=32/36: the double sweep (-dbl, no escalation) against a reference (-ref:
-#    --tol 1e-15 escalates ER matrices to the generated double-double kernel; the mixed-sign ones at 1e-13 to the
-#    frontier program, double-double or exact)
+#    --tol 1e-15 escalates ER matrices to the generated double-double kernel; the mixed-sign ones are computed exactly,
+#    --exact: rational arithmetic after exact preprocessing)
 for spec in 32:0.5:2 32:0.5:3 36:0.5:1; do
   run "er${spec%%:*}-s${spec##*:}-dbl" 20 --random $spec --device cuda:0 --no-escalate --timings
   run "er${spec%%:*}-s${spec##*:}-ref" 20 --random $spec --device cuda:0 --tol 1e-15 --timings
 done
 for spec in sparse:32:1 sparse:36:2; do
   run "${spec//:/-}-dbl" 20 --generate $spec --device cuda:0 --no-decompose --method codegen-hybrid --no-escalate --timings
-  run "${spec//:/-}-ref" 20 --generate $spec --device cuda:0 --no-decompose --method codegen-hybrid --tol 1e-13 --timings
+  run "${spec//:/-}-ref" 20 --generate $spec --device cuda:0 --exact
 done
 # 3. warm latency of a 2^28-step sweep with its device estimate
 run latency-n29 30 --random 29:0.5:1 --device cuda:0 --timings --repeat 30
