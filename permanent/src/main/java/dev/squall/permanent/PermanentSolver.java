@@ -589,10 +589,13 @@ public final class PermanentSolver {
         return o.method + " (relative error " + (o.value.isZero() ? "unbounded: value 0" : String.format(Locale.ROOT, "%.1e", ratio(o.error, o.value))) + ")";
     }
 
-    /** Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the JVM. */
+    /**
+     * Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the
+     * JVM, once its kernels are loaded (a process's first load is not held against the device: later runs amortise it).
+     */
     private boolean frontierOnDevice(FrontierPlan plan) {
         return !onJvm(device) && !accurate && plan.width() <= DeviceFrontierPermanent.MAX_WIDTH
-                && DeviceFrontierPermanent.estimatedSeconds(plan, device) < plan.cost() / FRONTIER_RATE;
+                && DeviceFrontierPermanent.estimatedSeconds(plan) < plan.cost() / FRONTIER_RATE;
     }
 
     /** Estimated seconds of the frontier program where it would run (infinite beyond the widths it takes). */
