@@ -14,7 +14,7 @@ import java.util.List;
  * @param methodsUsed   per Gray-code block, "method@device"
  * @param generated     generated-kernel runs (generation and build times, registers), if any
  * @param graySteps     Gray-code steps over all blocks
- * @param sweepSeconds  time computing the blocks (including kernel generation and builds), without the error estimates
+ * @param sweepSeconds  time computing the blocks without kernel generation, builds and error estimates: the sweeps alone
  * @param preprocessMillis time of the decomposition and elimination
  * @param totalSeconds  everything
  * @param errorBound    absolute error of {@link #scaled}: rigorous, estimated, or the final rounding of an exact value

@@ -229,8 +229,7 @@ public final class PermanentSolver {
                         + ". Raise --tol, use --no-expand, or --exact.");
             }
         }
-        // the blocks' computation without their error estimates (which run after each sweep, never beside it)
-        double sweepSeconds = (System.nanoTime() - s0) / 1e9 - ev.estimateSeconds[0];
+        double blocksSeconds = (System.nanoTime() - s0) / 1e9;
         ScaledValue scale = Fraction.of(scaling.numerator(), scaling.denominator()).toScaled();
         ScaledValue value = root.value.times(scale);
         ScaledValue bound = root.error.times(scale.abs()).plus(value.abs().times(ScaledValue.of(0x1p-50)));
@@ -264,9 +263,12 @@ public final class PermanentSolver {
             transfer += g.transferMillis();
             cached &= g.fromCache();
         }
+        // the sweeps alone: the blocks' computation without kernel generation, builds and error estimates (which run after
+        // each sweep, never beside it)
+        double sweepSeconds = Math.max(0, blocksSeconds - ev.estimateSeconds[0] - (gen + build) / 1e3);
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
         double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
-        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, (sweepSeconds + ev.estimateSeconds[0]) * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
+        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, blocksSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
                 ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
                 ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null,
                 ev.estimateSeconds[4] * 1e3);

@@ -295,7 +295,7 @@ public final class PermanentCommand implements SquallSubcommand {
         for (int k = 0; k < shown; k++) out.printf(Locale.ROOT, "why         block %d (%dx%d): %s%n", k, r.blocks().get(k).order(), r.blocks().get(k).order(), r.reasons().get(k));
         if (shown < r.reasons().size()) out.printf(Locale.ROOT, "why         ... %d more block(s): see --json blocks_detail%n", r.reasons().size() - shown);
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.describeBlocks(), r.preprocessMillis());
-        out.printf(Locale.ROOT, "time        %.4f s total, %.4f s computing the blocks, %.4f s their error estimates, %.3e Gray steps/s (%d steps)%n",
+        out.printf(Locale.ROOT, "time        %.4f s total, %.4f s sweeps (without generation, builds, estimates), %.4f s error estimates, %.3e Gray steps/s (%d steps)%n",
                 r.totalSeconds(), r.sweepSeconds(), r.timings().estimateMs() / 1e3, r.stepsPerSecond(), r.graySteps());
         if (repeatMs.size() > 1) {
             out.printf(Locale.ROOT, "repeats     %d solves in this process: median %.2f ms, fastest %.2f ms (the lines above are the fastest's)%n",
@@ -334,7 +334,8 @@ public final class PermanentCommand implements SquallSubcommand {
      * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the
      * device asked for, ran_on: the devices the blocks ran on (blocks of order <= 20 run on the JVM under --method auto);
      * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times (seconds: the
-     * whole solve; sweep_seconds: computing the blocks without their error estimates; estimate_seconds: the estimates) and rate;
+     * whole solve; sweep_seconds: the sweeps alone, computing the blocks without kernel generation, builds and error
+     * estimates; estimate_seconds: the estimates) and rate;
      * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall);
      * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
      * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,

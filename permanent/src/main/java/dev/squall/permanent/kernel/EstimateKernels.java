@@ -7,8 +7,9 @@ import dev.squall.tasks.api.*;
  * arithmetic as the JVM code it mirrors, so that a device sweep's estimate needs no host threads. A work-group of
  * {@link #GROUP} work-items walks one stretch of steps, work-item {@code l} holding row {@code l} of x (in registers:
  * a step updates every row with a nonzero in the changed column at once, where one work-item would update them one
- * after another through memory); the product is formed in local memory by {@link #PRODUCT_GROUP}-row groups
- * ({@code RyserRoundingEstimate.product}'s order) and the first work-item accumulates it:
+ * after another through memory); the products are formed in local memory (a double product in one left-to-right chain,
+ * as the JVM sample's; double-double products and drift terms by {@link #PRODUCT_GROUP}-row groups) and the first
+ * work-item accumulates them:
  * <ul>
  * <li>{@link #roundingChunks}: the sampled chunks, each in double (a group per stretch of x from a fresh start:
  * Neumaier-compensated sum and the sum of squared terms) and in double-double (a group per part of a chunk, each
@@ -98,9 +99,12 @@ public final class EstimateKernels {
                 int i0 = l * PRODUCT_GROUP;
                 int i1 = Math.min(n, i0 + PRODUCT_GROUP);
                 if (dbl) {
-                    double p = 1.0;
-                    for (int i = i0; i < i1; i++) p *= xs[i];
-                    part[l] = p;
+                    // the double product is one left-to-right chain (the JVM sample's, as calibrated): formed by work-item 0
+                    if (l == 0) {
+                        double p = 1.0;
+                        for (int i = 0; i < n; i++) p *= xs[i];
+                        part[0] = p;
+                    }
                 } else {
                     double ph = xs[i0];
                     double pl = ls[i0];
@@ -117,8 +121,7 @@ public final class EstimateKernels {
             ctx.localBarrier();
             if (l == 0) {
                 if (dbl) {
-                    double prod = 1.0;
-                    for (int k = 0; k < groups; k++) prod *= part[k];
+                    double prod = part[0];
                     double term = (g & 1L) == 0 ? prod : -prod;
                     double tt = sum + term;
                     if (Math.abs(sum) >= Math.abs(term)) comp += (sum - tt) + term;
