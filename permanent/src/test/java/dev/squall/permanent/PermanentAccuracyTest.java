@@ -229,4 +229,27 @@ class PermanentAccuracyTest {
         assertEquals(16, ran);
         assertTrue(onDevice > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
     }
+
+    /**
+     * The case the H100 midpoint missed (ER p = 0.5, run chunks as long as a sampled chunk, so the rounding part with the
+     * generated kernels' factor is the whole estimate), over many seeds: generated hybrid sweeps on PoCL, restarted every
+     * 2^7 steps (= L at n = 22), within their device estimate of the exact value.
+     */
+    @Test
+    void generatedSweepsWithoutDriftPartAreWithinTheirEstimateOverManySeeds() {
+        int ran = 0;
+        for (dev.squall.tasks.runtime.Device d : dev.squall.tasks.runtime.testing.TestDevices.all()) {
+            if (d.info().type() == dev.squall.tasks.runtime.DeviceType.JVM) continue;
+            for (long seed = 1; seed <= 6; seed++) {
+                SquareMatrix a = dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.5, seed);
+                Fraction exact = RationalPermanent.of(a, false, true, 2).value();
+                PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false)
+                        .escalate(false).restartLog2(7).estimateOnDevice(true).solve(a);
+                assertEquals(0, dev.squall.permanent.cpu.RyserRoundingEstimate.driftSteps(22, r.generated().get(0).runChunk()), "no drift part");
+                assertWithinBound(exact, r, "ER 22:0.5:" + seed + " on " + d.id());
+                ran++;
+            }
+        }
+        assertTrue(ran > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
+    }
 }
