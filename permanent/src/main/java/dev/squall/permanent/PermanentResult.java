@@ -14,7 +14,7 @@ import java.util.List;
  * @param methodsUsed   per Gray-code block, "method@device"
  * @param generated     generated-kernel runs (generation and build times, registers), if any
  * @param graySteps     Gray-code steps over all blocks
- * @param sweepSeconds  time in the Gray-code phase (including generation and builds)
+ * @param sweepSeconds  time computing the blocks without kernel generation, builds and error estimates: the sweeps alone
  * @param preprocessMillis time of the decomposition and elimination
  * @param totalSeconds  everything
  * @param errorBound    absolute error of {@link #scaled}: rigorous, estimated, or the final rounding of an exact value
@@ -37,18 +37,20 @@ public record PermanentResult(ScaledValue scaled, Reduction reduction, List<Stri
 
     /**
      * Milliseconds per phase: exact preprocessing (split, elimination, expansion), the blocks' sweeps (everything below
-     * included), of which the error estimates (beside a device sweep they run on the JVM threads at the same time, so
-     * they overlap the kernel time), kernel generation, kernel builds ({@code buildCached}: every build came
+     * included), of which the error estimates (after each sweep: on the device a device sweep ran on, else on the JVM
+     * threads), kernel generation, kernel builds ({@code buildCached}: every build came
      * from the cache; null without generated kernels) and kernel launches with their read-backs (host wall time; of it,
      * {@code deviceKernelMs} the generated kernels' device time and {@code transferMs} their copies' device time, both
      * from device events); and the total. What the Gray-code error estimates cost against the sweeps they check:
      * {@code sweepMs} the first Ryser sweeps' own time (the JVM sweep, the generic kernels' call, or a generated kernel's launches without its build), {@code estimateFraction}
      * estimate over sweep time (null without a Ryser sweep), {@code estimateWorkFraction} the estimate's re-computed steps
-     * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps.
+     * weighted by their cost in double steps (double-double ~6, a drift step ~2) over the swept steps;
+     * {@code estimateDeviceMs} the device time of the estimates re-computed on a device (device events; within
+     * {@code estimateMs}, which adds their module load, copies and the host's combination).
      */
     public record Timings(double preprocessMs, double blocksMs, double estimateMs, double generateMs, double buildMs, Boolean buildCached,
                           double kernelMs, double totalMs, double deviceKernelMs, double transferMs, double sweepMs, Double estimateFraction,
-                          Double estimateWorkFraction) {
+                          Double estimateWorkFraction, double estimateDeviceMs) {
     }
 
     /** "3 blocks (2 x 15 by sparse@jvm, 1 x 12 by frontier@jvm), 2 expansions, 13 eliminated" style summary. */

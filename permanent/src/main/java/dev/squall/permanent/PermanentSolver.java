@@ -16,6 +16,7 @@ import dev.squall.permanent.frontier.DeviceFrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPermanent;
 import dev.squall.permanent.frontier.FrontierPlan;
 import dev.squall.permanent.cpu.RyserRoundingEstimate;
+import dev.squall.permanent.kernel.DeviceRoundingEstimate;
 import dev.squall.permanent.gray.NijenhuisWilf;
 import dev.squall.permanent.kernel.GenericKernelPermanent;
 import dev.squall.permanent.kernel.LaunchPlan;
@@ -155,6 +156,19 @@ public final class PermanentSolver {
     private boolean escalate = true;
 
     /**
+     * Where the error estimate of a device sweep re-computes its sample: on that device ({@code true};
+     * {@link DeviceRoundingEstimate}) or on the JVM threads after the sweep ({@code false}). Default: on GPUs, whose
+     * thousands of work-items take the sample in milliseconds; a CPU OpenCL device shares its cores with the JVM, where
+     * the sample runs without the device version's repeated walks.
+     */
+    public PermanentSolver estimateOnDevice(boolean on) {
+        this.estimateOnDevice = on;
+        return this;
+    }
+
+    private Boolean estimateOnDevice;
+
+    /**
      * Estimated seconds of the sweep of the whole matrix, before preprocessing (which may split it into far cheaper
      * blocks): the Gray-code sweep by the method this solver would use, or the frontier program where that is cheaper.
      */
@@ -197,7 +211,7 @@ public final class PermanentSolver {
                 }
             }
         }
-        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[4]);
+        Evaluation ev = new Evaluation(new java.util.LinkedHashMap<>(), new ArrayList<>(), tolerance / (leaves.size() + 1), new long[1], new double[5]);
         long s0 = System.nanoTime();
         Eval root = eval(tree, ev);
         // products keep the blocks' relative errors (the tolerance was split among them); only sums of expansion terms can amplify them
@@ -215,7 +229,7 @@ public final class PermanentSolver {
                         + ". Raise --tol, use --no-expand, or --exact.");
             }
         }
-        double sweepSeconds = (System.nanoTime() - s0) / 1e9;
+        double blocksSeconds = (System.nanoTime() - s0) / 1e9;
         ScaledValue scale = Fraction.of(scaling.numerator(), scaling.denominator()).toScaled();
         ScaledValue value = root.value.times(scale);
         ScaledValue bound = root.error.times(scale.abs()).plus(value.abs().times(ScaledValue.of(0x1p-50)));
@@ -249,18 +263,23 @@ public final class PermanentSolver {
             transfer += g.transferMillis();
             cached &= g.fromCache();
         }
+        // the sweeps alone: the blocks' computation without kernel generation, builds and error estimates (which run after
+        // each sweep, never beside it)
+        double sweepSeconds = Math.max(0, blocksSeconds - ev.estimateSeconds[0] - (gen + build) / 1e3);
         double totalSeconds = (System.nanoTime() - t0) / 1e9;
         double ryserSweepMs = ev.estimateSeconds[1] * 1e3;
-        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, sweepSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
+        PermanentResult.Timings timings = new PermanentResult.Timings(preMillis, blocksSeconds * 1e3, ev.estimateSeconds[0] * 1e3, gen, build,
                 ev.generated.isEmpty() ? null : cached, kernel, totalSeconds * 1e3, deviceKernel, transfer, ryserSweepMs,
-                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null);
+                ryserSweepMs > 0 ? ev.estimateSeconds[0] * 1e3 / ryserSweepMs : null, ev.estimateSeconds[3] > 0 ? ev.estimateSeconds[2] / ev.estimateSeconds[3] : null,
+                ev.estimateSeconds[4] * 1e3);
         return new PermanentResult(value, red, used, ev.generated, ev.steps[0], sweepSeconds, preMillis, totalSeconds,
                 bound, kind, exactValue, reasons, tree.expansions(), leaves.size(), reports, timings);
     }
 
     /**
      * Leaf outcomes by block content (a block reached along several expansion terms is computed once); estimateSeconds:
-     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps}.
+     * {error estimates' seconds, Ryser sweeps' seconds, the estimates' work in double steps, the sweeps' steps, the estimates'
+     * device seconds}.
      */
     private record Evaluation(java.util.Map<BlockKey, Cached> cache, List<GeneratedKernelPermanent.Run> generated, double leafTol, long[] steps,
                               double[] estimateSeconds) {
@@ -446,15 +465,24 @@ public final class PermanentSolver {
             // degree, the generated kernels order them greedily)
             SquareMatrix swept = accurate || m == Method.SPARSE ? ColumnDegreeSort.apply(s.scaled())
                     : codegen ? ColumnOrdering.apply(s.scaled(), ColumnOrdering.greedy(s.scaled())) : s.scaled();
+            // after the sweep, on the device the sweep ran on (one execution for the sampled chunks and drift run chunks) or
+            // on the JVM threads: nothing runs beside the sweep on the host
+            boolean estimateHere = onDevice && (estimateOnDevice != null ? estimateOnDevice : dev.info().isGpu())
+                    && DeviceRoundingEstimate.runsOnDevice(n, runChunk);
             java.util.function.Supplier<RyserRoundingEstimate> estimate = () -> {
                 long e0 = System.nanoTime();
-                RyserRoundingEstimate e = RyserRoundingEstimate.of(swept, runChunk, codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1);
+                double factor = codegen ? RyserRoundingEstimate.GENERATED_KERNEL_ROUNDING : 1;
+                RyserRoundingEstimate e;
+                if (estimateHere) {
+                    DeviceRoundingEstimate.Run r = DeviceRoundingEstimate.run(dev, swept, runChunk, factor);
+                    estimateSeconds[4] += r.deviceMillis() / 1e3;
+                    e = r.estimate();
+                } else {
+                    e = RyserRoundingEstimate.of(swept, runChunk, factor);
+                }
                 estimateSeconds[0] += (System.nanoTime() - e0) / 1e9;
                 return e;
             };
-            // a device sweep leaves the JVM's cores idle: the estimate runs on them meanwhile (after a JVM sweep, which uses them)
-            java.util.concurrent.CompletableFuture<RyserRoundingEstimate> pending = onDevice
-                    ? java.util.concurrent.CompletableFuture.supplyAsync(estimate, r -> Thread.ofPlatform().daemon().name("permanent-estimate").start(r)) : null;
             long sw0 = System.nanoTime();
             double p = accurate ? new ChunkedJvmPermanent(threads).withProgress(progress).accurate(swept) : switch (m) {
                 case DENSE -> onJvm(dev) ? new ChunkedJvmPermanent(threads).withProgress(progress).dense(s.scaled())
@@ -475,7 +503,7 @@ public final class PermanentSolver {
             estimateSeconds[1] += codegen ? generated.get(generated.size() - 1).kernelSeconds() : (System.nanoTime() - sw0) / 1e9;
             estimateSeconds[2] += RyserRoundingEstimate.workInDoubleSteps(n, runChunk);
             estimateSeconds[3] += steps;
-            est = pending != null ? pending.join() : estimate.get();
+            est = estimate.get();
             double err = accurate ? est.errorOfDoubleDouble(p) : est.errorOf(p);
             String name = (accurate ? "accurate" : m.cliName()) + "@" + dev.id();
             String reason = method != Method.AUTO || accurate ? "requested" : String.format(Locale.ROOT,
@@ -483,6 +511,7 @@ public final class PermanentSolver {
             ScaledValue pv = ScaledValue.of(p, s.exponent());
             ScaledValue ev = ScaledValue.of(finite(err + entryRounding(bd, s.scaled(), p)), s.exponent());
             o = new BlockOutcome(pv, ev, false, null, name, reason + "; error estimated from " + est.sampleSteps() + " re-computed steps"
+                    + (estimateHere ? " on " + dev.id() : "")
                     + (ratio(ev, pv) <= tol ? "" : "; " + illConditioned(est, p)), steps);
             conditioning = ", " + illConditioned(est, p);
         }
@@ -562,7 +591,10 @@ public final class PermanentSolver {
         return o.method + " (relative error " + (o.value.isZero() ? "unbounded: value 0" : String.format(Locale.ROOT, "%.1e", ratio(o.error, o.value))) + ")";
     }
 
-    /** Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the JVM. */
+    /**
+     * Whether the frontier program of this plan runs faster on the device (a GPU or OpenCL device, width <= 28) than on the
+     * JVM, once its kernels are loaded (a process's first load is not held against the device: later runs amortise it).
+     */
     private boolean frontierOnDevice(FrontierPlan plan) {
         return !onJvm(device) && !accurate && plan.width() <= DeviceFrontierPermanent.MAX_WIDTH
                 && DeviceFrontierPermanent.estimatedSeconds(plan) < plan.cost() / FRONTIER_RATE;
@@ -571,7 +603,7 @@ public final class PermanentSolver {
     /** Estimated seconds of the frontier program where it would run (infinite beyond the widths it takes). */
     private double frontierSeconds(FrontierPlan plan) {
         if (plan.width() > FrontierPlan.MAX_WIDTH) return Double.POSITIVE_INFINITY;
-        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan) : plan.cost() / FRONTIER_RATE;
+        return frontierOnDevice(plan) ? DeviceFrontierPermanent.estimatedSeconds(plan, device) : plan.cost() / FRONTIER_RATE;
     }
 
     private BlockOutcome frontier(FrontierPlan plan, BlockDoubles bd, boolean onDevice, String reason) {

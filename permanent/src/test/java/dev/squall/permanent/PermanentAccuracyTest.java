@@ -189,13 +189,65 @@ class PermanentAccuracyTest {
                 Fraction exact = RationalPermanent.of(a, false, true, 2).value();
                 for (int restart : new int[] {6, 8, 0}) {
                     PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false)
-                            .escalate(false).restartLog2(restart).solve(a);
+                            .escalate(false).restartLog2(restart).estimateOnDevice(restart > 0).solve(a);
                     long chunk = r.generated().get(0).runChunk();
                     String what = "n=" + a.n() + " on " + d.id() + ", restart 2^" + restart + ", run chunk " + chunk;
                     if (restart > 0) assertEquals(1L << restart, chunk, what);
                     assertWithinBound(exact, r, what);
                     ran++;
                 }
+            }
+        }
+        assertTrue(ran > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
+    }
+
+    /**
+     * Double sweeps without escalation, on every device: their printed estimate (re-computed on the device the sweep ran
+     * on, as on a GPU, or on the JVM after a JVM sweep) bounds the actual error against the exact value. Mixed-sign regression
+     * matrices (entries over 8 orders of magnitude, thinned rows) and ER matrices at p = 0.3 and 0.5, whole (no
+     * preprocessing), by the generic sparse and dense kernels.
+     */
+    @Test
+    void deviceSweepsAreWithinTheirDeviceEstimate() {
+        int ran = 0, onDevice = 0;
+        for (dev.squall.tasks.runtime.Device d : dev.squall.tasks.runtime.testing.TestDevices.all()) {
+            boolean jvm = d.info().type() == dev.squall.tasks.runtime.DeviceType.JVM;
+            for (SquareMatrix a : java.util.List.of(RegressionMatrices.sparse(21, 4), RegressionMatrices.banded(20, 3),
+                    dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.5, 6), dev.squall.permanent.RandomSquareMatrices.erdosRenyi(21, 0.3, 2))) {
+                Fraction exact = RationalPermanent.of(a, false, true, 2).value();
+                for (Method m : new Method[] {Method.SPARSE, Method.DENSE}) {
+                    PermanentResult r = new PermanentSolver().device(d).method(m).threads(2).decompose(false).escalate(false)
+                            .estimateOnDevice(true).solve(a);
+                    String what = "n=" + a.n() + " " + m + " on " + d.id() + ": " + r.reasons();
+                    assertWithinBound(exact, r, what);
+                    assertEquals(!jvm, r.reasons().get(0).contains("re-computed steps on " + d.id()), what);
+                    ran++;
+                    if (!jvm) onDevice++;
+                }
+            }
+        }
+        assertEquals(16, ran);
+        assertTrue(onDevice > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
+    }
+
+    /**
+     * The case the H100 midpoint missed (ER p = 0.5, run chunks as long as a sampled chunk, so the rounding part with the
+     * generated kernels' factor is the whole estimate), over many seeds: generated hybrid sweeps on PoCL, restarted every
+     * 2^7 steps (= L at n = 22), within their device estimate of the exact value.
+     */
+    @Test
+    void generatedSweepsWithoutDriftPartAreWithinTheirEstimateOverManySeeds() {
+        int ran = 0;
+        for (dev.squall.tasks.runtime.Device d : dev.squall.tasks.runtime.testing.TestDevices.all()) {
+            if (d.info().type() == dev.squall.tasks.runtime.DeviceType.JVM) continue;
+            for (long seed = 1; seed <= 6; seed++) {
+                SquareMatrix a = dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.5, seed);
+                Fraction exact = RationalPermanent.of(a, false, true, 2).value();
+                PermanentResult r = new PermanentSolver().device(d).method(Method.CODEGEN_HYBRID).threads(2).decompose(false)
+                        .escalate(false).restartLog2(7).estimateOnDevice(true).solve(a);
+                assertEquals(0, dev.squall.permanent.cpu.RyserRoundingEstimate.driftSteps(22, r.generated().get(0).runChunk()), "no drift part");
+                assertWithinBound(exact, r, "ER 22:0.5:" + seed + " on " + d.id());
+                ran++;
             }
         }
         assertTrue(ran > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");

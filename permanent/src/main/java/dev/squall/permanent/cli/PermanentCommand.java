@@ -295,8 +295,8 @@ public final class PermanentCommand implements SquallSubcommand {
         for (int k = 0; k < shown; k++) out.printf(Locale.ROOT, "why         block %d (%dx%d): %s%n", k, r.blocks().get(k).order(), r.blocks().get(k).order(), r.reasons().get(k));
         if (shown < r.reasons().size()) out.printf(Locale.ROOT, "why         ... %d more block(s): see --json blocks_detail%n", r.reasons().size() - shown);
         out.printf(Locale.ROOT, "preprocess  %s (%.1f ms)%n", r.describeBlocks(), r.preprocessMillis());
-        out.printf(Locale.ROOT, "time        %.4f s total, %.4f s Gray-code phase, %.3e Gray steps/s (%d steps)%n",
-                r.totalSeconds(), r.sweepSeconds(), r.stepsPerSecond(), r.graySteps());
+        out.printf(Locale.ROOT, "time        %.4f s total, %.4f s sweeps (without generation, builds, estimates), %.4f s error estimates, %.3e Gray steps/s (%d steps)%n",
+                r.totalSeconds(), r.sweepSeconds(), r.timings().estimateMs() / 1e3, r.stepsPerSecond(), r.graySteps());
         if (repeatMs.size() > 1) {
             out.printf(Locale.ROOT, "repeats     %d solves in this process: median %.2f ms, fastest %.2f ms (the lines above are the fastest's)%n",
                     repeatMs.size(), median(repeatMs), repeatMs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN));
@@ -314,8 +314,9 @@ public final class PermanentCommand implements SquallSubcommand {
                     loadMs, t.preprocessMs(), t.blocksMs(), t.estimateMs(), t.generateMs(), t.buildMs(), t.buildCached() == null ? "" : t.buildCached() ? " cached" : " compiled",
                     t.kernelMs(), t.deviceKernelMs(), t.transferMs(), t.totalMs());
             if (t.estimateFraction() != null) {
-                out.printf(Locale.ROOT, "estimate    %.2f ms against %.2f ms of Ryser sweep: %.1f%% of its time, %.1f%% of its work (re-computed steps in double-step units)%n",
-                        t.estimateMs(), t.sweepMs(), 100 * t.estimateFraction(), 100 * t.estimateWorkFraction());
+                out.printf(Locale.ROOT, "estimate    %.2f ms against %.2f ms of Ryser sweep: %.1f%% of its time, %.1f%% of its work (re-computed steps in double-step units)%s%n",
+                        t.estimateMs(), t.sweepMs(), 100 * t.estimateFraction(), 100 * t.estimateWorkFraction(),
+                        t.estimateDeviceMs() > 0 ? String.format(Locale.ROOT, "; %.2f ms of it on the device", t.estimateDeviceMs()) : "");
             }
         }
         if (v != null) {
@@ -332,12 +333,15 @@ public final class PermanentCommand implements SquallSubcommand {
      * error_kind (exact, rigorous, estimate) and the relative bound; the exact fraction when every block was exact;
      * exact_*: the --exact integer path (value or residue mod 2^64, path, device, blocks, time, steps); device: the
      * device asked for, ran_on: the devices the blocks ran on (blocks of order <= 20 run on the JVM under --method auto);
-     * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times and rate;
+     * methods and reasons per block; the block-triangular and Gray-code block orders; Gray steps, times (seconds: the
+     * whole solve; sweep_seconds: the sweeps alone, computing the blocks without kernel generation, builds and error
+     * estimates; estimate_seconds: the estimates) and rate;
      * generated-kernel runs; verify / verify_exact: the check against an independent path ({@code ok} overall);
      * expansions (Laplace expansions taken), leaf_blocks (blocks in the expansion tree, once per term using them),
      * blocks_summary (the text output's preprocess line), blocks_detail (per distinct block: order, method, uses,
      * relative_error, seconds, reason), timings (milliseconds: preprocess, blocks, estimate, generate, build, build_cached,
-     * kernel, total, device_kernel, transfer, sweep; estimate_fraction and estimate_work_fraction: the error estimate against the Ryser sweeps; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
+     * kernel, total, device_kernel, transfer, sweep; estimate_fraction and estimate_work_fraction: the error estimate against the Ryser sweeps,
+     * estimate_device_ms its device time; see {@link PermanentResult.Timings}), load_ms (reading or generating the input),
      * repeat_ms (every solve's total milliseconds with --repeat, in run order; the other fields are the fastest run's) and
      * median_ms (their median).
      */
@@ -346,7 +350,7 @@ public final class PermanentCommand implements SquallSubcommand {
                          String exactDenominator, List<String> reasons, String exact, Boolean exactIsValue, Integer exactModulusBits, String exactPath,
                          String exactDevice, List<Integer> exactBlocks, Double exactSeconds, Long exactSteps, Double exactStepsPerSecond, String device,
                          String deviceName, List<String> ranOn, List<String> methods, List<Integer> blocks, List<Integer> grayBlocks, int eliminated,
-                         boolean singular, long graySteps, double seconds, double sweepSeconds, double preprocessMs, double stepsPerSecond,
+                         boolean singular, long graySteps, double seconds, double sweepSeconds, double estimateSeconds, double preprocessMs, double stepsPerSecond,
                          List<Generated> generated, boolean verified, VerifyResult verify, VerifyResult verifyExact, boolean ok,
                          int expansions, int leafBlocks, String blocksSummary, List<PermanentResult.BlockReport> blocksDetail, PermanentResult.Timings timings,
                          double loadMs, List<Double> repeatMs, double medianMs) {
@@ -393,7 +397,7 @@ public final class PermanentCommand implements SquallSubcommand {
                 exact == null ? null : exactRun.seconds(), exact == null ? null : exactRun.steps(), exact == null ? null : exactRun.stepsPerSecond(),
                 dev.id(), dev.info().name(), ranOn(r), r.methodsUsed(), r.reduction().btfBlockSizes(),
                 r.reduction().blocks().stream().map(SquareMatrix::n).toList(), r.reduction().eliminated(), r.reduction().singular(), r.graySteps(),
-                r.totalSeconds(), r.sweepSeconds(), r.preprocessMillis(), r.stepsPerSecond(), gens, v != null,
+                r.totalSeconds(), r.sweepSeconds(), r.timings().estimateMs() / 1e3, r.preprocessMillis(), r.stepsPerSecond(), gens, v != null,
                 v == null ? null : new VerifyResult(v.ok, v.against, v.reference, v.relError, v.note),
                 ve == null ? null : new VerifyResult(ve.ok, ve.against, ve.reference, ve.relError, ve.note),
                 (v == null || v.ok) && (ve == null || ve.ok), r.expansions(), r.leafBlocks(), r.describeBlocks(), r.blocks(), r.timings(), loadMs, repeatMs,

@@ -124,9 +124,10 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
      * Factor on the rounding part for the generated kernels ({@code codegen-*}): they sum 16-32 terms per unrolled block
      * plainly (even and odd steps apart) and keep level products between steps, where the sample here sums every term
      * compensated and multiplies afresh. On the H100 their error at n = 32 (ER p = 0.5, run chunks of 2^12, where the
-     * rounding part is the whole estimate) reached 5.1x the plain estimate (ACCURACY.md): 8 covers it.
+     * rounding part is the whole estimate) reached 5.1x the plain estimate, and 8.6x with products formed in another order
+     * (ACCURACY.md): 16 covers it with a margin of ~2.
      */
-    public static final double GENERATED_KERNEL_ROUNDING = 8;
+    public static final double GENERATED_KERNEL_ROUNDING = 16;
 
     /**
      * As {@link #of(SquareMatrix, long)}, with the rounding part (products and sums, sampled chunks) scaled by
@@ -161,44 +162,67 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
             double ref = NijenhuisWilf.finalFactor(n) * t.value();
             return new RyserRoundingEstimate(ref, Math.abs(NijenhuisWilf.finalFactor(n) * u.value() - ref), steps, f * Math.sqrt(squares), n);
         }
-        long len = chunkLength(n);
-        long d = runChunkOf(n, runChunk);
-        long restart = Math.min(len, Math.max(1, Long.highestOneBit(Math.max(1, runChunk))));
-        double chunks = (double) steps / len;
-        // (1) rounding of products and sums: chunks of L steps from a fresh x, double against double-double
-        long peak = inverseGray((1L << (n - 1)) - 1);
-        Set<Long> fixed = new LinkedHashSet<>(List.of(0L, peak / len, (long) chunks - 1));
-        List<Long> picked = new ArrayList<>(fixed);
-        SplittableRandom r = new SplittableRandom(SEED ^ n);
-        int strata = sampledChunks(n) - fixed.size();
-        for (int k = 0; k < strata; k++) {
-            long lo = (long) (chunks * k / strata), hi = (long) (chunks * (k + 1) / strata);
-            picked.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
-        }
-        int nFixed = fixed.size();
-        double[] err2 = new double[picked.size()], term2 = new double[picked.size()];
+        Sample plan = Sample.of(n, runChunk);
+        long len = plan.length();
+        double[] err2 = new double[plan.chunkStarts().length], term2 = new double[plan.chunkStarts().length];
         SparseColumns csc = SparseColumns.of(b);
-        forEach(picked.size(), picked.size() * len * n * 8, k -> {
-            long start = picked.get(k) * len;
+        forEach(err2.length, err2.length * len * n * 8, k -> {
+            long start = plan.chunkStarts()[k];
             KahanSum a = new KahanSum(), e = new KahanSum();
             // from a fresh x every `restart` steps, as the run restarts its threads (when its chunks are shorter than L)
-            for (long at = start; at < start + len; at += restart) term2[k] += sweep(csc, NijenhuisWilf.startVector(b, at), at, at + restart, a);
+            for (long at = start; at < start + len; at += plan.restart()) term2[k] += sweep(csc, NijenhuisWilf.startVector(b, at), at, at + plan.restart(), a);
             new DoubleDoubleGraySweep(b).sum(start, start + len, e);
             // the double-double partial's own value: sum + compensation carries the low part
             double diff = (a.sum() - e.sum()) + (a.compensation() - e.compensation());
             err2[k] = diff * diff;
         });
-        double rounding = 0, terms = 0;
-        for (int k = 0; k < picked.size(); k++) {
-            double w = k < nFixed ? 1 : (chunks - nFixed) / (picked.size() - nFixed);
-            rounding += w * err2[k];
-            terms += w * term2[k];
-        }
-        // (2) drift of x through whole run chunks (their errors cancel within a run chunk, so they are summed there,
-        // to first order: sum_g (-1)^g sum_i eps_i(g) prod_(k != i) x_k(g), eps = exact x - double x)
-        double drift = 0;
-        if (d > len) {
-            // groups of adjacent run chunks (their drift effects are correlated: their x walk through nearly the same
+        double[] part = new double[plan.driftRuns().length];
+        forEach(part.length, part.length * plan.runChunk() * n * 2, t -> part[t] = driftSum(b, csc, plan.driftRuns()[t], plan.driftRuns()[t], plan.driftRuns()[t] + plan.runChunk()));
+        return plan.combine(err2, term2, part, roundingFactor);
+    }
+
+    /**
+     * What {@link #of} re-computes, fixed by n and the run chunk D (so the JVM and a device compute the same sample):
+     * the sampled chunks of {@link #length} steps (their first steps; a fresh x every {@link #restart} steps within
+     * them) and the drift's whole run chunks of {@link #runChunk} steps (their first steps, in groups of {@link #group}
+     * adjacent ones; none when D <= L).
+     *
+     * @param order       n
+     * @param length      L, steps per sampled chunk
+     * @param restart     the double sweep of a sampled chunk starts from a fresh x every this many steps (the run's
+     *                    chunk when shorter than L)
+     * @param chunkStarts first step of each sampled chunk; the first {@code fixedChunks} are weighted 1
+     * @param fixedChunks the fixed chunks (first, largest terms, last)
+     * @param runChunk    D, the steps a run's thread walks from a fresh x
+     * @param driftRuns   first step of each drift run chunk, {@code group} adjacent ones per group; the first
+     *                    {@code fixedGroups} groups are weighted 1
+     * @param group       adjacent run chunks per group (their drift effects add coherently)
+     * @param fixedGroups the fixed groups (the first run chunk's and the largest terms')
+     * @param groups      groups in the whole sweep
+     */
+    public record Sample(int order, long length, long restart, long[] chunkStarts, int fixedChunks, long runChunk, long[] driftRuns, int group,
+                         int fixedGroups, long groups) {
+        /** The sample of {@link #of}: only where it does not take the full reference ({@code sampleSteps(n, D) < 2^(n-1)}). */
+        public static Sample of(int n, long runChunk) {
+            long steps = NijenhuisWilf.steps(n);
+            if (sampleSteps(n, runChunk) >= steps) throw new IllegalArgumentException("order " + n + " takes the full double-double reference, not a sample");
+            long len = chunkLength(n);
+            long d = runChunkOf(n, runChunk);
+            long restart = Math.min(len, Math.max(1, Long.highestOneBit(Math.max(1, runChunk))));
+            double chunks = (double) steps / len;
+            // (1) rounding of products and sums: chunks of L steps from a fresh x, double against double-double
+            long peak = inverseGray((1L << (n - 1)) - 1);
+            Set<Long> fixed = new LinkedHashSet<>(List.of(0L, peak / len, (long) chunks - 1));
+            List<Long> picked = new ArrayList<>(fixed);
+            SplittableRandom r = new SplittableRandom(SEED ^ n);
+            int strata = sampledChunks(n) - fixed.size();
+            for (int k = 0; k < strata; k++) {
+                long lo = (long) (chunks * k / strata), hi = (long) (chunks * (k + 1) / strata);
+                picked.add(lo + (hi > lo + 1 ? r.nextLong(hi - lo) : 0));
+            }
+            long[] starts = picked.stream().mapToLong(c -> c * len).toArray();
+            if (d <= len) return new Sample(n, len, restart, starts, fixed.size(), d, new long[0], 1, 0, 0);
+            // (2) groups of adjacent run chunks (their drift effects are correlated: their x walk through nearly the same
             // values), summed coherently within a group; groups add as a random walk. Fixed: the groups of the first
             // run chunk and of the largest terms' run chunk, the rest one per stratum.
             long runs = steps / d;
@@ -213,20 +237,40 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 while (groupPicked.contains(c)) c = (c + 1) % groups;
                 groupPicked.add(c);
             }
-            double[] part = new double[groupPicked.size() * group];
-            forEach(part.length, part.length * d * n * 2, t -> {
-                long run = (groupPicked.get(t / group) * group + t % group) * d;
-                part[t] = driftSum(b, csc, run, run, run + d);
-            });
-            for (int k = 0; k < groupPicked.size(); k++) {
-                double delta = 0;
-                for (int q = 0; q < group; q++) delta += part[k * group + q];
-                double w = k < groupFixed ? 1 : (double) (groups - groupFixed) / (groupPicked.size() - groupFixed);
-                drift += w * delta * delta;
-            }
+            long[] driftRuns = new long[groupPicked.size() * group];
+            for (int t = 0; t < driftRuns.length; t++) driftRuns[t] = (groupPicked.get(t / group) * group + t % group) * d;
+            return new Sample(n, len, restart, starts, fixed.size(), d, driftRuns, group, groupFixed, groups);
         }
-        return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(roundingFactor * roundingFactor * rounding + COHERENCE * COHERENCE * drift),
-                (long) picked.size() * len, f * Math.sqrt(terms), n);
+
+        /**
+         * The estimate from the re-computed sample: per sampled chunk its squared error {@code err2} (double minus
+         * double-double) and squared terms {@code term2}; per drift run chunk ({@link #driftRuns} order) its drift sum.
+         */
+        public RyserRoundingEstimate combine(double[] err2, double[] term2, double[] drift, double roundingFactor) {
+            if (!(roundingFactor >= 1)) throw new IllegalArgumentException("rounding factor must be >= 1, got " + roundingFactor);
+            int n = order;
+            double steps = NijenhuisWilf.steps(n), f = Math.abs(NijenhuisWilf.finalFactor(n));
+            double chunks = steps / length;
+            int sampled = chunkStarts.length;
+            double rounding = 0, terms = 0;
+            for (int k = 0; k < sampled; k++) {
+                double w = k < fixedChunks ? 1 : (chunks - fixedChunks) / (sampled - fixedChunks);
+                rounding += w * err2[k];
+                terms += w * term2[k];
+            }
+            // drift of x through whole run chunks (their errors cancel within a run chunk, so they are summed there,
+            // to first order: sum_g (-1)^g sum_i eps_i(g) prod_(k != i) x_k(g), eps = exact x - double x)
+            double driftSquares = 0;
+            int picked = driftRuns.length / Math.max(1, group);
+            for (int k = 0; k < picked; k++) {
+                double delta = 0;
+                for (int q = 0; q < group; q++) delta += drift[k * group + q];
+                double w = k < fixedGroups ? 1 : (double) (groups - fixedGroups) / (picked - fixedGroups);
+                driftSquares += w * delta * delta;
+            }
+            return new RyserRoundingEstimate(Double.NaN, f * SAFETY * Math.sqrt(roundingFactor * roundingFactor * rounding + COHERENCE * COHERENCE * driftSquares),
+                    sampled * length, f * Math.sqrt(terms), n);
+        }
     }
 
     /**
@@ -255,7 +299,6 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
         for (int i = 0; i < n; i++) eps[i] = (hi[i] - x[i]) + lo[i];
         int[] colStart = csc.start(), rows = csc.rows();
         double[] vals = csc.values();
-        int half = n / 2;
         KahanSum acc = new KahanSum();
         for (long g = run + 1; g < to; g++) {
             int j = Long.numberOfTrailingZeros(g);
@@ -267,30 +310,14 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
                 x[row] = nx;
             }
             if (g < from) continue;
-            // sum_i eps_i prod_(k != i) x_k in two independent chains (halves of the rows), joined at the end
-            double s1 = 0, p1 = 1, s2 = 0, p2 = 1;
-            for (int i = 0; i < half; i++) {
-                s1 = s1 * x[i] + eps[i] * p1;
-                p1 *= x[i];
-                s2 = s2 * x[half + i] + eps[half + i] * p2;
-                p2 *= x[half + i];
-            }
-            if ((n & 1) != 0) {
-                s2 = s2 * x[n - 1] + eps[n - 1] * p2;
-                p2 *= x[n - 1];
-            }
-            double term = s1 * p2 + p1 * s2;
+            double term = driftTerm(x, eps, n);
             acc.add((g & 1) == 0 ? term : -term);
         }
         if (from == run) { // the run's first step
-            double s1 = 0, p1 = 1;
             double[] x0 = NijenhuisWilf.startVector(b, run), e0 = new double[n];
             for (int i = 0; i < n; i++) e0[i] = (hi[i] - x0[i]) + lo[i];
-            for (int i = 0; i < n; i++) {
-                s1 = s1 * x0[i] + e0[i] * p1;
-                p1 *= x0[i];
-            }
-            acc.add((run & 1) == 0 ? s1 : -s1);
+            double term = driftTerm(x0, e0, n);
+            acc.add((run & 1) == 0 ? term : -term);
         }
         return acc.value();
     }
@@ -312,6 +339,27 @@ public record RyserRoundingEstimate(double reference, double sampled, long sampl
             squares += prod * prod;
         }
         return squares;
+    }
+
+    /** Rows per group of the drift term ({@link #driftTerm}): the order the device estimate multiplies in. */
+    public static final int PRODUCT_GROUP = 8;
+
+    /**
+     * {@code sum_i eps_i prod_(k != i) x_k} by groups of {@value #PRODUCT_GROUP} rows (as {@code kernel.EstimateKernels}): within a group the pair (s, p) goes
+     * {@code s = s x_i + eps_i p, p = p x_i}; groups join as {@code S = S p + P s, P = P p}.
+     */
+    static double driftTerm(double[] x, double[] eps, int n) {
+        double sTotal = 0, pTotal = 1;
+        for (int k = 0; k < n; k += PRODUCT_GROUP) {
+            double s = 0, p = 1;
+            for (int i = k, e = Math.min(n, k + PRODUCT_GROUP); i < e; i++) {
+                s = s * x[i] + eps[i] * p;
+                p *= x[i];
+            }
+            sTotal = sTotal * p + pTotal * s;
+            pTotal *= p;
+        }
+        return sTotal;
     }
 
     /**

@@ -35,16 +35,42 @@ public final class DeviceFrontierPermanent {
     private DeviceFrontierPermanent() {
     }
 
-    /** Estimated seconds on a GPU: each row reads (deg + 1) and writes one 16-byte pair per state, at ~1.5 TB/s, plus a launch. */
+    /** Host and launch time per row: one task of the graph (argument binding, launch). */
+    static final double ROW_LAUNCH_SECONDS = 1.5e-4;
+    /** Bytes per second of allocating, clearing and releasing the two tables on the host and the device. */
+    static final double TABLE_BYTES_PER_SECOND = 2e9;
+    /** Table traffic per second on the device (gathers at stride 2^slot: coalesced for low slots, scattered for high ones). */
+    static final double DEVICE_BYTES_PER_SECOND = 1.5e12;
+    /** A process's first run on a GPU: loading the frontier kernels' module from the build cache, first launches. */
+    static final double FIRST_RUN_SECONDS = 0.25;
+    /** Fixed cost of a run: the task graph's set-up, the final read-back. */
+    static final double FIXED_SECONDS = 2e-3;
+    /** Devices whose frontier kernels ran in this process. */
+    private static final java.util.Set<String> RAN_ON = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Estimated seconds of a run when the frontier kernels already ran on the device in this process: per row a launch,
+     * {@code (deg + 2)} reads and writes of a 16-byte pair per state on the device, and the two tables of
+     * {@code 2^(w+1)} doubles allocated and cleared. Fitted to the H100 runs in
+     * {@code bench/results/h100/permanent/2026-11-25-restart-estimate} (mesh n = 50..60, w = 16-17; dense34 w = 22;
+     * mesh1e1 w = 27): within 1.5x of each (permanent/PERF.md).
+     */
     public static double estimatedSeconds(FrontierPlan plan) {
         SquareMatrix m = plan.matrix();
-        double bytes = 0;
+        double traffic = 0;
         for (int i = 0; i < m.n(); i++) {
             int deg = 0;
             for (int j = 0; j < m.n(); j++) if (m.get(i, j) != 0) deg++;
-            bytes += Math.scalb(16.0 * (deg + 2), plan.width());
+            traffic += Math.scalb(16.0 * (deg + 2), plan.width());
         }
-        return bytes / 1.5e12 + m.n() * 1e-5 + 2e-3;
+        double tables = Math.scalb(2 * 16.0, plan.width());
+        return traffic / DEVICE_BYTES_PER_SECOND + tables / TABLE_BYTES_PER_SECOND + (m.n() + 2) * ROW_LAUNCH_SECONDS + FIXED_SECONDS;
+    }
+
+    /** {@link #estimatedSeconds(FrontierPlan)} on this device, plus {@link #FIRST_RUN_SECONDS} on a GPU where none ran in this process yet. */
+    public static double estimatedSeconds(FrontierPlan plan, Device device) {
+        boolean first = device.info().isGpu() && !RAN_ON.contains(device.id());
+        return estimatedSeconds(plan) + (first ? FIRST_RUN_SECONDS : 0);
     }
 
     public static FrontierPermanent.Result compute(Device device, FrontierPlan plan) {
@@ -117,6 +143,7 @@ public final class DeviceFrontierPermanent {
                 p.freeDeviceMemory();
             }
         }
+        RAN_ON.add(device.id());
         double value = out.get(0), abs = out.get(1);
         long k = n + nonzeros;
         double u = 0x1p-53, gamma = k * u / (1 - k * u);
