@@ -84,13 +84,18 @@ final class DeviceCompression {
         }
 
         void free(Device device) {
-            device.free(r, rOffArray, leaf, transfers, eOffArray);
-            for (DoubleArray g : gram) if (g != null) device.free(g);
+            DeviceCompression.free(device, r, rOffArray, leaf, transfers, eOffArray);
+            for (DoubleArray g : gram) if (g != null) DeviceCompression.free(device, g);
         }
     }
 
     /** The truncated basis, the projection factors {@code T_t} (row-major {@code k_t x orthRank_t} at {@code tOff[t]}) and the discarded energy. */
     record Truncated(BasisTree basis, DoubleArray t, long[] tOff, LongArray tOffArray, double discarded, int[] nodeKept) {
+    }
+
+    /** Frees the arrays' device copies, the time recorded as the current step's part {@code free}. */
+    static void free(Device device, KernelArray... arrays) {
+        CompressionParts.host("free", () -> device.free(arrays));
     }
 
     static void run(Device device, TaskGraph g) {
@@ -129,7 +134,7 @@ final class DeviceCompression {
         int m = maxLeaf, rq = ranks[q];
         if (rq == 0) { // a basis truncated to nothing: every level of rank 0
             java.util.Arrays.fill(ranks, 0);
-            device.free(leafStart, pointLeaf);
+            free(device, leafStart, pointLeaf);
             return new Side(tr, b, ranks);
         }
         DoubleArray a = DoubleArray.onDevice((long) tr.leaves * m * k);
@@ -166,8 +171,8 @@ final class DeviceCompression {
                     .task("r-l" + l, CompressionKernels::upperFactor, z, s.r, s.rOffArray, t0, zm, kl, rl, (long) parents * rl * kl);
         }
         run(device, seq);
-        device.free(a, tau, qf, leafStart, pointLeaf);
-        if (z != null) device.free(z, zt, zq);
+        free(device, a, tau, qf, leafStart, pointLeaf);
+        if (z != null) free(device, z, zt, zq);
         return s;
     }
 
@@ -227,7 +232,7 @@ final class DeviceCompression {
                     src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
             run(device, seq);
         }
-        if (copy) device.free(src);
+        if (copy) free(device, src);
     }
 
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
@@ -274,7 +279,7 @@ final class DeviceCompression {
                 run(device, new TaskGraph("gram-l" + l)
                         .task("e-g", CompressionKernels::transferTimesGram, s.transfers, s.eOffArray, s.gram[l - 1], h, t0, r, rp, (long) nodes * r * rp)
                         .task("g-et", CompressionKernels::gramFromParent, h, s.transfers, s.eOffArray, g, t0, r, rp, total));
-                device.free(h);
+                free(device, h);
             }
             if (r == 0) continue;
             // a block row's blocks lie one after another (column-major r x k_s each): together one r x sum(k_s) matrix
@@ -310,7 +315,7 @@ final class DeviceCompression {
             run(device, bg);
         }
         plan.flush();
-        device.free(rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray);
+        free(device, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray);
     }
 
     /** Kernels of {@link #gram} queued for one plan, its index arrays uploaded with the first plan that runs. */
@@ -369,12 +374,13 @@ final class DeviceCompression {
             col = H2Matrix.ints(p.couplingCol);
         }
 
-        void upload(Device device) {
-            run(device, new TaskGraph("block-lists").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPtr, rowList, colPtr, colList, row, col));
+        /** {@code g} with the lists' uploads added. */
+        TaskGraph uploadTo(TaskGraph g) {
+            return g.transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPtr, rowList, colPtr, colList, row, col);
         }
 
         void free(Device device) {
-            device.free(rowPtr, rowList, colPtr, colList, row, col);
+            DeviceCompression.free(device, rowPtr, rowList, colPtr, colList, row, col);
         }
     }
 
@@ -420,7 +426,7 @@ final class DeviceCompression {
         if (!runs.isEmpty()) run(device, gs);
         for (SvdRun x : runs) x.finish(device);
         for (int l = 0; l <= q; l++) {
-            if (s.gram[l] != null) device.free(s.gram[l]);
+            if (s.gram[l] != null) free(device, s.gram[l]);
             s.gram[l] = null;
         }
         double[][] lamHost = new double[q + 1][];
@@ -457,7 +463,7 @@ final class DeviceCompression {
                     run(device, seq);
                     below.free(device);
                 }
-                device.free(tOffArray);
+                free(device, tOffArray);
                 below = null;
                 at = levelFactorOffsets(tOff, l, 0, 0, at);
                 continue;
@@ -476,7 +482,7 @@ final class DeviceCompression {
             run(device, seq);
             sv.finish(device);
             if (below != null) below.free(device);
-            device.free(tOffArray, eig[l], lam[l], y);
+            free(device, tOffArray, eig[l], lam[l], y);
             double[] sh = sig.toHeapArray();
             int keep = 0;
             for (int e = 0; e < nodes; e++) {
@@ -512,9 +518,9 @@ final class DeviceCompression {
         }
         run(device, bs);
         if (below != null) below.free(device);
-        device.free(leafStart, pointLeaf);
-        if (eig[q] != null) device.free(eig[q], lam[q]);
-        for (DoubleArray u : us) if (u != null) device.free(u);
+        free(device, leafStart, pointLeaf);
+        if (eig[q] != null) free(device, eig[q], lam[q]);
+        for (DoubleArray u : us) if (u != null) free(device, u);
         return new Truncated(nb, tAll, tOff, tOffArray, discarded, nodeKept);
     }
 
@@ -547,7 +553,7 @@ final class DeviceCompression {
 
         /** Frees the stacks and singular values (the left factors stay: the new basis is made from them). */
         void free(Device device) {
-            if (z != null) device.free(z, sig);
+            if (z != null) DeviceCompression.free(device, z, sig);
         }
     }
 
@@ -593,7 +599,7 @@ final class DeviceCompression {
     private record SvdRun(String name, IntArray sweeps, KernelArray[] scratch, int batch, int m, int n) {
         void finish(Device device) {
             int[] sw = sweeps.toHeapArray();
-            device.free(scratch);
+            free(device, scratch);
             long sum = 0;
             int most = 0;
             for (int x : sw) {

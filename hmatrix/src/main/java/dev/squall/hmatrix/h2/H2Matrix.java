@@ -477,23 +477,24 @@ public final class H2Matrix implements AutoCloseable {
             int nd = partition.denseBlocks();
             DoubleArray denseSq = DoubleArray.onDevice(Math.max(1, nd)), cplSq = DoubleArray.onDevice(Math.max(1, nb));
             LongArray p1Off = longs(p1.offset());
-            DeviceCompression.run(device, new TaskGraph("squares").transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off)
-                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
-                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb));
-            double norm2 = 0;
-            for (double v : DeviceCompression.download(device, denseSq)) norm2 += v;
-            double[] cs = DeviceCompression.download(device, cplSq);
-            for (int b = 0; b < nb; b++) norm2 += cs[b];
-            device.free(denseSq, cplSq);
+            // one plan: the squares and their download, the block lists and ranks the Gram matrices read
             DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
             lists.maxRank = Math.max(Arrays.stream(rowOrth).max().orElse(0), Arrays.stream(colOrth).max().orElse(0));
-            lists.upload(device);
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
-            DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
+            DeviceCompression.run(device, lists.uploadTo(new TaskGraph("squares"))
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off, rowRanksArray, colRanksArray)
+                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
+                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, denseSq, cplSq));
+            double norm2 = 0;
+            for (double v : denseSq.toHeapArray()) norm2 += v;
+            double[] cs = cplSq.toHeapArray();
+            for (int b = 0; b < nb; b++) norm2 += cs[b];
+            DeviceCompression.free(device, denseSq, cplSq);
             DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
             if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
             lists.free(device);
-            device.free(rowRanksArray, colRanksArray, p1Off);
+            DeviceCompression.free(device, rowRanksArray, colRanksArray, p1Off);
             long t3 = System.nanoTime();
             ms.put("basis-generation", (t3 - t2) / 1e6);
             parts.step("truncate");
@@ -507,8 +508,8 @@ public final class H2Matrix implements AutoCloseable {
             CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
                     nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
             CompressionParts.host("free-orthogonal-couplings", () -> device.free(p1.blocks()));
-            device.free(rt.t(), rt.tOffArray());
-            if (!shared) device.free(ct.t(), ct.tOffArray());
+            DeviceCompression.free(device, rt.t(), rt.tOffArray());
+            if (!shared) DeviceCompression.free(device, ct.t(), ct.tOffArray());
             CompressionParts.host("free-bases", this::freeLowRank);
             rowBasis = rt.basis();
             colBasis = shared ? rowBasis : ct.basis();
