@@ -19,6 +19,11 @@ final class BasisTree {
     final DoubleArray transfers;
     final IntArray rankStartArray;
     final LongArray transferOffsetArray;
+    /**
+     * Each node's rank: the columns of its basis that may be non-zero, and its side of every coupling block (at most
+     * its level's rank; the basis's columns past it are zero, so the product's coefficient vectors are zero there).
+     */
+    final int[] nodeRank;
 
     /**
      * A basis with the given ranks whose values the device computes: the leaf basis and transfers are device-only
@@ -32,6 +37,8 @@ final class BasisTree {
     BasisTree(ClusterTree tree, int[] levelRank, boolean hostValues) {
         this.tree = tree;
         this.levelRank = levelRank.clone();
+        nodeRank = new int[tree.nodes];
+        for (int t = 0; t < tree.nodes; t++) nodeRank[t] = levelRank[ClusterTree.level(t)];
         rankStart = new int[tree.nodes + 1];
         transferOffset = new long[tree.nodes + 1];
         for (int t = 0; t < tree.nodes; t++) {
@@ -60,6 +67,17 @@ final class BasisTree {
 
     int rank(int node) {
         return levelRank[ClusterTree.level(node)];
+    }
+
+    /** Node {@code t}'s rank ({@link #nodeRank}). */
+    int nodeRank(int node) {
+        return nodeRank[node];
+    }
+
+    /** Whether every node's rank is its level's. */
+    boolean uniform() {
+        for (int t = 0; t < tree.nodes; t++) if (nodeRank[t] != rank(t)) return false;
+        return true;
     }
 
     /** Values of the leaf basis and the transfers. */

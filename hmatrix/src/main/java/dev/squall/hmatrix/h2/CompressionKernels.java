@@ -822,6 +822,71 @@ public final class CompressionKernels {
         }
     }
 
+    /**
+     * Zeroes the leaf basis's columns past each leaf's rank: entry {@code (a, j)} of the row-major {@code size x k}
+     * basis (tree order) when {@code j >= rank[firstLeaf + pointLeaf[a]]}; {@code total = size k}.
+     */
+    @Kernel
+    public static void zeroLeafColumnsPast(DoubleArray u, IntArray pointLeaf, IntArray rank, int firstLeaf, int k, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long a = q / k;
+            int j = (int) (q % k);
+            if (j >= rank.get(firstLeaf + pointLeaf.get(a))) {
+                u.set(q, 0.0);
+            }
+        }
+    }
+
+    /**
+     * Zeroes the transfers of the nodes {@code first ..} of one level (row-major {@code kc x kp} at {@code eOff[c]}) in
+     * rows past the node's rank {@code rank[c]} and columns past its parent's; {@code total = nodes kc kp}.
+     */
+    @Kernel
+    public static void zeroTransfersPast(DoubleArray e, LongArray eOff, IntArray rank, int first, int kc, int kp, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long per = (long) kc * kp;
+            int c = first + (int) (q / per);
+            int rem = (int) (q % per);
+            int i = rem / kp;
+            int j = rem % kp;
+            if (i >= rank.get(c) || j >= rank.get((c - 1) / 2)) {
+                e.set(eOff.get(c) + rem, 0.0);
+            }
+        }
+    }
+
+    /** Work-items per group of {@link #resizeBlocks}. */
+    public static final int RESIZE_THREADS = 128;
+
+    /**
+     * Copies each coupling block {@code b = firstBlock + group} (column-major {@code srcRank[row[b]] x srcColRank[col[b]]}
+     * at {@code srcOff[b]}) into {@code dst} as a column-major {@code dstRank[row[b]] x dstColRank[col[b]]} block at
+     * {@code dstOff[b]}: its leading part where both have entries, zero elsewhere (so a block can be cut to smaller
+     * ranks or padded to larger ones), one group of {@link #RESIZE_THREADS} per block.
+     */
+    @Kernel
+    public static void resizeBlocks(KernelContext ctx, DoubleArray src, LongArray srcOff, IntArray srcRank, IntArray srcColRank, DoubleArray dst,
+            LongArray dstOff, IntArray dstRank, IntArray dstColRank, IntArray row, IntArray col, int firstBlock) {
+        int b = firstBlock + ctx.groupIdx;
+        int t = row.get(b);
+        int c = col.get(b);
+        int sr = srcRank.get(t);
+        int sc = srcColRank.get(c);
+        int dr = dstRank.get(t);
+        int dc = dstColRank.get(c);
+        long so = srcOff.get(b);
+        long dOff = dstOff.get(b);
+        for (int idx = ctx.localIdx; idx < dr * dc; idx += RESIZE_THREADS) {
+            int i = idx % dr;
+            int j = idx / dr;
+            double v = 0.0;
+            if (i < sr && j < sc) {
+                v = src.get(so + (long) j * sr + i);
+            }
+            dst.set(dOff + idx, v);
+        }
+    }
+
     /** {@code dst[dstStart + i] = src[srcStart + i]} for {@code i < n}: moves a run of coupling blocks between arrays. */
     @Kernel
     public static void copyRange(DoubleArray src, long srcStart, DoubleArray dst, long dstStart, long n) {

@@ -31,9 +31,9 @@ import dev.squall.tasks.api.KernelContext;
  * ({@code G = V diag(lambda) V^T}); at the leaves {@code V}'s leading columns are the new basis in the orthonormal
  * one ({@code sigma = sqrt(lambda)}); at inner nodes one more batched SVD of {@code Z V diag(sqrt(lambda))} with
  * {@code Z = [T_c1 E_c1; T_c2 E_c2]} gives the new transfers. A node keeps the singular values above {@code eps}
- * times its largest, a level the largest count of its nodes (the product kernels take one rank per level); the
- * couplings are projected with {@code T_t} ({@code T_t = Q^T Z}) as in step 1. The discarded squares sum to the
- * error estimate.</li>
+ * times its largest (its own rank), a level's arrays the largest count of its nodes; the couplings are projected with
+ * the leading rows of {@code T_t} ({@code T_t = Q^T Z}) as in step 1, each block at its two nodes' ranks. The squares
+ * each node discards sum to the error estimate.</li>
  * </ol>
  * Working through Gram matrices squares the singular values: values below about {@code 1e-8} of a node's largest are
  * not resolved, so tolerances below {@code 1e-7} keep a few more vectors than needed (never fewer).
@@ -444,7 +444,9 @@ final class DeviceCompression {
                 nodeKept[tr.firstLeaf + i] = kk;
                 leafKeep = Math.max(leafKeep, kk);
             }
-            for (int i = 0; i < tr.leaves; i++) for (int j = leafKeep; j < rq; j++) discarded += Math.max(0, lamHost[q][i * rq + j]);
+            for (int i = 0; i < tr.leaves; i++) {
+                for (int j = nodeKept[tr.firstLeaf + i]; j < rq; j++) discarded += Math.max(0, lamHost[q][i * rq + j]);
+            }
         }
         kNew[q] = leafKeep;
         long at = levelFactorOffsets(tOff, q, leafKeep, rq, 0);
@@ -491,7 +493,7 @@ final class DeviceCompression {
                 keep = Math.max(keep, kk);
             }
             kNew[l] = keep;
-            for (int e = 0; e < nodes; e++) for (int j = keep; j < r; j++) discarded += sh[e * r + j] * sh[e * r + j];
+            for (int e = 0; e < nodes; e++) for (int j = nodeKept[t0 + e]; j < r; j++) discarded += sh[e * r + j] * sh[e * r + j];
             at = levelFactorOffsets(tOff, l, keep, r, at);
             below = new Pending(u, z, sig, my, r, zr, 0);
             us[l] = u;
