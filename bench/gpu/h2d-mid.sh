@@ -10,14 +10,15 @@
 #
 # PREDICTED (second compression in the process; measured before at 9a4193f in
 # bench/results/h100/hmatrix/2026-11-25-h2-compress):
-#   3D 2^20 1e-7: 915 ms -> 700-760 ms: orthogonalise 149 -> 115-125 (one plan: QRs ~102 device); project-orthogonal
-#   84 (unchanged); basis generation 139 -> 95-110 (squares with their download and the block lists in one plan, all
-#   levels' Gram kernels in one plan ~35); truncate 434 -> 300-330 (all Gram SVDs and eigenvalues in one plan ~150,
-#   one plan per inner level ~125 for the 14, new basis ~20, free + host ~20-30); project-truncated 108 (unchanged).
+#   3D 2^20 1e-7: 915 ms -> 660-740 ms: orthogonalise 149 -> 105-120 (one plan: QRs and coalesced stacks ~90
+#   device); project-orthogonal 84 (unchanged); basis generation 139 -> 95-110 (squares with their download and the
+#   block lists in one plan, all levels' Gram kernels in one plan ~35); truncate 434 -> 270-310 (all Gram SVDs and
+#   eigenvalues in one plan ~150, one plan per inner level ~100 for the 14 with stacks and factors reading less, new
+#   basis ~20, free + host ~20-30); project-truncated 108 (unchanged).
 #   Level ranks unchanged ([0, 0, 0, 42, 61, 63, 64 x 6, 63, 61, 53]); each node now keeps its own rank, coupling
 #   blocks stored at their nodes' ranks: memory 39.42 -> 31-33.5 GB (was 34.43), estimate 1.2e-7-4e-7 (was 8.2e-8:
 #   the values each node drops past its own rank are counted now), the product still within 1e-2 of the exact sum.
-#   2D 2^20 1e-7: 873 ms -> 640-700 ms, memory 23.23 -> 5.5-6.6 GB (was 7.09), estimate 4e-7-1e-6 (was 2.9e-7),
+#   2D 2^20 1e-7: 873 ms -> 600-680 ms, memory 23.23 -> 5.5-6.6 GB (was 7.09), estimate 4e-7-1e-6 (was 2.9e-7),
 #   verified to 1e-6; the product after compression ~10-20 % faster than at level ranks.
 #   First compression with an empty kernel cache: ~3.9-4.1 s (the kernel builds, ~2.95 s, unchanged).
 # Writes under $OUT: h2d-mid.jsonl, h2d-mid.log, h2d-mid-summary.txt.

@@ -477,7 +477,8 @@ final class DeviceCompression {
                 seq.graph().task("stack-l" + l, CompressionKernels::stackChildren, tAll, tOffArray, s.transfers, s.eOffArray, z, t0, kc, rc, r,
                         zr, (long) nodes * zr * r);
             }
-            seq.graph().task("weigh-l" + l, CompressionKernels::weightedStack, z, eig[l], lam[l], y, zr, r, my, (long) nodes * my * r);
+            seq.graph().task("weigh-l" + l, CompressionKernels::weightedStack, z, eig[l], lam[l], y, zr, r, my,
+                    (long) nodes * my * ((r + 3) / 4));
             DoubleArray u = DoubleArray.onDevice((long) nodes * my * r), sig = DoubleArray.onDevice((long) nodes * r);
             SvdRun sv = appendSvd(seq, "svd-stack", "-l" + l, y, my, r, nodes, u, sig, false);
             seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sig);
@@ -549,7 +550,7 @@ final class DeviceCompression {
             seq.graph().task("drop-null" + tag, CompressionKernels::dropNullColumns, q, sig, m, n, (long) nodes * m * n);
             if (keep > 0) {
                 seq.graph().task("t" + tag, CompressionKernels::projectionFactor, q, identityZ == 1 ? q : z, tAll, tOffArray, first, m, n, zRows, n,
-                        keep, identityZ, (long) nodes * keep * n);
+                        keep, identityZ, (long) nodes * ((keep + 3) / 4) * n);
             }
         }
 
