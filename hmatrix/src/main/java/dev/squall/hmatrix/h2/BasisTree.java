@@ -7,7 +7,8 @@ import dev.squall.tasks.api.LongArray;
 /**
  * The nested basis of one cluster tree, as the device holds it: the leaf basis ({@code size x leafRank}, row-major in
  * tree order) and one transfer matrix per non-root node ({@code k_c x k_parent}, row-major, at
- * {@code transferOffset[c]}), with ranks equal within a level ({@code levelRank}); node {@code t}'s coefficients start
+ * {@code transferOffset[c]}), stored at one rank a level ({@code levelRank}; a node's own rank {@code nodeRank} may be
+ * smaller, its columns past it zero); node {@code t}'s coefficients start
  * at {@code rankStart[t]} in the per-node vectors. Bases built on the device have no host copy of their values.
  */
 final class BasisTree {
