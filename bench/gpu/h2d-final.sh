@@ -13,15 +13,15 @@
 # 3. 3D 2^20 at 1e-3, its first compression loading the kernels the first case built (a new process's cost).
 # The product alone on uncompressed matrices: bench/gpu/h2.sh (under 150 s).
 #
-# PREDICTED (second compression in the process; before: bench/results/h100/hmatrix/2026-11-25-h2-compress, 9a4193f):
-#   3D 2^20 1e-7: 915 -> 660-740 ms (orthogonalise 105-120, project-orthogonal ~84, basis generation 95-110, truncate
-#     270-310, project-truncated ~108); level ranks unchanged ([0, 0, 0, 42, 61, 63, 64 x 6, 63, 61, 53]); memory
-#     39.42 -> 31-33.5 GB (was 34.43 at level ranks); estimate 1.2e-7-4e-7 (was 8.2e-8: each node's dropped values
-#     now count); product after compression 11-12.5 ms (was 12.92); first compression with an empty kernel cache
-#     3.9-4.2 s (kernel builds ~3 s: not addressed).
-#   2D 2^20 1e-7: 873 -> 600-680 ms; memory 23.23 -> 5.5-6.6 GB (was 7.09); estimate 4e-7-1e-6; verified to 1e-6;
-#     product after compression 3.0-3.4 ms (was 3.70).
-#   3D 2^20 1e-3: 1134 -> 820-930 ms; memory 39.42 -> 11-13.5 GB (was 14.41); estimate 3e-3-6e-3 (was 2.8e-3);
+# PREDICTED (second compression in the process; before: bench/results/h100/hmatrix/2026-11-25-h2-compress at
+# 9a4193f; midpoint: bench/results/h100/hmatrix/2026-11-25-h2d-midpoint at 5d72acd):
+#   3D 2^20 1e-7: 915 -> 780-810 ms (midpoint 808: orthogonalise ~100, project-orthogonal ~90, basis generation
+#     ~135 with block-lists now timed alone, truncate 345-355 with the Gram SVDs' plan's device time now ~140 ms as
+#     its downloads follow every kernel, project-truncated ~120); memory 39.42 -> 32.1 GB; estimate 3.2e-7; product
+#     after compression ~11.9 ms; first compression with an empty kernel cache ~4.0-4.1 s (kernel builds ~3.1 s).
+#   2D 2^20 1e-7: 873 -> 620-650 ms; memory 23.23 -> 6.65 GB; estimate 4.5e-7; verified to 1e-6 (5.8e-7);
+#     product after compression ~3.4 ms.
+#   3D 2^20 1e-3: 1134 -> 950-1020 ms; memory 39.42 -> 12-13.5 GB (was 14.41); estimate 3e-3-6e-3 (was 2.8e-3);
 #     first compression in its process (kernels loaded from the cache) 0.2-0.4 s above the second.
 # Writes under $OUT: h2d-final.jsonl, h2d-final.log, h2d-final-summary.txt.
 set -uo pipefail

@@ -421,8 +421,10 @@ final class DeviceCompression {
             eig[l] = DoubleArray.onDevice((long) nodes * r * r);
             lam[l] = DoubleArray.onDevice((long) nodes * r);
             runs.add(appendSvd(gs, "svd-gram", "-l" + l, s.gram[l], r, r, nodes, eig[l], lam[l], true));
-            gs.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, lam[l]);
         }
+        // the downloads after every kernel: none waits for the kernels queued before it while later ones wait to be queued
+        for (int l = q; l >= 0; l--) if (lam[l] != null) gs.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, lam[l]);
+        for (SvdRun x : runs) gs.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, x.sweeps());
         if (!runs.isEmpty()) run(device, gs);
         for (SvdRun x : runs) x.finish(device);
         for (int l = 0; l <= q; l++) {
@@ -481,7 +483,7 @@ final class DeviceCompression {
                     (long) nodes * my * ((r + 3) / 4));
             DoubleArray u = DoubleArray.onDevice((long) nodes * my * r), sig = DoubleArray.onDevice((long) nodes * r);
             SvdRun sv = appendSvd(seq, "svd-stack", "-l" + l, y, my, r, nodes, u, sig, false);
-            seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sig);
+            seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sig, sv.sweeps());
             run(device, seq);
             sv.finish(device);
             if (below != null) below.free(device);
@@ -571,7 +573,8 @@ final class DeviceCompression {
      * Appends a batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into
      * {@code u}, {@code s} to {@code seq} (task names end in {@code tag}); with {@code gram} the matrices are Gram
      * matrices ({@code m = n}) and {@code u}, {@code s} their eigenvectors and eigenvalues. {@code a} may be
-     * overwritten. {@link SvdRun#finish} after the plan has run frees its scratch and traces its sweeps.
+     * overwritten. The caller downloads {@link SvdRun#sweeps} in the plan (after its last kernel); {@link SvdRun#finish}
+     * after the plan has run frees the scratch and traces the sweeps.
      */
     private static SvdRun appendSvd(LaunchSequence seq, String name, String tag, DoubleArray a, int m, int n, int batch, DoubleArray u,
             DoubleArray s, boolean gram) {
@@ -594,7 +597,6 @@ final class DeviceCompression {
             BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
             scratch = new KernelArray[] {sweeps, largest, work, v, rank};
         }
-        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sweeps);
         return new SvdRun(name, sweeps, scratch, batch, m, n);
     }
 

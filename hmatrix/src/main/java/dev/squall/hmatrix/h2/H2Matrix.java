@@ -481,7 +481,9 @@ public final class H2Matrix implements AutoCloseable {
             DoubleArray denseSq = DoubleArray.onDevice(Math.max(1, nd)), cplSq = DoubleArray.onDevice(Math.max(1, nb));
             LongArray p1Off = longs(p1.offset());
             // one plan: the squares and their download, the block lists and ranks the Gram matrices read
+            long bl0 = System.nanoTime();
             DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            CompressionParts.plan("block-lists", (System.nanoTime() - bl0) / 1e6, 0, 0);
             lists.maxRank = Math.max(Arrays.stream(rowOrth).max().orElse(0), Arrays.stream(colOrth).max().orElse(0));
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
             DeviceCompression.run(device, lists.uploadTo(new TaskGraph("squares"))
