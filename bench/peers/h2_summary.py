@@ -35,3 +35,21 @@ for dim in (2, 3):
     won = [n for n in common if h2[n] < dense[n]]
     print(f"{dim}D crossover: H2 faster than the dense product from n = {won[0] if won else 'none of ' + str(common)}"
           + (f" (sizes compared: {common})" if common else ""))
+print("linear in n (cuda, nv = 1, eta 1.0): product ms and storage GB per 2^20 points at each size")
+for dim in (2, 3):
+    for r in sorted((r for r in sq if r["dim"] == dim and r["vectors"] == 1 and r["device"].startswith("cuda") and r["eta"] == 1.0),
+                    key=lambda r: r["n"]):
+        f = (1 << 20) / r["n"]
+        print(f"  {dim}D n=2^{r['n'].bit_length() - 1:<2} {r['product_device_ms']:9.3f} ms ({r['product_device_ms'] * f:7.3f} per 2^20), "
+              f"{r['counted_bytes'] / 1e9:7.2f} GB ({r['counted_bytes'] / 1e9 * f:6.2f} per 2^20), {r['ratio_to_copy']:.2f} of copy")
+print("targets")
+for r in sq:
+    cuda = r["device"].startswith("cuda")
+    if cuda and r["n"] == 1048576 and r["vectors"] == 1:
+        print(f"  {r['dim']}D 2^20 nv=1 (eta {r['eta']}): {r['product_device_ms']:.2f} ms, {r['ratio_to_copy']:.2f} of copy (target >= 0.8), "
+              f"build {r['build_ms']:.0f} ms (target <= 1000 for 3D), verified {r['verified']} rel err {r.get('rel_error')}")
+    if cuda and r["vectors"] == 32:
+        print(f"  {r['dim']}D n={r['n']} nv=32: {r['product_device_ms']:.2f} ms, {r['gflops'] / 1e3:.1f} TFLOP/s (target >= 10)")
+    if not cuda:
+        print(f"  {r['dim']}D n={r['n']} on {r['device']}: product {r['product_device_ms']:.2f} ms, build {r['build_ms']:.0f} ms, "
+              f"verified {r['verified']} rel err {r.get('rel_error')}")

@@ -7,7 +7,8 @@ import dev.squall.tasks.api.LongArray;
 /**
  * The nested basis of one cluster tree, as the device holds it: the leaf basis ({@code size x leafRank}, row-major in
  * tree order) and one transfer matrix per non-root node ({@code k_c x k_parent}, row-major, at
- * {@code transferOffset[c]}), with ranks equal within a level ({@code levelRank}); node {@code t}'s coefficients start
+ * {@code transferOffset[c]}), stored at one rank a level ({@code levelRank}; a node's own rank {@code nodeRank} may be
+ * smaller, its columns past it zero); node {@code t}'s coefficients start
  * at {@code rankStart[t]} in the per-node vectors. Bases built on the device have no host copy of their values.
  */
 final class BasisTree {
@@ -19,6 +20,11 @@ final class BasisTree {
     final DoubleArray transfers;
     final IntArray rankStartArray;
     final LongArray transferOffsetArray;
+    /**
+     * Each node's rank: the columns of its basis that may be non-zero, and its side of every coupling block (at most
+     * its level's rank; the basis's columns past it are zero, so the product's coefficient vectors are zero there).
+     */
+    final int[] nodeRank;
 
     /**
      * A basis with the given ranks whose values the device computes: the leaf basis and transfers are device-only
@@ -32,6 +38,8 @@ final class BasisTree {
     BasisTree(ClusterTree tree, int[] levelRank, boolean hostValues) {
         this.tree = tree;
         this.levelRank = levelRank.clone();
+        nodeRank = new int[tree.nodes];
+        for (int t = 0; t < tree.nodes; t++) nodeRank[t] = levelRank[ClusterTree.level(t)];
         rankStart = new int[tree.nodes + 1];
         transferOffset = new long[tree.nodes + 1];
         for (int t = 0; t < tree.nodes; t++) {
@@ -60,6 +68,17 @@ final class BasisTree {
 
     int rank(int node) {
         return levelRank[ClusterTree.level(node)];
+    }
+
+    /** Node {@code t}'s rank ({@link #nodeRank}). */
+    int nodeRank(int node) {
+        return nodeRank[node];
+    }
+
+    /** Whether every node's rank is its level's. */
+    boolean uniform() {
+        for (int t = 0; t < tree.nodes; t++) if (nodeRank[t] != rank(t)) return false;
+        return true;
     }
 
     /** Values of the leaf basis and the transfers. */

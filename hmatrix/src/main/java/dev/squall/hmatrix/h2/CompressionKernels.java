@@ -488,17 +488,20 @@ public final class CompressionKernels {
      * Stacked children of the parents {@code firstParent ..}: batch entry {@code e} is the column-major
      * {@code mPad x n} matrix {@code [F_c1 E_c1; F_c2 E_c2]} (zero rows past {@code 2 a}) of parent
      * {@code t = firstParent + e}, children {@code c = 2t + 1 + h}, {@code F_c} row-major {@code a x kc} at
-     * {@code fOff[c]}, {@code E_c} row-major {@code kc x n} at {@code eOff[c]}; {@code total = parents mPad n}.
+     * {@code fOff[c]}, {@code E_c} row-major {@code kc x n} at {@code eOff[c]}; {@code total = parents mPad n}. Work-items
+     * run along a row of the result (columns fastest), so a warp reads a row of {@code E_c} in one coalesced load and
+     * one entry of {@code F_c} for all its lanes, and writes its 32 results {@code mPad} apart once.
      */
     @Kernel
     public static void stackChildren(DoubleArray f, LongArray fOff, DoubleArray e, LongArray eOff, DoubleArray z, int firstParent,
             int a, int kc, int n, int mPad, long total) {
-        for (@Parallel long q = 0; q < total; q++) {
+        for (@Parallel long x = 0; x < total; x++) {
             long mn = (long) mPad * n;
-            int ent = (int) (q / mn);
-            int rem = (int) (q % mn);
-            int j = rem / mPad;
-            int row = rem % mPad;
+            int ent = (int) (x / mn);
+            int rem = (int) (x % mn);
+            int row = rem / n;
+            int j = rem % n;
+            long q = (long) ent * mn + (long) j * mPad + row;
             double v = 0.0;
             if (row < 2 * a) {
                 int h = row / a;
@@ -703,29 +706,47 @@ public final class CompressionKernels {
      * {@code lambda} the eigenvectors (column-major {@code n x n} at {@code e n n}) and eigenvalues ({@code n} at
      * {@code e n}, descending) of the node's Gram matrix; {@code y} column-major {@code mPad x n}. Eigenvalues below
      * {@code 1e-18} of the largest are rounding noise of the Gram matrix and weigh 0 (their square roots' squares
-     * would underflow in the SVD's rotations and stall it); {@code total = nodes mPad n}.
+     * would underflow in the SVD's rotations and stall it); {@code total = nodes mPad ceil(n / 4)}.
      */
     @Kernel
     public static void weightedStack(DoubleArray z, DoubleArray v, DoubleArray lambda, DoubleArray y, int zRows, int n, int mPad,
             long total) {
+        // each work-item four columns of one row: every entry of Z read once for the four (a quarter of the L2 traffic)
         for (@Parallel long q = 0; q < total; q++) {
-            long per = (long) mPad * n;
+            int quads = (n + 3) / 4;
+            long per = (long) mPad * quads;
             int ent = (int) (q / per);
             int rem = (int) (q % per);
-            int j = rem / mPad;
+            int j0 = 4 * (rem / mPad);
             int i = rem % mPad;
-            double acc = 0.0;
+            double a0 = 0.0;
+            double a1 = 0.0;
+            double a2 = 0.0;
+            double a3 = 0.0;
+            long vo = (long) ent * n * n;
+            int j1 = Math.min(j0 + 1, n - 1);
+            int j2 = Math.min(j0 + 2, n - 1);
+            int j3 = Math.min(j0 + 3, n - 1);
             if (i < zRows) {
                 long zo = (long) ent * zRows * n + i;
-                long vo = (long) ent * n * n + (long) j * n;
                 for (int p = 0; p < n; p++) {
-                    acc += z.get(zo + (long) p * zRows) * v.get(vo + p);
+                    double zp = z.get(zo + (long) p * zRows);
+                    a0 += zp * v.get(vo + (long) j0 * n + p);
+                    a1 += zp * v.get(vo + (long) j1 * n + p);
+                    a2 += zp * v.get(vo + (long) j2 * n + p);
+                    a3 += zp * v.get(vo + (long) j3 * n + p);
                 }
-                double l = lambda.get((long) ent * n + j);
-                double l0 = lambda.get((long) ent * n);
-                acc = l > 1e-18 * l0 ? acc * Math.sqrt(l) : 0.0;
             }
-            y.set(q, acc);
+            double l0 = lambda.get((long) ent * n);
+            long yo = (long) ent * mPad * n + i;
+            for (int c = 0; c < 4; c++) {
+                int j = j0 + c;
+                if (j < n) {
+                    double acc = c == 0 ? a0 : (c == 1 ? a1 : (c == 2 ? a2 : a3));
+                    double l = lambda.get((long) ent * n + j);
+                    y.set(yo + (long) j * mPad, i < zRows && l > 1e-18 * l0 ? acc * Math.sqrt(l) : 0.0);
+                }
+            }
         }
     }
 
@@ -734,28 +755,49 @@ public final class CompressionKernels {
      * the nodes {@code t = first + e} of one level: {@code Q} the first {@code kNew} columns of the left factor
      * (column-major {@code m x qCols} at {@code e m qCols}), {@code Z} column-major {@code zRows x n} at
      * {@code e zRows n} ({@code zRows <= m}); with {@code identityZ = 1}, {@code Z} is the identity
-     * ({@code T = Q^T}, {@code zRows = n}). {@code total = nodes kNew n}.
+     * ({@code T = Q^T}, {@code zRows = n}). {@code total = nodes ceil(kNew / 4) n}.
      */
     @Kernel
     public static void projectionFactor(DoubleArray q, DoubleArray z, DoubleArray f, LongArray fOff, int first, int m, int qCols,
             int zRows, int n, int kNew, int identityZ, long total) {
+        // each work-item four rows of one column: every entry of Z read once for the four
         for (@Parallel long x = 0; x < total; x++) {
-            long per = (long) kNew * n;
+            int quads = (kNew + 3) / 4;
+            long per = (long) quads * n;
             int ent = (int) (x / per);
             int rem = (int) (x % per);
-            int i = rem / n;
+            int i0 = 4 * (rem / n);
             int j = rem % n;
-            long qo = (long) ent * m * qCols + (long) i * m;
-            double acc = 0.0;
+            long qb = (long) ent * m * qCols;
+            int i1 = Math.min(i0 + 1, kNew - 1);
+            int i2 = Math.min(i0 + 2, kNew - 1);
+            int i3 = Math.min(i0 + 3, kNew - 1);
+            double a0 = 0.0;
+            double a1 = 0.0;
+            double a2 = 0.0;
+            double a3 = 0.0;
             if (identityZ == 1) {
-                acc = q.get(qo + j);
+                a0 = q.get(qb + (long) i0 * m + j);
+                a1 = q.get(qb + (long) i1 * m + j);
+                a2 = q.get(qb + (long) i2 * m + j);
+                a3 = q.get(qb + (long) i3 * m + j);
             } else {
                 long zo = (long) ent * zRows * n + (long) j * zRows;
                 for (int p = 0; p < zRows; p++) {
-                    acc += q.get(qo + p) * z.get(zo + p);
+                    double zp = z.get(zo + p);
+                    a0 += q.get(qb + (long) i0 * m + p) * zp;
+                    a1 += q.get(qb + (long) i1 * m + p) * zp;
+                    a2 += q.get(qb + (long) i2 * m + p) * zp;
+                    a3 += q.get(qb + (long) i3 * m + p) * zp;
                 }
             }
-            f.set(fOff.get(first + ent) + rem, acc);
+            long fo = fOff.get(first + ent);
+            for (int c = 0; c < 4; c++) {
+                int i = i0 + c;
+                if (i < kNew) {
+                    f.set(fo + (long) i * n + j, c == 0 ? a0 : (c == 1 ? a1 : (c == 2 ? a2 : a3)));
+                }
+            }
         }
     }
 
@@ -819,6 +861,71 @@ public final class CompressionKernels {
             if (Math.abs(a.get(q)) < 1e-30 * largest.get(q / per)) {
                 a.set(q, 0.0);
             }
+        }
+    }
+
+    /**
+     * Zeroes the leaf basis's columns past each leaf's rank: entry {@code (a, j)} of the row-major {@code size x k}
+     * basis (tree order) when {@code j >= rank[firstLeaf + pointLeaf[a]]}; {@code total = size k}.
+     */
+    @Kernel
+    public static void zeroLeafColumnsPast(DoubleArray u, IntArray pointLeaf, IntArray rank, int firstLeaf, int k, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long a = q / k;
+            int j = (int) (q % k);
+            if (j >= rank.get(firstLeaf + pointLeaf.get(a))) {
+                u.set(q, 0.0);
+            }
+        }
+    }
+
+    /**
+     * Zeroes the transfers of the nodes {@code first ..} of one level (row-major {@code kc x kp} at {@code eOff[c]}) in
+     * rows past the node's rank {@code rank[c]} and columns past its parent's; {@code total = nodes kc kp}.
+     */
+    @Kernel
+    public static void zeroTransfersPast(DoubleArray e, LongArray eOff, IntArray rank, int first, int kc, int kp, long total) {
+        for (@Parallel long q = 0; q < total; q++) {
+            long per = (long) kc * kp;
+            int c = first + (int) (q / per);
+            int rem = (int) (q % per);
+            int i = rem / kp;
+            int j = rem % kp;
+            if (i >= rank.get(c) || j >= rank.get((c - 1) / 2)) {
+                e.set(eOff.get(c) + rem, 0.0);
+            }
+        }
+    }
+
+    /** Work-items per group of {@link #resizeBlocks}. */
+    public static final int RESIZE_THREADS = 128;
+
+    /**
+     * Copies each coupling block {@code b = firstBlock + group} (column-major {@code srcRank[row[b]] x srcColRank[col[b]]}
+     * at {@code srcOff[b]}) into {@code dst} as a column-major {@code dstRank[row[b]] x dstColRank[col[b]]} block at
+     * {@code dstOff[b]}: its leading part where both have entries, zero elsewhere (so a block can be cut to smaller
+     * ranks or padded to larger ones), one group of {@link #RESIZE_THREADS} per block.
+     */
+    @Kernel
+    public static void resizeBlocks(KernelContext ctx, DoubleArray src, LongArray srcOff, IntArray srcRank, IntArray srcColRank, DoubleArray dst,
+            LongArray dstOff, IntArray dstRank, IntArray dstColRank, IntArray row, IntArray col, int firstBlock) {
+        int b = firstBlock + ctx.groupIdx;
+        int t = row.get(b);
+        int c = col.get(b);
+        int sr = srcRank.get(t);
+        int sc = srcColRank.get(c);
+        int dr = dstRank.get(t);
+        int dc = dstColRank.get(c);
+        long so = srcOff.get(b);
+        long dOff = dstOff.get(b);
+        for (int idx = ctx.localIdx; idx < dr * dc; idx += RESIZE_THREADS) {
+            int i = idx % dr;
+            int j = idx / dr;
+            double v = 0.0;
+            if (i < sr && j < sc) {
+                v = src.get(so + (long) j * sr + i);
+            }
+            dst.set(dOff + idx, v);
         }
     }
 

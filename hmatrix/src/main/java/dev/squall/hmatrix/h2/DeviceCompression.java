@@ -31,9 +31,9 @@ import dev.squall.tasks.api.KernelContext;
  * ({@code G = V diag(lambda) V^T}); at the leaves {@code V}'s leading columns are the new basis in the orthonormal
  * one ({@code sigma = sqrt(lambda)}); at inner nodes one more batched SVD of {@code Z V diag(sqrt(lambda))} with
  * {@code Z = [T_c1 E_c1; T_c2 E_c2]} gives the new transfers. A node keeps the singular values above {@code eps}
- * times its largest, a level the largest count of its nodes (the product kernels take one rank per level); the
- * couplings are projected with {@code T_t} ({@code T_t = Q^T Z}) as in step 1. The discarded squares sum to the
- * error estimate.</li>
+ * times its largest (its own rank), a level's arrays the largest count of its nodes; the couplings are projected with
+ * the leading rows of {@code T_t} ({@code T_t = Q^T Z}) as in step 1, each block at its two nodes' ranks. The squares
+ * each node discards sum to the error estimate.</li>
  * </ol>
  * Working through Gram matrices squares the singular values: values below about {@code 1e-8} of a node's largest are
  * not resolved, so tolerances below {@code 1e-7} keep a few more vectors than needed (never fewer).
@@ -84,13 +84,18 @@ final class DeviceCompression {
         }
 
         void free(Device device) {
-            device.free(r, rOffArray, leaf, transfers, eOffArray);
-            for (DoubleArray g : gram) if (g != null) device.free(g);
+            DeviceCompression.free(device, r, rOffArray, leaf, transfers, eOffArray);
+            for (DoubleArray g : gram) if (g != null) DeviceCompression.free(device, g);
         }
     }
 
     /** The truncated basis, the projection factors {@code T_t} (row-major {@code k_t x orthRank_t} at {@code tOff[t]}) and the discarded energy. */
     record Truncated(BasisTree basis, DoubleArray t, long[] tOff, LongArray tOffArray, double discarded, int[] nodeKept) {
+    }
+
+    /** Frees the arrays' device copies, the time recorded as the current step's part {@code free}. */
+    static void free(Device device, KernelArray... arrays) {
+        CompressionParts.host("free", () -> device.free(arrays));
     }
 
     static void run(Device device, TaskGraph g) {
@@ -129,39 +134,45 @@ final class DeviceCompression {
         int m = maxLeaf, rq = ranks[q];
         if (rq == 0) { // a basis truncated to nothing: every level of rank 0
             java.util.Arrays.fill(ranks, 0);
-            device.free(leafStart, pointLeaf);
+            free(device, leafStart, pointLeaf);
             return new Side(tr, b, ranks);
         }
         DoubleArray a = DoubleArray.onDevice((long) tr.leaves * m * k);
         DoubleArray tau = DoubleArray.onDevice((long) tr.leaves * rq);
         DoubleArray qf = DoubleArray.onDevice((long) tr.leaves * m * rq);
-        LaunchSequence seq = new LaunchSequence("orthogonalise-leaves", device);
+        LaunchSequence seq = new LaunchSequence("orthogonalise", device);
         seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, leafStart, pointLeaf, s.rOffArray, s.eOffArray)
                 .task("pack-leaves", CompressionKernels::packLeaves, b.leafBasis, leafStart, a, k, m, (long) tr.leaves * m * k);
         BatchedQr.append(seq, a, m, k, tr.leaves, tau, qf);
         seq.graph().task("leaf-q", CompressionKernels::leafBasisFrom, b.leafBasis, qf, pointLeaf, leafStart, s.leaf, k, m, rq, rq, 1,
                         (long) tr.size * rq)
                 .task("leaf-r", CompressionKernels::upperFactor, a, s.r, s.rOffArray, tr.firstLeaf, m, k, rq, (long) tr.leaves * rq * k);
-        run(device, seq);
-        device.free(a, tau, qf, leafStart, pointLeaf);
-        // inner levels, upwards
+        // inner levels, upwards, in the same plan (no level's sizes depend on a result): one stack, tau and Q array of
+        // the largest level's size serves every level, the queue running the levels one after the other
+        long zMost = 1, tauMost = 1, qMost = 1;
+        for (int l = q - 1; l >= 0; l--) {
+            int zm = 2 * ranks[l + 1], kl = b.levelRank[l], rl = ranks[l];
+            zMost = Math.max(zMost, (long) (1 << l) * zm * kl);
+            tauMost = Math.max(tauMost, (long) (1 << l) * rl);
+            qMost = Math.max(qMost, (long) (1 << l) * zm * rl);
+        }
+        DoubleArray z = q > 0 ? DoubleArray.onDevice(zMost) : null;
+        DoubleArray zt = q > 0 ? DoubleArray.onDevice(tauMost) : null;
+        DoubleArray zq = q > 0 ? DoubleArray.onDevice(qMost) : null;
         for (int l = q - 1; l >= 0; l--) {
             int rc = ranks[l + 1], kc = b.levelRank[l + 1], kl = b.levelRank[l], rl = ranks[l];
             int parents = 1 << l, t0 = ClusterTree.levelStart(l), zm = 2 * rc;
             if (rl == 0) continue; // nothing to factor: rank 0 above
-            DoubleArray z = DoubleArray.onDevice((long) parents * zm * kl);
-            DoubleArray zt = DoubleArray.onDevice((long) parents * rl);
-            DoubleArray zq = DoubleArray.onDevice((long) parents * zm * rl);
-            LaunchSequence ls = new LaunchSequence("orthogonalise-l" + l, device);
-            ls.graph().task("stack", CompressionKernels::stackChildren, s.r, s.rOffArray, b.transfers, b.transferOffsetArray, z, t0, rc, kc,
-                    kl, zm, (long) parents * zm * kl);
-            BatchedQr.append(ls, z, zm, kl, parents, zt, zq);
-            ls.graph().task("transfers", CompressionKernels::transfersFrom, zq, s.transfers, s.eOffArray, t0, rc, zm, rl, rl,
+            seq.graph().task("stack-l" + l, CompressionKernels::stackChildren, s.r, s.rOffArray, b.transfers, b.transferOffsetArray, z, t0, rc,
+                    kc, kl, zm, (long) parents * zm * kl);
+            BatchedQr.append(seq, z, zm, kl, parents, zt, zq);
+            seq.graph().task("transfers-l" + l, CompressionKernels::transfersFrom, zq, s.transfers, s.eOffArray, t0, rc, zm, rl, rl,
                             (long) parents * 2 * rc * rl)
-                    .task("r", CompressionKernels::upperFactor, z, s.r, s.rOffArray, t0, zm, kl, rl, (long) parents * rl * kl);
-            run(device, ls);
-            device.free(z, zt, zq);
+                    .task("r-l" + l, CompressionKernels::upperFactor, z, s.r, s.rOffArray, t0, zm, kl, rl, (long) parents * rl * kl);
         }
+        run(device, seq);
+        free(device, a, tau, qf, leafStart, pointLeaf);
+        if (z != null) free(device, z, zt, zq);
         return s;
     }
 
@@ -221,7 +232,7 @@ final class DeviceCompression {
                     src, 1.0, g, dev.squall.linalg.gemm.BatchDescriptor.variable(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]), false);
             run(device, seq);
         }
-        if (copy) device.free(src);
+        if (copy) free(device, src);
     }
 
     static void gram(Device device, Side s, boolean asRow, boolean asCol, DoubleArray s1, LongArray sOff, long[] offsets, BlockLists lists,
@@ -234,43 +245,42 @@ final class DeviceCompression {
             rankOf[t] = s.orthRank[l];
             parentRankOf[t] = l == 0 ? 0 : s.orthRank[l - 1];
         }
-        IntArray rankArray = H2Matrix.ints(rankOf), parentRankArray = H2Matrix.ints(parentRankOf);
+        // the parents' part of node t reads its parent's Gram matrix at parentOff[t] of the level above and writes
+        // its own at gOff[t] of its level (projectCouplings with block t the node t itself)
+        int[] nodeOf = new int[tr.nodes];
+        long[] parentOff = new long[tr.nodes], gOff = new long[tr.nodes];
+        for (int t = 0; t < tr.nodes; t++) {
+            int l = ClusterTree.level(t);
+            nodeOf[t] = t;
+            gOff[t] = (long) (t - ClusterTree.levelStart(l)) * rankOf[t] * rankOf[t];
+            if (l > 0) parentOff[t] = (long) ((t - 1) / 2 - ClusterTree.levelStart(l - 1)) * parentRankOf[t] * parentRankOf[t];
+        }
+        IntArray rankArray = H2Matrix.ints(rankOf), parentRankArray = H2Matrix.ints(parentRankOf), nodeArray = H2Matrix.ints(nodeOf);
+        LongArray parentOffArray = H2Matrix.longs(parentOff), gOffArray = H2Matrix.longs(gOff);
+        // the levels' kernels go to one plan, top-down (each level reads the one above on the device); a level that
+        // needs the GEMM or per-entry paths runs what is queued first
+        GramPlan plan = new GramPlan(device, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray);
         for (int l = 0; l <= tr.depth; l++) {
             int r = s.orthRank[l], nodes = 1 << l, t0 = ClusterTree.levelStart(l);
             long total = (long) nodes * r * r;
             DoubleArray g = DoubleArray.onDevice(Math.max(1, total));
             s.gram[l] = g;
-            TaskGraph tg = new TaskGraph("gram-l" + l);
-            DoubleArray h = null;
-            KernelArray[] perLevel = {};
             if (l == 0 || r == 0 || s.orthRank[l - 1] == 0) {
-                tg.task("zero", H2Kernels::zero, g, Math.max(1, total));
+                plan.graph().task("zero-l" + l, H2Kernels::zero, g, Math.max(1, total));
             } else if (gramLocal && r <= CompressionKernels.PROJECT_MAX && s.orthRank[l - 1] <= CompressionKernels.PROJECT_MAX) {
                 // G_t = E_t G_parent E_t^T is the projection of the parent's Gram matrix onto E_t: one group per node
-                int rp = s.orthRank[l - 1], firstParent = ClusterTree.levelStart(l - 1);
-                int[] nodeOf = new int[nodes];
-                long[] parentOff = new long[nodes], gOff = new long[nodes];
-                for (int e = 0; e < nodes; e++) {
-                    nodeOf[e] = t0 + e;
-                    parentOff[e] = (long) ((t0 + e - 1) / 2 - firstParent) * rp * rp;
-                    gOff[e] = (long) e * r * r;
-                }
-                IntArray nodeArray = H2Matrix.ints(nodeOf);
-                LongArray parentOffArray = H2Matrix.longs(parentOff), gOffArray = H2Matrix.longs(gOff);
-                perLevel = new KernelArray[] {nodeArray, parentOffArray, gOffArray};
-                tg.transferToDevice(DataTransferMode.FIRST_EXECUTION, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray)
-                        .task("parent", WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
-                                CompressionKernels::projectCouplings, new KernelContext(), s.transfers, s.eOffArray, rankArray, parentRankArray,
-                                s.transfers, s.eOffArray, rankArray, parentRankArray, s.gram[l - 1], parentOffArray, nodeArray, nodeArray, g, gOffArray, 0);
+                plan.graph().task("parent-l" + l, WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS),
+                        CompressionKernels::projectCouplings, new KernelContext(), s.transfers, s.eOffArray, rankArray, parentRankArray,
+                        s.transfers, s.eOffArray, rankArray, parentRankArray, s.gram[l - 1], parentOffArray, nodeArray, nodeArray, g, gOffArray, t0);
             } else {
+                plan.flush();
                 int rp = s.orthRank[l - 1];
-                h = DoubleArray.onDevice((long) nodes * r * rp);
-                tg.task("e-g", CompressionKernels::transferTimesGram, s.transfers, s.eOffArray, s.gram[l - 1], h, t0, r, rp, (long) nodes * r * rp)
-                        .task("g-et", CompressionKernels::gramFromParent, h, s.transfers, s.eOffArray, g, t0, r, rp, total);
+                DoubleArray h = DoubleArray.onDevice((long) nodes * r * rp);
+                run(device, new TaskGraph("gram-l" + l)
+                        .task("e-g", CompressionKernels::transferTimesGram, s.transfers, s.eOffArray, s.gram[l - 1], h, t0, r, rp, (long) nodes * r * rp)
+                        .task("g-et", CompressionKernels::gramFromParent, h, s.transfers, s.eOffArray, g, t0, r, rp, total));
+                free(device, h);
             }
-            run(device, tg);
-            if (h != null) device.free(h);
-            device.free(perLevel);
             if (r == 0) continue;
             // a block row's blocks lie one after another (column-major r x k_s each): together one r x sum(k_s) matrix
             // M_t, whose M_t M_t^T is the row part, one batched GEMM per level; a shared basis of a symmetric matrix
@@ -278,20 +288,19 @@ final class DeviceCompression {
             boolean symmetric = asRow && asCol;
             if (gramLocal && r <= CompressionKernels.PROJECT_MAX && lists.maxRank <= CompressionKernels.PROJECT_MAX) {
                 // every block staged in local memory, one group per node: no copies, no chunks
-                TaskGraph lg = new TaskGraph("gram-local-l" + l);
                 WorkerGrid grid = WorkerGrid.of((long) nodes * CompressionKernels.PROJECT_THREADS).withLocal(CompressionKernels.PROJECT_THREADS);
                 if (asRow) {
-                    lg.task("rows", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.rowPtr, lists.rowList, lists.col,
-                            colRanks, g, t0, r, 1, symmetric ? 2.0 : 1.0);
+                    plan.graph().task("rows-l" + l, grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.rowPtr,
+                            lists.rowList, lists.col, colRanks, g, t0, r, 1, symmetric ? 2.0 : 1.0);
                 }
                 if (asCol && !symmetric) {
-                    lg.task("cols", grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.colPtr, lists.colList, lists.row,
-                            rowRanks, g, t0, r, 0, 1.0);
+                    plan.graph().task("cols-l" + l, grid, CompressionKernels::gramOfBlocksLocal, new KernelContext(), s1, sOff, lists.colPtr,
+                            lists.colList, lists.row, rowRanks, g, t0, r, 0, 1.0);
                 }
-                lg.task("flush", CompressionKernels::flushTiny, g, r, total);
-                run(device, lg);
+                plan.graph().task("flush-l" + l, CompressionKernels::flushTiny, g, r, total);
                 continue;
             }
+            plan.flush();
             if (asRow && gramByGemm) {
                 rowGramGemm(device, s1, offsets, lists.rowPtrHost, t0, nodes, r, g, symmetric ? 2.0 : 1.0);
             }
@@ -305,7 +314,39 @@ final class DeviceCompression {
             bg.task("flush", CompressionKernels::flushTiny, g, r, total);
             run(device, bg);
         }
-        device.free(rankArray, parentRankArray);
+        plan.flush();
+        free(device, rankArray, parentRankArray, nodeArray, parentOffArray, gOffArray);
+    }
+
+    /** Kernels of {@link #gram} queued for one plan, its index arrays uploaded with the first plan that runs. */
+    private static final class GramPlan {
+        private final Device device;
+        private final KernelArray[] upload;
+        private TaskGraph graph;
+        private int tasks;
+        private boolean uploaded;
+
+        GramPlan(Device device, KernelArray... upload) {
+            this.device = device;
+            this.upload = upload;
+        }
+
+        TaskGraph graph() {
+            if (graph == null) {
+                graph = new TaskGraph("gram");
+                if (!uploaded) graph.transferToDevice(DataTransferMode.FIRST_EXECUTION, upload);
+                uploaded = true;
+            }
+            tasks++;
+            return graph;
+        }
+
+        /** Runs what is queued. */
+        void flush() {
+            if (graph != null && tasks > 0) run(device, graph);
+            graph = null;
+            tasks = 0;
+        }
     }
 
     /** Block indices on the device: block rows (CSR, blocks in order) and block columns (CSC) of the couplings. */
@@ -333,12 +374,13 @@ final class DeviceCompression {
             col = H2Matrix.ints(p.couplingCol);
         }
 
-        void upload(Device device) {
-            run(device, new TaskGraph("block-lists").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPtr, rowList, colPtr, colList, row, col));
+        /** {@code g} with the lists' uploads added. */
+        TaskGraph uploadTo(TaskGraph g) {
+            return g.transferToDevice(DataTransferMode.FIRST_EXECUTION, rowPtr, rowList, colPtr, colList, row, col);
         }
 
         void free(Device device) {
-            device.free(rowPtr, rowList, colPtr, colList, row, col);
+            DeviceCompression.free(device, rowPtr, rowList, colPtr, colList, row, col);
         }
     }
 
@@ -352,7 +394,11 @@ final class DeviceCompression {
 
     /**
      * Truncates {@code s} to relative tolerance {@code eps} upwards from the leaves (its Gram matrices of the leaves
-     * and of each level formed by {@link #gram}, freed here as they are used).
+     * and of each level formed by {@link #gram}, freed here as they are used). One plan decomposes every level's Gram
+     * matrix and brings the eigenvalues to the host; then one plan per inner level (the ranks kept below decide its
+     * sizes) forms the level below's projection factors, the level's weighted stacks and their SVDs, and brings the
+     * singular values back; a last plan forms the root's factors and the new basis. The projection factors of all
+     * levels go to one array, leaves first, each level at an offset known once the ranks below it are.
      */
     static Truncated truncate(Device device, Side s, double eps) {
         ClusterTree tr = s.tree;
@@ -361,74 +407,88 @@ final class DeviceCompression {
         int[] nodeKept = new int[tr.nodes];
         double discarded = 0;
         DoubleArray[] eig = new DoubleArray[q + 1], lam = new DoubleArray[q + 1];
-        // eigen-decomposition of every level's Gram matrices: each is PSD, so its SVD is one
+        // room for the factors at the orthonormal ranks, the most a level keeps
+        long room = 0;
+        for (int l = 0; l <= q; l++) room += (long) (1 << l) * s.orthRank[l] * s.orthRank[l];
+        DoubleArray tAll = DoubleArray.onDevice(Math.max(1, room));
+        long[] tOff = new long[tr.nodes + 1];
+        // eigen-decomposition of every level's Gram matrices (each is PSD, so its SVD is one), eigenvalues to the host
+        LaunchSequence gs = new LaunchSequence("svd-gram", device);
+        java.util.List<SvdRun> runs = new java.util.ArrayList<>();
         for (int l = q; l >= 0; l--) {
             int r = s.orthRank[l], nodes = 1 << l;
             if (r == 0) continue;
             eig[l] = DoubleArray.onDevice((long) nodes * r * r);
             lam[l] = DoubleArray.onDevice((long) nodes * r);
-            svd(device, "svd-gram", s.gram[l], r, r, nodes, eig[l], lam[l], true);
-            device.free(s.gram[l]);
+            runs.add(appendSvd(gs, "svd-gram", "-l" + l, s.gram[l], r, r, nodes, eig[l], lam[l], true));
+        }
+        // the downloads after every kernel: none waits for the kernels queued before it while later ones wait to be queued
+        for (int l = q; l >= 0; l--) if (lam[l] != null) gs.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, lam[l]);
+        for (SvdRun x : runs) gs.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, x.sweeps());
+        if (!runs.isEmpty()) run(device, gs);
+        for (SvdRun x : runs) x.finish(device);
+        for (int l = 0; l <= q; l++) {
+            if (s.gram[l] != null) free(device, s.gram[l]);
             s.gram[l] = null;
         }
-        // new ranks and factors, upwards; the new basis's arrays are written level by level once its ranks are known
         double[][] lamHost = new double[q + 1][];
         for (int l = q; l >= 0; l--) {
-            if (lam[l] != null) lamHost[l] = download(device, lam[l]);
+            if (lam[l] != null) lamHost[l] = lam[l].toHeapArray();
         }
         // leaves: sigma = sqrt(lambda)
         int rq = s.orthRank[q];
         int leafKeep = 0;
-        double[] sq = new double[rq];
-        for (int i = 0; i < tr.leaves; i++) {
-            for (int j = 0; j < rq; j++) sq[j] = Math.sqrt(Math.max(0, lamHost[q][i * rq + j]));
-            int kk = kept(sq, 0, rq, eps);
-            nodeKept[tr.firstLeaf + i] = kk;
-            leafKeep = Math.max(leafKeep, kk);
+        if (rq > 0) {
+            double[] sq = new double[rq];
+            for (int i = 0; i < tr.leaves; i++) {
+                for (int j = 0; j < rq; j++) sq[j] = Math.sqrt(Math.max(0, lamHost[q][i * rq + j]));
+                int kk = kept(sq, 0, rq, eps);
+                nodeKept[tr.firstLeaf + i] = kk;
+                leafKeep = Math.max(leafKeep, kk);
+            }
+            for (int i = 0; i < tr.leaves; i++) {
+                for (int j = nodeKept[tr.firstLeaf + i]; j < rq; j++) discarded += Math.max(0, lamHost[q][i * rq + j]);
+            }
         }
         kNew[q] = leafKeep;
-        for (int i = 0; i < tr.leaves; i++) for (int j = leafKeep; j < rq; j++) discarded += Math.max(0, lamHost[q][i * rq + j]);
-        // the inner levels' ranks depend on the SVDs of the level below's results: go level by level
-        long[] tOff = new long[tr.nodes + 1];
-        DoubleArray[] zs = new DoubleArray[q + 1], us = new DoubleArray[q + 1];
+        long at = levelFactorOffsets(tOff, q, leafKeep, rq, 0);
+        // the level below's factors T (pending until its rank is known), then this level's stacks and SVDs
+        Pending below = rq > 0 ? new Pending(eig[q], null, lam[q], rq, rq, rq, 1) : null;
+        DoubleArray[] us = new DoubleArray[q + 1];
         int[] yRows = new int[q + 1];
-        // T of the leaves first (offsets need every level's new rank: allocate T per level, then copy into one array)
-        DoubleArray[] tLevel = new DoubleArray[q + 1];
-        long[][] tLevelOff = new long[q + 1][];
-        tLevel[q] = DoubleArray.onDevice(Math.max(1, (long) tr.leaves * leafKeep * rq));
-        tLevelOff[q] = levelOffsets(q, (long) leafKeep * rq);
-        LongArray tqOff = H2Matrix.longs(tLevelOff[q]);
-        TaskGraph lt = new TaskGraph("truncate-leaf-t").transferToDevice(DataTransferMode.FIRST_EXECUTION, tqOff)
-                .task("drop-null", CompressionKernels::dropNullColumns, eig[q], lam[q], rq, rq, (long) tr.leaves * rq * rq);
-        if (leafKeep > 0) {
-            lt.task("leaf-t", CompressionKernels::projectionFactor, eig[q], eig[q], tLevel[q], tqOff, 0, rq, rq, rq, rq, leafKeep, 1,
-                    (long) tr.leaves * leafKeep * rq);
-        }
-        run(device, lt);
-        device.free(tqOff);
         for (int l = q - 1; l >= 0; l--) {
             int r = s.orthRank[l], kc = kNew[l + 1], rc = s.orthRank[l + 1], nodes = 1 << l, t0 = ClusterTree.levelStart(l);
+            LongArray tOffArray = H2Matrix.longs(tOff);
+            LaunchSequence seq = new LaunchSequence("truncate-l" + l, device);
+            seq.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, tOffArray);
+            if (below != null) below.appendFactor(seq, "-l" + (l + 1), tAll, tOffArray, ClusterTree.levelStart(l + 1), 1 << (l + 1), kc);
             if (r == 0) {
-                tLevel[l] = DoubleArray.onDevice(1);
-                tLevelOff[l] = levelOffsets(l, 0);
+                if (below != null) {
+                    run(device, seq);
+                    below.free(device);
+                }
+                free(device, tOffArray);
+                below = null;
+                at = levelFactorOffsets(tOff, l, 0, 0, at);
                 continue;
             }
             int zr = 2 * kc, my = Math.max(zr, r);
             DoubleArray z = DoubleArray.onDevice(Math.max(1, (long) nodes * zr * r));
             DoubleArray y = DoubleArray.onDevice((long) nodes * my * r);
-            LongArray tcOff = H2Matrix.longs(absolute(tLevelOff[l + 1], ClusterTree.levelStart(l + 1), tr.nodes));
-            TaskGraph g = new TaskGraph("truncate-stack-l" + l).transferToDevice(DataTransferMode.FIRST_EXECUTION, tcOff);
             if (zr > 0) {
-                g.task("stack", CompressionKernels::stackChildren, tLevel[l + 1], tcOff, s.transfers, s.eOffArray, z, t0, kc, rc, r, zr,
-                        (long) nodes * zr * r);
+                seq.graph().task("stack-l" + l, CompressionKernels::stackChildren, tAll, tOffArray, s.transfers, s.eOffArray, z, t0, kc, rc, r,
+                        zr, (long) nodes * zr * r);
             }
-            g.task("weigh", CompressionKernels::weightedStack, z, eig[l], lam[l], y, zr, r, my, (long) nodes * my * r);
-            run(device, g);
-            device.free(tcOff, eig[l], lam[l]);
+            seq.graph().task("weigh-l" + l, CompressionKernels::weightedStack, z, eig[l], lam[l], y, zr, r, my,
+                    (long) nodes * my * ((r + 3) / 4));
             DoubleArray u = DoubleArray.onDevice((long) nodes * my * r), sig = DoubleArray.onDevice((long) nodes * r);
-            svd(device, "svd-stack", y, my, r, nodes, u, sig, false);
-            device.free(y);
-            double[] sh = download(device, sig);
+            SvdRun sv = appendSvd(seq, "svd-stack", "-l" + l, y, my, r, nodes, u, sig, false);
+            seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sig, sv.sweeps());
+            run(device, seq);
+            sv.finish(device);
+            if (below != null) below.free(device);
+            free(device, tOffArray, eig[l], lam[l], y);
+            double[] sh = sig.toHeapArray();
             int keep = 0;
             for (int e = 0; e < nodes; e++) {
                 int kk = kept(sh, e * r, r, eps);
@@ -436,69 +496,70 @@ final class DeviceCompression {
                 keep = Math.max(keep, kk);
             }
             kNew[l] = keep;
-            for (int e = 0; e < nodes; e++) for (int j = keep; j < r; j++) discarded += sh[e * r + j] * sh[e * r + j];
-            tLevel[l] = DoubleArray.onDevice(Math.max(1, (long) nodes * keep * r));
-            tLevelOff[l] = levelOffsets(l, (long) keep * r);
-            LongArray tlOff = H2Matrix.longs(tLevelOff[l]);
-            TaskGraph tg = new TaskGraph("truncate-t-l" + l).transferToDevice(DataTransferMode.FIRST_EXECUTION, tlOff)
-                    .task("drop-null", CompressionKernels::dropNullColumns, u, sig, my, r, (long) nodes * my * r);
-            if (keep > 0) {
-                tg.task("t", CompressionKernels::projectionFactor, u, z, tLevel[l], tlOff, 0, my, r, zr, r, keep, 0, (long) nodes * keep * r);
-            }
-            run(device, tg);
-            device.free(tlOff, sig, z);
-            zs[l] = null;
+            for (int e = 0; e < nodes; e++) for (int j = nodeKept[t0 + e]; j < r; j++) discarded += sh[e * r + j] * sh[e * r + j];
+            at = levelFactorOffsets(tOff, l, keep, r, at);
+            below = new Pending(u, z, sig, my, r, zr, 0);
             us[l] = u;
             yRows[l] = my;
         }
-        // the new basis: leaves from the eigenvectors, transfers from the left factors of each level
+        tOff[tr.nodes] = at;
+        // the root's factors and the new basis: leaves from the eigenvectors, transfers from the left factors of each level
         BasisTree nb = new BasisTree(tr, kNew);
         IntArray leafStart = H2Matrix.ints(tr.leafStart), pointLeaf = H2Matrix.ints(tr.pointLeaf);
-        TaskGraph bg = new TaskGraph("truncated-basis")
-                .transferToDevice(DataTransferMode.FIRST_EXECUTION, leafStart, pointLeaf, nb.transferOffsetArray, nb.rankStartArray);
+        LongArray tOffArray = H2Matrix.longs(tOff);
+        LaunchSequence bs = new LaunchSequence("truncated-basis", device);
+        bs.graph().transferToDevice(DataTransferMode.FIRST_EXECUTION, leafStart, pointLeaf, nb.transferOffsetArray, nb.rankStartArray, tOffArray);
+        if (below != null) below.appendFactor(bs, "-l0", tAll, tOffArray, 0, 1, kNew[0]);
         if (kNew[q] > 0) {
-            bg.task("leaf", CompressionKernels::leafBasisFrom, s.leaf, eig[q], pointLeaf, leafStart, nb.leafBasis, rq, rq, rq, kNew[q], 0,
+            bs.graph().task("leaf", CompressionKernels::leafBasisFrom, s.leaf, eig[q], pointLeaf, leafStart, nb.leafBasis, rq, rq, rq, kNew[q], 0,
                     (long) tr.size * kNew[q]);
         }
         for (int l = q - 1; l >= 0; l--) {
             int kc = kNew[l + 1], kl = kNew[l];
             if (us[l] != null && kc > 0 && kl > 0) {
-                bg.task("transfers-l" + l, CompressionKernels::transfersFrom, us[l], nb.transfers, nb.transferOffsetArray,
+                bs.graph().task("transfers-l" + l, CompressionKernels::transfersFrom, us[l], nb.transfers, nb.transferOffsetArray,
                         ClusterTree.levelStart(l), kc, yRows[l], s.orthRank[l], kl, (long) (1 << l) * 2 * kc * kl);
             }
         }
-        run(device, bg);
-        device.free(leafStart, pointLeaf, eig[q], lam[q]);
-        for (DoubleArray u : us) if (u != null) device.free(u);
-        // the projection factors of all levels in one node-indexed array
-        for (int t = 0; t < tr.nodes; t++) {
-            int l = ClusterTree.level(t);
-            tOff[t + 1] = tOff[t] + (long) kNew[l] * s.orthRank[l];
-        }
-        DoubleArray tAll = DoubleArray.onDevice(Math.max(1, tOff[tr.nodes]));
-        TaskGraph cg = new TaskGraph("gather-t");
-        for (int l = 0; l <= q; l++) {
-            long len = (long) (1 << l) * kNew[l] * s.orthRank[l];
-            if (len > 0) cg.task("t-l" + l, CompressionKernels::copyRange, tLevel[l], 0L, tAll, tOff[ClusterTree.levelStart(l)], len);
-        }
-        run(device, cg);
-        for (DoubleArray t : tLevel) if (t != null) device.free(t);
-        return new Truncated(nb, tAll, tOff, H2Matrix.longs(tOff), discarded, nodeKept);
+        run(device, bs);
+        if (below != null) below.free(device);
+        free(device, leafStart, pointLeaf);
+        if (eig[q] != null) free(device, eig[q], lam[q]);
+        for (DoubleArray u : us) if (u != null) free(device, u);
+        return new Truncated(nb, tAll, tOff, tOffArray, discarded, nodeKept);
     }
 
-    /** Offsets of the nodes of level {@code l} within a per-level array, {@code per} values each. */
-    private static long[] levelOffsets(int l, long per) {
-        int nodes = 1 << l;
-        long[] o = new long[nodes + 1];
-        for (int e = 0; e <= nodes; e++) o[e] = e * per;
-        return o;
+    /**
+     * Sets the factor offsets of level {@code l}'s nodes ({@code keep x r} each) from {@code at} in {@code tOff};
+     * returns the end of the level.
+     */
+    private static long levelFactorOffsets(long[] tOff, int l, int keep, int r, long at) {
+        int t0 = ClusterTree.levelStart(l);
+        for (int e = 0; e < 1 << l; e++) {
+            tOff[t0 + e] = at;
+            at += (long) keep * r;
+        }
+        return at;
     }
 
-    /** Node-indexed offsets ({@code nodes + 1} of them) for a per-level array whose node {@code first + e} is at {@code off[e]}. */
-    private static long[] absolute(long[] off, int first, int nodes) {
-        long[] o = new long[nodes + 1];
-        for (int e = 0; e + 1 < off.length; e++) o[first + e] = off[e];
-        return o;
+    /**
+     * A level whose SVDs are done and whose projection factors {@code T = Q^T Z} wait for its rank: the left factors
+     * {@code q} (column-major {@code m x n} per node, the leaves' eigenvectors with {@code identityZ = 1}), their
+     * singular values {@code sig}, the stacks {@code z} ({@code zRows x n}).
+     */
+    private record Pending(DoubleArray q, DoubleArray z, DoubleArray sig, int m, int n, int zRows, int identityZ) {
+        void appendFactor(LaunchSequence seq, String tag, DoubleArray tAll, LongArray tOffArray, int first, int nodes, int keep) {
+            seq.graph().task("drop-null" + tag, CompressionKernels::dropNullColumns, q, sig, m, n, (long) nodes * m * n);
+            if (keep > 0) {
+                seq.graph().task("t" + tag, CompressionKernels::projectionFactor, q, identityZ == 1 ? q : z, tAll, tOffArray, first, m, n, zRows, n,
+                        keep, identityZ, (long) nodes * ((keep + 3) / 4) * n);
+            }
+        }
+
+        /** Frees the stacks and singular values (the left factors stay: the new basis is made from them). */
+        void free(Device device) {
+            if (z != null) DeviceCompression.free(device, z, sig);
+        }
     }
 
     /**
@@ -509,40 +570,50 @@ final class DeviceCompression {
     static boolean localJacobi = !"linalg".equals(System.getProperty("squall.h2.svd"));
 
     /**
-     * Batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into
-     * {@code u}, {@code s}; with {@code gram} the matrices are Gram matrices ({@code m = n}) and {@code u}, {@code s}
-     * their eigenvectors and eigenvalues. {@code a} may be overwritten.
+     * Appends a batched one-sided Jacobi SVD of {@code batch} column-major {@code m x n} matrices ({@code m >= n}) into
+     * {@code u}, {@code s} to {@code seq} (task names end in {@code tag}); with {@code gram} the matrices are Gram
+     * matrices ({@code m = n}) and {@code u}, {@code s} their eigenvectors and eigenvalues. {@code a} may be
+     * overwritten. The caller downloads {@link SvdRun#sweeps} in the plan (after its last kernel); {@link SvdRun#finish}
+     * after the plan has run frees the scratch and traces the sweeps.
      */
-    private static void svd(Device device, String name, DoubleArray a, int m, int n, int batch, DoubleArray u, DoubleArray s, boolean gram) {
+    private static SvdRun appendSvd(LaunchSequence seq, String name, String tag, DoubleArray a, int m, int n, int batch, DoubleArray u,
+            DoubleArray s, boolean gram) {
         IntArray sweeps = IntArray.onDevice(batch);
         DoubleArray largest = DoubleArray.onDevice(batch);
         boolean local = localJacobi && m <= CompressionKernels.JACOBI_MAX_M && n <= CompressionKernels.JACOBI_MAX_N;
-        DoubleArray work = local ? null : DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
-        DoubleArray v = local ? null : DoubleArray.onDevice((long) n * n * batch);
-        IntArray rank = local ? null : IntArray.onDevice(batch);
-        LaunchSequence seq = new LaunchSequence(name, device);
-        seq.graph().task("largest", CompressionKernels::largestEntries, a, largest, (long) m * n, batch)
-                .task("flush", CompressionKernels::flushBelow, a, largest, (long) m * n, (long) batch * m * n);
+        seq.graph().task("largest" + tag, CompressionKernels::largestEntries, a, largest, (long) m * n, batch)
+                .task("flush" + tag, CompressionKernels::flushBelow, a, largest, (long) m * n, (long) batch * m * n);
+        KernelArray[] scratch;
         if (local) {
             // rotate while the pair's cosine exceeds m eps (LAPACK's dgesvj uses sqrt(m) eps)
-            seq.graph().task("jacobi", WorkerGrid.of((long) batch * CompressionKernels.JACOBI_THREADS).withLocal(CompressionKernels.JACOBI_THREADS),
+            seq.graph().task("jacobi" + tag, WorkerGrid.of((long) batch * CompressionKernels.JACOBI_THREADS).withLocal(CompressionKernels.JACOBI_THREADS),
                     CompressionKernels::jacobiSvd, new KernelContext(), a, m, n, gram ? 1 : 0, u, s, sweeps, m * 2 * 0x1p-52,
                     BatchedSvd.MAX_SWEEPS);
+            scratch = new KernelArray[] {sweeps, largest};
         } else {
+            DoubleArray work = DoubleArray.onDevice(BatchedSvd.workLength(m, n, batch));
+            DoubleArray v = DoubleArray.onDevice((long) n * n * batch);
+            IntArray rank = IntArray.onDevice(batch);
             BatchedSvd.append(seq, a, m, n, batch, work, u, s, v, rank, sweeps, 0.0);
+            scratch = new KernelArray[] {sweeps, largest, work, v, rank};
         }
-        seq.graph().transferToHost(DataTransferMode.EVERY_EXECUTION, sweeps);
-        run(device, seq);
-        int[] sw = sweeps.toHeapArray();
-        device.free(sweeps, largest);
-        if (!local) device.free(work, v, rank);
-        long sum = 0;
-        int most = 0;
-        for (int x : sw) {
-            sum += x;
-            most = Math.max(most, x);
+        return new SvdRun(name, sweeps, scratch, batch, m, n);
+    }
+
+    /** A batched SVD appended to a plan: its sweep counts (brought to the host by the plan) and scratch arrays. */
+    private record SvdRun(String name, IntArray sweeps, KernelArray[] scratch, int batch, int m, int n) {
+        void finish(Device device) {
+            int[] sw = sweeps.toHeapArray();
+            free(device, scratch);
+            long sum = 0;
+            int most = 0;
+            for (int x : sw) {
+                sum += x;
+                most = Math.max(most, x);
+            }
+            CompressionParts.trace("%s: %d matrices %d x %d, sweeps mean %.1f, most %d", name, batch, m, n, (double) sum / Math.max(1, batch),
+                    most);
         }
-        CompressionParts.trace("%s: %d matrices %d x %d, sweeps mean %.1f, most %d", name, batch, m, n, (double) sum / Math.max(1, batch), most);
     }
 
     static double[] download(Device device, DoubleArray a) {

@@ -98,9 +98,11 @@ final class H2Compression {
     /**
      * The truncated bases and, per node, the projection {@code T} ({@code k'_t x r_t}, row-major) from the orthonormal
      * basis onto them; the discarded energy and the squared norm of the matrix (couplings on orthonormal bases plus
-     * dense blocks).
+     * dense blocks); each node's own rank (at most its level's, whose largest it sets), from which the discarded
+     * energy is counted.
      */
-    record Truncation(HostBasis rows, HostBasis cols, double[][] rowT, double[][] colT, double discarded, double normSquared) {
+    record Truncation(HostBasis rows, HostBasis cols, double[][] rowT, double[][] colT, double discarded, double normSquared, int[] rowKept,
+            int[] colKept) {
     }
 
     /**
@@ -125,7 +127,7 @@ final class H2Compression {
         Truncated rt = truncate(ro.basis, rw, eps, svdDevice);
         Truncated ct = shared ? rt : truncate(co.basis, cw, eps, svdDevice);
         double discarded = rt.discarded + (shared ? 0 : ct.discarded);
-        return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2);
+        return new Truncation(rt.basis, ct.basis, rt.t, ct.t, discarded, norm2, rt.nodeKept, ct.nodeKept);
     }
 
     /** An orthonormal basis and, per node, {@code R} ({@code r_t x k_t}) with old basis = new basis times {@code R}. */
@@ -297,7 +299,7 @@ final class H2Compression {
     }
 
     /** A truncated basis and, per node, {@code T} ({@code k'_t x r_t}) projecting old coefficients onto the new basis. */
-    private record Truncated(HostBasis basis, double[][] t, double discarded) {
+    private record Truncated(HostBasis basis, double[][] t, double discarded, int[] nodeKept) {
     }
 
     private static Truncated truncate(HostBasis b, double[][] w, double eps, Device svdDevice) {
@@ -340,7 +342,11 @@ final class H2Compression {
             System.arraycopy(b.leaf, a0 * r, u, 0, mi * r);
             t[tr.firstLeaf + i] = SmallMatrices.transposedMultiply(qn, u, mi, keep1, r);
         });
-        for (double[] sg : sig) discarded += tail(sg, kq);
+        int[] nodeKept = new int[tr.nodes];
+        for (int i = 0; i < tr.leaves; i++) {
+            nodeKept[tr.firstLeaf + i] = Math.min(kq, kept(sig[i], eps));
+            discarded += tail(sig[i], nodeKept[tr.firstLeaf + i]);
+        }
         // inner levels
         for (int l = q - 1; l >= 0; l--) {
             int kc = ranks[l + 1], rl = b.levelRank[l], rc = b.levelRank[l + 1];
@@ -368,7 +374,10 @@ final class H2Compression {
             for (double[] sg : sigs) keep = Math.max(keep, kept(sg, eps));
             ranks[l] = keep;
             int kl = keep;
-            for (double[] sg : sigs) discarded += tail(sg, kl);
+            for (int n = s0; n < s1; n++) {
+                nodeKept[n] = Math.min(kl, kept(sigs[n - s0], eps));
+                discarded += tail(sigs[n - s0], nodeKept[n]);
+            }
             IntStream.range(s0, s1).parallel().forEach(n -> {
                 int kn = kl;
                 int wr = sigs[n - s0].length;
@@ -384,7 +393,7 @@ final class H2Compression {
                 t[n] = SmallMatrices.transposedMultiply(qn, zs[n - s0], 2 * kc, kn, rl);
             });
         }
-        return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded);
+        return new Truncated(new HostBasis(tr, ranks, leaf, transfer), t, discarded, nodeKept);
     }
 
     /**

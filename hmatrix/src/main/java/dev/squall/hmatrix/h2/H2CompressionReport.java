@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * What {@link H2Matrix#compress} did: the tolerance, the estimated relative Frobenius error of the compressed matrix
  * against the one before (from the discarded singular values), memory before and after, the new ranks per level
- * (root first), the wall time, the wall time of each step (on the device: {@code orthogonalise}, {@code project-orthogonal}
+ * (root first; the largest of each level's nodes, whose own ranks may be smaller), the wall time, the wall time of each step (on the device: {@code orthogonalise}, {@code project-orthogonal}
  * (couplings onto the orthonormal bases), {@code basis-generation} (Gram matrices), {@code truncate} (SVDs, new bases),
  * {@code project-truncated}; the host comparison path has {@code download} and no {@code basis-generation}), and the flops and
  * device time of the two coupling projections, which run as batched GEMMs when {@code projectionGemm}, and where each

@@ -5,6 +5,7 @@ import dev.squall.hmatrix.points.PointCloud;
 import dev.squall.tasks.api.DoubleArray;
 import dev.squall.tasks.api.IntArray;
 import dev.squall.tasks.api.KernelArray;
+import dev.squall.tasks.api.KernelContext;
 import dev.squall.tasks.api.LongArray;
 import dev.squall.tasks.runtime.DataTransferMode;
 import dev.squall.linalg.gemm.BatchDescriptor;
@@ -19,6 +20,7 @@ import dev.squall.tasks.runtime.Devices;
 import dev.squall.tasks.runtime.ExecutionPlan;
 import dev.squall.tasks.runtime.ImmutableTaskGraph;
 import dev.squall.tasks.runtime.TaskGraph;
+import dev.squall.tasks.runtime.WorkerGrid;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -360,8 +362,8 @@ public final class H2Matrix implements AutoCloseable {
 
     /**
      * Recompresses the low-rank part to relative tolerance {@code eps}: orthogonalises the bases, weights them by the
-     * couplings they carry, truncates each level to the largest rank whose discarded singular values are below
-     * {@code eps} times each node's largest, and projects the couplings onto the new bases
+     * couplings they carry, truncates each node to the singular values above {@code eps} times its largest (ranks vary
+     * within a level; each coupling block is stored at its two nodes' ranks), and projects the couplings onto the new bases
      * (orthogonalisation, basis generation and truncation, as in Börm's H2 recompression). The product changes by about {@code eps} in relative terms; memory never increases.
      * Every batch is formed and kept on the device ({@link DeviceCompression}): batched QRs of the leaves and of the
      * stacked children (linalg's {@code BatchedQr}), Gram matrices of what each basis carries, batched Jacobi SVDs
@@ -375,6 +377,7 @@ public final class H2Matrix implements AutoCloseable {
     public synchronized H2CompressionReport compress(double eps) {
         if (closed) throw new IllegalStateException("this H2 matrix is closed");
         if (!(eps > 0 && eps < 1)) throw new IllegalArgumentException("compression tolerance must be in (0, 1), not " + eps);
+        if (!rowBasis.uniform() || !colBasis.uniform()) padCouplingsToLevelRanks();
         if (!hostFactorisations) {
             try {
                 return compressOnDevice(eps);
@@ -477,23 +480,26 @@ public final class H2Matrix implements AutoCloseable {
             int nd = partition.denseBlocks();
             DoubleArray denseSq = DoubleArray.onDevice(Math.max(1, nd)), cplSq = DoubleArray.onDevice(Math.max(1, nb));
             LongArray p1Off = longs(p1.offset());
-            DeviceCompression.run(device, new TaskGraph("squares").transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off)
-                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
-                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb));
-            double norm2 = 0;
-            for (double v : DeviceCompression.download(device, denseSq)) norm2 += v;
-            double[] cs = DeviceCompression.download(device, cplSq);
-            for (int b = 0; b < nb; b++) norm2 += cs[b];
-            device.free(denseSq, cplSq);
+            // one plan: the squares and their download, the block lists and ranks the Gram matrices read
+            long bl0 = System.nanoTime();
             DeviceCompression.BlockLists lists = new DeviceCompression.BlockLists(partition, colTree.nodes);
+            CompressionParts.plan("block-lists", (System.nanoTime() - bl0) / 1e6, 0, 0);
             lists.maxRank = Math.max(Arrays.stream(rowOrth).max().orElse(0), Arrays.stream(colOrth).max().orElse(0));
-            lists.upload(device);
             IntArray rowRanksArray = ints(rowOrth), colRanksArray = shared ? rowRanksArray : ints(colOrth);
-            DeviceCompression.run(device, new TaskGraph("ranks").transferToDevice(DataTransferMode.FIRST_EXECUTION, rowRanksArray, colRanksArray));
+            DeviceCompression.run(device, lists.uploadTo(new TaskGraph("squares"))
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, p1Off, rowRanksArray, colRanksArray)
+                    .task("dense-squares", H2Kernels::blockSquares, denseValues, denseOffset, denseSq, nd)
+                    .task("coupling-squares", H2Kernels::blockSquares, p1.blocks(), p1Off, cplSq, nb)
+                    .transferToHost(DataTransferMode.EVERY_EXECUTION, denseSq, cplSq));
+            double norm2 = 0;
+            for (double v : denseSq.toHeapArray()) norm2 += v;
+            double[] cs = cplSq.toHeapArray();
+            for (int b = 0; b < nb; b++) norm2 += cs[b];
+            DeviceCompression.free(device, denseSq, cplSq);
             DeviceCompression.gram(device, ro, true, shared, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
             if (!shared) DeviceCompression.gram(device, co, false, true, p1.blocks(), p1Off, p1.offset(), lists, rowRanksArray, colRanksArray);
             lists.free(device);
-            device.free(rowRanksArray, colRanksArray, p1Off);
+            DeviceCompression.free(device, rowRanksArray, colRanksArray, p1Off);
             long t3 = System.nanoTime();
             ms.put("basis-generation", (t3 - t2) / 1e6);
             parts.step("truncate");
@@ -504,14 +510,17 @@ public final class H2Matrix implements AutoCloseable {
             long t4 = System.nanoTime();
             ms.put("truncate", (t4 - t3) / 1e6);
             parts.step("project-truncated");
+            // each block keeps its nodes' own ranks: the leading rows of their factors T
             CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, rt.t(), rt.tOff(),
-                    nodeRanks(rt.basis()), rowOrth, ct.t(), ct.tOff(), nodeRanks(ct.basis()), colOrth, false);
+                    rt.nodeKept(), rowOrth, ct.t(), ct.tOff(), ct.nodeKept(), colOrth, false);
             CompressionParts.host("free-orthogonal-couplings", () -> device.free(p1.blocks()));
-            device.free(rt.t(), rt.tOffArray());
-            if (!shared) device.free(ct.t(), ct.tOffArray());
+            DeviceCompression.free(device, rt.t(), rt.tOffArray());
+            if (!shared) DeviceCompression.free(device, ct.t(), ct.tOffArray());
             CompressionParts.host("free-bases", this::freeLowRank);
             rowBasis = rt.basis();
             colBasis = shared ? rowBasis : ct.basis();
+            DeviceCompression.run(device, zeroPastNodeRanks(new TaskGraph("zero-past-node-ranks"), rowBasis, rt.nodeKept(), rowPointLeaf));
+            if (!shared) DeviceCompression.run(device, zeroPastNodeRanks(new TaskGraph("zero-past-node-ranks"), colBasis, ct.nodeKept(), colPointLeaf));
             couplings = p2.blocks();
             couplingOffset = p2.offset();
             couplingOffsetArray = longs(couplingOffset);
@@ -525,6 +534,95 @@ public final class H2Matrix implements AutoCloseable {
             close(); // the old couplings are gone: a matrix half-compressed must not multiply
             throw e;
         }
+    }
+
+    /**
+     * Sets {@code b}'s node ranks to {@code rank} and appends to {@code g} the kernels that zero its columns past them
+     * (the leaf basis's columns past each leaf's rank, the transfers' rows past each node's and columns past its
+     * parent's), so the coefficient vectors of a product are zero past each node's rank and its coupling blocks need
+     * only the leading {@code rank[t] x rank[s]} part; {@code g} as given when every node keeps its level's rank.
+     */
+    private TaskGraph zeroPastNodeRanks(TaskGraph g, BasisTree b, int[] rank, IntArray pointLeaf) {
+        System.arraycopy(rank, 0, b.nodeRank, 0, rank.length);
+        if (b.uniform()) return g;
+        ClusterTree tr = b.tree;
+        IntArray rankArray = ints(rank);
+        g.transferToDevice(DataTransferMode.FIRST_EXECUTION, rankArray, pointLeaf);
+        int kq = b.leafRank();
+        if (kq > 0) {
+            g.task("zero-leaf-columns", CompressionKernels::zeroLeafColumnsPast, b.leafBasis, pointLeaf, rankArray, tr.firstLeaf, kq,
+                    (long) tr.size * kq);
+        }
+        for (int l = 1; l <= tr.depth; l++) {
+            int kc = b.levelRank[l], kp = b.levelRank[l - 1];
+            if (kc > 0 && kp > 0) {
+                g.task("zero-transfers-l" + l, CompressionKernels::zeroTransfersPast, b.transfers, b.transferOffsetArray, rankArray,
+                        ClusterTree.levelStart(l), kc, kp, (long) (1 << l) * kc * kp);
+            }
+        }
+        return g;
+    }
+
+    /** {@code h} with the columns past each node's rank zeroed, as {@link #zeroPastNodeRanks(TaskGraph, BasisTree, int[], IntArray)} does on the device. */
+    private static H2Compression.HostBasis zeroPastNodeRanks(H2Compression.HostBasis h, int[] rank) {
+        ClusterTree tr = h.tree;
+        int kq = h.levelRank[tr.depth];
+        for (int i = 0; i < tr.leaves; i++) {
+            int keep = rank[tr.firstLeaf + i];
+            for (int a = tr.leafStart[i]; a < tr.leafStart[i + 1]; a++) {
+                for (int j = keep; j < kq; j++) h.leaf[a * kq + j] = 0;
+            }
+        }
+        for (int c = 1; c < tr.nodes; c++) {
+            int kc = h.rank(c), kp = h.rank((c - 1) / 2);
+            for (int i = 0; i < kc; i++) {
+                for (int j = 0; j < kp; j++) if (i >= rank[c] || j >= rank[(c - 1) / 2]) h.transfer[c][i * kp + j] = 0;
+            }
+        }
+        return h;
+    }
+
+    /**
+     * Pads the coupling blocks to their levels' ranks (zero rows and columns past each node's rank) and gives every
+     * node its level's rank again: compression works on blocks of level-uniform sizes (the bases' columns past the
+     * node ranks are zero, so the matrix is unchanged).
+     */
+    private void padCouplingsToLevelRanks() {
+        for (Product p : products.values()) p.free();
+        products.clear();
+        int nb = partition.couplingBlocks();
+        int[] row = partition.couplingRow, col = partition.couplingCol;
+        long[] off = new long[nb + 1];
+        for (int b = 0; b < nb; b++) off[b + 1] = off[b] + (long) rowBasis.rank(row[b]) * colBasis.rank(col[b]);
+        DoubleArray padded = DoubleArray.onDevice(Math.max(1, off[nb]));
+        LongArray offArray = longs(off);
+        int[] rowLevel = levelRanksOf(rowBasis), colLevel = levelRanksOf(colBasis);
+        IntArray srcRow = ints(rowBasis.nodeRank), srcCol = shared ? srcRow : ints(colBasis.nodeRank);
+        IntArray dstRow = ints(rowLevel), dstCol = shared ? dstRow : ints(colLevel);
+        if (nb > 0) {
+            TaskGraph g = new TaskGraph("pad-couplings")
+                    .transferToDevice(DataTransferMode.FIRST_EXECUTION, couplingOffsetArray, offArray, srcRow, srcCol, dstRow, dstCol, couplingRow,
+                            couplingCol)
+                    .task("pad", WorkerGrid.of((long) nb * CompressionKernels.RESIZE_THREADS).withLocal(CompressionKernels.RESIZE_THREADS),
+                            CompressionKernels::resizeBlocks, new KernelContext(), couplings, couplingOffsetArray, srcRow, srcCol, padded, offArray,
+                            dstRow, dstCol, couplingRow, couplingCol, 0);
+            try (ExecutionPlan plan = new ExecutionPlan(g.snapshot())) {
+                plan.withDevice(device).execute();
+            }
+        }
+        device.free(couplings, couplingOffsetArray, srcRow, srcCol, dstRow, dstCol);
+        couplings = padded;
+        couplingOffset = off;
+        couplingOffsetArray = offArray;
+        System.arraycopy(rowLevel, 0, rowBasis.nodeRank, 0, rowLevel.length);
+        if (!shared) System.arraycopy(colLevel, 0, colBasis.nodeRank, 0, colLevel.length);
+    }
+
+    /** Each node's level rank. */
+    private static int[] levelRanksOf(BasisTree b) {
+        int[] r = new int[b.tree.nodes];
+        for (int t = 0; t < r.length; t++) r[t] = b.rank(t);
+        return r;
     }
 
     /** Rank of each node of an orthonormal basis during compression. */
@@ -543,11 +641,17 @@ public final class H2Matrix implements AutoCloseable {
         ms.put("truncate", (t4 - t3) / 1e6);
 
         CouplingProjection.Result p2 = CouplingProjection.project(device, p1.blocks(), p1.offset(), row, col, tr.rowT(),
-                nodeRanks(tr.rows()), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), nodeRanks(tr.cols()), nodeRanks(co.basis()));
+                tr.rowKept(), nodeRanks(ro.basis()), shared ? tr.rowT() : tr.colT(), shared ? tr.rowKept() : tr.colKept(), nodeRanks(co.basis()));
         device.free(p1.blocks());
         freeLowRank();
-        rowBasis = device(tr.rows());
-        colBasis = shared ? rowBasis : device(tr.cols());
+        rowBasis = device(zeroPastNodeRanks(tr.rows(), tr.rowKept()));
+        System.arraycopy(tr.rowKept(), 0, rowBasis.nodeRank, 0, rowBasis.nodeRank.length);
+        if (shared) {
+            colBasis = rowBasis;
+        } else {
+            colBasis = device(zeroPastNodeRanks(tr.cols(), tr.colKept()));
+            System.arraycopy(tr.colKept(), 0, colBasis.nodeRank, 0, colBasis.nodeRank.length);
+        }
         couplings = p2.blocks();
         couplingOffset = p2.offset();
         couplingOffsetArray = longs(couplingOffset);
@@ -637,7 +741,7 @@ public final class H2Matrix implements AutoCloseable {
             yhat = DoubleArray.onDevice(Math.max(1, (long) rb.coefficients() * nv));
             yTree = DoubleArray.onDevice((long) rowTree.size * nv);
             yUser = new DoubleArray((long) rowTree.size * nv);
-            blockRows = kernels == ProductKernels.BLOCK_ROWS;
+            blockRows = kernels == ProductKernels.BLOCK_ROWS || !rb.uniform() || !cb.uniform(); // the level kernels take one rank a level
             gemm = !blockRows && nv >= GEMM_MIN_VECTORS && gemmOffsetsFit(nv);
             phases.add(new TaskGraph("gather")
                     .transferToDevice(DataTransferMode.FIRST_EXECUTION, colPerm)
@@ -706,12 +810,12 @@ public final class H2Matrix implements AutoCloseable {
 
             BlockRowBatch cp = new BlockRowBatch();
             for (int t = 0; t < rowTree.nodes; t++) {
-                int kt = rb.rank(t);
+                int kt = rb.nodeRank(t); // each node's own rank: its coefficients past it stay zero
                 if (kt == 0) continue;
                 cp.block(rb.rankStart[t], kt);
                 for (int b = partition.couplingRowPtr[t]; b < partition.couplingRowPtr[t + 1]; b++) {
                     int c = partition.couplingCol[b];
-                    cp.term(couplingOffset[b], cb.rank(c), cb.rankStart[c]);
+                    cp.term(couplingOffset[b], cb.nodeRank(c), cb.rankStart[c]);
                 }
             }
             TaskGraph cg = new TaskGraph("coupling");
@@ -970,6 +1074,26 @@ public final class H2Matrix implements AutoCloseable {
      */
     public Map<String, Double> buildHostPartMillis() {
         return buildHostPartMillis;
+    }
+
+    /** Row node of coupling block {@code b}. */
+    int couplingRow(int b) {
+        return partition.couplingRow[b];
+    }
+
+    /** Column node of coupling block {@code b}. */
+    int couplingCol(int b) {
+        return partition.couplingCol[b];
+    }
+
+    /** Each row node's rank (at most its level's; ranks vary within a level after compression). */
+    synchronized int[] rowNodeRanks() {
+        return rowBasis.nodeRank.clone();
+    }
+
+    /** Each column node's rank. */
+    synchronized int[] colNodeRanks() {
+        return colBasis.nodeRank.clone();
     }
 
     /** Bytes kept on the device, by part. */

@@ -60,6 +60,49 @@ class H2CompressionTest {
     }
 
     /**
+     * After compression each node keeps its own rank (ranks differ within a level): every coupling block is stored at
+     * its two nodes' ranks, so the couplings' memory is the sum of those products; the product stays within O(eps) of
+     * the one before and of the dense product, for a shared basis (2D) and two point sets (3D), and a second compression
+     * (blocks padded back to the levels' ranks first) keeps it there.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("devices")
+    void ranksVaryWithinLevelsAndCouplingsShrinkToThem(Device device) {
+        for (int c = 0; c < 2; c++) {
+            PointCloud rp = c == 0 ? PointCloud.perturbedGrid(3000, 2, 41L) : PointCloud.uniform(1400, 3, 42L);
+            PointCloud cp = c == 0 ? rp : PointCloud.uniform(1100, 3, 43L);
+            CovarianceKernel k = c == 0 ? CovarianceKernel.exponential(0.1) : CovarianceKernel.gaussian(0.4);
+            H2Options o = H2Options.defaults().withLeafSize(c == 0 ? 48 : 40).withOrder(c == 0 ? 7 : 4).withDevice(device);
+            double eps = c == 0 ? 1e-4 : 1e-3;
+            double[] x = H2MatrixTest.random(cp.size(), 44L + c);
+            double[] exact = H2MatrixTest.denseProduct(rp, cp, k, x, 1);
+            try (H2Matrix a = c == 0 ? H2Matrix.build(rp, k, o) : H2Matrix.build(rp, cp, k, o)) {
+                double[] y0 = a.multiply(x);
+                H2CompressionReport r = a.compress(eps);
+                String what = (c == 0 ? "2D shared" : "3D two sets") + " on " + device.id();
+                int[] rowRank = a.rowNodeRanks(), colRank = a.colNodeRanks();
+                boolean varies = false;
+                for (int t = 1; t < rowRank.length; t++) {
+                    int l = ClusterTree.level(t);
+                    assertTrue(rowRank[t] <= r.rowRanks()[l], what + ": node " + t + " rank " + rowRank[t] + " above its level's");
+                    if (ClusterTree.level(t - 1) == l && rowRank[t] != rowRank[t - 1]) varies = true;
+                }
+                assertTrue(varies, what + ": every level kept one rank " + Arrays.toString(r.rowRanks()));
+                long values = 0;
+                for (int b = 0; b < a.couplingBlocks(); b++) values += (long) rowRank[a.couplingRow(b)] * colRank[a.couplingCol(b)];
+                assertEquals(8 * values, r.memoryAfter().coupling(), what);
+                assertTrue(r.memoryAfter().total() < r.memoryBefore().total(), what);
+                double[] y1 = a.multiply(x);
+                assertTrue(H2MatrixTest.relativeError(y1, y0) < 10 * eps, what + ": product changed by " + H2MatrixTest.relativeError(y1, y0));
+                assertTrue(H2MatrixTest.relativeError(y1, exact) < H2MatrixTest.relativeError(y0, exact) + 10 * eps, what);
+                H2CompressionReport again = a.compress(eps);
+                assertTrue(again.memoryAfter().total() <= r.memoryAfter().total() * 1.001, what + ": " + r.memoryAfter() + " -> " + again.memoryAfter());
+                assertTrue(H2MatrixTest.relativeError(a.multiply(x), y1) < 10 * eps, what);
+            }
+        }
+    }
+
+    /**
      * The coupling projections run as linalg batched GEMMs, or as the 64-bit-offset kernels where offsets exceed
      * the GEMM's int range (forced here), each with the intermediate products formed all at once or a few blocks at a
      * time, and the GEMMs on runs of blocks copied to and from chunk-sized arrays, or as one launch of the fused
