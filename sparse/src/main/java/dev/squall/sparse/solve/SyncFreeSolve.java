@@ -60,6 +60,15 @@ public final class SyncFreeSolve {
     private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
+    private final KernelArray[] readyByPrecision = new KernelArray[Precision.values().length];
+    private final KernelArray[] spareByPrecision = new KernelArray[Precision.values().length];
+    private final IntArray spareTicket = new IntArray(1);
+
+    /**
+     * Whether the lanes-sharing solve is preceded by a launch as costly as the clearing launch it no longer needs (it
+     * clears a spare array): system property {@code squall.sparse.syncFreeClear}, for measuring that launch's cost.
+     */
+    static final boolean CLEAR_LAUNCH = Boolean.getBoolean("squall.sparse.syncFreeClear");
 
     /** Solves over {@code forwardOrder} (rows waiting on earlier ones) and {@code backwardOrder} (on later ones). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName) {
@@ -203,9 +212,27 @@ public final class SyncFreeSolve {
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 
-    /** Launches of one solve. */
+    /** Launches of one solve: the lanes-sharing solve clears nothing before it runs. */
     public int launches() {
-        return n == 0 ? 0 : 2;
+        return n == 0 ? 0 : lanes > 0 && !CLEAR_LAUNCH ? 1 : 2;
+    }
+
+    /**
+     * The lanes-sharing solve's values-as-flags in precision {@code p}, {@code size} of them (2n: two solves' halves;
+     * n: the measuring launch of {@link #CLEAR_LAUNCH}), all NaN before the first solve; one array per precision,
+     * kept for every later solve (its halves must stay in step with {@link #ticket}).
+     */
+    private KernelArray readyValues(Precision p, int size) {
+        KernelArray[] held = size == 2 * n ? readyByPrecision : spareByPrecision;
+        int slot = p.ordinal();
+        if (held[slot] == null) {
+            KernelArray a = p.allocate(Math.max(1, size));
+            double[] nan = new double[Math.max(1, size)];
+            java.util.Arrays.fill(nan, Double.NaN);
+            Precision.write(a, nan);
+            held[slot] = a;
+        }
+        return held[slot];
     }
 
     /**
@@ -219,16 +246,17 @@ public final class SyncFreeSolve {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
         if (warp) {
-            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
-            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             if (lanes > 0) {
+                if (CLEAR_LAUNCH) g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), readyValues(p, n), spareTicket, n);
                 int rowsPerGroup = laneGroup / lanes;
                 long groups = ((long) n + rowsPerGroup - 1) / rowsPerGroup;
                 g.task(prefix + "/solve", WorkerGrid.of(groups * laneGroup).withLocal(laneGroup), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
-                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
+                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, readyValues(p, 2 * n), ticket, forward ? this.forward : this.backward,
                         forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit, lanes, spin);
                 return;
             }
+            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
+            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             long items = ((long) n + WARP - 1) / WARP * WARP;
             g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,

@@ -544,8 +544,12 @@ public final class SolverKernels {
      * loads of {@code x}, back to back (one memory round trip, where a work-item walking a row of 14 entries issues
      * them in dependent batches); longer rows walk their entries each pass. A pass then sums each row's lanes by {@code log2(lanes)} XOR shuffles
      * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
-     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
-     * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
+     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}, in
+     * {@code ready} (2n values) rather than {@code x}, so no launch has to clear them: solves alternate between the
+     * halves {@code ready[0..n)} and {@code ready[n..2n)} (the generation is the ticket counter's, which runs over two
+     * solves' tickets and is set back to 0 by the group drawing the last), each row sets its entry of the other half
+     * back to NaN for the next solve, and publishes its value in this half (a NaN result as +infinity) and in
+     * {@code x}. Both halves hold NaN and the ticket 0 before the first solve. Waiting is the pass
      * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups
      * of 32 only) lane 0 spinning between passes on the missing input latest in {@code order} among those of earlier
      * blocks, as in {@link #syncFreeWarpRows}, or ({@code spin == 2}) each lane spinning on its own missing inputs of
@@ -561,17 +565,32 @@ public final class SolverKernels {
     @Kernel
     public static void syncFreeLaneRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
                                         @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
-                                        IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit,
-                                        int lanes, int spin) {
-        int[] block = ctx.allocateIntLocalArray(4);
+                                        DoubleArray ready, IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir,
+                                        int part, int unit, int lanes, int spin) {
+        int[] block = ctx.allocateIntLocalArray(5);
+        int rowsPerGroup = ctx.localGroupSizeX / lanes;
+        int groups = (n + rowsPerGroup - 1) / rowsPerGroup;
         if (ctx.localIdx == 0) {
-            block[0] = ctx.atomicAdd(ticket, 0, 1);
+            // tickets 0..groups-1 are one solve (generation 0), groups..2 groups-1 the next (generation 1); the group
+            // that draws the last ticket of generation 1 draws after every other group of its launch, and sets the
+            // counter back to 0 for the launch after it
+            int t = ctx.atomicAdd(ticket, 0, 1);
+            int g = t >= groups ? 1 : 0;
+            if (t == 2 * groups - 1) {
+                ctx.atomicAdd(ticket, 0, -2 * groups);
+            }
+            block[0] = t - g * groups;
             block[1] = 0;
             block[2] = 0;
             block[3] = 0;
+            block[4] = g;
         }
         ctx.localBarrier();
-        int first = block[0] * (ctx.localGroupSizeX / lanes);
+        int first = block[0] * rowsPerGroup;
+        // this solve's values-as-flags are ready[base..base+n), NaN until published; the other half, used by the
+        // previous solve (finished: launches of one queue run in order), is set back to NaN here for the next one
+        int base = block[4] * n;
+        int other = n - base;
         int wide = ctx.localGroupSizeX > 32 ? 1 : 0;
         int round = 0;
         int sub = ctx.localIdx % lanes;
@@ -582,6 +601,9 @@ public final class SolverKernels {
         int end = k < n ? rowPtr.get(i + 1) : 0;
         double bi = b.get(i);
         double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
+        if (k < n && sub == 0) {
+            ready.set(other + i, Double.NaN);
+        }
         // a row of at most 2 * lanes entries: each lane's two entries (column, value, old value, position) read once,
         // here, so a pass issues only the two volatile loads of x, back to back
         int fits = end - start <= 2 * lanes ? 1 : 0;
@@ -620,13 +642,13 @@ public final class SolverKernels {
             int missing = 0;
             int latest = -1;
             if (done == 0 && fits == 1) {
-                double xNew0 = ctx.volatileLoad(x, j0);
-                double xNew1 = ctx.volatileLoad(x, j1);
+                double xNew0 = ctx.volatileLoad(ready, base + j0);
+                double xNew1 = ctx.volatileLoad(ready, base + j1);
                 while (wait0 && xNew0 != xNew0) {
-                    xNew0 = ctx.volatileLoad(x, j0);
+                    xNew0 = ctx.volatileLoad(ready, base + j0);
                 }
                 while (wait1 && xNew1 != xNew1) {
-                    xNew1 = ctx.volatileLoad(x, j1);
+                    xNew1 = ctx.volatileLoad(ready, base + j1);
                 }
                 boolean miss0 = take0 && before0 && xNew0 != xNew0;
                 boolean miss1 = take1 && before1 && xNew1 != xNew1;
@@ -639,12 +661,12 @@ public final class SolverKernels {
                     int j = col.get(q);
                     boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
                     boolean before = dir == 1 ? j < i : j > i;
-                    double xNew = ctx.volatileLoad(x, j);
+                    double xNew = ctx.volatileLoad(ready, base + j);
                     double xPrev = xOld.get(j);
                     double a = val.get(q);
                     int pj = spin != 0 && take && before ? pos.get(j) : -1;
                     while (spin == 2 && take && before && pj < first && xNew != xNew) {
-                        xNew = ctx.volatileLoad(x, j);
+                        xNew = ctx.volatileLoad(ready, base + j);
                     }
                     boolean miss = take && before && xNew != xNew;
                     missing += miss ? 1 : 0;
@@ -663,7 +685,9 @@ public final class SolverKernels {
             if (done == 0 && missing == 0) {
                 if (sub == 0) {
                     double v = (bi - s) / d;
-                    ctx.volatileStore(x, i, v == v ? v : Double.POSITIVE_INFINITY);
+                    double published = v == v ? v : Double.POSITIVE_INFINITY;
+                    ctx.volatileStore(ready, base + i, published);
+                    x.set(i, published);
                 }
                 done = 1;
             }
@@ -689,9 +713,9 @@ public final class SolverKernels {
                 latest = Math.max(latest, ctx.shuffleXor(latest, 1));
                 if (ctx.subgroupLocalId() == 0 && latest >= 0) {
                     int w = order.get(latest);
-                    double xw = ctx.volatileLoad(x, w);
+                    double xw = ctx.volatileLoad(ready, base + w);
                     while (xw != xw) {
-                        xw = ctx.volatileLoad(x, w);
+                        xw = ctx.volatileLoad(ready, base + w);
                     }
                 }
             }
