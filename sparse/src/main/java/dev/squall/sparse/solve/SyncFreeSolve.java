@@ -3,6 +3,7 @@ package dev.squall.sparse.solve;
 import static dev.squall.sparse.exec.DeviceArrays.ints;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.inspect.Schedule;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.IntArray;
@@ -39,6 +40,8 @@ public final class SyncFreeSolve {
      * multiprocessor).
      */
     public static final int LANE_GROUP = 128;
+    /** Work-items of the work-group that walks a small matrix's levels in local memory ({@link #localLevels}). */
+    public static final int LOCAL_GROUP = 256;
     /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
     public static final int WAIT_LATEST = 1;
     /**
@@ -60,6 +63,10 @@ public final class SyncFreeSolve {
     private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
+    private final IntArray forwardLevels;
+    private final IntArray backwardLevels;
+    private final int forwardLevelCount;
+    private final int backwardLevelCount;
     private final KernelArray[] readyByPrecision = new KernelArray[Precision.values().length];
     private final KernelArray[] spareByPrecision = new KernelArray[Precision.values().length];
     private final IntArray spareTicket = new IntArray(1);
@@ -96,6 +103,35 @@ public final class SyncFreeSolve {
 
     /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group) {
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, group, null, null);
+    }
+
+    /**
+     * One work-group walking the levels {@code forward} and {@code backward} (orders and boundaries) with the values in
+     * local memory ({@link SolverKernels#solveLevelsLocal}): one launch, no flags; the matrix must have at most
+     * {@link SolverKernels#LOCAL_ROWS} rows.
+     */
+    public static SyncFreeSolve localLevels(Schedule forward, Schedule backward) {
+        if (forward.rows() > SolverKernels.LOCAL_ROWS) {
+            throw new IllegalArgumentException("a solve in one work-group's local memory takes at most " + SolverKernels.LOCAL_ROWS + " rows, got " + forward.rows());
+        }
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, 0, WAIT_PASS, LANE_GROUP, forward.groupPtr(), backward.groupPtr());
+    }
+
+    /**
+     * The solve for matrix {@code m} over its forward and backward level sets: {@link #localLevels} when {@code m} has at
+     * most {@link SolverKernels#LOCAL_ROWS} rows (unless the system property {@code squall.sparse.syncFreeLocal} is
+     * {@code false}, for measuring), else the lanes-sharing sync-free solve in level order with {@link #lanes} and
+     * {@link #waitMode}.
+     */
+    public static SyncFreeSolve levels(Schedule forward, Schedule backward, CsrMatrix m) {
+        boolean local = !"false".equals(System.getProperty("squall.sparse.syncFreeLocal", "true").strip());
+        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) return localLevels(forward, backward);
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, lanes(m), waitMode());
+    }
+
+    private SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group,
+                          int[] forwardPtr, int[] backwardPtr) {
         if (group != 32 && group != 64 && group != 128 && group != 256) {
             throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
         }
@@ -119,8 +155,13 @@ public final class SyncFreeSolve {
         this.lanes = lanes;
         this.spin = wait;
         this.laneGroup = group;
-        this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
-        this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
+        boolean local = forwardPtr != null;
+        this.forwardPos = this.warp && !local ? ints(inverse(forwardOrder)) : null;
+        this.backwardPos = this.warp && !local ? ints(inverse(backwardOrder)) : null;
+        this.forwardLevels = local ? ints(forwardPtr) : null;
+        this.backwardLevels = local ? ints(backwardPtr) : null;
+        this.forwardLevelCount = local ? forwardPtr.length - 1 : 0;
+        this.backwardLevelCount = local ? backwardPtr.length - 1 : 0;
     }
 
     private static int[] inverse(int[] order) {
@@ -208,13 +249,14 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
+        if (forwardLevels != null) return orderName + ", one work-group of " + LOCAL_GROUP + " walking the levels, values in local memory";
         return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 
     /** Launches of one solve: the lanes-sharing solve clears nothing before it runs. */
     public int launches() {
-        return n == 0 ? 0 : lanes > 0 && !CLEAR_LAUNCH ? 1 : 2;
+        return n == 0 ? 0 : forwardLevels != null || lanes > 0 && !CLEAR_LAUNCH ? 1 : 2;
     }
 
     /**
@@ -245,6 +287,12 @@ public final class SyncFreeSolve {
                        KernelArray x, boolean forward, int part, int unit) {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
+        if (forwardLevels != null) {
+            g.task(prefix + "/solve", WorkerGrid.of(LOCAL_GROUP).withLocal(LOCAL_GROUP), SolverKernelVariants.solveLevelsLocal.at(p), new KernelContext(),
+                    m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, forward ? this.forward : this.backward,
+                    forward ? forwardLevels : backwardLevels, forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit);
+            return;
+        }
         if (warp) {
             if (lanes > 0) {
                 if (CLEAR_LAUNCH) g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), readyValues(p, n), spareTicket, n);

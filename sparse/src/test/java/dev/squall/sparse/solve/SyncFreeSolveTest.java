@@ -169,6 +169,66 @@ class SyncFreeSolveTest {
         });
     }
 
+    private record Local(String matrix, boolean lower, boolean unit) {
+        @Override
+        public String toString() {
+            return matrix + (lower ? " lower" : " upper") + (unit ? " unit" : "");
+        }
+    }
+
+    /** One work-group walking the levels with the values in local memory: every shape, both triangles, run twice. */
+    @TestFactory
+    Stream<DynamicTest> localLevelSolvesEqualSequentialSubstitution() throws Exception {
+        Map<String, CsrMatrix> ms = shapes();
+        ms.put("chain 4096", mirrored(SolverKernels.LOCAL_ROWS, 6, (i, r) -> i < 4 ? new int[0] : new int[] {r.nextInt(3), i - 1}));
+        List<Local> cases = new ArrayList<>();
+        for (String name : ms.keySet()) {
+            cases.add(new Local(name, true, false));
+            cases.add(new Local(name, false, false));
+            if (!name.equals("bcsstk01")) cases.add(new Local(name, true, true));
+        }
+        return DeviceCases.each(cases.toArray(Local[]::new), d -> "", (d, p, c) -> {
+            CsrMatrix a = ms.get(c.matrix());
+            int n = a.rows();
+            double[] b = new SplittableRandom(n + 1).doubles(n, -1, 1).toArray();
+            DeviceMatrix m = DeviceMatrix.of(a, p);
+            DependenceGraph g = DependenceGraph.of(a);
+            SyncFreeSolve s = SyncFreeSolve.localLevels(LevelSets.forward(g), LevelSets.backward(g));
+            assertEquals(1, s.launches());
+            KernelArray kb = p.allocate(n);
+            KernelArray x = p.allocate(n);
+            Precision.write(kb, b);
+            Precision.write(x, DeviceCases.poison(n));
+            TaskGraph tg = new TaskGraph("local").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
+            s.append(tg, "t", p, m, m.val(), kb, kb, x, c.lower(), c.lower() ? SolverKernels.LOWER : SolverKernels.UPPER, c.unit() ? 1 : 0);
+            tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
+            double[] want = substitute(a, b, c.lower(), c.unit());
+            try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
+                plan.withDevice(d);
+                for (int run = 0; run < 2; run++) {
+                    plan.execute();
+                    SolverChecks.assertClose(want, Precision.read(x, n), p, c + " run " + run);
+                }
+            }
+        });
+    }
+
+    @Test
+    void levelSolvesTakeLocalMemoryUpToItsRowsAndLanesBeyond() {
+        for (int n : new int[] {1, 100, SolverKernels.LOCAL_ROWS, SolverKernels.LOCAL_ROWS + 1, 3 * SolverKernels.LOCAL_ROWS}) {
+            CsrMatrix a = mirrored(n, 9, (i, r) -> i > 0 ? new int[] {i - 1} : new int[0]);
+            DependenceGraph g = DependenceGraph.of(a);
+            SyncFreeSolve s = SyncFreeSolve.levels(LevelSets.forward(g), LevelSets.backward(g), a);
+            boolean local = n <= SolverKernels.LOCAL_ROWS;
+            assertEquals(local, s.orderName().contains("local memory"), n + ": " + s.orderName());
+            assertEquals(local ? 0 : SyncFreeSolve.lanesFor(a), s.lanes(), s.orderName());
+            if (!local) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncFreeSolve.localLevels(LevelSets.forward(g), LevelSets.backward(g)));
+                assertTrue(e.getMessage().contains("at most " + SolverKernels.LOCAL_ROWS + " rows, got " + n), e.getMessage());
+            }
+        }
+    }
+
     private record Generations(String matrix, int lanes, int waitMode, int group) {
         @Override
         public String toString() {
@@ -271,6 +331,7 @@ class SyncFreeSolveTest {
         ms.put("ani4", MatrixMarketReader.read(TestData.file("ani4.mtx")));
         ms.put("nonsymmetric 301", SolverChecks.nonsymmetric(301, 5)); // rows read later rows' old values that need not wait on them
         ms.put("diagonal-only rows 777", shapes().get("diagonal-only rows 777"));
+        ms.put("27pt 17x16x16", Stencils.of(27, 17, 16, 16)); // more rows than local memory holds: lanes-sharing solve in level order
         List<Sweep> vs = new ArrayList<>();
         for (String name : ms.keySet()) {
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE));
@@ -288,8 +349,12 @@ class SyncFreeSolveTest {
             double[] x0 = rnd.doubles(n, -1, 1).toArray();
             try (GaussSeidel gs = GaussSeidel.create(a, v.ordering(), p, d, 512)) {
                 assertTrue(gs.sweeper() instanceof SyncFreeSweeper, gs.sweeper().layout());
+                // neither the lanes-sharing solve nor the local-memory walk of a small matrix's levels has a clearing launch
                 boolean lanes = v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES || v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES_LEVELS;
-                assertEquals(lanes ? 2 : 3, gs.sweeper().forwardLaunches()); // the lanes-sharing solve has no clearing launch
+                assertEquals(lanes ? 2 : 3, gs.sweeper().forwardLaunches());
+                if (v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES_LEVELS) {
+                    assertEquals(n <= SolverKernels.LOCAL_ROWS, gs.sweeper().layout().contains("local memory"), gs.sweeper().layout());
+                }
                 for (GaussSeidel.Direction dir : GaussSeidel.Direction.values()) {
                     double[] want = x0.clone();
                     for (int s = 0; s < 2; s++) {

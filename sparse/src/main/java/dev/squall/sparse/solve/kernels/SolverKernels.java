@@ -722,6 +722,81 @@ public final class SolverKernels {
         }
     }
 
+    /** Rows a solve by {@link #solveLevelsLocal} may have: its values live in one work-group's local memory (32 KB in fp64). */
+    public static final int LOCAL_ROWS = 4096;
+
+    /**
+     * A whole triangular solve or sweep of at most {@link #LOCAL_ROWS} rows in one work-group: the levels
+     * {@code order[groupPtr[l]..groupPtr[l + 1])} one after another with a barrier between them, as {@link #sweepChain},
+     * but the new values kept in local memory ({@code xs[i]}, also stored to {@code x}), so a row reads its inputs of
+     * earlier levels at local-memory latency and a level's dependent chain from global memory is one batch of loads
+     * (the row's entries). Each work-item's first row of the next level (its position, row extent, {@code b[i]} and
+     * diagonal) is loaded before the barrier, while other rows still compute. Rows read new values for columns before
+     * them in the sweep ({@code j < i} when {@code dir == 1}, else {@code j > i}) and {@code xOld} for the others, as
+     * {@link #updateRow} with {@code part} and {@code unit}. No flags, no ticket, one launch: for small matrices,
+     * where the sync-free solve's memory round trip per level and its launch dominate. Grid: one work-group.
+     */
+    @Kernel
+    public static void solveLevelsLocal(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                        @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                        @ReadOnly IntArray order, @ReadOnly IntArray groupPtr, int levels, int dir, int part, int unit) {
+        double[] xs = ctx.allocateDoubleLocalArray(LOCAL_ROWS);
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        // the work-item's first row of level 0
+        int lo = groupPtr.get(0);
+        int hi = levels > 0 ? groupPtr.get(1) : 0;
+        int k = lo + lid;
+        int i = order.get(k < hi ? k : 0);
+        int start = k < hi ? rowPtr.get(i) : 0;
+        int end = k < hi ? rowPtr.get(i + 1) : 0;
+        double bi = k < hi ? b.get(i) : 0.0;
+        double d = k < hi && unit == 0 ? val.get(diagPos.get(i)) : 1.0;
+        for (int l = 0; l < levels; l++) {
+            if (k < hi) {
+                double s = bi;
+                for (int q = start; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    boolean before = dir == 1 ? j < i : j > i;
+                    if (take) {
+                        s -= val.get(q) * (before ? xs[j] : xOld.get(j));
+                    }
+                }
+                double v = s / d;
+                xs[i] = v;
+                x.set(i, v);
+            }
+            // rows of level l beyond the first one a work-item holds (levels wider than the work-group)
+            for (int kk = k + size; kk < hi; kk += size) {
+                int ii = order.get(kk);
+                double s = b.get(ii);
+                int e = rowPtr.get(ii + 1);
+                for (int q = rowPtr.get(ii); q < e; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != ii : part == 1 ? j < ii : j > ii;
+                    boolean before = dir == 1 ? j < ii : j > ii;
+                    if (take) {
+                        s -= val.get(q) * (before ? xs[j] : xOld.get(j));
+                    }
+                }
+                double v = unit == 1 ? s : s / val.get(diagPos.get(ii));
+                xs[ii] = v;
+                x.set(ii, v);
+            }
+            // the next level's first row, loaded before the barrier (nothing in it depends on this level's values)
+            lo = hi;
+            hi = l + 2 <= levels ? groupPtr.get(l + 2) : lo;
+            k = lo + lid;
+            i = order.get(k < hi ? k : 0);
+            start = k < hi ? rowPtr.get(i) : 0;
+            end = k < hi ? rowPtr.get(i + 1) : 0;
+            bi = k < hi ? b.get(i) : 0.0;
+            d = k < hi && unit == 0 ? val.get(diagPos.get(i)) : 1.0;
+            ctx.localBarrier();
+        }
+    }
+
     /** {@code dst = src}. */
     @Kernel
     public static void copy(@ReadOnly DoubleArray src, @NoAlias DoubleArray dst, int n) {
