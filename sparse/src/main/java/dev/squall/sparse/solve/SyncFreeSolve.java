@@ -40,8 +40,12 @@ public final class SyncFreeSolve {
      * multiprocessor).
      */
     public static final int LANE_GROUP = 128;
-    /** Work-items of the work-group that walks a small matrix's levels in local memory ({@link #localLevels}). */
+    /** Work-items of the work-group that walks a small matrix's levels in local memory ({@link #walk}). */
     public static final int LOCAL_GROUP = 256;
+    /** Work-items of the work-group that walks narrow levels through global memory ({@link #walk}): a level's rows at once. */
+    public static final int WALK_GROUP = 1024;
+    /** Mean rows per level up to which {@link #levels} walks the levels in one work-group of {@link #WALK_GROUP}. */
+    public static final int WALK_WIDTH = 1024;
     /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
     public static final int WAIT_LATEST = 1;
     /**
@@ -63,6 +67,7 @@ public final class SyncFreeSolve {
     private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
+    private final int inLocal;
     private final IntArray forwardLevels;
     private final IntArray backwardLevels;
     private final int forwardLevelCount;
@@ -103,36 +108,50 @@ public final class SyncFreeSolve {
 
     /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group) {
-        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, group, null, null);
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, group, null, null, false);
     }
 
     /**
-     * One work-group walking the levels {@code forward} and {@code backward} (orders and boundaries) with the values in
-     * local memory ({@link SolverKernels#solveLevelsLocal}): one launch, no flags; the matrix must have at most
-     * {@link SolverKernels#LOCAL_ROWS} rows.
+     * One work-group walking the levels {@code forward} and {@code backward} (orders and boundaries) with a barrier
+     * between levels ({@link SolverKernels#walkLevels}): one launch, no flags. {@code inLocal}: the values are kept in
+     * local memory too (at most {@link SolverKernels#LOCAL_ROWS} rows; work-groups of {@link #LOCAL_GROUP}), else read
+     * from the solution vector (work-groups of {@link #WALK_GROUP}).
      */
-    public static SyncFreeSolve localLevels(Schedule forward, Schedule backward) {
-        if (forward.rows() > SolverKernels.LOCAL_ROWS) {
+    public static SyncFreeSolve walk(Schedule forward, Schedule backward, boolean inLocal) {
+        if (inLocal && forward.rows() > SolverKernels.LOCAL_ROWS) {
             throw new IllegalArgumentException("a solve in one work-group's local memory takes at most " + SolverKernels.LOCAL_ROWS + " rows, got " + forward.rows());
         }
-        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, 0, WAIT_PASS, LANE_GROUP, forward.groupPtr(), backward.groupPtr());
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, 0, WAIT_PASS, inLocal ? LOCAL_GROUP : WALK_GROUP,
+                forward.groupPtr(), backward.groupPtr(), inLocal);
     }
 
     /**
-     * The solve for matrix {@code m} over its forward and backward level sets: {@link #localLevels} when {@code m} has at
-     * most {@link SolverKernels#LOCAL_ROWS} rows (unless the system property {@code squall.sparse.syncFreeLocal} is
-     * {@code false}, for measuring), else the lanes-sharing sync-free solve in level order with {@link #lanes} and
-     * {@link #waitMode}.
+     * The solve for matrix {@code m} over its forward and backward level sets: {@link #walk} in local memory when
+     * {@code m} has at most {@link SolverKernels#LOCAL_ROWS} rows; {@link #walk} through global memory when the levels
+     * hold on average at most {@link #walkWidth()} rows (a level-set solve in one work-group, whose per-level cost is a
+     * barrier and one round of loads, against the sync-free solve's L2 round trips); else the lanes-sharing sync-free
+     * solve in level order with {@link #lanes} and {@link #waitMode}. The system property
+     * {@code squall.sparse.syncFreeLocal=false} turns the local-memory walk off (for measuring).
      */
     public static SyncFreeSolve levels(Schedule forward, Schedule backward, CsrMatrix m) {
         boolean local = !"false".equals(System.getProperty("squall.sparse.syncFreeLocal", "true").strip());
-        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) return localLevels(forward, backward);
+        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) return walk(forward, backward, true);
+        double mean = Math.max(forward.meanRows(), backward.meanRows());
+        if (mean <= walkWidth()) return walk(forward, backward, false);
         return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, lanes(m), waitMode());
     }
 
+    /**
+     * Mean rows per level up to which {@link #levels} walks the levels in one work-group: the system property
+     * {@code squall.sparse.levelWalkWidth} (0: never), else {@link #WALK_WIDTH}.
+     */
+    public static int walkWidth() {
+        return Integer.getInteger("squall.sparse.levelWalkWidth", WALK_WIDTH);
+    }
+
     private SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group,
-                          int[] forwardPtr, int[] backwardPtr) {
-        if (group != 32 && group != 64 && group != 128 && group != 256) {
+                          int[] forwardPtr, int[] backwardPtr, boolean inLocal) {
+        if (forwardPtr == null && group != 32 && group != 64 && group != 128 && group != 256) {
             throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
         }
         if (wait < WAIT_PASS || wait > WAIT_LANES) throw new IllegalArgumentException("wait mode must be 0, 1 or 2, got " + wait);
@@ -156,6 +175,7 @@ public final class SyncFreeSolve {
         this.spin = wait;
         this.laneGroup = group;
         boolean local = forwardPtr != null;
+        this.inLocal = local && inLocal ? 1 : 0;
         this.forwardPos = this.warp && !local ? ints(inverse(forwardOrder)) : null;
         this.backwardPos = this.warp && !local ? ints(inverse(backwardOrder)) : null;
         this.forwardLevels = local ? ints(forwardPtr) : null;
@@ -249,7 +269,9 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
-        if (forwardLevels != null) return orderName + ", one work-group of " + LOCAL_GROUP + " walking the levels, values in local memory";
+        if (forwardLevels != null) {
+            return orderName + ", one work-group of " + laneGroup + " walking the levels" + (inLocal == 1 ? ", values in local memory" : "");
+        }
         return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
@@ -288,9 +310,9 @@ public final class SyncFreeSolve {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
         if (forwardLevels != null) {
-            g.task(prefix + "/solve", WorkerGrid.of(LOCAL_GROUP).withLocal(LOCAL_GROUP), SolverKernelVariants.solveLevelsLocal.at(p), new KernelContext(),
+            g.task(prefix + "/solve", WorkerGrid.of(laneGroup).withLocal(laneGroup), SolverKernelVariants.walkLevels.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, forward ? this.forward : this.backward,
-                    forward ? forwardLevels : backwardLevels, forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit);
+                    forward ? forwardLevels : backwardLevels, forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit, inLocal);
             return;
         }
         if (warp) {

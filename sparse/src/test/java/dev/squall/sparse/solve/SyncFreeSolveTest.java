@@ -169,23 +169,25 @@ class SyncFreeSolveTest {
         });
     }
 
-    private record Local(String matrix, boolean lower, boolean unit) {
+    private record Local(String matrix, boolean lower, boolean unit, boolean inLocal) {
         @Override
         public String toString() {
-            return matrix + (lower ? " lower" : " upper") + (unit ? " unit" : "");
+            return matrix + (lower ? " lower" : " upper") + (unit ? " unit" : "") + (inLocal ? ", values in local memory" : ", values in global memory");
         }
     }
 
-    /** One work-group walking the levels with the values in local memory: every shape, both triangles, run twice. */
+    /** One work-group walking the levels, values in local or global memory: every shape, both triangles, run twice. */
     @TestFactory
-    Stream<DynamicTest> localLevelSolvesEqualSequentialSubstitution() throws Exception {
+    Stream<DynamicTest> levelWalksEqualSequentialSubstitution() throws Exception {
         Map<String, CsrMatrix> ms = shapes();
         ms.put("chain 4096", mirrored(SolverKernels.LOCAL_ROWS, 6, (i, r) -> i < 4 ? new int[0] : new int[] {r.nextInt(3), i - 1}));
         List<Local> cases = new ArrayList<>();
         for (String name : ms.keySet()) {
-            cases.add(new Local(name, true, false));
-            cases.add(new Local(name, false, false));
-            if (!name.equals("bcsstk01")) cases.add(new Local(name, true, true));
+            for (boolean inLocal : new boolean[] {true, false}) {
+                cases.add(new Local(name, true, false, inLocal));
+                cases.add(new Local(name, false, false, inLocal));
+                if (!name.equals("bcsstk01")) cases.add(new Local(name, true, true, inLocal));
+            }
         }
         return DeviceCases.each(cases.toArray(Local[]::new), d -> "", (d, p, c) -> {
             CsrMatrix a = ms.get(c.matrix());
@@ -193,7 +195,7 @@ class SyncFreeSolveTest {
             double[] b = new SplittableRandom(n + 1).doubles(n, -1, 1).toArray();
             DeviceMatrix m = DeviceMatrix.of(a, p);
             DependenceGraph g = DependenceGraph.of(a);
-            SyncFreeSolve s = SyncFreeSolve.localLevels(LevelSets.forward(g), LevelSets.backward(g));
+            SyncFreeSolve s = SyncFreeSolve.walk(LevelSets.forward(g), LevelSets.backward(g), c.inLocal());
             assertEquals(1, s.launches());
             KernelArray kb = p.allocate(n);
             KernelArray x = p.allocate(n);
@@ -214,19 +216,25 @@ class SyncFreeSolveTest {
     }
 
     @Test
-    void levelSolvesTakeLocalMemoryUpToItsRowsAndLanesBeyond() {
-        for (int n : new int[] {1, 100, SolverKernels.LOCAL_ROWS, SolverKernels.LOCAL_ROWS + 1, 3 * SolverKernels.LOCAL_ROWS}) {
-            CsrMatrix a = mirrored(n, 9, (i, r) -> i > 0 ? new int[] {i - 1} : new int[0]);
-            DependenceGraph g = DependenceGraph.of(a);
-            SyncFreeSolve s = SyncFreeSolve.levels(LevelSets.forward(g), LevelSets.backward(g), a);
-            boolean local = n <= SolverKernels.LOCAL_ROWS;
-            assertEquals(local, s.orderName().contains("local memory"), n + ": " + s.orderName());
-            assertEquals(local ? 0 : SyncFreeSolve.lanesFor(a), s.lanes(), s.orderName());
-            if (!local) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncFreeSolve.localLevels(LevelSets.forward(g), LevelSets.backward(g)));
-                assertTrue(e.getMessage().contains("at most " + SolverKernels.LOCAL_ROWS + " rows, got " + n), e.getMessage());
+    void levelSolvesWalkSmallOrNarrowMatricesInOneWorkGroupAndShareLanesBeyond() {
+        int r = SolverKernels.LOCAL_ROWS;
+        // a chain (one row a level), and 2n/3 rows reading one of the first n/3 rows (two levels, the second wide)
+        for (int n : new int[] {1, 100, r, r + 1, 3 * r}) {
+            for (boolean wide : new boolean[] {false, true}) {
+                int third = Math.max(1, n / 3);
+                CsrMatrix a = mirrored(n, 9, (i, rnd) -> wide ? (i < third ? new int[0] : new int[] {rnd.nextInt(third)}) : i > 0 ? new int[] {i - 1} : new int[0]);
+                DependenceGraph g = DependenceGraph.of(a);
+                SyncFreeSolve s = SyncFreeSolve.levels(LevelSets.forward(g), LevelSets.backward(g), a);
+                double mean = (double) n / LevelSets.forward(g).groups();
+                String want = n <= r ? "values in local memory" : mean <= SyncFreeSolve.WALK_WIDTH ? "walking the levels" : "lanes a row";
+                assertTrue(s.orderName().contains(want), n + (wide ? " wide: " : ": ") + s.orderName());
+                assertEquals(1, s.launches(), s.orderName());
             }
         }
+        CsrMatrix big = mirrored(r + 1, 9, (i, rnd) -> new int[0]);
+        DependenceGraph g = DependenceGraph.of(big);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncFreeSolve.walk(LevelSets.forward(g), LevelSets.backward(g), true));
+        assertTrue(e.getMessage().contains("at most " + r + " rows, got " + (r + 1)), e.getMessage());
     }
 
     private record Generations(String matrix, int lanes, int waitMode, int group) {
