@@ -7,7 +7,8 @@
 #   on the GPU host, from the repository root (shared/data carried):   bash bench/gpu/trsv3-mid.sh
 # fp64 forward solves with lower triangles, `squall gs --schedule syncfree-lanes-levels` (which picks the kernel per
 # matrix: SyncFreeSolve.levels), ms per solve (median of 3 runs of 20 back-to-back solves), in order of priority:
-# 1. hpcg 128^3 natural order (890 levels of ~2.4k rows, 8 lanes a row): waiting by passes, and lanes spinning (default);
+# 1. hpcg 128^3 natural order (890 levels of ~2.4k rows, 8 lanes a row): waiting by passes (now the default), and lanes
+#    spinning (the default before);
 # 2. 5-point 1000^2 (ecology2's structure, 1999 levels of ~500 rows): default (one work-group of 1024 walking the
 #    levels), and the lanes-sharing solve (-Dsquall.sparse.levelWalkWidth=0) by passes with 2 and 8 lanes a row;
 # 3. 7-point 90^3 (apache2's, 268 levels of ~2.7k rows): lanes-sharing by passes, 2 and 8 lanes; the one-work-group walk;
@@ -54,8 +55,8 @@ MTX="--direction forward --sweeps 20 --device cuda:0 --schedule syncfree-lanes-l
 peer 40 hpcg128=hpcg-lower:128 5pt:1000x1000=5pt-lower:1000 7pt:90x90x90=7pt-lower:90 \
   bus1138=$D/1138_bus.mtx ani4=$D/ani4.mtx bcsstk01=$D/bcsstk01.mtx --repeat 20
 # 1.
-run 25 "-Dsquall.sparse.syncFreeWait=pass" "gs --generate hpcg:128 $TRI --verify"
-run 20 "" "gs --generate hpcg:128 $TRI"
+run 25 "" "gs --generate hpcg:128 $TRI --verify"
+run 20 "-Dsquall.sparse.syncFreeWait=lanes" "gs --generate hpcg:128 $TRI"
 # 2.
 run 12 "" "gs --generate 5pt:1000x1000 $TRI --verify"
 run 12 "-Dsquall.sparse.levelWalkWidth=0 -Dsquall.sparse.syncFreeWait=pass" "gs --generate 5pt:1000x1000 $TRI --verify"
