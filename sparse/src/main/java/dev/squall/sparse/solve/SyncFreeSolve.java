@@ -44,8 +44,13 @@ public final class SyncFreeSolve {
     public static final int LOCAL_GROUP = 256;
     /** Work-items of the work-group that walks narrow levels through global memory ({@link #walk}): a level's rows at once. */
     public static final int WALK_GROUP = 1024;
-    /** Mean rows per level up to which {@link #levels} walks the levels in one work-group of {@link #WALK_GROUP}. */
-    public static final int WALK_WIDTH = 1024;
+    /**
+     * Mean rows per level up to which {@link #levels} walks the levels in one work-group of {@link #WALK_GROUP}: 0 (never),
+     * as the walk through global memory measured 3.6 us a level on the 5-point 1000^2 triangle (7.2 ms, the
+     * lanes-sharing solve 2.24) and 24 us on the 7-point 90^3 one: its next-level loads are a chain of three
+     * (order, row pointer, entries), one L2 or DRAM round trip each, that a barrier a level does not hide.
+     */
+    public static final int WALK_WIDTH = 0;
     /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
     public static final int WAIT_LATEST = 1;
     /**
@@ -126,19 +131,54 @@ public final class SyncFreeSolve {
     }
 
     /**
-     * The solve for matrix {@code m} over its forward and backward level sets: {@link #walk} in local memory when
-     * {@code m} has at most {@link SolverKernels#LOCAL_ROWS} rows; {@link #walk} through global memory when the levels
-     * hold on average at most {@link #walkWidth()} rows (a level-set solve in one work-group, whose per-level cost is a
-     * barrier and one round of loads, against the sync-free solve's L2 round trips); else the lanes-sharing sync-free
-     * solve in level order with {@link #lanes} and {@link #waitMode}. The system property
-     * {@code squall.sparse.syncFreeLocal=false} turns the local-memory walk off (for measuring).
+     * The solve for matrix {@code m} over its forward and backward level sets, chosen from the H100 measurements of
+     * {@code h100/sparse/2026-11-25-trsv3-midpoint}, with the reason in {@link #orderName()}: {@link #walk} in local
+     * memory when {@code m} has at most {@link SolverKernels#LOCAL_ROWS} rows (bus1138, ani4, bcsstk01: 1.33-1.70x
+     * cuSPARSE, the lanes-sharing solve 0.78x); {@link #walk} through global memory when the levels hold on average at
+     * most {@link #walkWidth()} rows (off by default: 5-point 1000^2 7.2 ms against 2.24 by the lanes-sharing solve);
+     * else the lanes-sharing sync-free solve in level order waiting by {@link #waitMode}, with {@link #lanesForLevels}
+     * lanes a row. The system property {@code squall.sparse.syncFreeLocal=false} turns the local-memory walk off (for
+     * measuring).
      */
     public static SyncFreeSolve levels(Schedule forward, Schedule backward, CsrMatrix m) {
         boolean local = !"false".equals(System.getProperty("squall.sparse.syncFreeLocal", "true").strip());
-        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) return walk(forward, backward, true);
         double mean = Math.max(forward.meanRows(), backward.meanRows());
-        if (mean <= walkWidth()) return walk(forward, backward, false);
-        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, lanes(m), waitMode());
+        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) {
+            return walk(forward, backward, true).because(m.rows() + " rows, at most " + SolverKernels.LOCAL_ROWS);
+        }
+        if (mean <= walkWidth()) return walk(forward, backward, false).because(String.format(java.util.Locale.ROOT, "levels of %.0f rows on average, at most %d", mean, walkWidth()));
+        String v = System.getProperty("squall.sparse.syncFreeLanes");
+        int l = v == null || v.isBlank() ? lanesForLevels(m, mean) : Integer.parseInt(v.strip());
+        String why = v == null || v.isBlank()
+                ? String.format(java.util.Locale.ROOT, "%d rows, levels of %.0f rows on average%s", m.rows(), mean,
+                        mean >= WIDE_LEVEL ? " (at least " + WIDE_LEVEL + ": at least " + WIDE_LANES + " lanes)" : "")
+                : "lanes set by squall.sparse.syncFreeLanes";
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, l, waitMode()).because(why);
+    }
+
+    /** Mean rows per level from which {@link #lanesForLevels} gives rows at least {@link #WIDE_LANES} lanes. */
+    public static final int WIDE_LEVEL = 1024;
+    /** Least lanes a row over wide levels. */
+    public static final int WIDE_LANES = 8;
+
+    /**
+     * Lanes per row of the level-order lanes-sharing solve: {@link #lanesFor}, raised to {@link #WIDE_LANES} when the
+     * levels hold on average at least {@link #WIDE_LEVEL} rows. Fitted on three H100 measurements (27-point 128^3,
+     * 2356 rows a level: 8 lanes, 1.311 ms; 7-point 90^3, 2720 rows: 8 lanes 0.403 ms, 2 lanes 0.569; 5-point 1000^2,
+     * 500 rows: 2 lanes 2.238 ms, 8 lanes 2.507): over wide levels, 4 rows a warp keep ~17k rows in flight (6-7
+     * levels) instead of ~68k whose passes poll L2 far ahead of the finished rows.
+     */
+    public static int lanesForLevels(CsrMatrix m, double meanLevelRows) {
+        int l = lanesFor(m);
+        return meanLevelRows >= WIDE_LEVEL ? Math.max(l, WIDE_LANES) : l;
+    }
+
+    private String why;
+
+    /** Records why this solve was chosen, for {@link #orderName()}. */
+    private SyncFreeSolve because(String reason) {
+        this.why = reason;
+        return this;
     }
 
     /**
@@ -270,9 +310,14 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
+        String reason = why == null ? "" : " [" + why + "]";
         if (forwardLevels != null) {
-            return orderName + ", one work-group of " + laneGroup + " walking the levels" + (inLocal == 1 ? ", values in local memory" : "");
+            return orderName + ", one work-group of " + laneGroup + " walking the levels" + (inLocal == 1 ? ", values in local memory" : "") + reason;
         }
+        return reason.isEmpty() ? description() : description() + reason;
+    }
+
+    private String description() {
         return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }

@@ -225,9 +225,15 @@ class SyncFreeSolveTest {
                 CsrMatrix a = mirrored(n, 9, (i, rnd) -> wide ? (i < third ? new int[0] : new int[] {rnd.nextInt(third)}) : i > 0 ? new int[] {i - 1} : new int[0]);
                 DependenceGraph g = DependenceGraph.of(a);
                 SyncFreeSolve s = SyncFreeSolve.levels(LevelSets.forward(g), LevelSets.backward(g), a);
-                double mean = (double) n / LevelSets.forward(g).groups();
+                double mean = Math.max((double) n / LevelSets.forward(g).groups(), (double) n / LevelSets.backward(g).groups());
                 String want = n <= r ? "values in local memory" : mean <= SyncFreeSolve.WALK_WIDTH ? "walking the levels" : "lanes a row";
                 assertTrue(s.orderName().contains(want), n + (wide ? " wide: " : ": ") + s.orderName());
+                assertTrue(s.orderName().contains(n + " rows"), s.orderName()); // the reason names the matrix's size
+                if (want.equals("lanes a row")) {
+                    // wide levels (thousands of rows) take at least 8 lanes a row, a chain of one-row levels the row-length rule
+                    assertEquals(mean >= SyncFreeSolve.WIDE_LEVEL ? Math.max(8, SyncFreeSolve.lanesFor(a)) : SyncFreeSolve.lanesFor(a), s.lanes(), s.orderName());
+                    assertEquals(wide, s.lanes() >= 8, s.orderName());
+                }
                 assertEquals(1, s.launches(), s.orderName());
             }
         }
