@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Triangular solves (issue 16), final: `squall gs --schedule syncfree-lanes-levels` as it runs by default (one launch a
-# solve, the kernel picked per matrix by SyncFreeSolve.levels: one work-group walking the levels, in local memory under
-# 4096 rows or through x where levels hold at most 1024 rows on average, else the lanes-sharing sync-free solve)
-# against cuSPARSE's SpSV (CuPy's libcusparse, bench/peers/cupy_trsv.py, analysis once) in the same run. From the
-# bundle, one device call, BUDGET s (default 150):
+# solve; SyncFreeSolve.levels picks per matrix and prints why in the layout: one work-group of 256 walking the levels
+# with the values in local memory up to 4096 rows, else the lanes-sharing sync-free solve waiting by passes, at least 8
+# lanes a row over levels of 1024 rows or more) against cuSPARSE's SpSV (CuPy's libcusparse, bench/peers/cupy_trsv.py,
+# analysis once) in the same run. From the bundle, one device call, BUDGET s (default 150):
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root (shared/data carried):   bash bench/gpu/trsv3-final.sh
 # fp64 forward solves with lower triangles, ms per solve (median of 3 runs of 20 back-to-back solves), in order of priority:
 # 1. hpcg 128^3 natural order (890 levels of ~2.4k rows), 5-point 1000^2 (ecology2's structure, 1999 levels of ~500
 #    rows), 7-point 90^3 (apache2's, 268 levels of ~2.7k rows), shared/data's 1138_bus, ani4, bcsstk01, ani1, mesh1e1
 #    (mycielskian6 has no diagonal: no triangular solve), all verified against the sequential solve;
-# 2. the other choices on the same matrices (-D options): hpcg and 7pt with the other waiting mode, 5pt by the
-#    lanes-sharing solve, 7pt by the walk, ani4 by the lanes-sharing solve with and without a launch as costly as the
-#    old clearing launch.
-# PREDICTED: see sparse/SOLVERS.md, "Triangular solves in one launch" (written before the run).
+# 2. the alternatives (-D options): hpcg with lanes spinning, 7-point with 2 lanes, 5-point with 8 lanes.
+# PREDICTED (H100, written before the run; midpoint: bench/results/h100/sparse/2026-11-25-trsv3-midpoint):
+# hpcg128 1.28-1.36 ms (1.40-1.50x cuSPARSE's ~1.90), lanes spinning 1.75-1.9; 5pt 2.15-2.35 ms (1.55-1.7x), 8 lanes
+# 2.4-2.6; 7pt 0.39-0.42 ms (1.2-1.3x), 2 lanes 0.55-0.6; 1138_bus 0.030-0.034 ms (1.25-1.4x), ani4 0.19-0.21
+# (1.35-1.45x), bcsstk01 0.016-0.018 (1.6-1.8x), ani1 and mesh1e1 0.012-0.018 ms (1.5-2x cuSPARSE's ~0.025-0.03).
 # Writes under $OUT: trsv3-final.jsonl (squall --json lines), trsv3-final-cusparse.jsonl, trsv3-final.log, summary.txt,
 # stderr.txt.
 set -uo pipefail
@@ -53,11 +54,8 @@ for m in $SMALL; do
 done
 # 2.
 run 20 "-Dsquall.sparse.syncFreeWait=lanes" "gs --generate hpcg:128 $TRI"
-run 12 "-Dsquall.sparse.levelWalkWidth=0" "gs --generate 5pt:1000x1000 $TRI"
-run 12 "-Dsquall.sparse.levelWalkWidth=4096" "gs --generate 7pt:90x90x90 $TRI"
-run 12 "-Dsquall.sparse.syncFreeWait=lanes" "gs --generate 7pt:90x90x90 $TRI"
-[ -f "$M/ani4.mtx" ] && run 10 "-Dsquall.sparse.syncFreeLocal=false -Dsquall.sparse.levelWalkWidth=0" "gs --matrix $M/ani4.mtx $MTX"
-[ -f "$M/ani4.mtx" ] && run 10 "-Dsquall.sparse.syncFreeLocal=false -Dsquall.sparse.levelWalkWidth=0 -Dsquall.sparse.syncFreeClear=true" "gs --matrix $M/ani4.mtx $MTX"
+run 12 "-Dsquall.sparse.syncFreeLanes=2" "gs --generate 7pt:90x90x90 $TRI"
+run 12 "-Dsquall.sparse.syncFreeLanes=8" "gs --generate 5pt:1000x1000 $TRI"
 
 python3 bench/peers/trsv_summary.py "$J" "$T" 2>&1 | tee "$OUT/summary.txt"
 echo "total $((SECONDS - start)) s" | tee -a "$L"
