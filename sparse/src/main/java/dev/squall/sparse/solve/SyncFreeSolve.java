@@ -63,6 +63,8 @@ public final class SyncFreeSolve {
     private final int n;
     private final IntArray forward;
     private final IntArray backward;
+    private final int[] forwardOrder;
+    private final int[] backwardOrder;
     private final IntArray ready;
     private final IntArray ticket;
     private final String orderName;
@@ -129,6 +131,26 @@ public final class SyncFreeSolve {
         return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, 0, WAIT_PASS, inLocal ? LOCAL_GROUP : WALK_GROUP,
                 forward.groupPtr(), backward.groupPtr(), inLocal);
     }
+
+    /** {@code rowPtr[order[k]] (+ 1 when next)} for each position k, or {@code diagPos[order[k]]}: the walk's loads by position. */
+    private static IntArray byPosition(int[] order, int[] perRow, int shift) {
+        int[] a = new int[Math.max(1, order.length)];
+        for (int k = 0; k < order.length; k++) a[k] = perRow[order[k] + shift];
+        return ints(a);
+    }
+
+    /** The walk's row extents and diagonal positions by position in its orders, built on its first append for {@code m}. */
+    private void positionArrays(DeviceMatrix m) {
+        if (walkArrays != null) return;
+        int[] rowPtr = m.matrix().rowPtr();
+        int[] diag = dev.squall.sparse.inspect.Diagonal.positions(m.matrix());
+        walkArrays = new IntArray[] {byPosition(forwardOrder, rowPtr, 0), byPosition(forwardOrder, rowPtr, 1), byPosition(forwardOrder, diag, 0),
+                byPosition(backwardOrder, rowPtr, 0), byPosition(backwardOrder, rowPtr, 1), byPosition(backwardOrder, diag, 0)};
+        walkMatrix = m;
+    }
+
+    private IntArray[] walkArrays;
+    private DeviceMatrix walkMatrix;
 
     /**
      * The solve for matrix {@code m} over its forward and backward level sets, chosen from the H100 measurements of
@@ -207,6 +229,8 @@ public final class SyncFreeSolve {
         this.n = forwardOrder.length;
         this.forward = ints(forwardOrder);
         this.backward = ints(backwardOrder);
+        this.forwardOrder = forwardOrder;
+        this.backwardOrder = backwardOrder;
         this.ready = new IntArray(Math.max(1, n));
         this.ticket = new IntArray(1);
         this.orderName = orderName;
@@ -356,9 +380,15 @@ public final class SyncFreeSolve {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
         if (forwardLevels != null) {
+            positionArrays(m);
+            if (walkMatrix.matrix() != m.matrix()) {
+                throw new IllegalArgumentException("a level walk serves the matrix it was first appended with");
+            }
+            int o = forward ? 0 : 3;
             g.task(prefix + "/solve", WorkerGrid.of(laneGroup).withLocal(laneGroup), SolverKernelVariants.walkLevels.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, forward ? this.forward : this.backward,
-                    forward ? forwardLevels : backwardLevels, forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit, inLocal);
+                    forward ? forwardLevels : backwardLevels, walkArrays[o], walkArrays[o + 1], walkArrays[o + 2],
+                    forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit, inLocal);
             return;
         }
         if (warp) {

@@ -743,14 +743,17 @@ public final class SolverKernels {
      * {@code x}, written by this work-group before a barrier. Each work-item's first row of the next level (its
      * position, extent, {@code b[i]}, diagonal and first four entries' columns and values) is loaded before the
      * barrier, while other rows still compute, so after it a row of at most four entries waits only on its inputs'
-     * loads. Rows read new values for columns before them in the sweep ({@code j < i} when {@code dir == 1}, else
+     * loads. The extent and diagonal position come by position in the level order ({@code startAt[k]},
+     * {@code endAt[k]}, {@code diagAt[k]}: {@code rowPtr[order[k]]}, {@code rowPtr[order[k] + 1]},
+     * {@code diagPos[order[k]]}), so that prefetch is two rounds of independent loads, not a chain of three. Rows read new values for columns before them in the sweep ({@code j < i} when {@code dir == 1}, else
      * {@code j > i}) and {@code xOld} for the others, as {@link #updateRow} with {@code part} and {@code unit}. No
      * flags, no ticket, one launch. Grid: one work-group.
      */
     @Kernel
     public static void walkLevels(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
                                   @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
-                                  @ReadOnly IntArray order, @ReadOnly IntArray groupPtr, int levels, int dir, int part, int unit, int inLocal) {
+                                  @ReadOnly IntArray order, @ReadOnly IntArray groupPtr, @ReadOnly IntArray startAt, @ReadOnly IntArray endAt,
+                                  @ReadOnly IntArray diagAt, int levels, int dir, int part, int unit, int inLocal) {
         double[] xs = ctx.allocateDoubleLocalArray(LOCAL_ROWS);
         int lid = ctx.localIdx;
         int size = ctx.localGroupSizeX;
@@ -759,10 +762,10 @@ public final class SolverKernels {
         int hi = levels > 0 ? groupPtr.get(1) : 0;
         int k = lo + lid;
         int i = order.get(k < hi ? k : 0);
-        int start = k < hi ? rowPtr.get(i) : 0;
-        int end = k < hi ? rowPtr.get(i + 1) : 0;
+        int start = k < hi ? startAt.get(k) : 0;
+        int end = k < hi ? endAt.get(k) : 0;
         double bi = k < hi ? b.get(i) : 0.0;
-        double d = k < hi && unit == 0 ? val.get(diagPos.get(i)) : 1.0;
+        double d = k < hi && unit == 0 ? val.get(diagAt.get(k)) : 1.0;
         int j0 = start < end ? col.get(start) : i;
         int j1 = start + 1 < end ? col.get(start + 1) : i;
         int j2 = start + 2 < end ? col.get(start + 2) : i;
@@ -824,10 +827,10 @@ public final class SolverKernels {
             hi = l + 2 <= levels ? groupPtr.get(l + 2) : lo;
             k = lo + lid;
             i = order.get(k < hi ? k : 0);
-            start = k < hi ? rowPtr.get(i) : 0;
-            end = k < hi ? rowPtr.get(i + 1) : 0;
+            start = k < hi ? startAt.get(k) : 0;
+            end = k < hi ? endAt.get(k) : 0;
             bi = k < hi ? b.get(i) : 0.0;
-            d = k < hi && unit == 0 ? val.get(diagPos.get(i)) : 1.0;
+            d = k < hi && unit == 0 ? val.get(diagAt.get(k)) : 1.0;
             j0 = start < end ? col.get(start) : i;
             j1 = start + 1 < end ? col.get(start + 1) : i;
             j2 = start + 2 < end ? col.get(start + 2) : i;
