@@ -13,8 +13,9 @@
 # 2. the alternatives (-D options): hpcg with lanes spinning, 7-point with 2 lanes, 5-point with 8 lanes.
 # PREDICTED (H100, written before the run; midpoint: bench/results/h100/sparse/2026-11-25-trsv3-midpoint):
 # hpcg128 1.28-1.36 ms (1.40-1.50x cuSPARSE's ~1.90), lanes spinning 1.75-1.9; 5pt 2.15-2.35 ms (1.55-1.7x), 8 lanes
-# 2.4-2.6; 7pt 0.39-0.42 ms (1.2-1.3x), 2 lanes 0.55-0.6; 1138_bus 0.030-0.034 ms (1.25-1.4x), ani4 0.19-0.21
-# (1.35-1.45x), bcsstk01 0.016-0.018 (1.6-1.8x), ani1 and mesh1e1 0.012-0.018 ms (1.5-2x cuSPARSE's ~0.025-0.03).
+# 2.4-2.6; 7pt 0.39-0.42 ms (1.2-1.3x), 2 lanes 0.55-0.6; local-memory walk with its two-round prefetch: 1138_bus
+# 0.022-0.029 ms (1.45-1.9x), ani4 0.12-0.17 (1.65-2.3x), bcsstk01 0.012-0.015 (1.9-2.4x), ani1 and mesh1e1
+# 0.010-0.014 ms (1.8-3x cuSPARSE's ~0.025-0.03).
 # Writes under $OUT: trsv3-final.jsonl (squall --json lines), trsv3-final-cusparse.jsonl, trsv3-final.log, summary.txt,
 # stderr.txt.
 set -uo pipefail
