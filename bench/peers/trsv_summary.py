@@ -33,6 +33,8 @@ for r in rows(sys.argv[1]):
         lanes = re.search(r"(\d+ lanes a row[^)]*)", r["layout"])
         if lanes:
             label += ", " + lanes.group(1)
+        if "walking the levels" in r["layout"]:
+            label = "level order, one work-group walking the levels" + (", values in local memory" if "local memory" in r["layout"] else "")
     else:
         label = f"{r['schedule']}, chain-max 512, {r['layout'].split(' ')[0]}"
     print(f"{name:12} {label[:84]:84} {r['ms_per_sweep']:9.4f} {r['launches_per_sweep']:8} {pms:>11} {ratio:>11} {r['ok']}"

@@ -60,7 +60,9 @@ public final class GsCommand implements SquallSubcommand {
             "it reads; on a lower-triangular matrix with --direction forward, the sync-free triangular solve) or syncfree-levels",
             "(the same with rows taken in level order); syncfree-warp, syncfree-warp-levels: the same waiting by warps of 32",
             "rows (one spinning lane a warp); syncfree-lanes, syncfree-lanes-levels: by warps with lanes sharing each row",
-            "(lanes per row: the power of two at least half the mean row length, or -Dsquall.sparse.syncFreeLanes=N)",
+            "(lanes per row: the power of two at least half the mean row length, or -Dsquall.sparse.syncFreeLanes=N);",
+            "syncfree-lanes-levels walks the levels in one work-group instead (one launch, a barrier a level, values in local",
+            "memory) when the matrix has at most 4096 rows, and takes at least 8 lanes a row over levels of 1024 rows or more",
             "(default auto: level sets or colours, the reason printed)"})
     String schedule;
 

@@ -65,7 +65,7 @@ public final class PcgCommand implements SquallSubcommand {
     @Option(names = "--schedule", paramLabel = "S", defaultValue = "auto", description = "for gs and mg smoothing: auto, levelset or multicolor; for gs also syncfree or syncfree-levels (one launch a sweep); "
             + "for ilu0's triangular solves: auto (level sets; the reason printed), "
             + "levelset, syncfree (rows in natural order) or syncfree-levels (rows in level order); for both syncfree-warp and "
-            + "syncfree-warp-levels (waiting by warps of 32 rows), syncfree-lanes and syncfree-lanes-levels (warps with lanes sharing rows) (default auto)")
+            + "syncfree-warp-levels (waiting by warps of 32 rows), syncfree-lanes and syncfree-lanes-levels (warps with lanes sharing rows; in level order, matrices of at most 4096 rows walk the levels in one work-group) (default auto)")
     String schedule;
 
     @Option(names = "--tol", paramLabel = "T", defaultValue = "1e-8", description = "relative residual to reach (default 1e-8)")

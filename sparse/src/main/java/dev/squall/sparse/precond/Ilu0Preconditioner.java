@@ -76,8 +76,7 @@ public final class Ilu0Preconditioner implements Preconditioner {
             case SYNC_FREE_WARP -> SyncFreeSolve.natural(m.rows(), true);
             case SYNC_FREE_WARP_LEVELS -> new SyncFreeSolve(fwd.order(), bwd.order(), "level order", true);
             case SYNC_FREE_LANES -> SyncFreeSolve.natural(m.rows(), SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode());
-            case SYNC_FREE_LANES_LEVELS -> new SyncFreeSolve(fwd.order(), bwd.order(), "level order", true, SyncFreeSolve.lanes(m.matrix()),
-                    SyncFreeSolve.waitMode());
+            case SYNC_FREE_LANES_LEVELS -> SyncFreeSolve.levels(fwd, bwd, m.matrix());
             default -> null;
         };
         this.solveReason = (syncFree == null ? "level-scheduled" : "sync-free, rows in " + syncFree.orderName()) + " (" + why[0] + ")";

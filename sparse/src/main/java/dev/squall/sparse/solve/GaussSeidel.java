@@ -173,8 +173,7 @@ public final class GaussSeidel implements AutoCloseable {
             case SYNC_FREE_WARP -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), true));
             case SYNC_FREE_WARP_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order", true));
             case SYNC_FREE_LANES -> new SyncFreeSweeper(m, p, SyncFreeSolve.natural(m.rows(), SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
-            case SYNC_FREE_LANES_LEVELS -> new SyncFreeSweeper(m, p, new SyncFreeSolve(plan.forward().order(), plan.backward().order(), "level order",
-                    true, SyncFreeSolve.lanes(m.matrix()), SyncFreeSolve.waitMode()));
+            case SYNC_FREE_LANES_LEVELS -> new SyncFreeSweeper(m, p, SyncFreeSolve.levels(plan.forward(), plan.backward(), m.matrix()));
             default -> Sweeper.create(m, plan, p, chainMax, layout, gpu);
         };
     }

@@ -3,6 +3,7 @@ package dev.squall.sparse.solve;
 import static dev.squall.sparse.exec.DeviceArrays.ints;
 
 import dev.squall.sparse.format.CsrMatrix;
+import dev.squall.sparse.inspect.Schedule;
 import dev.squall.sparse.solve.kernels.SolverKernelVariants;
 import dev.squall.sparse.solve.kernels.SolverKernels;
 import dev.squall.tasks.api.IntArray;
@@ -39,6 +40,17 @@ public final class SyncFreeSolve {
      * multiprocessor).
      */
     public static final int LANE_GROUP = 128;
+    /** Work-items of the work-group that walks a small matrix's levels in local memory ({@link #walk}). */
+    public static final int LOCAL_GROUP = 256;
+    /** Work-items of the work-group that walks narrow levels through global memory ({@link #walk}): a level's rows at once. */
+    public static final int WALK_GROUP = 1024;
+    /**
+     * Mean rows per level up to which {@link #levels} walks the levels in one work-group of {@link #WALK_GROUP}: 0 (never),
+     * as the walk through global memory measured 3.6 us a level on the 5-point 1000^2 triangle (7.2 ms, the
+     * lanes-sharing solve 2.24) and 24 us on the 7-point 90^3 one: its next-level loads are a chain of three
+     * (order, row pointer, entries), one L2 or DRAM round trip each, that a barrier a level does not hide.
+     */
+    public static final int WALK_WIDTH = 0;
     /** Lanes-sharing solve: between passes lane 0 spins on the missing input latest in the order (work-groups of 32). */
     public static final int WAIT_LATEST = 1;
     /**
@@ -51,6 +63,8 @@ public final class SyncFreeSolve {
     private final int n;
     private final IntArray forward;
     private final IntArray backward;
+    private final int[] forwardOrder;
+    private final int[] backwardOrder;
     private final IntArray ready;
     private final IntArray ticket;
     private final String orderName;
@@ -60,6 +74,20 @@ public final class SyncFreeSolve {
     private final int laneGroup;
     private final IntArray forwardPos;
     private final IntArray backwardPos;
+    private final int inLocal;
+    private final IntArray forwardLevels;
+    private final IntArray backwardLevels;
+    private final int forwardLevelCount;
+    private final int backwardLevelCount;
+    private final KernelArray[] readyByPrecision = new KernelArray[Precision.values().length];
+    private final KernelArray[] spareByPrecision = new KernelArray[Precision.values().length];
+    private final IntArray spareTicket = new IntArray(1);
+
+    /**
+     * Whether the lanes-sharing solve is preceded by a launch as costly as the clearing launch it no longer needs (it
+     * clears a spare array): system property {@code squall.sparse.syncFreeClear}, for measuring that launch's cost.
+     */
+    static final boolean CLEAR_LAUNCH = Boolean.getBoolean("squall.sparse.syncFreeClear");
 
     /** Solves over {@code forwardOrder} (rows waiting on earlier ones) and {@code backwardOrder} (on later ones). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName) {
@@ -87,7 +115,105 @@ public final class SyncFreeSolve {
 
     /** As above with {@code group} work-items per work-group of the lanes-sharing solve (32, 64, 128 or 256). */
     public SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group) {
-        if (group != 32 && group != 64 && group != 128 && group != 256) {
+        this(forwardOrder, backwardOrder, orderName, warp, lanes, wait, group, null, null, false);
+    }
+
+    /**
+     * One work-group walking the levels {@code forward} and {@code backward} (orders and boundaries) with a barrier
+     * between levels ({@link SolverKernels#walkLevels}): one launch, no flags. {@code inLocal}: the values are kept in
+     * local memory too (at most {@link SolverKernels#LOCAL_ROWS} rows; work-groups of {@link #LOCAL_GROUP}), else read
+     * from the solution vector (work-groups of {@link #WALK_GROUP}).
+     */
+    public static SyncFreeSolve walk(Schedule forward, Schedule backward, boolean inLocal) {
+        if (inLocal && forward.rows() > SolverKernels.LOCAL_ROWS) {
+            throw new IllegalArgumentException("a solve in one work-group's local memory takes at most " + SolverKernels.LOCAL_ROWS + " rows, got " + forward.rows());
+        }
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, 0, WAIT_PASS, inLocal ? LOCAL_GROUP : WALK_GROUP,
+                forward.groupPtr(), backward.groupPtr(), inLocal);
+    }
+
+    /** {@code rowPtr[order[k]] (+ 1 when next)} for each position k, or {@code diagPos[order[k]]}: the walk's loads by position. */
+    private static IntArray byPosition(int[] order, int[] perRow, int shift) {
+        int[] a = new int[Math.max(1, order.length)];
+        for (int k = 0; k < order.length; k++) a[k] = perRow[order[k] + shift];
+        return ints(a);
+    }
+
+    /** The walk's row extents and diagonal positions by position in its orders, built on its first append for {@code m}. */
+    private void positionArrays(DeviceMatrix m) {
+        if (walkArrays != null) return;
+        int[] rowPtr = m.matrix().rowPtr();
+        int[] diag = dev.squall.sparse.inspect.Diagonal.positions(m.matrix());
+        walkArrays = new IntArray[] {byPosition(forwardOrder, rowPtr, 0), byPosition(forwardOrder, rowPtr, 1), byPosition(forwardOrder, diag, 0),
+                byPosition(backwardOrder, rowPtr, 0), byPosition(backwardOrder, rowPtr, 1), byPosition(backwardOrder, diag, 0)};
+        walkMatrix = m;
+    }
+
+    private IntArray[] walkArrays;
+    private DeviceMatrix walkMatrix;
+
+    /**
+     * The solve for matrix {@code m} over its forward and backward level sets, chosen from the H100 measurements of
+     * {@code h100/sparse/2026-11-25-trsv3-midpoint}, with the reason in {@link #orderName()}: {@link #walk} in local
+     * memory when {@code m} has at most {@link SolverKernels#LOCAL_ROWS} rows (bus1138, ani4, bcsstk01: 1.33-1.70x
+     * cuSPARSE, the lanes-sharing solve 0.78x); {@link #walk} through global memory when the levels hold on average at
+     * most {@link #walkWidth()} rows (off by default: 5-point 1000^2 7.2 ms against 2.24 by the lanes-sharing solve);
+     * else the lanes-sharing sync-free solve in level order waiting by {@link #waitMode}, with {@link #lanesForLevels}
+     * lanes a row. The system property {@code squall.sparse.syncFreeLocal=false} turns the local-memory walk off (for
+     * measuring).
+     */
+    public static SyncFreeSolve levels(Schedule forward, Schedule backward, CsrMatrix m) {
+        boolean local = !"false".equals(System.getProperty("squall.sparse.syncFreeLocal", "true").strip());
+        double mean = Math.max(forward.meanRows(), backward.meanRows());
+        if (local && m.rows() <= SolverKernels.LOCAL_ROWS) {
+            return walk(forward, backward, true).because(m.rows() + " rows, at most " + SolverKernels.LOCAL_ROWS);
+        }
+        if (mean <= walkWidth()) return walk(forward, backward, false).because(String.format(java.util.Locale.ROOT, "levels of %.0f rows on average, at most %d", mean, walkWidth()));
+        String v = System.getProperty("squall.sparse.syncFreeLanes");
+        int l = v == null || v.isBlank() ? lanesForLevels(m, mean) : Integer.parseInt(v.strip());
+        String why = v == null || v.isBlank()
+                ? String.format(java.util.Locale.ROOT, "%d rows, levels of %.0f rows on average%s", m.rows(), mean,
+                        mean >= WIDE_LEVEL ? " (at least " + WIDE_LEVEL + ": at least " + WIDE_LANES + " lanes)" : "")
+                : "lanes set by squall.sparse.syncFreeLanes";
+        return new SyncFreeSolve(forward.order(), backward.order(), "level order", true, l, waitMode()).because(why);
+    }
+
+    /** Mean rows per level from which {@link #lanesForLevels} gives rows at least {@link #WIDE_LANES} lanes. */
+    public static final int WIDE_LEVEL = 1024;
+    /** Least lanes a row over wide levels. */
+    public static final int WIDE_LANES = 8;
+
+    /**
+     * Lanes per row of the level-order lanes-sharing solve: {@link #lanesFor}, raised to {@link #WIDE_LANES} when the
+     * levels hold on average at least {@link #WIDE_LEVEL} rows. Fitted on three H100 measurements (27-point 128^3,
+     * 2356 rows a level: 8 lanes, 1.311 ms; 7-point 90^3, 2720 rows: 8 lanes 0.403 ms, 2 lanes 0.569; 5-point 1000^2,
+     * 500 rows: 2 lanes 2.238 ms, 8 lanes 2.507): over wide levels, 4 rows a warp keep ~17k rows in flight (6-7
+     * levels) instead of ~68k whose passes poll L2 far ahead of the finished rows.
+     */
+    public static int lanesForLevels(CsrMatrix m, double meanLevelRows) {
+        int l = lanesFor(m);
+        return meanLevelRows >= WIDE_LEVEL ? Math.max(l, WIDE_LANES) : l;
+    }
+
+    private String why;
+
+    /** Records why this solve was chosen, for {@link #orderName()}. */
+    private SyncFreeSolve because(String reason) {
+        this.why = reason;
+        return this;
+    }
+
+    /**
+     * Mean rows per level up to which {@link #levels} walks the levels in one work-group: the system property
+     * {@code squall.sparse.levelWalkWidth} (0: never), else {@link #WALK_WIDTH}.
+     */
+    public static int walkWidth() {
+        return Integer.getInteger("squall.sparse.levelWalkWidth", WALK_WIDTH);
+    }
+
+    private SyncFreeSolve(int[] forwardOrder, int[] backwardOrder, String orderName, boolean warp, int lanes, int wait, int group,
+                          int[] forwardPtr, int[] backwardPtr, boolean inLocal) {
+        if (forwardPtr == null && group != 32 && group != 64 && group != 128 && group != 256) {
             throw new IllegalArgumentException("work-group of the sync-free solve must be 32, 64, 128 or 256, got " + group);
         }
         if (wait < WAIT_PASS || wait > WAIT_LANES) throw new IllegalArgumentException("wait mode must be 0, 1 or 2, got " + wait);
@@ -103,6 +229,8 @@ public final class SyncFreeSolve {
         this.n = forwardOrder.length;
         this.forward = ints(forwardOrder);
         this.backward = ints(backwardOrder);
+        this.forwardOrder = forwardOrder;
+        this.backwardOrder = backwardOrder;
         this.ready = new IntArray(Math.max(1, n));
         this.ticket = new IntArray(1);
         this.orderName = orderName;
@@ -110,8 +238,14 @@ public final class SyncFreeSolve {
         this.lanes = lanes;
         this.spin = wait;
         this.laneGroup = group;
-        this.forwardPos = this.warp ? ints(inverse(forwardOrder)) : null;
-        this.backwardPos = this.warp ? ints(inverse(backwardOrder)) : null;
+        boolean local = forwardPtr != null;
+        this.inLocal = local && inLocal ? 1 : 0;
+        this.forwardPos = this.warp && !local ? ints(inverse(forwardOrder)) : null;
+        this.backwardPos = this.warp && !local ? ints(inverse(backwardOrder)) : null;
+        this.forwardLevels = local ? ints(forwardPtr) : null;
+        this.backwardLevels = local ? ints(backwardPtr) : null;
+        this.forwardLevelCount = local ? forwardPtr.length - 1 : 0;
+        this.backwardLevelCount = local ? backwardPtr.length - 1 : 0;
     }
 
     private static int[] inverse(int[] order) {
@@ -180,10 +314,11 @@ public final class SyncFreeSolve {
 
     /**
      * How the solve whose lanes share rows waits: the system property {@code squall.sparse.syncFreeWait} ({@code pass},
-     * {@code latest} or {@code lanes}, for measuring the choice), else {@link #WAIT_LANES}.
+     * {@code latest} or {@code lanes}, for measuring the choice), else {@link #WAIT_PASS} (on the H100's 27-point
+     * 128^3 triangle 1.46 ms against 1.92 for {@link #WAIT_LANES}: h100/sparse/2026-11-25-trsv-lanes).
      */
     public static int waitMode() {
-        String v = System.getProperty("squall.sparse.syncFreeWait", "lanes").strip();
+        String v = System.getProperty("squall.sparse.syncFreeWait", "pass").strip();
         return switch (v) {
             case "pass" -> WAIT_PASS;
             case "latest" -> WAIT_LATEST;
@@ -199,13 +334,39 @@ public final class SyncFreeSolve {
 
     /** How work-items take rows, for reports. */
     public String orderName() {
+        String reason = why == null ? "" : " [" + why + "]";
+        if (forwardLevels != null) {
+            return orderName + ", one work-group of " + laneGroup + " walking the levels" + (inLocal == 1 ? ", values in local memory" : "") + reason;
+        }
+        return reason.isEmpty() ? description() : description() + reason;
+    }
+
+    private String description() {
         return orderName + (lanes > 0 ? ", " + lanes + " lanes a row" + (spin == WAIT_LATEST ? ", lane 0 spinning" : spin == WAIT_PASS ? ", waiting by passes" : ", lanes spinning")
                 + (laneGroup != WARP ? ", work-groups of " + laneGroup : "") : warp ? ", waiting by warps" : "");
     }
 
-    /** Launches of one solve. */
+    /** Launches of one solve: the lanes-sharing solve clears nothing before it runs. */
     public int launches() {
-        return n == 0 ? 0 : 2;
+        return n == 0 ? 0 : forwardLevels != null || lanes > 0 && !CLEAR_LAUNCH ? 1 : 2;
+    }
+
+    /**
+     * The lanes-sharing solve's values-as-flags in precision {@code p}, {@code size} of them (2n: two solves' halves;
+     * n: the measuring launch of {@link #CLEAR_LAUNCH}), all NaN before the first solve; one array per precision,
+     * kept for every later solve (its halves must stay in step with {@link #ticket}).
+     */
+    private KernelArray readyValues(Precision p, int size) {
+        KernelArray[] held = size == 2 * n ? readyByPrecision : spareByPrecision;
+        int slot = p.ordinal();
+        if (held[slot] == null) {
+            KernelArray a = p.allocate(Math.max(1, size));
+            double[] nan = new double[Math.max(1, size)];
+            java.util.Arrays.fill(nan, Double.NaN);
+            Precision.write(a, nan);
+            held[slot] = a;
+        }
+        return held[slot];
     }
 
     /**
@@ -218,17 +379,30 @@ public final class SyncFreeSolve {
                        KernelArray x, boolean forward, int part, int unit) {
         if (m.rows() != n) throw new IllegalArgumentException("matrix has " + m.rows() + " rows, the solve's order " + n);
         if (n == 0) return;
+        if (forwardLevels != null) {
+            positionArrays(m);
+            if (walkMatrix.matrix() != m.matrix()) {
+                throw new IllegalArgumentException("a level walk serves the matrix it was first appended with");
+            }
+            int o = forward ? 0 : 3;
+            g.task(prefix + "/solve", WorkerGrid.of(laneGroup).withLocal(laneGroup), SolverKernelVariants.walkLevels.at(p), new KernelContext(),
+                    m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, forward ? this.forward : this.backward,
+                    forward ? forwardLevels : backwardLevels, walkArrays[o], walkArrays[o + 1], walkArrays[o + 2],
+                    forward ? forwardLevelCount : backwardLevelCount, forward ? 1 : -1, part, unit, inLocal);
+            return;
+        }
         if (warp) {
-            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
-            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             if (lanes > 0) {
+                if (CLEAR_LAUNCH) g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), readyValues(p, n), spareTicket, n);
                 int rowsPerGroup = laneGroup / lanes;
                 long groups = ((long) n + rowsPerGroup - 1) / rowsPerGroup;
                 g.task(prefix + "/solve", WorkerGrid.of(groups * laneGroup).withLocal(laneGroup), SolverKernelVariants.syncFreeLaneRows.at(p), new KernelContext(),
-                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,
+                        m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, readyValues(p, 2 * n), ticket, forward ? this.forward : this.backward,
                         forward ? forwardPos : backwardPos, n, forward ? 1 : -1, part, unit, lanes, spin);
                 return;
             }
+            if (x == b) throw new IllegalArgumentException("a sync-free solve by warps marks x as not computed before solving: x must not be b");
+            g.task(prefix + "/clear", SolverKernelVariants.syncFreeResetValues.at(p), x, ticket, n);
             long items = ((long) n + WARP - 1) / WARP * WARP;
             g.task(prefix + "/solve", WorkerGrid.of(items).withLocal(WARP), SolverKernelVariants.syncFreeWarpRows.at(p), new KernelContext(),
                     m.rowPtr(), m.col(), val, m.diagPos(), b, xOld, x, ticket, forward ? this.forward : this.backward,

@@ -169,6 +169,142 @@ class SyncFreeSolveTest {
         });
     }
 
+    private record Local(String matrix, boolean lower, boolean unit, boolean inLocal) {
+        @Override
+        public String toString() {
+            return matrix + (lower ? " lower" : " upper") + (unit ? " unit" : "") + (inLocal ? ", values in local memory" : ", values in global memory");
+        }
+    }
+
+    /** One work-group walking the levels, values in local or global memory: every shape, both triangles, run twice. */
+    @TestFactory
+    Stream<DynamicTest> levelWalksEqualSequentialSubstitution() throws Exception {
+        Map<String, CsrMatrix> ms = shapes();
+        ms.put("chain 4096", mirrored(SolverKernels.LOCAL_ROWS, 6, (i, r) -> i < 4 ? new int[0] : new int[] {r.nextInt(3), i - 1}));
+        List<Local> cases = new ArrayList<>();
+        for (String name : ms.keySet()) {
+            for (boolean inLocal : new boolean[] {true, false}) {
+                cases.add(new Local(name, true, false, inLocal));
+                cases.add(new Local(name, false, false, inLocal));
+                if (!name.equals("bcsstk01")) cases.add(new Local(name, true, true, inLocal));
+            }
+        }
+        return DeviceCases.each(cases.toArray(Local[]::new), d -> "", (d, p, c) -> {
+            CsrMatrix a = ms.get(c.matrix());
+            int n = a.rows();
+            double[] b = new SplittableRandom(n + 1).doubles(n, -1, 1).toArray();
+            DeviceMatrix m = DeviceMatrix.of(a, p);
+            DependenceGraph g = DependenceGraph.of(a);
+            SyncFreeSolve s = SyncFreeSolve.walk(LevelSets.forward(g), LevelSets.backward(g), c.inLocal());
+            assertEquals(1, s.launches());
+            KernelArray kb = p.allocate(n);
+            KernelArray x = p.allocate(n);
+            Precision.write(kb, b);
+            Precision.write(x, DeviceCases.poison(n));
+            TaskGraph tg = new TaskGraph("local").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, x);
+            s.append(tg, "t", p, m, m.val(), kb, kb, x, c.lower(), c.lower() ? SolverKernels.LOWER : SolverKernels.UPPER, c.unit() ? 1 : 0);
+            tg.transferToHost(DataTransferMode.EVERY_EXECUTION, x);
+            double[] want = substitute(a, b, c.lower(), c.unit());
+            try (ExecutionPlan plan = new ExecutionPlan(tg.snapshot())) {
+                plan.withDevice(d);
+                for (int run = 0; run < 2; run++) {
+                    plan.execute();
+                    SolverChecks.assertClose(want, Precision.read(x, n), p, c + " run " + run);
+                }
+            }
+        });
+    }
+
+    @Test
+    void levelSolvesWalkSmallOrNarrowMatricesInOneWorkGroupAndShareLanesBeyond() {
+        int r = SolverKernels.LOCAL_ROWS;
+        // a chain (one row a level), and 2n/3 rows reading one of the first n/3 rows (two levels, the second wide)
+        for (int n : new int[] {1, 100, r, r + 1, 3 * r}) {
+            for (boolean wide : new boolean[] {false, true}) {
+                int third = Math.max(1, n / 3);
+                CsrMatrix a = mirrored(n, 9, (i, rnd) -> wide ? (i < third ? new int[0] : new int[] {rnd.nextInt(third)}) : i > 0 ? new int[] {i - 1} : new int[0]);
+                DependenceGraph g = DependenceGraph.of(a);
+                SyncFreeSolve s = SyncFreeSolve.levels(LevelSets.forward(g), LevelSets.backward(g), a);
+                double mean = Math.max((double) n / LevelSets.forward(g).groups(), (double) n / LevelSets.backward(g).groups());
+                String want = n <= r ? "values in local memory" : mean <= SyncFreeSolve.WALK_WIDTH ? "walking the levels" : "lanes a row";
+                assertTrue(s.orderName().contains(want), n + (wide ? " wide: " : ": ") + s.orderName());
+                assertTrue(s.orderName().contains(n + " rows"), s.orderName()); // the reason names the matrix's size
+                if (want.equals("lanes a row")) {
+                    // wide levels (thousands of rows) take at least 8 lanes a row, a chain of one-row levels the row-length rule
+                    assertEquals(mean >= SyncFreeSolve.WIDE_LEVEL ? Math.max(8, SyncFreeSolve.lanesFor(a)) : SyncFreeSolve.lanesFor(a), s.lanes(), s.orderName());
+                    assertEquals(wide, s.lanes() >= 8, s.orderName());
+                }
+                assertEquals(1, s.launches(), s.orderName());
+            }
+        }
+        CsrMatrix big = mirrored(r + 1, 9, (i, rnd) -> new int[0]);
+        DependenceGraph g = DependenceGraph.of(big);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncFreeSolve.walk(LevelSets.forward(g), LevelSets.backward(g), true));
+        assertTrue(e.getMessage().contains("at most " + r + " rows, got " + (r + 1)), e.getMessage());
+    }
+
+    private record Generations(String matrix, int lanes, int waitMode, int group) {
+        @Override
+        public String toString() {
+            return matrix + ", " + lanes + " lanes a row, wait " + waitMode + ", groups of " + group;
+        }
+    }
+
+    /**
+     * The lanes-sharing solve clears its flags itself (each solve clears the half the previous one used): graphs with
+     * an odd number of solves, run several times, and a second graph on the same solve, so every solve meets the
+     * halves in either state; each result against sequential substitution.
+     */
+    @TestFactory
+    Stream<DynamicTest> lanesSolvesInAnyNumberPerGraphFindTheirFlagsCleared() throws Exception {
+        Map<String, CsrMatrix> ms = shapes();
+        List<Generations> cases = new ArrayList<>();
+        for (String name : List.of("chain 1000", "random 2049", "single row", "27pt 9x7x5")) {
+            cases.add(new Generations(name, 2, SyncFreeSolve.WAIT_LANES, 128));
+            cases.add(new Generations(name, 8, SyncFreeSolve.WAIT_PASS, 64));
+            cases.add(new Generations(name, 4, SyncFreeSolve.WAIT_LATEST, 32));
+        }
+        return DeviceCases.each(cases.toArray(Generations[]::new), d -> "", (d, p, c) -> {
+            CsrMatrix a = ms.get(c.matrix());
+            int n = a.rows();
+            DependenceGraph g = DependenceGraph.of(a);
+            SyncFreeSolve s = new SyncFreeSolve(LevelSets.forward(g).order(), LevelSets.backward(g).order(), "level order", true, c.lanes(), c.waitMode(), c.group());
+            DeviceMatrix m = DeviceMatrix.of(a, p);
+            SplittableRandom rnd = new SplittableRandom(n + 7);
+            double[] b = rnd.doubles(n, -1, 1).toArray();
+            KernelArray kb = p.allocate(n);
+            KernelArray y = p.allocate(n);
+            KernelArray z = p.allocate(n);
+            KernelArray w = p.allocate(n);
+            Precision.write(kb, b);
+            // three solves: y = L^-1 b, z = U^-1 y, w = L^-1 z (unit diagonal)
+            TaskGraph three = new TaskGraph("gen3").transferToDevice(DataTransferMode.FIRST_EXECUTION, kb, y, z, w);
+            s.append(three, "a", p, m, m.val(), kb, kb, y, true, SolverKernels.LOWER, 0);
+            s.append(three, "b", p, m, m.val(), y, y, z, false, SolverKernels.UPPER, 0);
+            s.append(three, "c", p, m, m.val(), z, z, w, true, SolverKernels.LOWER, 1);
+            three.transferToHost(DataTransferMode.EVERY_EXECUTION, y, z, w);
+            KernelArray v = p.allocate(n);
+            TaskGraph one = new TaskGraph("gen1").transferToDevice(DataTransferMode.FIRST_EXECUTION, v);
+            s.append(one, "u", p, m, m.val(), kb, kb, v, false, SolverKernels.UPPER, 1);
+            one.transferToHost(DataTransferMode.EVERY_EXECUTION, v);
+            double[] wy = substitute(a, b, true, false), wz = substitute(a, wy, false, false), ww = substitute(a, wz, true, true);
+            double[] wv = substitute(a, b, false, true);
+            try (ExecutionPlan p3 = new ExecutionPlan(three.snapshot()); ExecutionPlan p1 = new ExecutionPlan(one.snapshot())) {
+                p3.withDevice(d);
+                p1.withDevice(d);
+                for (int run = 0; run < 3; run++) {
+                    Precision.write(y, DeviceCases.poison(n));
+                    p3.execute();
+                    SolverChecks.assertClose(wy, Precision.read(y, n), p, c + " L run " + run);
+                    SolverChecks.assertClose(wz, Precision.read(z, n), p, c + " U run " + run);
+                    SolverChecks.assertClose(ww, Precision.read(w, n), p, c + " unit L run " + run);
+                    p1.execute();
+                    SolverChecks.assertClose(wv, Precision.read(v, n), p, c + " unit U run " + run);
+                }
+            }
+        });
+    }
+
     @TestFactory
     Stream<DynamicTest> aNanInTheRightHandSideEndsTheWarpSolveWithNonFiniteValues() {
         CsrMatrix a = mirrored(300, 11, (i, r) -> i > 0 ? new int[] {i - 1, r.nextInt(i)} : new int[0]);
@@ -209,6 +345,7 @@ class SyncFreeSolveTest {
         ms.put("ani4", MatrixMarketReader.read(TestData.file("ani4.mtx")));
         ms.put("nonsymmetric 301", SolverChecks.nonsymmetric(301, 5)); // rows read later rows' old values that need not wait on them
         ms.put("diagonal-only rows 777", shapes().get("diagonal-only rows 777"));
+        ms.put("27pt 17x16x16", Stencils.of(27, 17, 16, 16)); // more rows than local memory holds: lanes-sharing solve in level order
         List<Sweep> vs = new ArrayList<>();
         for (String name : ms.keySet()) {
             vs.add(new Sweep(name, GaussSeidel.Ordering.SYNC_FREE));
@@ -226,7 +363,12 @@ class SyncFreeSolveTest {
             double[] x0 = rnd.doubles(n, -1, 1).toArray();
             try (GaussSeidel gs = GaussSeidel.create(a, v.ordering(), p, d, 512)) {
                 assertTrue(gs.sweeper() instanceof SyncFreeSweeper, gs.sweeper().layout());
-                assertEquals(3, gs.sweeper().forwardLaunches());
+                // neither the lanes-sharing solve nor the local-memory walk of a small matrix's levels has a clearing launch
+                boolean lanes = v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES || v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES_LEVELS;
+                assertEquals(lanes ? 2 : 3, gs.sweeper().forwardLaunches());
+                if (v.ordering() == GaussSeidel.Ordering.SYNC_FREE_LANES_LEVELS) {
+                    assertEquals(n <= SolverKernels.LOCAL_ROWS, gs.sweeper().layout().contains("local memory"), gs.sweeper().layout());
+                }
                 for (GaussSeidel.Direction dir : GaussSeidel.Direction.values()) {
                     double[] want = x0.clone();
                     for (int s = 0; s < 2; s++) {

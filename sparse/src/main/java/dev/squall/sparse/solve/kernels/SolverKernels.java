@@ -544,8 +544,13 @@ public final class SolverKernels {
      * loads of {@code x}, back to back (one memory round trip, where a work-item walking a row of 14 entries issues
      * them in dependent batches); longer rows walk their entries each pass. A pass then sums each row's lanes by {@code log2(lanes)} XOR shuffles
      * (the lanes of a row are an aligned group, so the shuffles stay inside it) and, if none of the row's inputs was
-     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}
-     * ({@link #syncFreeResetValues} sets {@code x} to NaN; a NaN result is published as +infinity). Waiting is the pass
+     * missing, the row's first lane stores its value. Values are their own flags as in {@link #syncFreeWarpRows}, in
+     * {@code ready} (2n values) rather than {@code x}, so no launch has to clear them: solves alternate between the
+     * halves {@code ready[0..n)} and {@code ready[n..2n)} (the generation is the ticket counter's, which runs over two
+     * solves' tickets and is set back to 0 by the group drawing the last), each row sets its entry of the other half
+     * back to NaN for the next solve, and publishes its value in this half (a NaN result as +infinity) and in
+     * {@code x}. Both halves hold NaN and the ticket 0 before the first solve. A lane keeps the inputs it has seen
+     * published and reloads only the missing ones. Waiting is the pass
      * itself ({@code spin == 0}: every unfinished row reloads its inputs each round), or ({@code spin == 1}, work-groups
      * of 32 only) lane 0 spinning between passes on the missing input latest in {@code order} among those of earlier
      * blocks, as in {@link #syncFreeWarpRows}, or ({@code spin == 2}) each lane spinning on its own missing inputs of
@@ -561,17 +566,32 @@ public final class SolverKernels {
     @Kernel
     public static void syncFreeLaneRows(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
                                         @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
-                                        IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir, int part, int unit,
-                                        int lanes, int spin) {
-        int[] block = ctx.allocateIntLocalArray(4);
+                                        DoubleArray ready, IntArray ticket, @ReadOnly IntArray order, @ReadOnly IntArray pos, int n, int dir,
+                                        int part, int unit, int lanes, int spin) {
+        int[] block = ctx.allocateIntLocalArray(5);
+        int rowsPerGroup = ctx.localGroupSizeX / lanes;
+        int groups = (n + rowsPerGroup - 1) / rowsPerGroup;
         if (ctx.localIdx == 0) {
-            block[0] = ctx.atomicAdd(ticket, 0, 1);
+            // tickets 0..groups-1 are one solve (generation 0), groups..2 groups-1 the next (generation 1); the group
+            // that draws the last ticket of generation 1 draws after every other group of its launch, and sets the
+            // counter back to 0 for the launch after it
+            int t = ctx.atomicAdd(ticket, 0, 1);
+            int g = t >= groups ? 1 : 0;
+            if (t == 2 * groups - 1) {
+                ctx.atomicAdd(ticket, 0, -2 * groups);
+            }
+            block[0] = t - g * groups;
             block[1] = 0;
             block[2] = 0;
             block[3] = 0;
+            block[4] = g;
         }
         ctx.localBarrier();
-        int first = block[0] * (ctx.localGroupSizeX / lanes);
+        int first = block[0] * rowsPerGroup;
+        // this solve's values-as-flags are ready[base..base+n), NaN until published; the other half, used by the
+        // previous solve (finished: launches of one queue run in order), is set back to NaN here for the next one
+        int base = block[4] * n;
+        int other = n - base;
         int wide = ctx.localGroupSizeX > 32 ? 1 : 0;
         int round = 0;
         int sub = ctx.localIdx % lanes;
@@ -582,6 +602,9 @@ public final class SolverKernels {
         int end = k < n ? rowPtr.get(i + 1) : 0;
         double bi = b.get(i);
         double d = unit == 1 ? 1.0 : val.get(diagPos.get(i));
+        if (k < n && sub == 0) {
+            ready.set(other + i, Double.NaN);
+        }
         // a row of at most 2 * lanes entries: each lane's two entries (column, value, old value, position) read once,
         // here, so a pass issues only the two volatile loads of x, back to back
         int fits = end - start <= 2 * lanes ? 1 : 0;
@@ -603,6 +626,10 @@ public final class SolverKernels {
         // flight, few instructions a round trip
         boolean wait0 = spin == 2 && take0 && before0 && p0 < first;
         boolean wait1 = spin == 2 && take1 && before1 && p1 < first;
+        // the new values of the lane's two entries, NaN until seen published (entries that need none hold 0): a pass
+        // reloads only those still missing, so a waiting row's pass costs as many loads as it has inputs left
+        double xNew0 = take0 && before0 ? Double.NaN : 0.0;
+        double xNew1 = take1 && before1 ? Double.NaN : 0.0;
         int done = k < n ? 0 : 1;
         int left = ctx.subgroupReduceAdd(1 - done);
         if (wide == 1) {
@@ -620,16 +647,20 @@ public final class SolverKernels {
             int missing = 0;
             int latest = -1;
             if (done == 0 && fits == 1) {
-                double xNew0 = ctx.volatileLoad(x, j0);
-                double xNew1 = ctx.volatileLoad(x, j1);
+                if (xNew0 != xNew0) {
+                    xNew0 = ctx.volatileLoad(ready, base + j0);
+                }
+                if (xNew1 != xNew1) {
+                    xNew1 = ctx.volatileLoad(ready, base + j1);
+                }
                 while (wait0 && xNew0 != xNew0) {
-                    xNew0 = ctx.volatileLoad(x, j0);
+                    xNew0 = ctx.volatileLoad(ready, base + j0);
                 }
                 while (wait1 && xNew1 != xNew1) {
-                    xNew1 = ctx.volatileLoad(x, j1);
+                    xNew1 = ctx.volatileLoad(ready, base + j1);
                 }
-                boolean miss0 = take0 && before0 && xNew0 != xNew0;
-                boolean miss1 = take1 && before1 && xNew1 != xNew1;
+                boolean miss0 = xNew0 != xNew0;
+                boolean miss1 = xNew1 != xNew1;
                 missing = (miss0 ? 1 : 0) + (miss1 ? 1 : 0);
                 latest = Math.max(miss0 ? p0 : -1, miss1 ? p1 : -1);
                 s = (take0 ? a0 * (before0 ? xNew0 : xPrev0) : 0.0) + (take1 ? a1 * (before1 ? xNew1 : xPrev1) : 0.0);
@@ -639,12 +670,12 @@ public final class SolverKernels {
                     int j = col.get(q);
                     boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
                     boolean before = dir == 1 ? j < i : j > i;
-                    double xNew = ctx.volatileLoad(x, j);
+                    double xNew = ctx.volatileLoad(ready, base + j);
                     double xPrev = xOld.get(j);
                     double a = val.get(q);
                     int pj = spin != 0 && take && before ? pos.get(j) : -1;
                     while (spin == 2 && take && before && pj < first && xNew != xNew) {
-                        xNew = ctx.volatileLoad(x, j);
+                        xNew = ctx.volatileLoad(ready, base + j);
                     }
                     boolean miss = take && before && xNew != xNew;
                     missing += miss ? 1 : 0;
@@ -663,7 +694,9 @@ public final class SolverKernels {
             if (done == 0 && missing == 0) {
                 if (sub == 0) {
                     double v = (bi - s) / d;
-                    ctx.volatileStore(x, i, v == v ? v : Double.POSITIVE_INFINITY);
+                    double published = v == v ? v : Double.POSITIVE_INFINITY;
+                    ctx.volatileStore(ready, base + i, published);
+                    x.set(i, published);
                 }
                 done = 1;
             }
@@ -689,12 +722,124 @@ public final class SolverKernels {
                 latest = Math.max(latest, ctx.shuffleXor(latest, 1));
                 if (ctx.subgroupLocalId() == 0 && latest >= 0) {
                     int w = order.get(latest);
-                    double xw = ctx.volatileLoad(x, w);
+                    double xw = ctx.volatileLoad(ready, base + w);
                     while (xw != xw) {
-                        xw = ctx.volatileLoad(x, w);
+                        xw = ctx.volatileLoad(ready, base + w);
                     }
                 }
             }
+        }
+    }
+
+    /** Rows a solve by {@link #walkLevels} may keep in local memory (32 KB in fp64). */
+    public static final int LOCAL_ROWS = 4096;
+
+    /**
+     * A whole triangular solve or sweep in one work-group: the levels {@code order[groupPtr[l]..groupPtr[l + 1])} one
+     * after another with a barrier between them, as {@link #sweepChain}, for matrices whose levels are narrow (the
+     * work-group holds a level's rows), where a sync-free solve pays a round trip through L2 per level and a level-set
+     * solve a launch. With {@code inLocal == 1} (at most {@link #LOCAL_ROWS} rows) the new values are also kept in
+     * local memory ({@code xs[i]}), so a row reads its inputs of earlier levels at local-memory latency; else from
+     * {@code x}, written by this work-group before a barrier. Each work-item's first row of the next level (its
+     * position, extent, {@code b[i]}, diagonal and first four entries' columns and values) is loaded before the
+     * barrier, while other rows still compute, so after it a row of at most four entries waits only on its inputs'
+     * loads. The extent and diagonal position come by position in the level order ({@code startAt[k]},
+     * {@code endAt[k]}, {@code diagAt[k]}: {@code rowPtr[order[k]]}, {@code rowPtr[order[k] + 1]},
+     * {@code diagPos[order[k]]}), so that prefetch is two rounds of independent loads, not a chain of three. Rows read new values for columns before them in the sweep ({@code j < i} when {@code dir == 1}, else
+     * {@code j > i}) and {@code xOld} for the others, as {@link #updateRow} with {@code part} and {@code unit}. No
+     * flags, no ticket, one launch. Grid: one work-group.
+     */
+    @Kernel
+    public static void walkLevels(KernelContext ctx, @ReadOnly IntArray rowPtr, @ReadOnly IntArray col, @ReadOnly DoubleArray val,
+                                  @ReadOnly IntArray diagPos, @ReadOnly DoubleArray b, @ReadOnly DoubleArray xOld, DoubleArray x,
+                                  @ReadOnly IntArray order, @ReadOnly IntArray groupPtr, @ReadOnly IntArray startAt, @ReadOnly IntArray endAt,
+                                  @ReadOnly IntArray diagAt, int levels, int dir, int part, int unit, int inLocal) {
+        double[] xs = ctx.allocateDoubleLocalArray(LOCAL_ROWS);
+        int lid = ctx.localIdx;
+        int size = ctx.localGroupSizeX;
+        // the work-item's first row of level 0 (entries past the row's end read as column i, value 0: never taken)
+        int lo = groupPtr.get(0);
+        int hi = levels > 0 ? groupPtr.get(1) : 0;
+        int k = lo + lid;
+        int i = order.get(k < hi ? k : 0);
+        int start = k < hi ? startAt.get(k) : 0;
+        int end = k < hi ? endAt.get(k) : 0;
+        double bi = k < hi ? b.get(i) : 0.0;
+        double d = k < hi && unit == 0 ? val.get(diagAt.get(k)) : 1.0;
+        int j0 = start < end ? col.get(start) : i;
+        int j1 = start + 1 < end ? col.get(start + 1) : i;
+        int j2 = start + 2 < end ? col.get(start + 2) : i;
+        int j3 = start + 3 < end ? col.get(start + 3) : i;
+        double a0 = start < end ? val.get(start) : 0.0;
+        double a1 = start + 1 < end ? val.get(start + 1) : 0.0;
+        double a2 = start + 2 < end ? val.get(start + 2) : 0.0;
+        double a3 = start + 3 < end ? val.get(start + 3) : 0.0;
+        for (int l = 0; l < levels; l++) {
+            if (k < hi) {
+                boolean t0 = part == 0 ? j0 != i : part == 1 ? j0 < i : j0 > i;
+                boolean t1 = part == 0 ? j1 != i : part == 1 ? j1 < i : j1 > i;
+                boolean t2 = part == 0 ? j2 != i : part == 1 ? j2 < i : j2 > i;
+                boolean t3 = part == 0 ? j3 != i : part == 1 ? j3 < i : j3 > i;
+                boolean n0 = dir == 1 ? j0 < i : j0 > i;
+                boolean n1 = dir == 1 ? j1 < i : j1 > i;
+                boolean n2 = dir == 1 ? j2 < i : j2 > i;
+                boolean n3 = dir == 1 ? j3 < i : j3 > i;
+                double v0 = t0 ? (n0 ? (inLocal == 1 ? xs[j0] : x.get(j0)) : xOld.get(j0)) : 0.0;
+                double v1 = t1 ? (n1 ? (inLocal == 1 ? xs[j1] : x.get(j1)) : xOld.get(j1)) : 0.0;
+                double v2 = t2 ? (n2 ? (inLocal == 1 ? xs[j2] : x.get(j2)) : xOld.get(j2)) : 0.0;
+                double v3 = t3 ? (n3 ? (inLocal == 1 ? xs[j3] : x.get(j3)) : xOld.get(j3)) : 0.0;
+                double s = bi - a0 * v0 - a1 * v1 - a2 * v2 - a3 * v3;
+                for (int q = start + 4; q < end; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != i : part == 1 ? j < i : j > i;
+                    boolean before = dir == 1 ? j < i : j > i;
+                    if (take) {
+                        s -= val.get(q) * (before ? (inLocal == 1 ? xs[j] : x.get(j)) : xOld.get(j));
+                    }
+                }
+                double v = s / d;
+                if (inLocal == 1) {
+                    xs[i] = v;
+                }
+                x.set(i, v);
+            }
+            // rows of level l beyond the first one a work-item holds (levels wider than the work-group)
+            for (int kk = k + size; kk < hi; kk += size) {
+                int ii = order.get(kk);
+                double s = b.get(ii);
+                int e = rowPtr.get(ii + 1);
+                for (int q = rowPtr.get(ii); q < e; q++) {
+                    int j = col.get(q);
+                    boolean take = part == 0 ? j != ii : part == 1 ? j < ii : j > ii;
+                    boolean before = dir == 1 ? j < ii : j > ii;
+                    if (take) {
+                        s -= val.get(q) * (before ? (inLocal == 1 ? xs[j] : x.get(j)) : xOld.get(j));
+                    }
+                }
+                double v = unit == 1 ? s : s / val.get(diagPos.get(ii));
+                if (inLocal == 1) {
+                    xs[ii] = v;
+                }
+                x.set(ii, v);
+            }
+            // the next level's first row, loaded before the barrier (nothing in it depends on this level's values)
+            lo = hi;
+            hi = l + 2 <= levels ? groupPtr.get(l + 2) : lo;
+            k = lo + lid;
+            i = order.get(k < hi ? k : 0);
+            start = k < hi ? startAt.get(k) : 0;
+            end = k < hi ? endAt.get(k) : 0;
+            bi = k < hi ? b.get(i) : 0.0;
+            d = k < hi && unit == 0 ? val.get(diagAt.get(k)) : 1.0;
+            j0 = start < end ? col.get(start) : i;
+            j1 = start + 1 < end ? col.get(start + 1) : i;
+            j2 = start + 2 < end ? col.get(start + 2) : i;
+            j3 = start + 3 < end ? col.get(start + 3) : i;
+            a0 = start < end ? val.get(start) : 0.0;
+            a1 = start + 1 < end ? val.get(start + 1) : 0.0;
+            a2 = start + 2 < end ? val.get(start + 2) : 0.0;
+            a3 = start + 3 < end ? val.get(start + 3) : 0.0;
+            ctx.localBarrier();
         }
     }
 
