@@ -22,8 +22,10 @@ for d in "$B"/tests/*/; do
   if [ -n "${MODULES:-}" ] && [[ " $MODULES " != *" $m "* ]]; then continue; fi
   dirs+=("$d")
 done
-# A module whose tests outlast the cap alone runs as two JVMs: the classes matching its SPLIT regex, and the rest.
-declare -A SPLIT=([sparse]='dev\.squall\.sparse\.(sgd|solve)\..*' [bench]='.*SquallCommandExamplesTest')
+# A module whose tests outlast the cap alone runs as several JVMs: one per regex of its SPLIT list (classes matching
+# it), and one for the rest.
+declare -A SPLIT=([sparse]='dev\.squall\.sparse\.sgd\..* dev\.squall\.sparse\.solve\..*' [bench]='.*SquallCommandExamplesTest'
+                  [hmatrix]='dev\.squall\.hmatrix\.h2\..*' [permanent]='.*PermanentAccuracyTest')
 # launch NAME DIR FILTER...: one JVM running DIR's tests (but the tagged ones) into /tmp/check-NAME.txt
 launch() {
   local name=$1 dir=$2; shift 2
@@ -36,9 +38,13 @@ names=()
 for d in "${dirs[@]}"; do
   m=$(basename "$d")
   if [ -n "${SPLIT[$m]:-}" ]; then
-    launch "$m-a" "${d%/}" --include-classname "${SPLIT[$m]}"
-    launch "$m-b" "${d%/}" --exclude-classname "${SPLIT[$m]}"
-    names+=("$m-a" "$m-b")
+    rest=(); i=0; set -f   # the regexes are words, not file patterns
+    for re in ${SPLIT[$m]}; do
+      i=$((i + 1)); launch "$m-$i" "${d%/}" --include-classname "$re"
+      names+=("$m-$i"); rest+=(--exclude-classname "$re")
+    done
+    set +f; launch "$m-rest" "${d%/}" "${rest[@]}"
+    names+=("$m-rest")
   else
     launch "$m" "${d%/}"
     names+=("$m")

@@ -210,7 +210,8 @@ class PermanentAccuracyTest {
     @Test
     void deviceSweepsAreWithinTheirDeviceEstimate() {
         int ran = 0, onDevice = 0;
-        for (dev.squall.tasks.runtime.Device d : dev.squall.tasks.runtime.testing.TestDevices.all()) {
+        java.util.List<dev.squall.tasks.runtime.Device> devices = dev.squall.tasks.runtime.testing.TestDevices.all();
+        for (dev.squall.tasks.runtime.Device d : devices) {
             boolean jvm = d.info().type() == dev.squall.tasks.runtime.DeviceType.JVM;
             for (SquareMatrix a : java.util.List.of(RegressionMatrices.sparse(21, 4), RegressionMatrices.banded(20, 3),
                     dev.squall.permanent.RandomSquareMatrices.erdosRenyi(22, 0.5, 6), dev.squall.permanent.RandomSquareMatrices.erdosRenyi(21, 0.3, 2))) {
@@ -226,7 +227,7 @@ class PermanentAccuracyTest {
                 }
             }
         }
-        assertEquals(16, ran);
+        assertEquals(8 * devices.size(), ran, "four matrices by two methods on each of " + devices.size() + " devices");
         assertTrue(onDevice > 0 || System.getenv("SQUALL_REQUIRE_OPENCL") == null, "SQUALL_REQUIRE_OPENCL is set but no OpenCL device ran the test");
     }
 
