@@ -4,8 +4,7 @@
 #   ./scripts/bundle            # here: builds dist/squall-bundle.tar.gz
 #   on the GPU host, from the repository root:   bash bench/gpu/ksumf-final.sh      (about 120 s)
 # Steps: the first call in a fresh process with an empty kernel cache (NVRTC builds the module) and then with the
-# cached build (every later process); fp32 and fp64 dense, two processes each, --verify on 100 rows, and one each of
-# fp64 on the tensor cores (-Dsquall.ksum.fp64=mma); PyTorch chunked
+# cached build (every later process); fp32 and fp64 dense, two processes each, --verify on 100 rows; PyTorch chunked
 # (cdist, exp, matrix-vector product on 2048-row chunks) on 10^5 targets x 10^6 sources (its rate; 10^12 pairs take
 # 10x its time), fp32 and fp64; Nsight Compute on one launch of the fp32 split kernel (--clock-control none); then, if
 # the budget allows, GaussSumKernelsTest through gpu-check (CUDA and NVIDIA OpenCL).
@@ -44,7 +43,6 @@ for round in 1 2; do
   run 25 "fp32" "" "--precision fp32 --repeat 3 --verify --sample 100"
   run 30 "fp64" "" "--precision fp64 --repeat 2 --verify --sample 100"
 done
-run 30 "fp64 fp64=mma" "SQUALL_JAVA_OPTS=-Dsquall.ksum.fp64=mma" "--precision fp64 --repeat 2 --verify --sample 100"
 run 20 "first call fp32, cached build" "" "--precision fp32 --repeat 1"
 rm -rf "$COLD"
 step 20 "torch peer fp32" bash -c "PYTHONUNBUFFERED=1 python3 bench/peers/torch_ksum.py --n 1000000 --m 100000 --precision fp32 --reps 1 >> \"$T\" 2>> \"$L\""

@@ -35,8 +35,6 @@ public final class GaussSumKernelsF64 {
      * constant trip count, four sources an iteration.
      */
     static final int SPLIT_STAGE = 128;
-    /** Targets a sub-group of {@link #gaussExpandedSplitMma3}: the 16 rows of one {@code m16n8k4} tile. */
-    static final int MMA_TARGETS = 16;
     /** Squared scaled distance from the centre beyond which a staged source counts as far ({@link #gaussExpandedSplit3}). */
     private static final double FAR = 0.9e6;
     /** Taylor coefficients of {@code 2^r = sum (r ln 2)^n / n!}, n = 1..4. */
@@ -314,115 +312,6 @@ public final class GaussSumKernelsF64 {
             if (i < tileEnd) {
                 partials.set(seg * m + i, acc[t] + part[t]);
             }
-        }
-    }
-
-    /**
-     * {@link #gaussExpandedSplit3} with the inner exponents on the FP64 tensor cores: for 16 targets (rows) and 8
-     * sources (columns), {@code E = A V} with {@code A(t, .) = (u_t, 1)} and {@code V(., j) = (v_j, B_j)} is one
-     * {@link KernelContext#mma16x8x4} (K = 4: the three coordinates and the constant), so a pair costs
-     * {@link #exp2Fine} and the multiply-add of the sum on the fp64 pipe (eight operations instead of eleven). Each
-     * sub-group serves {@link #MMA_TARGETS} targets; lane {@code l} holds the exponents of targets {@code l / 4} and
-     * {@code l / 4 + 8} (of its sub-group) against sources {@code 2 (l % 4)} and {@code 2 (l % 4) + 1} of each block of
-     * eight, sums them per aligned block of {@link KernelSumKernelsF64#PARTIAL} sources, and the four lanes of a quad
-     * add their sums at the end. Sources are staged {@link #SPLIT_STAGE} a barrier, padded with zero weights.
-     */
-    @Kernel
-    @LaunchBounds(maxGroupSize = 128, minGroupsPerUnit = 8)
-    public static void gaussExpandedSplitMma3(KernelContext ctx, @ReadOnly DoubleArray x, @ReadOnly DoubleArray y, @ReadOnly DoubleArray b,
-            @NoAlias DoubleArray partials, @ReadOnly DoubleArray centres, @ReadOnly DoubleArray fineTable, int m, int n, int chunk,
-            int splits, double scale) {
-        double[] ys = ctx.allocateDoubleLocalArray(4 * SPLIT_STAGE);
-        double[] bs = ctx.allocateDoubleLocalArray(SPLIT_STAGE);
-        double[] table = ctx.allocateDoubleLocalArray(FINE_TABLE);
-        int lid = ctx.localIdx;
-        int w = ctx.localGroupSizeX;
-        int g = ctx.groupIdx;
-        for (int h = lid; h < FINE_TABLE; h += w) {
-            table[h] = fineTable.get(h);
-        }
-        int lane = lid & 31;
-        int fr = lane >> 2;
-        int fq = lane & 3;
-        int seg = g % splits;
-        int i0 = (g / splits) * (w / 32 * MMA_TARGETS) + (lid >> 5) * MMA_TARGETS + fr;
-        int i1 = i0 + 8;
-        double c0 = centres.get(0);
-        double c1 = centres.get(1);
-        double c2 = centres.get(2);
-        // this lane's entries of A: coordinate fq of targets i0 and i1, or the 1 that multiplies B_j
-        double a0 = fq == 3 ? 1.0 : 0.0;
-        double a1 = fq == 3 ? 1.0 : 0.0;
-        if (fq < 3 && i0 < m) {
-            a0 = 2.0 * KernelMath.fma(scale, x.get(3 * i0 + fq), -centres.get(fq));
-        }
-        if (fq < 3 && i1 < m) {
-            a1 = 2.0 * KernelMath.fma(scale, x.get(3 * i1 + fq), -centres.get(fq));
-        }
-        double acc0 = 0.0;
-        double acc1 = 0.0;
-        double part0 = 0.0;
-        double part1 = 0.0;
-        int s0 = seg * chunk;
-        int s1 = Math.min(n, s0 + chunk);
-        for (int t0 = s0; t0 < s1; t0 += SPLIT_STAGE) {
-            for (int h = lid; h < SPLIT_STAGE; h += w) {
-                int j = t0 + h;
-                double v0 = 0.0;
-                double v1 = 0.0;
-                double v2 = 0.0;
-                double vb = 0.0;
-                double wj = 0.0;
-                if (j < s1) {
-                    v0 = scale * y.get(3 * j) - c0;
-                    v1 = scale * y.get(3 * j + 1) - c1;
-                    v2 = scale * y.get(3 * j + 2) - c2;
-                    vb = -(v0 * v0 + v1 * v1 + v2 * v2);
-                    if (-vb > FAR) {
-                        v0 = 0.0;
-                        v1 = 0.0;
-                        v2 = 0.0;
-                        vb = -2048.0;
-                    }
-                    wj = b.get(j);
-                }
-                ys[4 * h] = v0;
-                ys[4 * h + 1] = v1;
-                ys[4 * h + 2] = v2;
-                ys[4 * h + 3] = vb;
-                bs[h] = wj;
-            }
-            ctx.localBarrier();
-            int len = Math.min(SPLIT_STAGE, s1 - t0);
-            for (@Unroll(2) int j0 = 0; j0 < len; j0 += 8) {
-                double[] e = new double[4];
-                ctx.mma16x8x4(a0, a1, ys[4 * (j0 + fr) + fq], e, 0);
-                double w0 = bs[j0 + 2 * fq];
-                double w1 = bs[j0 + 2 * fq + 1];
-                part0 = KernelMath.fma(exp2Fine(e[0], table), w0, part0);
-                part0 = KernelMath.fma(exp2Fine(e[1], table), w1, part0);
-                part1 = KernelMath.fma(exp2Fine(e[2], table), w0, part1);
-                part1 = KernelMath.fma(exp2Fine(e[3], table), w1, part1);
-            }
-            if ((t0 + SPLIT_STAGE) % KernelSumKernelsF64.PARTIAL == 0) {
-                acc0 += part0;
-                part0 = 0.0;
-                acc1 += part1;
-                part1 = 0.0;
-            }
-            ctx.localBarrier();
-        }
-        acc0 += part0;
-        acc1 += part1;
-        acc0 += ctx.shuffleXor(acc0, 1);
-        acc0 += ctx.shuffleXor(acc0, 2);
-        acc1 += ctx.shuffleXor(acc1, 1);
-        acc1 += ctx.shuffleXor(acc1, 2);
-        if (fq == 0 && i0 < m) {
-            partials.set(seg * m + i0, acc0);
-        }
-        if (fq == 0 && i1 < m) {
-            partials.set(seg * m + i1, acc1);
         }
     }
 

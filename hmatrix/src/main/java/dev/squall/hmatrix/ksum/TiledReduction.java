@@ -125,7 +125,7 @@ final class TiledReduction implements AutoCloseable {
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, centres);
             }
             if (expansion.dense() && dim == 3 && DenseSplit.ENABLED) {
-                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, DenseSplit.FMA_SHARE, DenseSplit.FP64_MMA,
+                DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, DenseSplit.FMA_SHARE,
                         device.info().computeUnits());
             } else if (wide) {
                 g.task("sum", eg, GaussSumKernelsF32::gaussExpandedDense3, new KernelContext(), (FloatArray) x, (FloatArray) y, (FloatArray) b,
@@ -191,11 +191,6 @@ final class TiledReduction implements AutoCloseable {
          * the H100 at 10^6, bench/results/h100/hmatrix/2026-11-25-ksumf-midpoint).
          */
         static final int FMA_SHARE = fmaShare(System.getProperty("squall.ksum.fmaShare", "1/8"));
-        /**
-         * fp64 inner exponents on the FP64 tensor cores ({@link GaussSumKernelsF64#gaussExpandedSplitMma3}):
-         * {@code squall.ksum.fp64=mma}; {@code fma} (the default) runs {@link GaussSumKernelsF64#gaussExpandedSplit3}.
-         */
-        static final boolean FP64_MMA = "mma".equals(System.getProperty("squall.ksum.fp64", "fma"));
         /** Fewest sources a segment. */
         static final int MIN_CHUNK = 4096;
 
@@ -260,17 +255,15 @@ final class TiledReduction implements AutoCloseable {
 
         /**
          * Adds the split kernel and the combination to {@code g}: {@code a = K b} for the whole clouds; {@code fmaShare}
-         * picks the fp32 exponentials on the FMA pipe, {@code mma} the fp64 kernel on the tensor cores; {@code units} is
+         * picks the fp32 exponentials on the FMA pipe; {@code units} is
          * the device's multiprocessor count (0: unknown), for the number of segments.
          */
         static void add(TaskGraph g, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a, KernelArray centres,
-                float scale32, double scale, int fmaShare, boolean mma, int units) {
+                float scale32, double scale, int fmaShare, int units) {
             int m = Math.toIntExact(x.getSizeLong() / 3), n = Math.toIntExact(y.getSizeLong() / 3);
             boolean f32 = p == Precision.FP32;
             int local = f32 ? LOCAL_F32 : LOCAL_F64;
-            if (!f32 && mma && local % 32 != 0) throw new IllegalArgumentException("squall.ksum.local=" + local + ": the tensor-core kernel needs a multiple of 32");
-            int tileWidth = f32 ? local * GaussSumKernelsF32.DENSE_TARGETS
-                    : mma ? local / 32 * GaussSumKernelsF64.MMA_TARGETS : local * GaussSumKernelsF64.TARGETS;
+            int tileWidth = f32 ? local * GaussSumKernelsF32.DENSE_TARGETS : local * GaussSumKernelsF64.TARGETS;
             int tiles = Math.max(1, (m + tileWidth - 1) / tileWidth);
             // work-groups resident on a multiprocessor: 64 registers a work-item (the kernels' launch bound), at most 32 groups
             int[] sc = segments(m, n, tiles, ITEMS / local, (long) units * Math.min(32, 1024 / local));
@@ -286,13 +279,8 @@ final class TiledReduction implements AutoCloseable {
             } else {
                 DoubleArray table = DoubleArray.fromArray(GaussSumKernelsF64.fineTable());
                 g.transferToDevice(DataTransferMode.FIRST_EXECUTION, table);
-                if (mma) {
-                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplitMma3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
-                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
-                } else {
-                    g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
-                            (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
-                }
+                g.task("sum", grid, GaussSumKernelsF64::gaussExpandedSplit3, new KernelContext(), (DoubleArray) x, (DoubleArray) y,
+                        (DoubleArray) b, (DoubleArray) partials, (DoubleArray) centres, table, m, n, chunk, splits, scale);
                 g.task("combine", each, GaussSumKernelsF64::combineSplits, new KernelContext(), (DoubleArray) x, (DoubleArray) partials,
                         (DoubleArray) a, (DoubleArray) centres, m, splits, scale);
             }
@@ -304,9 +292,9 @@ final class TiledReduction implements AutoCloseable {
      * centre {@code centres} (three values in the precision): for tests of each variant.
      */
     static TiledReduction denseSplit(Device device, Precision p, KernelArray x, KernelArray y, KernelArray b, KernelArray a,
-            KernelArray centres, double scale, int fmaShare, boolean mma) {
+            KernelArray centres, double scale, int fmaShare) {
         TaskGraph g = new TaskGraph("ksum-split").transferToDevice(DataTransferMode.FIRST_EXECUTION, x, y, b, centres);
-        DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, fmaShare, mma, device.info().computeUnits());
+        DenseSplit.add(g, p, x, y, b, a, centres, (float) scale, scale, fmaShare, device.info().computeUnits());
         g.transferToHost(DataTransferMode.EVERY_EXECUTION, a);
         return new TiledReduction(new ExecutionPlan(g.snapshot()).withDevice(device).withProfiler(true), a);
     }

@@ -105,22 +105,20 @@ class GaussSumKernelsTest {
     }
 
     static Stream<Arguments> splitVariants() {
-        // device, precision, fp32 exponentials on the FMA pipe, fp64 on the tensor cores
+        // device, precision, fp32 exponentials on the FMA pipe
         return KernelSumTest.devices().stream().flatMap(d -> Stream.of(
-                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_ONE_OF_EIGHT, false),
-                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_THREE_OF_SIXTEEN, false),
-                Arguments.of(d, Precision.FP64, 0, false),
-                Arguments.of(d, Precision.FP64, 0, true)));
+                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_ONE_OF_EIGHT),
+                Arguments.of(d, Precision.FP32, GaussSumKernelsF32.FMA_SHARE_THREE_OF_SIXTEEN),
+                Arguments.of(d, Precision.FP64, 0)));
     }
 
     /**
-     * Each variant of the split kernels (fp32: 1 of 8 or 3 of 16 exponentials on the FMA pipe; fp64: FMA or tensor
-     * cores) against the plain fp64 Java sum, on counts that are not multiples of the tiles or stages (full stages and a
+     * Each variant of the split kernels (fp32: 1 of 8 or 3 of 16 exponentials on the FMA pipe; fp64) against the plain fp64 Java sum, on counts that are not multiples of the tiles or stages (full stages and a
      * partial last one), signed weights, several segments, and targets off the centre in every direction.
      */
-    @ParameterizedTest(name = "{0} {1} fmaShare={2} mma={3}")
+    @ParameterizedTest(name = "{0} {1} fmaShare={2}")
     @MethodSource("splitVariants")
-    void everySplitKernelVariantMatchesJavaReference(Device device, Precision p, int fmaShare, boolean mma) {
+    void everySplitKernelVariantMatchesJavaReference(Device device, Precision p, int fmaShare) {
         int m = 707, n = 9301;
         PointSet x = cube(m, -0.5, 1.0, 21), y = cube(n, -0.5, 1.0, 22);
         double[] b = new SplittableRandom(23).doubles(n, -0.3, 1).toArray();
@@ -128,7 +126,7 @@ class GaussSumKernelsTest {
         assertTrue(TiledReduction.DenseSplit.segments(m, n, 1, TiledReduction.DenseSplit.ITEMS / 32)[0] > 1, "more than one segment");
         double[] got;
         try (TiledReduction r = TiledReduction.denseSplit(device, p, p.fromDoubles(x.coordinates()), p.fromDoubles(y.coordinates()),
-                p.fromDoubles(b), p.allocate(m), p.fromDoubles(new double[3]), scale, fmaShare, mma)) {
+                p.fromDoubles(b), p.allocate(m), p.fromDoubles(new double[3]), scale, fmaShare)) {
             r.run();
             got = r.result(m);
         }
