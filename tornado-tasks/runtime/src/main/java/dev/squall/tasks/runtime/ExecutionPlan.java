@@ -142,9 +142,9 @@ public final class ExecutionPlan implements AutoCloseable {
             nq.synchronize();
             if (marks != null) {
                 for (DeviceEvent m : marks) m.await(); // failures a device reports at events (the JVM's kernels)
-                toDev = marks[1].millisSince(marks[0]);
-                kern = marks[2].millisSince(marks[1]);
-                toHost = marks[3].millisSince(marks[2]);
+                toDev = phase(marks[0], marks[1]);
+                kern = phase(marks[1], marks[2]);
+                toHost = phase(marks[2], marks[3]);
             }
         } finally {
             if (marks != null) for (DeviceEvent m : marks) if (m != null) m.release();
@@ -220,9 +220,9 @@ public final class ExecutionPlan implements AutoCloseable {
                 if (failure != null) throw failure;
                 double toDev = Double.NaN, kern = Double.NaN, toHost = Double.NaN;
                 if (marks != null) {
-                    toDev = marks[1].millisSince(marks[0]);
-                    kern = marks[2].millisSince(marks[1]);
-                    toHost = marks[3].millisSince(marks[2]);
+                    toDev = phase(marks[0], marks[1]);
+                    kern = phase(marks[1], marks[2]);
+                    toHost = phase(marks[2], marks[3]);
                 }
                 return new ExecutionResult(this, new Profile(compile, toDev, kern, toHost, (System.nanoTime() - t0) / 1e3));
             } finally {
@@ -458,5 +458,14 @@ public final class ExecutionPlan implements AutoCloseable {
         public void release() {
             if (bound != null) bound.release();
         }
+    }
+
+    /**
+     * Device time between two markers of one in-order queue. The later marker cannot end first, but PoCL stamps marker
+     * events on the host when it sees them complete, so two markers a few microseconds apart may come out in the wrong
+     * order: such an interval is no measurable time, 0.
+     */
+    private static double phase(DeviceEvent earlier, DeviceEvent later) {
+        return Math.max(0.0, later.millisSince(earlier));
     }
 }
