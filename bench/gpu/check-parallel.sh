@@ -24,7 +24,7 @@ for d in "$B"/tests/*/; do
 done
 # A module whose tests outlast the cap alone runs as several JVMs: one per regex of its SPLIT list (classes matching
 # it), and one for the rest.
-declare -A SPLIT=([sparse]='dev\.squall\.sparse\.sgd\..* dev\.squall\.sparse\.solve\..*' [bench]='.*SquallCommandExamplesTest'
+declare -A SPLIT=([sparse]='dev\.squall\.sparse\.sgd\..* .*SyncFreeSolveTest dev\.squall\.sparse\.solve\.(?!SyncFreeSolveTest).*' [bench]='.*SquallCommandExamplesTest'
                   [hmatrix]='dev\.squall\.hmatrix\.h2\..*' [permanent]='.*PermanentAccuracyTest')
 # launch NAME DIR FILTER...: one JVM running DIR's tests (but the tagged ones) into /tmp/check-NAME.txt
 launch() {
