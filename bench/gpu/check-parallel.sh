@@ -26,43 +26,36 @@ done
 # it), and one for the rest.
 declare -A SPLIT=([sparse]='dev\.squall\.sparse\.sgd\..* .*SyncFreeSolveTest dev\.squall\.sparse\.solve\.(?!SyncFreeSolveTest).*' [bench]='.*SquallCommandExamplesTest'
                   [hmatrix]='dev\.squall\.hmatrix\.h2\..*' [permanent]='.*PermanentAccuracyTest')
-# launch NAME DIR FILTER...: one JVM running DIR's tests (but the tagged ones) into /tmp/check-NAME.txt
+# launch NAME SELECTION...: one JVM running the tests the JUnit console's SELECTION arguments name, into /tmp/check-NAME.txt
 launch() {
-  local name=$1 dir=$2; shift 2
+  local name=$1; shift
   ( timeout "${MODULE_TIMEOUT:-420}" "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -XX:ErrorFile="/tmp/hs_err-$name.log" \
-      -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" --scan-class-path "$dir" \
-      --exclude-tag module-path --exclude-tag source-tree "$@" > "/tmp/check-$name.txt" 2>&1
+      -jar "$console" execute --disable-banner --disable-ansi-colors --details=tree --class-path "$cp" "$@" > "/tmp/check-$name.txt" 2>&1
     echo "exit $? after $((SECONDS - start)) s" >> "/tmp/check-$name.txt" ) &
 }
+untagged=(--exclude-tag module-path --exclude-tag source-tree)
 names=()
 for d in "${dirs[@]}"; do
   m=$(basename "$d")
   if [ -n "${SPLIT[$m]:-}" ]; then
     rest=(); i=0; set -f   # the regexes are words, not file patterns
     for re in ${SPLIT[$m]}; do
-      i=$((i + 1)); launch "$m-$i" "${d%/}" --include-classname "$re"
+      i=$((i + 1)); launch "$m-$i" --scan-class-path "${d%/}" "${untagged[@]}" --include-classname "$re"
       names+=("$m-$i"); rest+=(--exclude-classname "$re")
     done
-    set +f; launch "$m-rest" "${d%/}" "${rest[@]}"
+    set +f; launch "$m-rest" --scan-class-path "${d%/}" "${untagged[@]}" "${rest[@]}"
     names+=("$m-rest")
   else
-    launch "$m" "${d%/}"
+    launch "$m" --scan-class-path "${d%/}" "${untagged[@]}"
     names+=("$m")
   fi
 done
 if [ -n "${CLASSES:-}" ]; then
   sel=(); for c in $CLASSES; do sel+=(--select-class "$c"); done
-  ( timeout 420 "$B/runtime/bin/java" --enable-native-access=ALL-UNNAMED -Xss4m -jar "$console" execute --disable-banner \
-      --disable-ansi-colors --details=tree --class-path "$cp" "${sel[@]}" > /tmp/check-classes.txt 2>&1
-    echo "exit $? after $((SECONDS - start)) s" >> /tmp/check-classes.txt ) &
+  launch classes "${sel[@]}"
+  names+=(classes)
 fi
 wait
-if [ -n "${CLASSES:-}" ]; then
-  { echo "== classes $CLASSES: $(tail -1 /tmp/check-classes.txt)"
-    grep -E "tests (successful|failed|aborted)" /tmp/check-classes.txt
-    grep -E "✘" /tmp/check-classes.txt | head -15
-  } >> "$OUT/summary.txt"
-fi
 for m in "${names[@]}"; do
   { echo "== module $m: $(tail -1 "/tmp/check-$m.txt")"
     grep -E "tests (successful|failed|aborted)" "/tmp/check-$m.txt"
