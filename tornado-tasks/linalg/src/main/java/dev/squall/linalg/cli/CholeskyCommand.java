@@ -84,8 +84,8 @@ public final class CholeskyCommand implements SquallSubcommand {
 
     @Option(names = "--lookahead", negatable = true, description = "one matrix: factor the next diagonal block on a second device queue while"
             + " the trailing update runs (events order the steps; the time spans both queues); on jvm too, which then runs the blocked kernels"
-            + " instead of the loop ones. Default: on for one matrix of n >= 4096 on a GPU without --profile (on the H100, n = 16384:"
-            + " 56.4 ms against 57.8 on one queue), else off")
+            + " instead of the loop ones. Default: on for one matrix of n >= 4096 on a GPU without --profile, else off; --no-lookahead"
+            + " runs one queue")
     Boolean lookaheadOption;
 
     @Option(names = "--rest-groups", paramLabel = "G", defaultValue = "0",
