@@ -3,6 +3,7 @@ package dev.squall.permanent.codegen;
 import dev.squall.permanent.numeric.KahanSum;
 import dev.squall.permanent.gray.ProgressListener;
 import dev.squall.permanent.gray.NijenhuisWilf;
+import dev.squall.permanent.kernel.KeptPlans;
 import dev.squall.permanent.kernel.LaunchPlan;
 import dev.squall.permanent.matrix.SquareMatrix;
 import dev.squall.tasks.api.DoubleArray;
@@ -130,7 +131,8 @@ public final class GeneratedKernelPermanent {
         java.util.List<LaunchPlan.Launch> launches = LaunchPlan.of(length, threads, MIN_STEPS_PER_ITEM);
         double deviceKernel = 0, transfer = 0;
         long k0 = System.nanoTime();
-        Resident r = Resident.take(device, kernel, threads, nGlob, local);
+        Resident r = Resident.KEPT.take(device, k -> k.kernel == kernel && k.threads == threads && k.globalRows == nGlob,
+                () -> new Resident(device, kernel, threads, nGlob, local));
         boolean kept = false;
         try {
             for (LaunchPlan.Launch l : launches) {
@@ -147,8 +149,8 @@ public final class GeneratedKernelPermanent {
             }
             kept = true;
         } finally {
-            if (kept) Resident.keep(device, r);
-            else r.release();
+            if (kept) Resident.KEPT.keep(device, r);
+            else Resident.KEPT.release(r);
         }
         double kernelSeconds = (System.nanoTime() - k0) / 1e9;
         return new Run((whole ? NijenhuisWilf.finalFactor(n) : 1.0) * total.value(), new double[] {total.sum(), total.compensation()}, generateMillis, built.inProcess() ? 0 : kernel.buildMillis(), built.inProcess() || kernel.fromCache(),
@@ -235,7 +237,7 @@ public final class GeneratedKernelPermanent {
      * copied), the launch words and the partials. A run of another kernel or size frees them first.
      */
     private static final class Resident {
-        private static final java.util.Map<String, Resident> BY_DEVICE = new java.util.HashMap<>();
+        static final KeptPlans<Resident> KEPT = new KeptPlans<>(r -> r.plan);
 
         final RuntimeKernel kernel;
         final int threads, globalRows;
@@ -255,34 +257,6 @@ public final class GeneratedKernelPermanent {
                     .transferToHost(DataTransferMode.EVERY_EXECUTION, partials);
             plan = new ExecutionPlan(graph.snapshot());
             plan.withDevice(device).withGrid("sweep", WorkerGrid.of(threads).withLocal(local)).withProfiler(true);
-        }
-
-        /** The kept buffers when they fit this run (removed from the map while in use), else new ones. */
-        static Resident take(Device device, RuntimeKernel kernel, int threads, int globalRows, int local) {
-            Resident r;
-            synchronized (BY_DEVICE) {
-                r = BY_DEVICE.remove(device.id());
-            }
-            if (r != null && r.kernel == kernel && r.threads == threads && r.globalRows == globalRows) return r;
-            if (r != null) r.release();
-            return new Resident(device, kernel, threads, globalRows, local);
-        }
-
-        /** Keeps r for the next run on the device (freeing what another run kept there meanwhile). */
-        static void keep(Device device, Resident r) {
-            Resident old;
-            synchronized (BY_DEVICE) {
-                old = BY_DEVICE.put(device.id(), r);
-            }
-            if (old != null && old != r) old.release();
-        }
-
-        void release() {
-            try {
-                plan.freeDeviceMemory();
-            } finally {
-                plan.close();
-            }
         }
     }
 }

@@ -50,7 +50,7 @@ public final class DeviceRoundingEstimate {
     public static Run run(Device device, SquareMatrix b, long runChunk, double roundingFactor) {
         int n = b.n();
         if (!runsOnDevice(n, runChunk)) return new Run(RyserRoundingEstimate.of(b, runChunk, roundingFactor), 0);
-        Resident r = Resident.take(device, n, runChunk);
+        Resident r = Resident.KEPT.take(device, k -> k.n == n && k.runChunk == runChunk, () -> new Resident(device, n, runChunk));
         boolean kept = false;
         try {
             double[] a = b.columnMajor();
@@ -60,8 +60,8 @@ public final class DeviceRoundingEstimate {
             kept = true;
             return run;
         } finally {
-            if (kept) Resident.keep(device, r);
-            else r.release();
+            if (kept) Resident.KEPT.keep(device, r);
+            else Resident.KEPT.release(r);
         }
     }
 
@@ -106,7 +106,7 @@ public final class DeviceRoundingEstimate {
      * and run chunk (a warm repeat then only uploads the matrix): the sample and every launch size follow from those two.
      */
     private static final class Resident {
-        private static final java.util.Map<String, Resident> BY_DEVICE = new java.util.HashMap<>();
+        static final KeptPlans<Resident> KEPT = new KeptPlans<>(r -> r.plan);
 
         final int n;
         final long runChunk;
@@ -152,34 +152,6 @@ public final class DeviceRoundingEstimate {
             // one work-group per stretch of steps, one work-item per row
             plan.withGrid("rounding", WorkerGrid.of((long) roundingItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
             if (runs > 0) plan.withGrid("drift", WorkerGrid.of((long) driftItems * EstimateKernels.GROUP).withLocal(EstimateKernels.GROUP));
-        }
-
-        /** The kept plan when it fits (removed from the map while in use), else a new one. */
-        static Resident take(Device device, int n, long runChunk) {
-            Resident r;
-            synchronized (BY_DEVICE) {
-                r = BY_DEVICE.remove(device.id());
-            }
-            if (r != null && r.n == n && r.runChunk == runChunk) return r;
-            if (r != null) r.release();
-            return new Resident(device, n, runChunk);
-        }
-
-        /** Keeps r for the next estimate on the device (freeing what another estimate kept there meanwhile). */
-        static void keep(Device device, Resident r) {
-            Resident old;
-            synchronized (BY_DEVICE) {
-                old = BY_DEVICE.put(device.id(), r);
-            }
-            if (old != null && old != r) old.release();
-        }
-
-        void release() {
-            try {
-                plan.freeDeviceMemory();
-            } finally {
-                plan.close();
-            }
         }
     }
 }
